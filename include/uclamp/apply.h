@@ -1,0 +1,35 @@
+/* The executor: applies a plan in order; on failure undoes what it did. */
+#ifndef UCLAMP_APPLY_H
+#define UCLAMP_APPLY_H
+
+#include <stddef.h>
+
+#include "uclamp/plan.h"
+
+enum uc_exec_mode {
+	UC_EXEC_BEST_EFFORT,	/* tasks: a failure on one does not stop the others */
+	UC_EXEC_ATOMIC,		/* stop at the first failure and undo what was done */
+};
+
+/* Every write goes through one of these; tests script them. Each returns 0 or -errno. */
+struct uc_exec_ops {
+	/* one TID: n adjacent changes of that TID (min/max/reset_on_fork), values from c[i].to */
+	int (*task_set)(const struct uc_change *c, size_t n, int min, int max, int reset_on_fork);
+	int (*sysctl_write)(enum uc_attr attr, long value);
+	int (*cgroup_write)(const char *path, enum uc_attr attr, long pct100);
+	int (*subtree_set)(const char *path, int enable);	/* path: the parent whose subtree_control changes */
+};
+
+extern const struct uc_exec_ops uc_exec_default_ops;
+
+struct uc_exec_report {
+	size_t done, failed, gone, rolled_back, rollback_failed, skipped;
+	int first_err;		/* -errno of the first failure */
+};
+
+/* ops NULL = the real kernel. Returns 0 when nothing failed, else the first
+ * failure's -errno. Each change's state/err says what happened to it. */
+int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
+		    struct uc_exec_report *r);
+
+#endif

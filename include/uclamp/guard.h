@@ -1,0 +1,37 @@
+/* The consent check: may this plan run, given the state of sched_uclamp_used? */
+#ifndef UCLAMP_GUARD_H
+#define UCLAMP_GUARD_H
+
+#include <stdbool.h>
+
+#include "uclamp/plan.h"
+
+enum uc_key_state {
+	UC_KEY_UNKNOWN,
+	UC_KEY_OFF,
+	UC_KEY_ON,
+	UC_KEY_ALWAYS_ON,	/* uclamp without the key (5.3-5.8): accounting always runs */
+	UC_KEY_UNSUPPORTED,	/* no uclamp in this kernel */
+};
+
+const char *uc_key_state_name(enum uc_key_state s);	/* off on unknown always-on unsupported */
+
+enum uc_guard_verdict {
+	UC_GUARD_GO,		/* nothing flips, or the cost is already paid */
+	UC_GUARD_GO_WARN,	/* would flip, consent given (--yes / config): warn, then go */
+	UC_GUARD_ASK,		/* would flip, a terminal is there: warn and ask */
+	UC_GUARD_REFUSE,	/* would flip, no consent, no terminal: exit 3, change nothing */
+};
+
+struct uc_consent {
+	bool yes;		/* -y/--yes, or allow-enable in the config */
+	bool interactive;	/* stdin and stderr are terminals */
+};
+
+enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state key,
+				     const struct uc_consent *c);
+
+/* The one-or-two-line warning: "will" when off, "may" when unknown. */
+const char *uc_guard_warning(enum uc_key_state key);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * Tables, trees and JSON through libsmartcols, so that every listing has the
+ * same -o/--output, -J/--json, -r/--raw, -n/--noheadings.
+ */
+#ifndef UCLAMP_OUTPUT_H
+#define UCLAMP_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <libsmartcols.h>
+
+enum uc_col_type { UC_COL_STR, UC_COL_NUM, UC_COL_BOOL };
+
+struct uc_col {
+	const char *name;	/* upper case; JSON key = lower case */
+	double whint;
+	int scols_flags;	/* SCOLS_FL_RIGHT, SCOLS_FL_TREE, ... */
+	enum uc_col_type type;
+	const char *help;
+};
+
+struct uc_out_opts {
+	bool json, raw, noheadings;
+	const char *columns;	/* -o list, "+LIST" appends to the defaults; NULL = defaults */
+};
+
+struct uc_table {
+	struct libscols_table *tb;
+	const struct uc_col *cols;
+	size_t ncols;
+	int map[64];		/* column id -> index in the table, -1 when not shown */
+};
+
+/* defaults: comma-separated column names. -EINVAL for an unknown name in
+ * opts->columns (*bad then points at it, up to the next comma). */
+int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col *cols, size_t ncols,
+		  const char *defaults, const struct uc_out_opts *opts, const char **bad);
+struct libscols_line *uc_table_line(struct uc_table *t, struct libscols_line *parent);
+/* Set column id's cell (ignored when the column is not shown). NULL/"" = empty (JSON null). */
+int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const char *val);
+int uc_table_setf(struct uc_table *t, struct libscols_line *ln, int id, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int uc_table_print(struct uc_table *t, FILE *f);
+void uc_table_free(struct uc_table *t);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * A plan: the list of intended changes a write command will make. Built
+ * first, printed by --dry-run, checked by the guard, run by the executor.
+ * Only real changes go in: a builder compares current and wanted values and
+ * counts equal ones in 'unchanged' instead — that is how the tool never
+ * flips sched_uclamp_used by accident.
+ */
+#ifndef UCLAMP_PLAN_H
+#define UCLAMP_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "uclamp/sched.h"
+
+enum uc_kind {
+	UC_KIND_TASK,		/* sched_setattr on one TID */
+	UC_KIND_SYSCTL,		/* /proc/sys/kernel/sched_util_clamp_* */
+	UC_KIND_CGROUP,		/* cpu.uclamp.{min,max} of one cgroup */
+	UC_KIND_SUBTREE,	/* +cpu in a cgroup's cgroup.subtree_control */
+};
+
+enum uc_attr {
+	UC_ATTR_MIN,		/* task util_min, sysctl sched_util_clamp_min, cpu.uclamp.min */
+	UC_ATTR_MAX,
+	UC_ATTR_RT_DEFAULT,	/* sched_util_clamp_min_rt_default */
+	UC_ATTR_RESET_ON_FORK,	/* task flag, 0/1 */
+	UC_ATTR_CPU_CONTROLLER,	/* subtree_control cpu, 0/1 */
+};
+
+enum uc_change_state {
+	UC_CH_PLANNED,
+	UC_CH_DONE,
+	UC_CH_FAILED,		/* err says why */
+	UC_CH_GONE,		/* the task exited (ESRCH) */
+	UC_CH_ROLLED_BACK,	/* done, then undone after a later failure */
+	UC_CH_ROLLBACK_FAILED,	/* done, undo failed: err says why */
+	UC_CH_SKIPPED,		/* not attempted (an earlier failure stopped the run) */
+};
+
+struct uc_change {
+	enum uc_kind kind;
+	enum uc_attr attr;
+	char *target;		/* cgroup path (relative to the cpu hierarchy root), sysctl file name; NULL for tasks */
+	pid_t pid, tid;		/* tasks */
+	char *label;		/* tasks: comm, may be NULL */
+	struct uc_sched_attr sa; /* tasks: the attributes read while planning (sent back to the kernel) */
+	long from, to;		/* tasks/sysctls: capacity units (to may be UC_RESET); cgroups: pct100; flags: 0/1 */
+	bool flips;		/* would enable sched_uclamp_used */
+	enum uc_change_state state;
+	int err;		/* -errno for FAILED / ROLLBACK_FAILED */
+};
+
+struct uc_plan {
+	struct uc_change *v;
+	size_t n, cap;
+	size_t unchanged;	/* targets already at the wanted values (no write) */
+	size_t gone;		/* tasks that exited while planning */
+	size_t failed;		/* targets that could not be read while planning */
+};
+
+void uc_plan_init(struct uc_plan *p);
+void uc_plan_free(struct uc_plan *p);
+
+/* Append a change (target/label are copied; may be NULL). 'flips' is set from
+ * the kernel rules: task clamps and cgroup writes always, sysctls when the
+ * value changes, flags never. NULL on ENOMEM. */
+struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr attr,
+			      const char *target, long from, long to);
+struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
+				   const struct uc_sched_attr *sa, enum uc_attr attr, long from, long to);
+
+bool uc_plan_flips(const struct uc_plan *p);
+
+/* "util_min", "util_max", "util_min_rt_default", "reset_on_fork", "cpu.uclamp.min", ... */
+const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr);
+const char *uc_kind_name(enum uc_kind kind);	/* "task", "sysctl", "cgroup", "subtree" */
+const char *uc_change_state_name(enum uc_change_state st);
+/* "pid 12 tid 13 (bash)", "sched_util_clamp_min", "system.slice/foo" */
+const char *uc_change_target(const struct uc_change *c, char *buf, size_t n);
+/* A change value as the user reads it: units ("512", "default"), "40.00"/"max" for cgroups, yes/no for flags. */
+const char *uc_change_value(const struct uc_change *c, long v, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * sched_getattr/sched_setattr for clamps. The syscalls go through a small
+ * table so unit tests can script the kernel's answers without root.
+ */
+#ifndef UCLAMP_SCHED_H
+#define UCLAMP_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The kernel ABI (include/uapi/linux/sched/types.h), our own copy: glibc
+ * 2.36 has no struct sched_attr, 2.41 has one under that name. */
+struct uc_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+	uint32_t sched_util_min;
+	uint32_t sched_util_max;
+};
+#define UC_SCHED_ATTR_SIZE_VER0 48
+#define UC_SCHED_ATTR_SIZE_VER1 56
+
+#define UC_SCHED_FLAG_RESET_ON_FORK 0x01
+#define UC_SCHED_FLAG_KEEP_POLICY 0x08
+#define UC_SCHED_FLAG_KEEP_PARAMS 0x10
+#define UC_SCHED_FLAG_UTIL_CLAMP_MIN 0x20
+#define UC_SCHED_FLAG_UTIL_CLAMP_MAX 0x40
+#define UC_SCHED_FLAG_KEEP_ALL (UC_SCHED_FLAG_KEEP_POLICY | UC_SCHED_FLAG_KEEP_PARAMS)
+
+#define UC_KEEP (-2)	/* "leave this clamp / flag as it is" */
+
+struct uc_sched_syscalls {
+	/* raw syscall semantics: return 0, or -1 with errno set */
+	int (*getattr)(pid_t tid, struct uc_sched_attr *a, unsigned int size, unsigned int flags);
+	int (*setattr)(pid_t tid, struct uc_sched_attr *a, unsigned int flags);
+};
+/* NULL restores the real syscalls. */
+void uc_sched_set_syscalls(const struct uc_sched_syscalls *sc);
+
+/* sched_getattr(tid) with size 56. -EOPNOTSUPP when the kernel returned a
+ * struct shorter than 56 bytes (pre-5.3); other -errno as the kernel says. */
+int uc_sched_get(pid_t tid, struct uc_sched_attr *a);
+
+/* The requested clamps of a task whose attributes are 'cur': set min and/or
+ * max (0..1024 or UC_RESET, UC_KEEP to leave) and reset-on-fork (0/1,
+ * UC_KEEP). Sends cur's params back with KEEP_PARAMS (kernels before 5.15
+ * ignore it). Changing reset-on-fork passes the explicit policy, because
+ * KEEP_POLICY makes the kernel ignore the flag. Values outside 0..1024 other
+ * than exactly -1 are refused here (-ERANGE): the kernel (5.11+) would take
+ * other negatives, flip the key and store garbage.
+ * Returns 0 or -errno (-ESRCH: gone, -EPERM, -EINVAL, -EOPNOTSUPP).
+ * On a kernel before 5.11 (-1 unsupported: EINVAL), UC_RESET falls back to
+ * explicit defaults (min 0, or the RT default for RT tasks; max 1024). */
+int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, int reset_on_fork);
+
+/* The value a UC_RESET would give this task's clamp (RT min -> rt_default). */
+int uc_sched_default_value(const struct uc_sched_attr *cur, bool is_max);
+
+enum uc_support {
+	UC_SUPPORT_UNKNOWN,
+	UC_SUPPORT_YES,		/* EINVAL for util_min = 1025 */
+	UC_SUPPORT_NOT_BUILT,	/* EOPNOTSUPP: no CONFIG_UCLAMP_TASK */
+	UC_SUPPORT_PRE_5_3,	/* E2BIG: no clamp fields */
+};
+/* The key-neutral probe on the calling thread: sched_setattr with
+ * util_min = 1025, which the kernel rejects before it enables the key. */
+enum uc_support uc_sched_probe(int *err);
+
+/* Scheduling policies by name: other batch idle fifo rr deadline ext. */
+const char *uc_policy_name(int policy);
+int uc_policy_parse(const char *s);	/* policy, or -EINVAL */
+bool uc_policy_is_rt(int policy);
+
+#endif

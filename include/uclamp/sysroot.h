@@ -1,0 +1,41 @@
+/*
+ * Every /proc and /sys path goes through here, so tests can redirect them
+ * into a fake root with $UCLAMPCTL_SYSROOT (the kmod testsuite trick).
+ * Paths passed in are absolute ("/proc/sys/kernel/..."); the root prefix is
+ * added here. All functions return -errno on failure.
+ */
+#ifndef UCLAMP_SYSROOT_H
+#define UCLAMP_SYSROOT_H
+
+#include <dirent.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define UC_SYSROOT_ENV "UCLAMPCTL_SYSROOT"
+
+/* "" when unset. Read once. */
+const char *uc_sysroot(void);
+
+/* Prefix an absolute path: buf = sysroot + abspath. 0 or -ENAMETOOLONG. */
+int uc_path(char *buf, size_t n, const char *abspath);
+
+int uc_open(const char *abspath, int flags);
+DIR *uc_opendir(const char *abspath);	/* NULL + errno */
+
+/* Read a small file whole (NUL-terminated, trailing newline stripped).
+ * Returns the length or -errno (-EFBIG when it does not fit). */
+ssize_t uc_read_str(const char *abspath, char *buf, size_t n);
+
+/* Read one decimal integer (surrounding white space allowed). */
+int uc_read_long(const char *abspath, long *v);
+
+/* One write(2) of s; 0 or -errno (a short write is -EIO). */
+int uc_write_str(const char *abspath, const char *s);
+
+/* Running kernel release (/proc/sys/kernel/osrelease) and its version as
+ * UC_KVER(a,b,c); 0 when unreadable. */
+#define UC_KVER(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
+int uc_kernel_release(char *buf, size_t n);
+int uc_kernel_version(void);
+
+#endif

@@ -1,0 +1,46 @@
+/* Clamp values: the one vocabulary shared by tasks, sysctls and cgroups. */
+#ifndef UCLAMP_VALUE_H
+#define UCLAMP_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define UC_CAPACITY_SCALE 1024	/* SCHED_CAPACITY_SCALE */
+#define UC_RESET (-1)		/* "default": reset to the kernel default */
+#define UC_PCT_MAX 10000	/* 100.00% in hundredths */
+
+struct uc_value {
+	int util;	/* 0..1024, or UC_RESET */
+	int pct100;	/* hundredths of a percent: as written, or the exact one for util; -1 for reset */
+	bool percent;	/* the user wrote a percentage */
+};
+
+/* The accepted forms, for error messages. */
+extern const char uc_value_forms[];
+
+/*
+ * Parse "512", "50%", "12.34%", "max", "default" or "-1".
+ * Returns 0, or -EINVAL (not a value), -ERANGE (a number out of range).
+ * Nothing else is accepted: no hex, no signs other than exactly "-1", no
+ * trailing garbage, at most two decimals.
+ */
+int uc_value_parse(const char *s, struct uc_value *v);
+
+/* Percent hundredths -> capacity units, exactly as the kernel's
+ * capacity_from_percent(): DIV_ROUND_CLOSEST(pct100 << 10, 10000). */
+int uc_pct100_to_util(int pct100);
+
+/* Capacity units -> the percent hundredths that map back to exactly util. */
+int uc_util_to_pct100(int util);
+
+/* Parse what a cgroup cpu.uclamp.* file prints ("max", "20.50"), optional
+ * trailing newline. 0 or -EINVAL. */
+int uc_pct_parse_kernel(const char *s, int *pct100);
+
+/* Format pct100 as the kernel prints it: "max" for 10000, else "20.50". */
+const char *uc_pct100_format(int pct100, char *buf, size_t n);
+
+/* Format util as a percentage with two decimals ("50.00%"); "default" for -1. */
+const char *uc_util_format_pct(int util, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * The executor: runs a plan's changes in order. One syscall per thread: the
+ * min/max/reset-on-fork changes of one TID sit next to each other in the
+ * plan and go to the kernel together. In atomic mode the first failure stops
+ * the run and every change already made is undone, newest first (the reverse
+ * of an order that kept min <= max also keeps it).
+ */
+#include <errno.h>
+
+#include "uclamp/apply.h"
+#include "uclamp/cgroup.h"
+#include "uclamp/sched.h"
+#include "uclamp/sysctl.h"
+
+static int real_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
+{
+	(void)n;
+	return uc_sched_set(c->tid, &c->sa, min, max, rof);
+}
+
+static int real_cgroup_write(const char *path, enum uc_attr attr, long pct100)
+{
+	return uc_cg_write(path, attr, (int)pct100);
+}
+
+static int real_subtree_set(const char *path, int enable)
+{
+	return uc_cg_set_subtree_cpu(path, enable);
+}
+
+const struct uc_exec_ops uc_exec_default_ops = {
+	.task_set = real_task_set,
+	.sysctl_write = uc_sysctl_write,
+	.cgroup_write = real_cgroup_write,
+	.subtree_set = real_subtree_set,
+};
+
+/* How many changes from i on belong to the same task. */
+static size_t task_group_len(const struct uc_plan *p, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < p->n && p->v[j].kind == UC_KIND_TASK && p->v[j].tid == p->v[i].tid)
+		j++;
+	return j - i;
+}
+
+/* Write 'to' (forward) or 'from' (undo) for changes [i, i+n). */
+static int run_one(const struct uc_exec_ops *ops, struct uc_change *c, size_t n, bool undo)
+{
+	int min = UC_KEEP, max = UC_KEEP, rof = UC_KEEP;
+
+	switch (c->kind) {
+	case UC_KIND_TASK:
+		for (size_t k = 0; k < n; k++) {
+			int v = (int)(undo ? c[k].from : c[k].to);
+
+			if (c[k].attr == UC_ATTR_MIN)
+				min = v;
+			else if (c[k].attr == UC_ATTR_MAX)
+				max = v;
+			else if (c[k].attr == UC_ATTR_RESET_ON_FORK)
+				rof = v;
+		}
+		return ops->task_set(c, n, min, max, rof);
+	case UC_KIND_SYSCTL:
+		return ops->sysctl_write(c->attr, undo ? c->from : c->to);
+	case UC_KIND_CGROUP:
+		return ops->cgroup_write(c->target, c->attr, undo ? c->from : c->to);
+	case UC_KIND_SUBTREE:
+		return ops->subtree_set(c->target, (int)(undo ? c->from : c->to));
+	}
+	return -EINVAL;
+}
+
+static void set_state(struct uc_change *c, size_t n, enum uc_change_state st, int err)
+{
+	for (size_t k = 0; k < n; k++) {
+		c[k].state = st;
+		c[k].err = err;
+	}
+}
+
+static void roll_back(struct uc_plan *p, size_t upto, const struct uc_exec_ops *ops,
+		      struct uc_exec_report *r)
+{
+	size_t i = upto;
+
+	while (i > 0) {
+		size_t start = i - 1, n;
+		int rc;
+
+		/* find the start of the group that ends at i-1 */
+		while (start > 0 && p->v[start].kind == UC_KIND_TASK &&
+		       p->v[start - 1].kind == UC_KIND_TASK && p->v[start - 1].tid == p->v[start].tid)
+			start--;
+		n = i - start;
+		i = start;
+		if (p->v[start].state != UC_CH_DONE)
+			continue;
+		rc = run_one(ops, &p->v[start], n, true);
+		if (rc == 0) {
+			set_state(&p->v[start], n, UC_CH_ROLLED_BACK, 0);
+			r->rolled_back += n;
+		} else {
+			set_state(&p->v[start], n, UC_CH_ROLLBACK_FAILED, rc);
+			r->rollback_failed += n;
+		}
+		r->done -= n;
+	}
+}
+
+int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
+		    struct uc_exec_report *r)
+{
+	size_t i = 0;
+
+	if (!ops)
+		ops = &uc_exec_default_ops;
+	*r = (struct uc_exec_report){ 0 };
+	while (i < p->n) {
+		struct uc_change *c = &p->v[i];
+		size_t n = c->kind == UC_KIND_TASK ? task_group_len(p, i) : 1;
+		int rc = run_one(ops, c, n, false);
+
+		if (rc == 0) {
+			set_state(c, n, UC_CH_DONE, 0);
+			r->done += n;
+		} else if (rc == -ESRCH && c->kind == UC_KIND_TASK) {
+			set_state(c, n, UC_CH_GONE, 0);
+			r->gone += n;
+		} else {
+			set_state(c, n, UC_CH_FAILED, rc);
+			r->failed += n;
+			if (!r->first_err)
+				r->first_err = rc;
+			if (mode == UC_EXEC_ATOMIC) {
+				roll_back(p, i, ops, r);
+				for (size_t k = i + n; k < p->n; k++)
+					p->v[k].state = UC_CH_SKIPPED;
+				r->skipped = p->n - (i + n);
+				return rc;
+			}
+		}
+		i += n;
+	}
+	return r->first_err;
+}

@@ -1,0 +1,2 @@
+/* config.c: not written yet */
+#include "uclamp/config.h"

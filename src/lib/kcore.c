@@ -1,0 +1,2 @@
+/* kcore.c: not written yet */
+#include "uclamp/kcore.h"

@@ -1,0 +1,145 @@
+/* Tables, trees and JSON through libsmartcols (see output.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uclamp/output.h"
+
+static int col_by_name(const struct uc_col *cols, size_t ncols, const char *name, size_t len)
+{
+	for (size_t i = 0; i < ncols; i++)
+		if (strlen(cols[i].name) == len && !strncasecmp(cols[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+/* Append the columns named in list (comma-separated) to ids. */
+static int add_list(const struct uc_col *cols, size_t ncols, const char *list, int *ids, size_t *nids,
+		    const char **bad)
+{
+	const char *s = list;
+
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		int id;
+
+		if (len) {
+			id = col_by_name(cols, ncols, s, len);
+			if (id < 0) {
+				if (bad)
+					*bad = s;
+				return -EINVAL;
+			}
+			if (*nids >= 64)
+				return -E2BIG;
+			ids[(*nids)++] = id;
+		}
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}
+
+int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col *cols, size_t ncols,
+		  const char *defaults, const struct uc_out_opts *opts, const char **bad)
+{
+	int ids[64];
+	size_t nids = 0;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if (ncols > 64)
+		return -E2BIG;
+	for (size_t i = 0; i < 64; i++)
+		t->map[i] = -1;
+	t->cols = cols;
+	t->ncols = ncols;
+	if (opts->columns && opts->columns[0] != '+') {
+		rc = add_list(cols, ncols, opts->columns, ids, &nids, bad);
+	} else {
+		rc = add_list(cols, ncols, defaults, ids, &nids, bad);
+		if (!rc && opts->columns)
+			rc = add_list(cols, ncols, opts->columns + 1, ids, &nids, bad);
+	}
+	if (rc)
+		return rc;
+	if (nids == 0) {
+		if (bad)
+			*bad = opts->columns ? opts->columns : "";
+		return -EINVAL;
+	}
+
+	t->tb = scols_new_table();
+	if (!t->tb)
+		return -ENOMEM;
+	scols_table_set_name(t->tb, json_name);
+	scols_table_enable_json(t->tb, opts->json);
+	scols_table_enable_raw(t->tb, opts->raw);
+	scols_table_enable_noheadings(t->tb, opts->noheadings);
+
+	for (size_t i = 0; i < nids; i++) {
+		const struct uc_col *c = &cols[ids[i]];
+		struct libscols_column *cl;
+		char name[64];
+		size_t k;
+
+		if (t->map[ids[i]] >= 0)
+			continue;	/* listed twice */
+		/* JSON keys are the lower-case column names */
+		for (k = 0; c->name[k] && k < sizeof(name) - 1; k++)
+			name[k] = opts->json ? (char)tolower((unsigned char)c->name[k]) : c->name[k];
+		name[k] = '\0';
+		cl = scols_table_new_column(t->tb, name, c->whint, c->scols_flags);
+		if (!cl)
+			return -ENOMEM;
+		if (c->type == UC_COL_NUM)
+			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
+		else if (c->type == UC_COL_BOOL)
+			scols_column_set_json_type(cl, SCOLS_JSON_BOOLEAN);
+		t->map[ids[i]] = (int)scols_table_get_ncols(t->tb) - 1;
+	}
+	return 0;
+}
+
+struct libscols_line *uc_table_line(struct uc_table *t, struct libscols_line *parent)
+{
+	return scols_table_new_line(t->tb, parent);
+}
+
+int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const char *val)
+{
+	if (id < 0 || (size_t)id >= t->ncols || t->map[id] < 0 || !ln)
+		return 0;
+	if (!val || !*val)
+		return 0;
+	return scols_line_set_data(ln, (size_t)t->map[id], val);
+}
+
+int uc_table_setf(struct uc_table *t, struct libscols_line *ln, int id, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	if (id < 0 || (size_t)id >= t->ncols || t->map[id] < 0)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return uc_table_set(t, ln, id, buf);
+}
+
+int uc_table_print(struct uc_table *t, FILE *f)
+{
+	scols_table_set_stream(t->tb, f);
+	return scols_print_table(t->tb);
+}
+
+void uc_table_free(struct uc_table *t)
+{
+	scols_unref_table(t->tb);
+	t->tb = NULL;
+}

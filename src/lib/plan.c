@@ -1,0 +1,176 @@
+/* The plan: a list of intended changes (see plan.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uclamp/plan.h"
+#include "uclamp/value.h"
+
+void uc_plan_init(struct uc_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void uc_plan_free(struct uc_plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i].target);
+		free(p->v[i].label);
+	}
+	free(p->v);
+	uc_plan_init(p);
+}
+
+/* Which changes turn sched_uclamp_used on (kernel-uclamp.md §1). */
+static bool change_flips(enum uc_kind kind, enum uc_attr attr, long from, long to)
+{
+	switch (kind) {
+	case UC_KIND_TASK:
+		/* any valid setattr with a UTIL_CLAMP flag; reset-on-fork alone goes without one */
+		return attr == UC_ATTR_MIN || attr == UC_ATTR_MAX;
+	case UC_KIND_CGROUP:
+		return true;	/* any successful write, even the same value */
+	case UC_KIND_SYSCTL:
+		return from != to;
+	case UC_KIND_SUBTREE:
+		return false;
+	}
+	return true;
+}
+
+struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr attr,
+			      const char *target, long from, long to)
+{
+	struct uc_change *c;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		struct uc_change *v = realloc(p->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		p->v = v;
+		p->cap = cap;
+	}
+	c = &p->v[p->n];
+	memset(c, 0, sizeof(*c));
+	if (target && !(c->target = strdup(target)))
+		return NULL;
+	c->kind = kind;
+	c->attr = attr;
+	c->from = from;
+	c->to = to;
+	c->flips = change_flips(kind, attr, from, to);
+	c->state = UC_CH_PLANNED;
+	p->n++;
+	return c;
+}
+
+struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
+				   const struct uc_sched_attr *sa, enum uc_attr attr, long from, long to)
+{
+	struct uc_change *c = uc_plan_add(p, UC_KIND_TASK, attr, NULL, from, to);
+
+	if (!c)
+		return NULL;
+	c->pid = pid;
+	c->tid = tid;
+	if (sa)
+		c->sa = *sa;
+	if (comm && *comm && !(c->label = strdup(comm))) {
+		p->n--;
+		return NULL;
+	}
+	return c;
+}
+
+bool uc_plan_flips(const struct uc_plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].flips)
+			return true;
+	return false;
+}
+
+const char *uc_kind_name(enum uc_kind kind)
+{
+	switch (kind) {
+	case UC_KIND_TASK: return "task";
+	case UC_KIND_SYSCTL: return "sysctl";
+	case UC_KIND_CGROUP: return "cgroup";
+	case UC_KIND_SUBTREE: return "subtree";
+	}
+	return "?";
+}
+
+const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr)
+{
+	switch (kind) {
+	case UC_KIND_CGROUP:
+		return attr == UC_ATTR_MIN ? "cpu.uclamp.min" : "cpu.uclamp.max";
+	case UC_KIND_SUBTREE:
+		return "cgroup.subtree_control";
+	case UC_KIND_SYSCTL:
+		switch (attr) {
+		case UC_ATTR_MIN: return "sched_util_clamp_min";
+		case UC_ATTR_MAX: return "sched_util_clamp_max";
+		default: return "sched_util_clamp_min_rt_default";
+		}
+	case UC_KIND_TASK:
+		break;
+	}
+	switch (attr) {
+	case UC_ATTR_MIN: return "util_min";
+	case UC_ATTR_MAX: return "util_max";
+	case UC_ATTR_RT_DEFAULT: return "util_min_rt_default";
+	case UC_ATTR_RESET_ON_FORK: return "reset_on_fork";
+	case UC_ATTR_CPU_CONTROLLER: return "cpu";
+	}
+	return "?";
+}
+
+const char *uc_change_state_name(enum uc_change_state st)
+{
+	static const char *const names[] = {
+		[UC_CH_PLANNED] = "planned", [UC_CH_DONE] = "done", [UC_CH_FAILED] = "failed",
+		[UC_CH_GONE] = "gone", [UC_CH_ROLLED_BACK] = "rolled back",
+		[UC_CH_ROLLBACK_FAILED] = "rollback failed", [UC_CH_SKIPPED] = "skipped",
+	};
+	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "?";
+}
+
+const char *uc_change_target(const struct uc_change *c, char *buf, size_t n)
+{
+	switch (c->kind) {
+	case UC_KIND_TASK:
+		if (c->pid == c->tid)
+			snprintf(buf, n, "pid %d%s%s%s", (int)c->pid, c->label ? " (" : "",
+				 c->label ? c->label : "", c->label ? ")" : "");
+		else
+			snprintf(buf, n, "pid %d tid %d%s%s%s", (int)c->pid, (int)c->tid,
+				 c->label ? " (" : "", c->label ? c->label : "", c->label ? ")" : "");
+		break;
+	case UC_KIND_SYSCTL:
+		snprintf(buf, n, "kernel.%s", uc_attr_name(c->kind, c->attr));
+		break;
+	case UC_KIND_CGROUP:
+	case UC_KIND_SUBTREE:
+		snprintf(buf, n, "%s", c->target && *c->target ? c->target : "/");
+		break;
+	}
+	return buf;
+}
+
+const char *uc_change_value(const struct uc_change *c, long v, char *buf, size_t n)
+{
+	if (c->attr == UC_ATTR_RESET_ON_FORK || c->attr == UC_ATTR_CPU_CONTROLLER)
+		snprintf(buf, n, "%s", v ? "yes" : "no");
+	else if (c->kind == UC_KIND_CGROUP)
+		uc_pct100_format((int)v, buf, n);
+	else if (v == UC_RESET)
+		snprintf(buf, n, "default");
+	else
+		snprintf(buf, n, "%ld", v);
+	return buf;
+}

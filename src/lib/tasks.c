@@ -1,0 +1,2 @@
+/* tasks.c: not written yet */
+#include "uclamp/tasks.h"

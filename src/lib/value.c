@@ -1,0 +1,143 @@
+/*
+ * Clamp values. Units are the kernel's capacity units (0..1024); percentages
+ * carry two decimals, like cgroup's cpu.uclamp.* files. Conversions follow
+ * the kernel exactly (capacity_from_percent, kernel/sched/core.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "uclamp/value.h"
+
+const char uc_value_forms[] =
+	"0..1024, N% or N.NN% (0-100), max, or default (-1)";
+
+/* Digits only, no sign, no leading '+', at most maxdigits. */
+static int parse_digits(const char *s, size_t len, int *out)
+{
+	int v = 0;
+
+	if (len == 0 || len > 6)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* "NN", "NN.N", "NN.NN" -> hundredths. Three or more decimals are refused. */
+static int parse_pct100(const char *s, size_t len, int *pct100)
+{
+	const char *dot = memchr(s, '.', len);
+	int whole, frac = 0;
+	size_t wl = dot ? (size_t)(dot - s) : len;
+
+	if (parse_digits(s, wl, &whole))
+		return -EINVAL;
+	if (dot) {
+		size_t fl = len - wl - 1;
+
+		if (fl == 0 || fl > 2 || parse_digits(dot + 1, fl, &frac))
+			return -EINVAL;
+		if (fl == 1)
+			frac *= 10;
+	}
+	if (whole > 100 || (whole == 100 && frac > 0))
+		return -ERANGE;
+	*pct100 = whole * 100 + frac;
+	return 0;
+}
+
+int uc_value_parse(const char *s, struct uc_value *v)
+{
+	size_t len;
+	int n, rc;
+
+	if (!s)
+		return -EINVAL;
+	len = strlen(s);
+	if (len == 0)
+		return -EINVAL;
+	if (!strcmp(s, "max")) {
+		*v = (struct uc_value){ .util = UC_CAPACITY_SCALE, .pct100 = UC_PCT_MAX };
+		return 0;
+	}
+	if (!strcmp(s, "default") || !strcmp(s, "-1")) {
+		*v = (struct uc_value){ .util = UC_RESET, .pct100 = -1 };
+		return 0;
+	}
+	if (s[len - 1] == '%') {
+		int pct100;
+
+		if (s[0] == '-')
+			return -ERANGE;
+		rc = parse_pct100(s, len - 1, &pct100);
+		if (rc)
+			return rc;
+		*v = (struct uc_value){ .util = uc_pct100_to_util(pct100), .pct100 = pct100, .percent = true };
+		return 0;
+	}
+	if (s[0] == '-') {
+		/* a negative number is a range error, anything else not a value */
+		if (len > 1 && !parse_digits(s + 1, len - 1, &n))
+			return -ERANGE;
+		return -EINVAL;
+	}
+	if (parse_digits(s, len, &n))
+		return -EINVAL;
+	if (n > UC_CAPACITY_SCALE)
+		return -ERANGE;
+	*v = (struct uc_value){ .util = n, .pct100 = uc_util_to_pct100(n) };
+	return 0;
+}
+
+int uc_pct100_to_util(int pct100)
+{
+	/* DIV_ROUND_CLOSEST(pct100 << SCHED_CAPACITY_SHIFT, UCLAMP_PERCENT_SCALE) */
+	return (int)((((long)pct100 << 10) + 10000 / 2) / 10000);
+}
+
+int uc_util_to_pct100(int util)
+{
+	/* round(util * 10000 / 1024); always maps back to util (checked by tests) */
+	return (int)(((long)util * 10000 + 512) / 1024);
+}
+
+int uc_pct_parse_kernel(const char *s, int *pct100)
+{
+	size_t len = strlen(s);
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+		len--;
+	if (len == 3 && !memcmp(s, "max", 3)) {
+		*pct100 = UC_PCT_MAX;
+		return 0;
+	}
+	return parse_pct100(s, len, pct100) ? -EINVAL : 0;
+}
+
+const char *uc_pct100_format(int pct100, char *buf, size_t n)
+{
+	if (pct100 >= UC_PCT_MAX)
+		snprintf(buf, n, "max");
+	else if (pct100 < 0)
+		snprintf(buf, n, "default");
+	else
+		snprintf(buf, n, "%d.%02d", pct100 / 100, pct100 % 100);
+	return buf;
+}
+
+const char *uc_util_format_pct(int util, char *buf, size_t n)
+{
+	if (util < 0) {
+		snprintf(buf, n, "default");
+		return buf;
+	}
+	/* two decimals, rounded to nearest: util * 100 / 1024 */
+	long h = ((long)util * 10000 + 512) / 1024;
+	snprintf(buf, n, "%ld.%02ld%%", h / 100, h % 100);
+	return buf;
+}

@@ -1,0 +1,89 @@
+/*
+ * uclampctl - control utilization clamping (uclamp) safely.
+ *
+ * main: global options, the command table, exit codes. Each command lives
+ * in src/cmd/<name>.c, parses its own options, builds a plan or a query, and
+ * returns the exit code.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/common.h"
+
+static const struct uc_command commands[] = {
+	{ "status", cmd_status, "show uclamp support, the fast path's state and what uclamp can affect" },
+	{ "check", cmd_check, "exit 0 if the uclamp fast path is off, 1 on, 3 unknown, 4 no uclamp" },
+	{ "keys", cmd_keys, "show the scheduler static keys that gate fast-path cost" },
+	{ "task", cmd_task, "show, set or reset per-task clamps (sched_setattr)" },
+	{ "run", cmd_run, "run a command with clamps" },
+	{ "system", cmd_system, "show or set the system-wide clamps (sysctls)" },
+	{ "cgroup", cmd_cgroup, "show or set cgroup clamps (cpu.uclamp.min/max)" },
+	{ "apply", cmd_apply, "apply or check a declarative configuration" },
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *out)
+{
+	fputs("Usage:\n"
+	      " uclampctl [options] <command> [<args>]\n"
+	      "\n"
+	      "Control utilization clamping (uclamp) for tasks, cgroups and the system,\n"
+	      "without turning on the kernel's uclamp fast path by accident.\n"
+	      "\n"
+	      "Commands:\n", out);
+	for (size_t i = 0; commands[i].name; i++)
+		fprintf(out, " %-8s %s\n", commands[i].name, commands[i].help);
+	fputs("\n"
+	      "Options:\n"
+	      " -q, --quiet     print only errors\n"
+	      " -v, --verbose   say more (repeat for more)\n"
+	      " -h, --help      display this help\n"
+	      " -V, --version   display version\n"
+	      "\n"
+	      "Values: 0..1024 capacity units, N% or N.NN% (0-100), max, default (or -1).\n"
+	      "Exit status: 0 ok, 1 failed, 2 usage or invalid value, 3 refused (would\n"
+	      "enable the uclamp fast path without consent), 4 the kernel lacks uclamp.\n"
+	      "Run 'uclampctl <command> --help' for a command's options; see uclampctl(8).\n",
+	      out);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uc_ctl ctl = { .cmd = NULL };
+	int c;
+
+	/* '+': stop at the command; its options are its own */
+	while ((c = getopt_long(argc, argv, "+qvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			ctl.quiet = true;
+			break;
+		case 'v':
+			ctl.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return UC_EXIT_OK;
+		case 'V':
+			printf("uclampctl %s\n", PACKAGE_VERSION);
+			return UC_EXIT_OK;
+		default:
+			fputs("Try 'uclampctl --help' for more information.\n", stderr);
+			return UC_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return UC_EXIT_USAGE;
+	}
+	return uc_dispatch(&ctl, NULL, commands, argc - optind, argv + optind);
+}

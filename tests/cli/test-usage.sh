@@ -1,0 +1,2 @@
+#!/bin/bash
+echo "test-usage.sh not written yet"; exit 1

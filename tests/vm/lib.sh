@@ -1,0 +1,73 @@
+# Sourced by every VM scenario (tests/vm/scenarios/*.sh), inside the guest,
+# after a fresh boot: sched_uclamp_used is 0 when a scenario starts.
+#
+#   key                     print sched_uclamp_used's 'enabled' (0/1), read independently
+#   expect_key N [what]     fail unless the key is N
+#   run CMD...              run CMD, keep stdout+stderr in $OUT and status in $RC
+#   expect_rc N CMD...      run, then fail unless the status is N
+#   expect_out REGEX        fail unless $OUT matches (grep -E)
+#   expect_no_out REGEX     fail if $OUT matches
+#   check "what" CMD...     fail unless CMD succeeds
+#   uclampctl ...           the binary under test ($UCLAMPCTL)
+#   tclamp PID              print "min max" requested by PID (sched_getattr via uclampset -p)
+#   done_scenario           print the verdict and exit (call last)
+set -u
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${UCLAMPCTL:?UCLAMPCTL must point at the binary under test}"
+FAILS=0
+CHECKS=0
+OUT=
+RC=0
+
+uclampctl() { "$UCLAMPCTL" "$@"; }
+key() { /usr/bin/python3 "$VM_DIR/keyread.py" "${1:-sched_uclamp_used}"; }
+_fail() {
+	FAILS=$((FAILS + 1))
+	echo "  FAIL: $*"
+}
+_ok() { echo "  ok: $*"; }
+expect_key() {
+	local want=$1 got
+	shift
+	CHECKS=$((CHECKS + 1))
+	got=$(key)
+	if [ "$got" = "$want" ]; then _ok "key = $got ${*:-}"; else _fail "key = $got, expected $want ${*:-}"; fi
+}
+run() {
+	echo "  \$ $*"
+	OUT=$("$@" 2>&1)
+	RC=$?
+	[ -n "$OUT" ] && printf '%s\n' "$OUT" | sed 's/^/    | /'
+	return 0
+}
+expect_rc() {
+	local want=$1
+	shift
+	run "$@"
+	CHECKS=$((CHECKS + 1))
+	if [ "$RC" = "$want" ]; then _ok "exit $RC"; else _fail "exit $RC, expected $want: $*"; fi
+}
+expect_out() {
+	CHECKS=$((CHECKS + 1))
+	if printf '%s\n' "$OUT" | grep -Eq -- "$1"; then _ok "output matches /$1/"; else _fail "output does not match /$1/"; fi
+}
+expect_no_out() {
+	CHECKS=$((CHECKS + 1))
+	if printf '%s\n' "$OUT" | grep -Eq -- "$1"; then _fail "output matches /$1/ (it should not)"; else _ok "output lacks /$1/"; fi
+}
+check() {
+	local what=$1
+	shift
+	CHECKS=$((CHECKS + 1))
+	if "$@"; then _ok "$what"; else _fail "$what"; fi
+}
+tclamp() { uclampset -p "$1" | sed -E 's/.*min: ([0-9]+) max: ([0-9]+).*/\1 \2/'; }
+done_scenario() {
+	if [ "$FAILS" = 0 ] && [ "$CHECKS" -gt 0 ]; then
+		echo "  scenario ok ($CHECKS checks)"
+		exit 0
+	fi
+	[ "$CHECKS" = 0 ] && echo "  scenario made no checks"
+	echo "  scenario FAILED ($FAILS of $CHECKS checks)"
+	exit 1
+}

@@ -1,0 +1,66 @@
+#!/bin/bash
+# End-to-end tests on a real uclamp kernel: one fresh VM boot per scenario
+# (sched_uclamp_used is one-way, so each scenario starts with it off).
+#
+# usage: tests/vm/run.sh [--builddir DIR] [SCENARIO...]
+#   SCENARIO: a name under tests/vm/scenarios (without .sh); default all.
+# Kernel: $UCLAMP_VM_KERNEL, else ../shared/vm/bzImage beside the source
+# tree, else built once with tests/vm/build-kernel.sh (Debian linux-source-6.1)
+# into $UCLAMP_KERNEL_CACHE (default /var/tmp/uclampctl-kernel).
+# In CI (CI=true) a missing prerequisite is a failure, never a skip.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src=$(cd "$here/../.." && pwd)
+builddir=$src
+if [ "${1-}" = --builddir ]; then builddir=$(cd "$2" && pwd); shift 2; fi
+bin=$builddir/uclampctl
+
+die() { echo "vm: $*" >&2; exit 1; }
+skip_or_die() {
+	if [ "${CI-}" = true ]; then die "$* (required in CI)"; fi
+	echo "vm: SKIP: $*" >&2
+	exit 77
+}
+[ -x "$bin" ] || die "$bin not built (run make first)"
+[ "$(id -u)" = 0 ] || skip_or_die "the VM suite needs root (qemu, apt-get, 9p as root)"
+
+kernel=${UCLAMP_VM_KERNEL:-}
+if [ -z "$kernel" ]; then
+	for k in "$src/../shared/vm/bzImage"; do
+		[ -f "$k" ] && { kernel=$(cd "$(dirname "$k")" && pwd)/bzImage; break; }
+	done
+fi
+if [ -z "$kernel" ]; then
+	cache=${UCLAMP_KERNEL_CACHE:-/var/tmp/uclampctl-kernel}
+	kernel=$cache/bzImage
+	if [ ! -f "$kernel" ]; then
+		echo "vm: no kernel given; building one from Debian's linux-source-6.1 (~5 min)" >&2
+		"$here/build-kernel.sh" -w "$cache/work" -o "$kernel" >&2 || die "kernel build failed"
+	fi
+fi
+[ -f "$kernel" ] || skip_or_die "no uclamp kernel at $kernel"
+export UCLAMP_VM_KERNEL=$kernel RUN_VM_QUIET_TCG=1
+
+if (($#)); then
+	scenarios=()
+	for s in "$@"; do scenarios+=("$here/scenarios/${s%.sh}.sh"); done
+else
+	scenarios=("$here"/scenarios/*.sh)
+fi
+pass=0 fail=0 failed=()
+for s in "${scenarios[@]}"; do
+	name=$(basename "$s" .sh)
+	[ -f "$s" ] || die "no scenario $s"
+	echo "=== vm: $name"
+	t0=$(date +%s)
+	"$here/run-vm.sh" -t 240 -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -- bash "$s" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		pass=$((pass + 1)); echo "PASS: $name ($(($(date +%s) - t0))s)"
+	else
+		fail=$((fail + 1)); failed+=("$name"); echo "FAIL: $name (exit $rc, $(($(date +%s) - t0))s)"
+	fi
+done
+echo "vm: failed: ${failed[*]:-none}"
+echo "$pass passed, $fail failed"
+((fail == 0))
