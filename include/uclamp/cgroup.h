@@ -43,4 +43,9 @@ int uc_cg_write(const char *rel, enum uc_attr attr, int pct100);
 int uc_cg_subtree_cpu(const char *rel, bool *enabled);
 int uc_cg_set_subtree_cpu(const char *rel, bool enable);
 
+/* Add to p the writes that bring rel's clamps to want_min/want_max (pct100,
+ * UC_KEEP to leave): only values that differ, since any write flips the key.
+ * Shared by 'cgroup set' and 'apply'. Returns 0 or -errno (-ENOENT: no files). */
+int uc_cg_plan(struct uc_plan *p, const char *rel, int want_min, int want_max);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "uclamp/plan.h"
 #include "uclamp/sched.h"
 
 struct uc_selector {
@@ -42,6 +43,18 @@ struct uc_walk_stats {
 /* Calls fn for each selected task. An explicit PID that does not exist is
  * -ESRCH (checked before any callback). Returns 0, -errno, or fn's value. */
 int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st);
+
+/* What a task should look like; UC_KEEP leaves a value alone. */
+struct uc_task_want {
+	int min, max;		/* 0..1024 or UC_RESET */
+	int reset_on_fork;	/* 0/1 */
+};
+
+/* Add to p the changes that bring every selected task to 'want': only the
+ * values that differ (equal ones count in p->unchanged, no syscall later).
+ * Shared by 'task set/reset', 'run' and 'apply'. Returns 0 or -errno. */
+int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct uc_task_want *want,
+		  struct uc_walk_stats *st);
 
 int uc_task_exists(pid_t pid);		/* 0 or -ESRCH */
 int uc_task_comm(pid_t pid, pid_t tid, char *buf, size_t n);
