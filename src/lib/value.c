@@ -12,17 +12,24 @@
 const char uc_value_forms[] =
 	"0..1024, N% or N.NN% (0-100), max, or default (-1)";
 
-/* Digits only, no sign, no leading '+', at most maxdigits. */
+/*
+ * Digits only: no sign, no '+', no white space. Long numbers saturate at
+ * UC_DIGITS_MAX (far above any valid value) so they are out of range, not
+ * "not a number", and cannot overflow.
+ */
+#define UC_DIGITS_MAX 1000000
 static int parse_digits(const char *s, size_t len, int *out)
 {
 	int v = 0;
 
-	if (len == 0 || len > 6)
+	if (len == 0)
 		return -EINVAL;
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return -EINVAL;
 		v = v * 10 + (s[i] - '0');
+		if (v > UC_DIGITS_MAX)
+			v = UC_DIGITS_MAX;
 	}
 	*out = v;
 	return 0;
@@ -72,8 +79,9 @@ int uc_value_parse(const char *s, struct uc_value *v)
 	if (s[len - 1] == '%') {
 		int pct100;
 
+		/* a negative percentage is a range error, anything else not a value */
 		if (s[0] == '-')
-			return -ERANGE;
+			return parse_pct100(s + 1, len - 2, &pct100) == -EINVAL ? -EINVAL : -ERANGE;
 		rc = parse_pct100(s, len - 1, &pct100);
 		if (rc)
 			return rc;
