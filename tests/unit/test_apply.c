@@ -1,18 +1,472 @@
-/* test_apply.c: not written yet (fails on purpose until it is) */
+/*
+ * test_apply.c: the executor (src/lib/apply.c) with scripted writes.
+ *
+ * Every write goes through a struct uc_exec_ops that records the call and
+ * answers with the next scripted result, so the tests see exactly which
+ * syscalls/file writes the executor makes, in which order, with which values.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-static void not_written(void **state)
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "uclamp/apply.h"
+#include "uclamp/plan.h"
+#include "uclamp/sched.h"
+#include "uclamp/value.h"
+
+/* ---- the scripted kernel ---------------------------------------------------- */
+
+struct call {
+	char op;		/* 't' task, 's' sysctl, 'c' cgroup, 'u' subtree */
+	pid_t tid;
+	size_t n;
+	int min, max, rof;	/* task */
+	enum uc_attr attr;	/* sysctl, cgroup */
+	long value;		/* sysctl, cgroup, subtree */
+	char path[64];
+	uint32_t sa_policy;	/* the attributes the task call got */
+};
+
+#define MAX_CALLS 64
+static struct call calls[MAX_CALLS];
+static size_t ncalls;
+static int script[MAX_CALLS];	/* result of call i (0 unless set) */
+
+static int answer(struct call *c)
+{
+	size_t i = ncalls;
+
+	assert_true(i < MAX_CALLS);
+	calls[ncalls++] = *c;
+	return script[i];
+}
+
+static int fake_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
+{
+	struct call k = { .op = 't', .tid = c->tid, .n = n, .min = min, .max = max, .rof = rof,
+			  .sa_policy = c->sa.sched_policy };
+
+	/* the n changes handed over are this TID's, adjacent */
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(c[i].kind, UC_KIND_TASK);
+		assert_int_equal(c[i].tid, c->tid);
+	}
+	return answer(&k);
+}
+
+static int fake_sysctl_write(enum uc_attr attr, long value)
+{
+	struct call k = { .op = 's', .attr = attr, .value = value };
+
+	return answer(&k);
+}
+
+static int fake_cgroup_write(const char *path, enum uc_attr attr, long pct100)
+{
+	struct call k = { .op = 'c', .attr = attr, .value = pct100 };
+
+	snprintf(k.path, sizeof(k.path), "%s", path ? path : "(null)");
+	return answer(&k);
+}
+
+static int fake_subtree_set(const char *path, int enable)
+{
+	struct call k = { .op = 'u', .value = enable };
+
+	snprintf(k.path, sizeof(k.path), "%s", path ? path : "(null)");
+	return answer(&k);
+}
+
+static const struct uc_exec_ops fake_ops = {
+	.task_set = fake_task_set,
+	.sysctl_write = fake_sysctl_write,
+	.cgroup_write = fake_cgroup_write,
+	.subtree_set = fake_subtree_set,
+};
+
+static int setup(void **state)
 {
 	(void)state;
-	fail_msg("test_apply is not written yet");
+	memset(calls, 0, sizeof(calls));
+	memset(script, 0, sizeof(script));
+	ncalls = 0;
+	return 0;
 }
+
+static struct uc_plan plan;
+
+static int teardown(void **state)
+{
+	(void)state;
+	uc_plan_free(&plan);
+	return 0;
+}
+
+static void task(pid_t tid, enum uc_attr attr, long from, long to)
+{
+	struct uc_sched_attr sa = { .size = 56, .sched_policy = (uint32_t)tid % 3 };
+
+	assert_non_null(uc_plan_add_task(&plan, tid, tid, "t", &sa, attr, from, to));
+}
+
+static void expect_task_call(size_t i, pid_t tid, size_t n, int min, int max, int rof)
+{
+	assert_true(i < ncalls);
+	if (calls[i].op != 't' || calls[i].tid != tid || calls[i].n != n || calls[i].min != min ||
+	    calls[i].max != max || calls[i].rof != rof)
+		fail_msg("call %zu: op %c tid %d n %zu min %d max %d rof %d; expected task %d n %zu %d %d %d",
+			 i, calls[i].op, (int)calls[i].tid, calls[i].n, calls[i].min, calls[i].max,
+			 calls[i].rof, (int)tid, n, min, max, rof);
+	assert_int_equal(calls[i].sa_policy, (uint32_t)tid % 3);
+}
+
+static void expect_sysctl_call(size_t i, enum uc_attr attr, long value)
+{
+	assert_true(i < ncalls);
+	assert_int_equal(calls[i].op, 's');
+	assert_int_equal(calls[i].attr, attr);
+	assert_int_equal(calls[i].value, value);
+}
+
+static void expect_cgroup_call(size_t i, const char *path, enum uc_attr attr, long value)
+{
+	assert_true(i < ncalls);
+	assert_int_equal(calls[i].op, 'c');
+	assert_string_equal(calls[i].path, path);
+	assert_int_equal(calls[i].attr, attr);
+	assert_int_equal(calls[i].value, value);
+}
+
+static void expect_states(const enum uc_change_state *want, size_t n)
+{
+	assert_int_equal(plan.n, n);
+	for (size_t i = 0; i < n; i++)
+		if (plan.v[i].state != want[i])
+			fail_msg("change %zu: state '%s', expected '%s'", i,
+				 uc_change_state_name(plan.v[i].state), uc_change_state_name(want[i]));
+}
+
+static void expect_report(const struct uc_exec_report *r, size_t done, size_t failed, size_t gone,
+			  size_t rolled_back, size_t rollback_failed, size_t skipped, int first_err)
+{
+	if (r->done != done || r->failed != failed || r->gone != gone || r->rolled_back != rolled_back ||
+	    r->rollback_failed != rollback_failed || r->skipped != skipped || r->first_err != first_err)
+		fail_msg("report done %zu failed %zu gone %zu rolled_back %zu rollback_failed %zu skipped %zu "
+			 "first_err %d; expected %zu %zu %zu %zu %zu %zu %d",
+			 r->done, r->failed, r->gone, r->rolled_back, r->rollback_failed, r->skipped,
+			 r->first_err, done, failed, gone, rolled_back, rollback_failed, skipped, first_err);
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+static void test_empty_plan(void **state)
+{
+	struct uc_exec_report r = { .done = 99, .first_err = -1 };
+
+	(void)state;
+	uc_plan_init(&plan);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), 0);
+	assert_int_equal(ncalls, 0);
+	expect_report(&r, 0, 0, 0, 0, 0, 0, 0);
+}
+
+/* min and max of one TID go in one syscall, with both values. */
+static void test_one_call_per_tid(void **state)
+{
+	struct uc_exec_report r;
+	static const enum uc_change_state want[] = { UC_CH_DONE, UC_CH_DONE, UC_CH_DONE, UC_CH_DONE,
+						     UC_CH_DONE, UC_CH_DONE };
+
+	(void)state;
+	uc_plan_init(&plan);
+	task(101, UC_ATTR_MIN, 0, 100);
+	task(101, UC_ATTR_MAX, 1024, 800);
+	task(102, UC_ATTR_MAX, 1024, 300);			/* max only */
+	task(103, UC_ATTR_MIN, 50, UC_RESET);			/* reset both */
+	task(103, UC_ATTR_MAX, 500, UC_RESET);
+	task(104, UC_ATTR_RESET_ON_FORK, 0, 1);			/* the flag alone */
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), 0);
+	assert_int_equal(ncalls, 4);
+	expect_task_call(0, 101, 2, 100, 800, UC_KEEP);
+	expect_task_call(1, 102, 1, UC_KEEP, 300, UC_KEEP);
+	expect_task_call(2, 103, 2, UC_RESET, UC_RESET, UC_KEEP);
+	expect_task_call(3, 104, 1, UC_KEEP, UC_KEEP, 1);
+	expect_states(want, 6);
+	expect_report(&r, 6, 0, 0, 0, 0, 0, 0);
+}
+
+/* min, max and the flag of one TID: still one call. Non-adjacent changes of
+ * the same TID are separate calls (the plan's builder keeps them together). */
+static void test_three_attrs_and_non_adjacent(void **state)
+{
+	struct uc_exec_report r;
+
+	(void)state;
+	uc_plan_init(&plan);
+	task(7, UC_ATTR_MAX, 1024, 600);
+	task(7, UC_ATTR_RESET_ON_FORK, 0, 1);
+	task(7, UC_ATTR_MIN, 0, 10);
+	task(8, UC_ATTR_MIN, 0, 10);
+	task(7, UC_ATTR_MIN, 10, 20);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), 0);
+	assert_int_equal(ncalls, 3);
+	expect_task_call(0, 7, 3, 10, 600, 1);
+	expect_task_call(1, 8, 1, 10, UC_KEEP, UC_KEEP);
+	expect_task_call(2, 7, 1, 20, UC_KEEP, UC_KEEP);
+	expect_report(&r, 5, 0, 0, 0, 0, 0, 0);
+}
+
+/* Best effort: a failure does not stop the others; ESRCH is "gone". */
+static void test_best_effort_continues(void **state)
+{
+	struct uc_exec_report r;
+	static const enum uc_change_state want[] = {
+		UC_CH_DONE, UC_CH_DONE, UC_CH_FAILED, UC_CH_FAILED, UC_CH_GONE, UC_CH_DONE, UC_CH_FAILED,
+	};
+
+	(void)state;
+	uc_plan_init(&plan);
+	task(1, UC_ATTR_MIN, 0, 100);
+	task(1, UC_ATTR_MAX, 1024, 200);
+	task(2, UC_ATTR_MIN, 0, 100);
+	task(2, UC_ATTR_MAX, 1024, 200);
+	task(3, UC_ATTR_MAX, 1024, 200);
+	task(4, UC_ATTR_MAX, 1024, 200);
+	task(5, UC_ATTR_MAX, 1024, 200);
+	script[1] = -EPERM;
+	script[2] = -ESRCH;
+	script[4] = -EINVAL;
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), -EPERM);
+	assert_int_equal(ncalls, 5);	/* every TID was tried once; nothing undone */
+	expect_task_call(0, 1, 2, 100, 200, UC_KEEP);
+	expect_task_call(1, 2, 2, 100, 200, UC_KEEP);
+	expect_task_call(2, 3, 1, UC_KEEP, 200, UC_KEEP);
+	expect_task_call(3, 4, 1, UC_KEEP, 200, UC_KEEP);
+	expect_task_call(4, 5, 1, UC_KEEP, 200, UC_KEEP);
+	expect_states(want, 7);
+	assert_int_equal(plan.v[2].err, -EPERM);
+	assert_int_equal(plan.v[3].err, -EPERM);
+	assert_int_equal(plan.v[4].err, 0);	/* gone is not an error */
+	assert_int_equal(plan.v[6].err, -EINVAL);
+	assert_int_equal(plan.v[0].err, 0);
+	/* counters count changes; first_err is the first failure, not the last */
+	expect_report(&r, 3, 3, 1, 0, 0, 0, -EPERM);
+}
+
+/* Only gone tasks: success. */
+static void test_gone_is_not_failure(void **state)
+{
+	struct uc_exec_report r;
+
+	(void)state;
+	uc_plan_init(&plan);
+	task(1, UC_ATTR_MIN, 0, 100);
+	task(1, UC_ATTR_MAX, 1024, 200);
+	task(2, UC_ATTR_MAX, 1024, 200);
+	script[0] = -ESRCH;
+	script[1] = -ESRCH;
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), 0);
+	assert_int_equal(ncalls, 2);
+	expect_report(&r, 0, 0, 3, 0, 0, 0, 0);
+	for (size_t i = 0; i < plan.n; i++)
+		assert_int_equal(plan.v[i].state, UC_CH_GONE);
+}
+
+/* ESRCH means "gone" only for tasks: for a file it is a failure. */
+static void test_esrch_on_a_file_fails(void **state)
+{
+	struct uc_exec_report r;
+
+	(void)state;
+	uc_plan_init(&plan);
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "a", 0, 100));
+	script[0] = -ESRCH;
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), -ESRCH);
+	assert_int_equal(plan.v[0].state, UC_CH_FAILED);
+	expect_report(&r, 0, 1, 0, 0, 0, 0, -ESRCH);
+}
+
+/* Atomic: the first failure undoes what was done, newest first, with the
+ * 'from' values; the rest is not attempted. */
+static void test_atomic_rolls_back_in_reverse(void **state)
+{
+	struct uc_exec_report r;
+	static const enum uc_change_state want[] = {
+		UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK,
+		UC_CH_FAILED, UC_CH_SKIPPED, UC_CH_SKIPPED,
+	};
+
+	(void)state;
+	uc_plan_init(&plan);
+	/* system min lowered before max (min <= max after every write) */
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MIN, NULL, 1024, 200));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MAX, NULL, 1024, 800));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SUBTREE, UC_ATTR_CPU_CONTROLLER, "app", 0, 1));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "app/web", 0, 2050));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, "app/web", 10000, 8000));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "app/db", 0, 1000));
+	task(9, UC_ATTR_MAX, 1024, 100);
+	script[4] = -ERANGE;
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), -ERANGE);
+	assert_int_equal(ncalls, 9);
+	expect_sysctl_call(0, UC_ATTR_MIN, 200);
+	expect_sysctl_call(1, UC_ATTR_MAX, 800);
+	assert_int_equal(calls[2].op, 'u');
+	assert_string_equal(calls[2].path, "app");
+	assert_int_equal(calls[2].value, 1);
+	expect_cgroup_call(3, "app/web", UC_ATTR_MIN, 2050);
+	expect_cgroup_call(4, "app/web", UC_ATTR_MAX, 8000);	/* fails */
+	/* undo, newest first, old values */
+	expect_cgroup_call(5, "app/web", UC_ATTR_MIN, 0);
+	assert_int_equal(calls[6].op, 'u');
+	assert_string_equal(calls[6].path, "app");
+	assert_int_equal(calls[6].value, 0);
+	expect_sysctl_call(7, UC_ATTR_MAX, 1024);
+	expect_sysctl_call(8, UC_ATTR_MIN, 1024);
+	expect_states(want, 7);
+	assert_int_equal(plan.v[4].err, -ERANGE);
+	expect_report(&r, 0, 1, 0, 4, 0, 2, -ERANGE);
+}
+
+/* Atomic undo of tasks: one call per TID with both old values; gone tasks
+ * are not touched. */
+static void test_atomic_tasks_undo(void **state)
+{
+	struct uc_exec_report r;
+	static const enum uc_change_state want[] = {
+		UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_GONE, UC_CH_ROLLED_BACK, UC_CH_FAILED,
+		UC_CH_FAILED, UC_CH_SKIPPED,
+	};
+
+	(void)state;
+	uc_plan_init(&plan);
+	task(1, UC_ATTR_MIN, 5, 100);
+	task(1, UC_ATTR_MAX, 900, 200);
+	task(2, UC_ATTR_MAX, 1024, 200);
+	task(3, UC_ATTR_RESET_ON_FORK, 0, 1);
+	task(4, UC_ATTR_MIN, 0, 10);
+	task(4, UC_ATTR_MAX, 1024, 20);
+	task(5, UC_ATTR_MIN, 0, 10);
+	script[1] = -ESRCH;	/* tid 2 gone: not a failure, run goes on */
+	script[3] = -EPERM;	/* tid 4 fails */
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), -EPERM);
+	assert_int_equal(ncalls, 6);
+	expect_task_call(0, 1, 2, 100, 200, UC_KEEP);
+	expect_task_call(1, 2, 1, UC_KEEP, 200, UC_KEEP);
+	expect_task_call(2, 3, 1, UC_KEEP, UC_KEEP, 1);
+	expect_task_call(3, 4, 2, 10, 20, UC_KEEP);
+	expect_task_call(4, 3, 1, UC_KEEP, UC_KEEP, 0);
+	expect_task_call(5, 1, 2, 5, 900, UC_KEEP);
+	expect_states(want, 7);
+	expect_report(&r, 0, 2, 1, 3, 0, 1, -EPERM);
+}
+
+/* A failing undo is reported as such; the other undos still happen. */
+static void test_rollback_failed(void **state)
+{
+	struct uc_exec_report r;
+	static const enum uc_change_state want[] = {
+		UC_CH_ROLLED_BACK, UC_CH_ROLLBACK_FAILED, UC_CH_ROLLED_BACK, UC_CH_FAILED, UC_CH_SKIPPED,
+	};
+
+	(void)state;
+	uc_plan_init(&plan);
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MIN, NULL, 1024, 100));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "a", 0, 500));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "b", 0, 600));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "c", 0, 700));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "d", 0, 800));
+	script[3] = -EACCES;	/* c fails */
+	script[5] = -EIO;	/* undoing a fails */
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), -EACCES);
+	assert_int_equal(ncalls, 7);
+	expect_cgroup_call(4, "b", UC_ATTR_MIN, 0);
+	expect_cgroup_call(5, "a", UC_ATTR_MIN, 0);
+	expect_sysctl_call(6, UC_ATTR_MIN, 1024);
+	expect_states(want, 5);
+	assert_int_equal(plan.v[1].err, -EIO);
+	assert_int_equal(plan.v[3].err, -EACCES);
+	assert_int_equal(plan.v[0].err, 0);
+	expect_report(&r, 0, 1, 0, 2, 1, 1, -EACCES);
+}
+
+/* A failure on the very first change: nothing to undo. */
+static void test_atomic_first_fails(void **state)
+{
+	struct uc_exec_report r;
+
+	(void)state;
+	uc_plan_init(&plan);
+	task(1, UC_ATTR_MIN, 0, 100);
+	task(1, UC_ATTR_MAX, 1024, 200);
+	task(2, UC_ATTR_MIN, 0, 100);
+	script[0] = -EINVAL;
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), -EINVAL);
+	assert_int_equal(ncalls, 1);
+	assert_int_equal(plan.v[0].state, UC_CH_FAILED);
+	assert_int_equal(plan.v[1].state, UC_CH_FAILED);
+	assert_int_equal(plan.v[2].state, UC_CH_SKIPPED);
+	expect_report(&r, 0, 2, 0, 0, 0, 1, -EINVAL);
+}
+
+/* All goes well in atomic mode: nothing undone. */
+static void test_atomic_success(void **state)
+{
+	struct uc_exec_report r;
+
+	(void)state;
+	uc_plan_init(&plan);
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_RT_DEFAULT, NULL, 1024, 0));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, "x/y", 10000, 10000));
+	task(3, UC_ATTR_MAX, 1024, 512);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), 0);
+	assert_int_equal(ncalls, 3);
+	expect_sysctl_call(0, UC_ATTR_RT_DEFAULT, 0);
+	expect_cgroup_call(1, "x/y", UC_ATTR_MAX, 10000);
+	expect_task_call(2, 3, 1, UC_KEEP, 512, UC_KEEP);
+	for (size_t i = 0; i < plan.n; i++) {
+		assert_int_equal(plan.v[i].state, UC_CH_DONE);
+		assert_int_equal(plan.v[i].err, 0);
+	}
+	expect_report(&r, 3, 0, 0, 0, 0, 0, 0);
+}
+
+/* Running a plan a second time starts from a fresh report. */
+static void test_report_reset(void **state)
+{
+	struct uc_exec_report r = { .done = 5, .failed = 5, .gone = 5, .rolled_back = 5,
+				    .rollback_failed = 5, .skipped = 5, .first_err = -EIO };
+
+	(void)state;
+	uc_plan_init(&plan);
+	task(3, UC_ATTR_MAX, 1024, 512);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), 0);
+	expect_report(&r, 1, 0, 0, 0, 0, 0, 0);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(not_written) };
+	const struct CMUnitTest tests[] = {
+		T(test_empty_plan),
+		T(test_one_call_per_tid),
+		T(test_three_attrs_and_non_adjacent),
+		T(test_best_effort_continues),
+		T(test_gone_is_not_failure),
+		T(test_esrch_on_a_file_fails),
+		T(test_atomic_rolls_back_in_reverse),
+		T(test_atomic_tasks_undo),
+		T(test_rollback_failed),
+		T(test_atomic_first_fails),
+		T(test_atomic_success),
+		T(test_report_reset),
+	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
