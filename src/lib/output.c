@@ -110,12 +110,45 @@ struct libscols_line *uc_table_line(struct uc_table *t, struct libscols_line *pa
 	return scols_table_new_line(t->tb, parent);
 }
 
+/* A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)? (no exponents: we never print them). */
+static bool is_json_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (*s >= '0' && *s <= '9')
+			s++;
+	else
+		return false;
+	if (*s == '.') {
+		s++;
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == '\0';
+}
+
 int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const char *val)
 {
 	if (id < 0 || (size_t)id >= t->ncols || t->map[id] < 0 || !ln)
 		return 0;
 	if (!val || !*val)
 		return 0;
+	/*
+	 * libsmartcols prints a number column's cells unquoted, so one "max" or
+	 * "default" would make the JSON invalid: such a column becomes a string
+	 * column (valid JSON beats a consistent type).
+	 */
+	if (t->cols[id].type == UC_COL_NUM && !is_json_number(val)) {
+		struct libscols_column *cl = scols_table_get_column(t->tb, (size_t)t->map[id]);
+
+		if (cl)
+			scols_column_set_json_type(cl, SCOLS_JSON_STRING);
+	}
 	return scols_line_set_data(ln, (size_t)t->map[id], val);
 }
 

@@ -1,18 +1,433 @@
-/* test_output.c: not written yet (fails on purpose until it is) */
+/*
+ * test_output.c: the libsmartcols wrapper (src/lib/output.c).
+ *
+ * Column selection (defaults, -o LIST, -o +LIST, unknown names), and the
+ * printed text in table, raw, no-headings and JSON modes, captured through
+ * open_memstream().
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-static void not_written(void **state)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uclamp/output.h"
+
+enum { C_PID, C_COMM, C_UTIL_MIN, C_UTIL_MAX, C_RESET_ON_FORK, C_NAME };
+
+static const struct uc_col cols[] = {
+	[C_PID] = { "PID", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "process ID" },
+	[C_COMM] = { "COMM", 0.3, 0, UC_COL_STR, "command name" },
+	[C_UTIL_MIN] = { "UTIL_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "requested min" },
+	[C_UTIL_MAX] = { "UTIL_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "requested max" },
+	[C_RESET_ON_FORK] = { "RESET_ON_FORK", 3, 0, UC_COL_BOOL, "reset on fork" },
+	[C_NAME] = { "NAME", 0.3, SCOLS_FL_TREE, UC_COL_STR, "tree column" },
+};
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+#define DEFAULTS "PID,COMM,UTIL_MIN,UTIL_MAX"
+
+static char *printed;
+
+static int teardown(void **state)
 {
 	(void)state;
-	fail_msg("test_output is not written yet");
+	free(printed);
+	printed = NULL;
+	return 0;
 }
+
+/* Print t into a string (kept in 'printed', freed by teardown). */
+static const char *print(struct uc_table *t)
+{
+	size_t n = 0;
+	FILE *f;
+
+	free(printed);
+	printed = NULL;
+	f = open_memstream(&printed, &n);
+	assert_non_null(f);
+	assert_int_equal(uc_table_print(t, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return printed;
+}
+
+/* Two rows: pid 12 "bash x" 100/800 rof 0; pid 1234 "sleep" (no min) 1024 rof 1. */
+static void fill(struct uc_table *t)
+{
+	struct libscols_line *ln = uc_table_line(t, NULL);
+
+	assert_non_null(ln);
+	assert_int_equal(uc_table_setf(t, ln, C_PID, "%d", 12), 0);
+	assert_int_equal(uc_table_set(t, ln, C_COMM, "bash x"), 0);
+	assert_int_equal(uc_table_setf(t, ln, C_UTIL_MIN, "%d", 100), 0);
+	assert_int_equal(uc_table_set(t, ln, C_UTIL_MAX, "800"), 0);
+	assert_int_equal(uc_table_set(t, ln, C_RESET_ON_FORK, "0"), 0);
+	ln = uc_table_line(t, NULL);
+	assert_non_null(ln);
+	assert_int_equal(uc_table_setf(t, ln, C_PID, "%d", 1234), 0);
+	assert_int_equal(uc_table_set(t, ln, C_COMM, "sleep"), 0);
+	assert_int_equal(uc_table_set(t, ln, C_UTIL_MIN, ""), 0);	/* empty: JSON null */
+	assert_int_equal(uc_table_set(t, ln, C_UTIL_MAX, "1024"), 0);
+	assert_int_equal(uc_table_set(t, ln, C_RESET_ON_FORK, "1"), 0);
+}
+
+static void init_ok(struct uc_table *t, const struct uc_out_opts *o)
+{
+	const char *bad = NULL;
+
+	assert_int_equal(uc_table_init(t, "tasks", cols, NCOLS, DEFAULTS, o, &bad), 0);
+	assert_null(bad);
+	assert_non_null(t->tb);
+}
+
+static void test_default_columns_raw(void **state)
+{
+	struct uc_out_opts o = { .raw = true };
+	struct uc_table t;
+
+	(void)state;
+	init_ok(&t, &o);
+	assert_int_equal(scols_table_get_ncols(t.tb), 4);
+	assert_int_equal(t.map[C_PID], 0);
+	assert_int_equal(t.map[C_UTIL_MAX], 3);
+	assert_int_equal(t.map[C_RESET_ON_FORK], -1);
+	fill(&t);
+	/* raw: single spaces, spaces inside a cell escaped */
+	assert_string_equal(print(&t), "PID COMM UTIL_MIN UTIL_MAX\n"
+				       "12 bash\\x20x 100 800\n"
+				       "1234 sleep  1024\n");
+	uc_table_free(&t);
+	assert_null(t.tb);
+}
+
+static void test_default_columns_table(void **state)
+{
+	struct uc_out_opts o = { 0 };
+	struct uc_table t;
+	const char *s;
+
+	(void)state;
+	init_ok(&t, &o);
+	fill(&t);
+	s = print(&t);
+	/* a header line, then one line per row, numbers right-aligned */
+	assert_int_equal(strncmp(s, "  PID COMM", 10), 0);
+	assert_non_null(strstr(s, "UTIL_MIN UTIL_MAX\n"));
+	assert_non_null(strstr(s, "\n   12 bash x "));
+	assert_non_null(strstr(s, "\n 1234 sleep "));
+	assert_null(strstr(s, "RESET_ON_FORK"));
+	uc_table_free(&t);
+}
+
+static void test_noheadings(void **state)
+{
+	struct uc_out_opts o = { .raw = true, .noheadings = true };
+	struct uc_table t;
+
+	(void)state;
+	init_ok(&t, &o);
+	fill(&t);
+	assert_string_equal(print(&t), "12 bash\\x20x 100 800\n"
+				       "1234 sleep  1024\n");
+	uc_table_free(&t);
+}
+
+/* -o LIST replaces the defaults, in the order given; names are case-insensitive. */
+static void test_output_list(void **state)
+{
+	struct uc_out_opts o = { .raw = true, .columns = "util_max,Pid,RESET_ON_FORK" };
+	struct uc_table t;
+
+	(void)state;
+	init_ok(&t, &o);
+	assert_int_equal(scols_table_get_ncols(t.tb), 3);
+	assert_int_equal(t.map[C_UTIL_MAX], 0);
+	assert_int_equal(t.map[C_PID], 1);
+	assert_int_equal(t.map[C_RESET_ON_FORK], 2);
+	assert_int_equal(t.map[C_COMM], -1);
+	fill(&t);	/* cells of hidden columns are ignored */
+	assert_string_equal(print(&t), "UTIL_MAX PID RESET_ON_FORK\n"
+				       "800 12 0\n"
+				       "1024 1234 1\n");
+	uc_table_free(&t);
+}
+
+/* -o +LIST appends to the defaults; a column listed twice is shown once. */
+static void test_output_plus_list(void **state)
+{
+	struct uc_out_opts o = { .raw = true, .columns = "+RESET_ON_FORK,pid" };
+	struct uc_table t;
+
+	(void)state;
+	init_ok(&t, &o);
+	assert_int_equal(scols_table_get_ncols(t.tb), 5);
+	assert_int_equal(t.map[C_RESET_ON_FORK], 4);
+	assert_int_equal(t.map[C_PID], 0);
+	fill(&t);
+	assert_string_equal(print(&t), "PID COMM UTIL_MIN UTIL_MAX RESET_ON_FORK\n"
+				       "12 bash\\x20x 100 800 0\n"
+				       "1234 sleep  1024 1\n");
+	uc_table_free(&t);
+
+	/* "+" alone: the defaults; empty items are skipped */
+	o.columns = "+";
+	init_ok(&t, &o);
+	assert_int_equal(scols_table_get_ncols(t.tb), 4);
+	uc_table_free(&t);
+	o.columns = "PID,,COMM,";
+	init_ok(&t, &o);
+	assert_int_equal(scols_table_get_ncols(t.tb), 2);
+	uc_table_free(&t);
+}
+
+struct bad_case {
+	const char *columns;
+	size_t bad_at;		/* offset of the bad name in 'columns' */
+	const char *bad_name;	/* up to the next comma */
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "BOGUS", 0, "BOGUS" },
+	{ "PID,BOGUS,COMM", 4, "BOGUS" },
+	{ "PID,COMM,BOGUS", 9, "BOGUS" },
+	{ "+BOGUS", 1, "BOGUS" },
+	{ "+RESET_ON_FORK,PI", 15, "PI" },
+	{ "PID,PIDX", 4, "PIDX" },
+	{ "PID, COMM", 4, " COMM" },
+	{ "UTIL", 0, "UTIL" },
+};
+
+static void test_unknown_column(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		struct uc_out_opts o = { .columns = c->columns };
+		struct uc_table t;
+		const char *bad = NULL;
+		int rc = uc_table_init(&t, "tasks", cols, NCOLS, DEFAULTS, &o, &bad);
+
+		if (rc != -EINVAL)
+			fail_msg("-o '%s': rc %d, expected -EINVAL", c->columns, rc);
+		assert_ptr_equal(bad, c->columns + c->bad_at);
+		assert_int_equal(strcspn(bad, ","), strlen(c->bad_name));
+		assert_int_equal(strncmp(bad, c->bad_name, strlen(c->bad_name)), 0);
+		assert_null(t.tb);	/* nothing to free */
+		uc_table_free(&t);
+	}
+}
+
+/* An empty list names no column at all. */
+static void test_empty_column_list(void **state)
+{
+	struct uc_out_opts o = { .columns = "" };
+	struct uc_table t;
+	const char *bad = NULL;
+
+	(void)state;
+	assert_int_equal(uc_table_init(&t, "tasks", cols, NCOLS, DEFAULTS, &o, &bad), -EINVAL);
+	assert_non_null(bad);
+	assert_string_equal(bad, "");
+	o.columns = ",";
+	assert_int_equal(uc_table_init(&t, "tasks", cols, NCOLS, DEFAULTS, &o, NULL), -EINVAL);
+}
+
+static void test_too_many_columns(void **state)
+{
+	static struct uc_col many[65];
+	struct uc_out_opts o = { 0 };
+	struct uc_table t;
+
+	(void)state;
+	for (size_t i = 0; i < 65; i++)
+		many[i] = (struct uc_col){ "X", 1, 0, UC_COL_STR, "x" };
+	assert_int_equal(uc_table_init(&t, "x", many, 65, "X", &o, NULL), -E2BIG);
+	assert_null(t.tb);
+}
+
+/* JSON: lower-case keys, numbers and booleans unquoted, empty = null. */
+static void test_json(void **state)
+{
+	struct uc_out_opts o = { .json = true, .columns = "+RESET_ON_FORK" };
+	struct uc_table t;
+
+	(void)state;
+	init_ok(&t, &o);
+	fill(&t);
+	assert_string_equal(print(&t), "{\n"
+				       "   \"tasks\": [\n"
+				       "      {\n"
+				       "         \"pid\": 12,\n"
+				       "         \"comm\": \"bash x\",\n"
+				       "         \"util_min\": 100,\n"
+				       "         \"util_max\": 800,\n"
+				       "         \"reset_on_fork\": false\n"
+				       "      },{\n"
+				       "         \"pid\": 1234,\n"
+				       "         \"comm\": \"sleep\",\n"
+				       "         \"util_min\": null,\n"
+				       "         \"util_max\": 1024,\n"
+				       "         \"reset_on_fork\": true\n"
+				       "      }\n"
+				       "   ]\n"
+				       "}\n");
+	uc_table_free(&t);
+}
+
+/* JSON strings are escaped; a number column that gets a word ("default")
+ * must still print valid JSON (the word quoted). */
+static void test_json_escaping_and_words_in_numbers(void **state)
+{
+	struct uc_out_opts o = { .json = true, .columns = "PID,COMM,UTIL_MIN" };
+	struct uc_table t;
+	struct libscols_line *ln;
+	const char *s;
+
+	(void)state;
+	init_ok(&t, &o);
+	ln = uc_table_line(&t, NULL);
+	uc_table_set(&t, ln, C_PID, "7");
+	uc_table_set(&t, ln, C_COMM, "a\"b\\c");
+	uc_table_set(&t, ln, C_UTIL_MIN, "default");
+	ln = uc_table_line(&t, NULL);
+	uc_table_set(&t, ln, C_PID, "8");
+	uc_table_set(&t, ln, C_UTIL_MIN, "512");
+	s = print(&t);
+	assert_non_null(strstr(s, "\"pid\": 7,"));
+	assert_non_null(strstr(s, "\"comm\": \"a\\\"b\\\\c\""));
+	assert_non_null(strstr(s, "\"util_min\": \"default\""));
+	assert_null(strstr(s, ": default"));
+	assert_non_null(strstr(s, "\"comm\": null"));
+	uc_table_free(&t);
+
+	/* negative and decimal numbers stay numbers */
+	init_ok(&t, &o);
+	ln = uc_table_line(&t, NULL);
+	uc_table_set(&t, ln, C_PID, "-1");
+	uc_table_set(&t, ln, C_UTIL_MIN, "20.50");
+	s = print(&t);
+	assert_non_null(strstr(s, "\"pid\": -1,"));
+	assert_non_null(strstr(s, "\"util_min\": 20.50"));
+	uc_table_free(&t);
+
+	/* things that look numeric but are not JSON numbers are quoted */
+	static const char *const not_numbers[] = { "0512", "1.", ".5", "-", "1e3", "12%", "max", "+1" };
+	for (size_t i = 0; i < sizeof(not_numbers) / sizeof(not_numbers[0]); i++) {
+		char want[32];
+
+		init_ok(&t, &o);
+		ln = uc_table_line(&t, NULL);
+		uc_table_set(&t, ln, C_UTIL_MIN, not_numbers[i]);
+		snprintf(want, sizeof(want), "\"util_min\": \"%s\"", not_numbers[i]);
+		s = print(&t);
+		if (!strstr(s, want))
+			fail_msg("'%s' printed as:\n%s", not_numbers[i], s);
+		uc_table_free(&t);
+	}
+}
+
+/* The JSON keys keep the column names as given by -o (lower-cased). */
+static void test_json_noheadings_keeps_keys(void **state)
+{
+	struct uc_out_opts o = { .json = true, .noheadings = true, .columns = "comm" };
+	struct uc_table t;
+
+	(void)state;
+	init_ok(&t, &o);
+	fill(&t);
+	assert_string_equal(print(&t), "{\n"
+				       "   \"tasks\": [\n"
+				       "      {\n"
+				       "         \"comm\": \"bash x\"\n"
+				       "      },{\n"
+				       "         \"comm\": \"sleep\"\n"
+				       "      }\n"
+				       "   ]\n"
+				       "}\n");
+	uc_table_free(&t);
+}
+
+/* Setting cells that are not shown, or with bad ids, is harmless. */
+static void test_set_ignores_hidden_and_bad_ids(void **state)
+{
+	struct uc_out_opts o = { .raw = true, .noheadings = true, .columns = "PID" };
+	struct uc_table t;
+	struct libscols_line *ln;
+
+	(void)state;
+	init_ok(&t, &o);
+	ln = uc_table_line(&t, NULL);
+	assert_int_equal(uc_table_set(&t, ln, C_COMM, "hidden"), 0);
+	assert_int_equal(uc_table_set(&t, ln, -1, "x"), 0);
+	assert_int_equal(uc_table_set(&t, ln, (int)NCOLS, "x"), 0);
+	assert_int_equal(uc_table_set(&t, ln, 63, "x"), 0);
+	assert_int_equal(uc_table_set(&t, NULL, C_PID, "x"), 0);
+	assert_int_equal(uc_table_setf(&t, ln, C_COMM, "%s", "hidden"), 0);
+	assert_int_equal(uc_table_setf(&t, ln, C_PID, "%d-%s", 5, "x"), 0);
+	assert_string_equal(print(&t), "5-x\n");
+	uc_table_free(&t);
+}
+
+/* Tree lines: children print under their parent (and nest in JSON). */
+static void test_tree(void **state)
+{
+	struct uc_out_opts o = { .json = true, .columns = "NAME,UTIL_MAX" };
+	struct uc_table t;
+	struct libscols_line *root, *child;
+	const char *s;
+
+	(void)state;
+	init_ok(&t, &o);
+	root = uc_table_line(&t, NULL);
+	uc_table_set(&t, root, C_NAME, "system.slice");
+	uc_table_set(&t, root, C_UTIL_MAX, "1024");
+	child = uc_table_line(&t, root);
+	assert_non_null(child);
+	uc_table_set(&t, child, C_NAME, "foo.service");
+	uc_table_set(&t, child, C_UTIL_MAX, "300");
+	s = print(&t);
+	assert_non_null(strstr(s, "\"name\": \"system.slice\""));
+	assert_non_null(strstr(s, "\"children\": ["));
+	assert_true(strstr(s, "\"children\"") < strstr(s, "\"name\": \"foo.service\""));
+	assert_non_null(strstr(s, "\"util_max\": 300"));
+	uc_table_free(&t);
+
+	o.json = false;
+	o.noheadings = true;
+	init_ok(&t, &o);
+	root = uc_table_line(&t, NULL);
+	uc_table_set(&t, root, C_NAME, "a");
+	child = uc_table_line(&t, root);
+	uc_table_set(&t, child, C_NAME, "b");
+	s = print(&t);
+	assert_non_null(strstr(s, "a"));
+	assert_non_null(strstr(s, "`-b"));
+	uc_table_free(&t);
+}
+
+#define T(f) cmocka_unit_test_teardown(f, teardown)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(not_written) };
+	const struct CMUnitTest tests[] = {
+		T(test_default_columns_raw),
+		T(test_default_columns_table),
+		T(test_noheadings),
+		T(test_output_list),
+		T(test_output_plus_list),
+		T(test_unknown_column),
+		T(test_empty_column_list),
+		T(test_too_many_columns),
+		T(test_json),
+		T(test_json_escaping_and_words_in_numbers),
+		T(test_json_noheadings_keeps_keys),
+		T(test_set_ignores_hidden_and_bad_ids),
+		T(test_tree),
+	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
