@@ -11,4 +11,8 @@
  * -errno. Reads nothing but the headers and those bytes. */
 int uc_kcore_read(int fd, uint64_t vaddr, void *buf, size_t len);
 
+/* The same; on failure *why (when not NULL) points at a static one-line
+ * reason ("not an ELF file (bad magic)", "32-bit ELF", ...). */
+int uc_kcore_read_why(int fd, uint64_t vaddr, void *buf, size_t len, const char **why);
+
 #endif
