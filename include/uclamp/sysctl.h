@@ -9,16 +9,32 @@
 /* attr: UC_ATTR_MIN, UC_ATTR_MAX, UC_ATTR_RT_DEFAULT */
 const char *uc_sysctl_name(enum uc_attr attr);	/* "sched_util_clamp_min" ... */
 int uc_sysctl_read(enum uc_attr attr, long *value);	/* -ENOENT when absent */
+/* Writes "N\n" (the file truncated first, so a fake root reads back cleanly).
+ * -ERANGE for a value outside 0..1024, without writing. */
 int uc_sysctl_write(enum uc_attr attr, long value);
+/* The absolute path ("/proc/sys/kernel/sched_util_clamp_min"), before the sysroot prefix. */
+const char *uc_sysctl_path(enum uc_attr attr, char *buf, size_t n);
+
+/* Can this knob be opened for writing? 0 or -errno (EROFS in a container,
+ * EACCES for non-root); a check before asking for consent, not a guarantee. */
+int uc_sysctl_writable(enum uc_attr attr);
 
 struct uc_sysctl_values {
 	long min, max, rt_default;	/* UC_SYSCTL_ABSENT when the file does not exist */
 };
-int uc_sysctl_read_all(struct uc_sysctl_values *v);	/* -ENOENT: no uclamp */
+/* -ENOENT: no uclamp (sched_util_clamp_min or _max missing); rt_default
+ * alone may be absent (kernels before 5.9). Other -errno as read. */
+int uc_sysctl_read_all(struct uc_sysctl_values *v);
 
-/* Add the changes from cur to want (fields UC_KEEP = leave) to the plan, in
- * an order that keeps min <= max true after every single write. -EINVAL when
- * the end state itself has min > max or a value is out of range. */
+/*
+ * Add the changes from cur to want to the plan, in an order that keeps
+ * min <= max true after every single write (the kernel refuses a write that
+ * breaks it, and undoes it). want fields: 0..1024, UC_RESET (the kernel
+ * default, 1024) or UC_KEEP (leave). Values equal to the current ones are not
+ * planned; they count in p->unchanged. Nothing is added on error:
+ *   -EINVAL  the end state has min > max, or a value is outside 0..1024
+ *   -ENOENT  a knob to change does not exist (rt_default before 5.9)
+ */
 int uc_sysctl_plan(struct uc_plan *p, const struct uc_sysctl_values *cur,
 		   const struct uc_sysctl_values *want);
 

@@ -1,8 +1,303 @@
-/* cmd/system.c: not written yet */
+/*
+ * uclampctl system show|set: the system-wide clamps, the three sysctls in
+ * /proc/sys/kernel. A changed value enables sched_uclamp_used; an unchanged
+ * one is not written (the kernel would not flip the key for it, but the plan
+ * stays honest: "nothing to change").
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cmd/common.h"
+#include "uclamp/sysctl.h"
+
+static const char knobs_help[] =
+	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n"
+	" util_min             a LIMIT on every task's requested min, not a default\n"
+	"                      boost: a task that asks for more gets only this much\n"
+	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n"
+	" util_max             a cap on the max of every task and every cgroup\n"
+	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n"
+	" util_min_rt_default  the min that RT tasks get when they ask for none\n"
+	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n"
+	"                      default 1024: RT runs at full speed; kernel 5.9+)\n";
+
+static void usage_group(FILE *out)
+{
+	fprintf(out, "Usage:\n"
+		" uclampctl system show [options]\n"
+		" uclampctl system set [--min V] [--max V] [--rt-default V] [options]\n"
+		"\nShow or set the system-wide clamps.\n\n%s"
+		"\nRun 'uclampctl system <command> --help' for its options.\n", knobs_help);
+}
+
+enum { COL_KNOB, COL_VALUE, COL_PERCENT, COL_SYSCTL, COL_NOTE, COL_MEANING };
+
+static const struct uc_col cols[] = {
+	[COL_KNOB] = { "KNOB", 0.2, 0, UC_COL_STR, "util_min, util_max or util_min_rt_default" },
+	[COL_VALUE] = { "VALUE", 0.1, SCOLS_FL_RIGHT, UC_COL_NUM, "capacity units (0..1024)" },
+	[COL_PERCENT] = { "PERCENT", 0.1, SCOLS_FL_RIGHT, UC_COL_STR, "the value as a percentage of 1024" },
+	[COL_SYSCTL] = { "SYSCTL", 0.3, 0, UC_COL_STR, "the sysctl that holds it" },
+	[COL_NOTE] = { "NOTE", 0.3, 0, UC_COL_STR, "why a knob is unavailable" },
+	[COL_MEANING] = { "MEANING", 0.4, SCOLS_FL_WRAP, UC_COL_STR, "what the knob does" },
+};
+
+static const struct {
+	enum uc_attr attr;
+	const char *knob, *meaning;
+} knobs[] = {
+	{ UC_ATTR_MIN, "util_min", "limit on every task's requested min" },
+	{ UC_ATTR_MAX, "util_max", "cap on every task's and cgroup's max" },
+	{ UC_ATTR_RT_DEFAULT, "util_min_rt_default", "min of RT tasks that ask for none" },
+};
+
+/* getopt with a leading ':' and opterr = 0: one line naming the option. */
+static noreturn void bad_option(const struct uc_ctl *ctl, int c, char **argv)
+{
+	if (c == ':')
+		uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
+	if (optopt)
+		uc_usage_error(ctl, "unknown option '-%c'", optopt);
+	uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+}
+
+static long knob_value(const struct uc_sysctl_values *v, enum uc_attr attr)
+{
+	return attr == UC_ATTR_MIN ? v->min : attr == UC_ATTR_MAX ? v->max : v->rt_default;
+}
+
+/* Read the knobs; print why not and return the exit code on failure. */
+static int read_or_exit(struct uc_sysctl_values *v)
+{
+	int rc = uc_sysctl_read_all(v);
+
+	if (rc == -ENOENT) {
+		uc_errx("the kernel has no uclamp: /proc/sys/kernel/sched_util_clamp_min and _max are "
+			"missing (needs CONFIG_UCLAMP_TASK, Linux 5.3+)");
+		return UC_EXIT_NOTSUPP;
+	}
+	if (rc) {
+		char eb[256];
+
+		uc_errx("cannot read the system clamps in /proc/sys/kernel: %s",
+			uc_strerr(UC_KIND_SYSCTL, rc, eb, sizeof(eb)));
+		return UC_EXIT_FAIL;
+	}
+	return UC_EXIT_OK;
+}
+
+static void usage_show(void)
+{
+	printf("Usage:\n uclampctl system show [options]\n\n"
+	       "Show the system-wide clamps (kernel.sched_util_clamp_*).\n\n"
+	       "Options:\n" UC_OUTPUT_OPTS_HELP
+	       "     --list-columns     list the columns for --output\n"
+	       " -h, --help             display this help\n\n%s", knobs_help);
+}
+
+static int system_show(struct uc_ctl *ctl, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "list-columns", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uc_sysctl_values v;
+	struct uc_table t;
+	int c, rc;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': ctl->out.columns = optarg; break;
+		case 'J': ctl->out.json = true; break;
+		case 'r': ctl->out.raw = true; break;
+		case 'n': ctl->out.noheadings = true; break;
+		case 'L':
+			uc_print_columns(cols, sizeof(cols) / sizeof(cols[0]));
+			return UC_EXIT_OK;
+		case 'h':
+			usage_show();
+			return UC_EXIT_OK;
+		default:
+			bad_option(ctl, c, argv);
+		}
+	}
+	if (optind < argc)
+		uc_usage_error(ctl, "unexpected argument '%s': 'system show' takes no arguments", argv[optind]);
+
+	rc = read_or_exit(&v);
+	if (rc)
+		return rc;
+	uc_table_or_err(ctl, &t, "system", cols, sizeof(cols) / sizeof(cols[0]),
+			v.rt_default == UC_SYSCTL_ABSENT ? "KNOB,VALUE,PERCENT,SYSCTL,NOTE"
+							 : "KNOB,VALUE,PERCENT,SYSCTL");
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		struct libscols_line *ln = uc_table_line(&t, NULL);
+		long val = knob_value(&v, knobs[i].attr);
+		char pb[32];
+
+		uc_table_set(&t, ln, COL_KNOB, knobs[i].knob);
+		uc_table_setf(&t, ln, COL_SYSCTL, "kernel.%s", uc_sysctl_name(knobs[i].attr));
+		uc_table_set(&t, ln, COL_MEANING, knobs[i].meaning);
+		if (val == UC_SYSCTL_ABSENT) {
+			uc_table_set(&t, ln, COL_NOTE, "unavailable: the kernel is older than 5.9");
+			continue;
+		}
+		uc_table_setf(&t, ln, COL_VALUE, "%ld", val);
+		uc_table_set(&t, ln, COL_PERCENT, uc_util_format_pct((int)val, pb, sizeof(pb)));
+	}
+	uc_table_print(&t, stdout);
+	uc_table_free(&t);
+	return UC_EXIT_OK;
+}
+
+static const char *why_unwritable(int err, char *buf, size_t n)
+{
+	if (err == -EROFS)
+		return "/proc/sys is read-only here (a container?): change it on the host";
+	if ((err == -EACCES || err == -EPERM) && geteuid() != 0)
+		return "permission denied: only root can change the system clamps";
+	if (err == -EACCES || err == -EPERM)
+		return "permission denied even for root (a read-only knob: a container or a security policy?)";
+	return uc_strerr(UC_KIND_SYSCTL, err, buf, n);
+}
+
+static void usage_set(void)
+{
+	printf("Usage:\n uclampctl system set [--min V] [--max V] [--rt-default V] [options]\n\n"
+	       "Set the system-wide clamps. Values equal to the current ones are not written.\n"
+	       "Writes are ordered so that min <= max holds after each one; an end state\n"
+	       "with min > max is refused before anything is written; if a write fails,\n"
+	       "the ones already made are restored. Changing any of the three enables the\n"
+	       "uclamp fast path until reboot (asks first, or needs --yes).\n\n"
+	       "Options:\n"
+	       "     --min <value>         util_min (sched_util_clamp_min)\n"
+	       "     --max <value>         util_max (sched_util_clamp_max)\n"
+	       "     --rt-default <value>  util_min_rt_default (sched_util_clamp_min_rt_default)\n"
+	       UC_WRITE_OPTS_HELP
+	       " -h, --help                display this help\n\n"
+	       "Values: %s; 'default' is 1024.\n\n%s", uc_value_forms, knobs_help);
+}
+
+/* A parsed option value as the library wants it (UC_RESET = the default). */
+static long want_of(const struct uc_ctl *ctl, const char *opt, const char *s)
+{
+	struct uc_value v;
+
+	uc_value_or_err(ctl, opt, s, &v);
+	return v.util;
+}
+
+/* Refuse an end state with min > max: say which values and how to fix it. */
+static noreturn void refuse_min_above_max(const struct uc_ctl *ctl, const struct uc_sysctl_values *cur,
+					  const struct uc_sysctl_values *want)
+{
+	long min = want->min == UC_KEEP ? cur->min : want->min == UC_RESET ? 1024 : want->min;
+	long max = want->max == UC_KEEP ? cur->max : want->max == UC_RESET ? 1024 : want->max;
+
+	uc_usage_error(ctl, "refusing: util_min would be %ld%s above util_max %ld%s; the kernel "
+		       "requires min <= max: lower --min or raise --max", min,
+		       want->min == UC_KEEP ? " (current)" : "", max, want->max == UC_KEEP ? " (current)" : "");
+}
+
+static int system_set(struct uc_ctl *ctl, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "min", required_argument, NULL, 'm' },
+		{ "max", required_argument, NULL, 'M' },
+		{ "rt-default", required_argument, NULL, 'R' },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uc_sysctl_values cur, want = { UC_KEEP, UC_KEEP, UC_KEEP };
+	struct uc_plan plan;
+	int c, rc;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ynh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm': want.min = want_of(ctl, "--min", optarg); break;
+		case 'M': want.max = want_of(ctl, "--max", optarg); break;
+		case 'R': want.rt_default = want_of(ctl, "--rt-default", optarg); break;
+		case 'y': ctl->yes = true; break;
+		case 'n': ctl->dry_run = true; break;
+		case 'h':
+			usage_set();
+			return UC_EXIT_OK;
+		default:
+			bad_option(ctl, c, argv);
+		}
+	}
+	if (optind < argc)
+		uc_usage_error(ctl, "unexpected argument '%s': give values with --min, --max or --rt-default",
+			       argv[optind]);
+	if (want.min == UC_KEEP && want.max == UC_KEEP && want.rt_default == UC_KEEP)
+		uc_usage_error(ctl, "nothing to set: give --min, --max and/or --rt-default");
+
+	rc = read_or_exit(&cur);
+	if (rc)
+		return rc;
+	if (want.rt_default != UC_KEEP && cur.rt_default == UC_SYSCTL_ABSENT) {
+		uc_errx("cannot set --rt-default: kernel.sched_util_clamp_min_rt_default does not exist "
+			"(the kernel is older than 5.9); nothing changed");
+		return UC_EXIT_NOTSUPP;
+	}
+
+	uc_plan_init(&plan);
+	rc = uc_sysctl_plan(&plan, &cur, &want);
+	if (rc == -EINVAL)
+		refuse_min_above_max(ctl, &cur, &want);
+	if (rc) {
+		uc_errx("cannot plan the change: %s", strerror(-rc));
+		uc_plan_free(&plan);
+		return rc == -ENOENT ? UC_EXIT_NOTSUPP : UC_EXIT_FAIL;
+	}
+
+	/* a read-only /proc/sys (container) or a non-root user: say so before
+	 * asking for consent, instead of failing half-way */
+	for (size_t i = 0; i < plan.n && !ctl->dry_run; i++) {
+		char pb[128], eb[256];
+		int err = uc_sysctl_writable(plan.v[i].attr);
+
+		if (!err)
+			continue;
+		uc_errx("cannot write %s: %s; nothing changed", uc_sysctl_path(plan.v[i].attr, pb, sizeof(pb)),
+			why_unwritable(err, eb, sizeof(eb)));
+		uc_plan_free(&plan);
+		return err == -ENOENT ? UC_EXIT_NOTSUPP : UC_EXIT_FAIL;
+	}
+
+	rc = uc_run_plan(ctl, &plan, UC_EXEC_ATOMIC, false);
+	uc_plan_free(&plan);
+	return rc;
+}
 
 int cmd_system(struct uc_ctl *ctl, int argc, char **argv)
 {
-	uc_errx("'system' is not implemented yet");
-	return UC_EXIT_FAIL;
+	static const struct uc_command cmds[] = {
+		{ "show", system_show, "show the system-wide clamps" },
+		{ "set", system_set, "set the system-wide clamps" },
+		{ NULL, NULL, NULL },
+	};
+
+	ctl->cmd = "system";
+	if (argc < 2) {
+		usage_group(stderr);
+		return UC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage_group(stdout);
+		return UC_EXIT_OK;
+	}
+	return uc_dispatch(ctl, "system", cmds, argc - 1, argv + 1);
 }

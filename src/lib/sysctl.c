@@ -1,4 +1,182 @@
-/* sysctl.c: placeholder, being written (issue 3) */
+/*
+ * The system-wide clamps: /proc/sys/kernel/sched_util_clamp_{min,max} (5.3+)
+ * and sched_util_clamp_min_rt_default (5.9+). The kernel checks the three
+ * together on every write (min <= max, all <= 1024) and undoes a write that
+ * breaks the rule, so a plan that changes both min and max must pick the
+ * order that keeps min <= max after each single write.
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
-int uc_sysctl_write(enum uc_attr attr, long value) { return -ENOSYS; }
+#include "uclamp/sysroot.h"
+#include "uclamp/value.h"
+
+const char *uc_sysctl_name(enum uc_attr attr)
+{
+	switch (attr) {
+	case UC_ATTR_MIN: return "sched_util_clamp_min";
+	case UC_ATTR_MAX: return "sched_util_clamp_max";
+	case UC_ATTR_RT_DEFAULT: return "sched_util_clamp_min_rt_default";
+	default: return NULL;
+	}
+}
+
+const char *uc_sysctl_path(enum uc_attr attr, char *buf, size_t n)
+{
+	const char *name = uc_sysctl_name(attr);
+
+	snprintf(buf, n, "/proc/sys/kernel/%s", name ? name : "?");
+	return buf;
+}
+
+int uc_sysctl_read(enum uc_attr attr, long *value)
+{
+	char path[128];
+
+	if (!uc_sysctl_name(attr))
+		return -EINVAL;
+	return uc_read_long(uc_sysctl_path(attr, path, sizeof(path)), value);
+}
+
+int uc_sysctl_write(enum uc_attr attr, long value)
+{
+	char path[128], buf[32];
+	size_t len;
+	ssize_t w;
+	int fd, err = 0;
+
+	if (!uc_sysctl_name(attr))
+		return -EINVAL;
+	/* never hand the kernel a value it would mangle (negatives become huge) */
+	if (value < 0 || value > UC_CAPACITY_SCALE)
+		return -ERANGE;
+	len = (size_t)snprintf(buf, sizeof(buf), "%ld\n", value);
+	/* O_TRUNC: procfs ignores it; a regular file in a fake root needs it */
+	fd = uc_open(uc_sysctl_path(attr, path, sizeof(path)), O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return fd;
+	do
+		w = write(fd, buf, len);
+	while (w < 0 && errno == EINTR);
+	if (w < 0)
+		err = -errno;
+	else if ((size_t)w != len)
+		err = -EIO;
+	if (close(fd) < 0 && !err && errno != EINTR)
+		err = -errno;
+	return err;
+}
+
+int uc_sysctl_writable(enum uc_attr attr)
+{
+	char path[128], full[4096];
+	int rc;
+
+	if (!uc_sysctl_name(attr))
+		return -EINVAL;
+	rc = uc_path(full, sizeof(full), uc_sysctl_path(attr, path, sizeof(path)));
+	if (rc)
+		return rc;
+	/* effective ids: root is not refused on mode bits, a read-only mount is */
+	return faccessat(AT_FDCWD, full, W_OK, AT_EACCESS) ? -errno : 0;
+}
+
+static int read_or_absent(enum uc_attr attr, long *v)
+{
+	int rc = uc_sysctl_read(attr, v);
+
+	if (rc == -ENOENT) {
+		*v = UC_SYSCTL_ABSENT;
+		return 0;
+	}
+	return rc;
+}
+
+int uc_sysctl_read_all(struct uc_sysctl_values *v)
+{
+	int rc;
+
+	v->min = v->max = v->rt_default = UC_SYSCTL_ABSENT;
+	if ((rc = read_or_absent(UC_ATTR_MIN, &v->min)) ||
+	    (rc = read_or_absent(UC_ATTR_MAX, &v->max)) ||
+	    (rc = read_or_absent(UC_ATTR_RT_DEFAULT, &v->rt_default)))
+		return rc;
+	if (v->min == UC_SYSCTL_ABSENT || v->max == UC_SYSCTL_ABSENT)
+		return -ENOENT;
+	return 0;
+}
+
+/* want -> the value to end with; -EINVAL when out of range, -ENOENT when the
+ * knob is absent. *end = cur for UC_KEEP. */
+static int end_value(long cur, long want, long *end)
+{
+	if (want == UC_KEEP) {
+		*end = cur;
+		return 0;
+	}
+	if (want == UC_RESET)
+		want = UC_CAPACITY_SCALE;	/* all three default to 1024 */
+	if (want < 0 || want > UC_CAPACITY_SCALE)
+		return -EINVAL;
+	if (cur == UC_SYSCTL_ABSENT)
+		return -ENOENT;
+	*end = want;
+	return 0;
+}
+
+static int add(struct uc_plan *p, enum uc_attr attr, long want, long from, long to)
+{
+	if (want == UC_KEEP)
+		return 0;
+	if (from == to) {
+		p->unchanged++;
+		return 0;
+	}
+	return uc_plan_add(p, UC_KIND_SYSCTL, attr, uc_sysctl_name(attr), from, to) ? 0 : -ENOMEM;
+}
+
+int uc_sysctl_plan(struct uc_plan *p, const struct uc_sysctl_values *cur,
+		   const struct uc_sysctl_values *want)
+{
+	long min, max, rt;
+	size_t n0 = p->n, u0 = p->unchanged;
+	bool max_first;
+	int rc;
+
+	if ((rc = end_value(cur->min, want->min, &min)) ||
+	    (rc = end_value(cur->max, want->max, &max)) ||
+	    (rc = end_value(cur->rt_default, want->rt_default, &rt)))
+		return rc;
+	/* refuse before writing anything: the kernel would reject the last write */
+	if (min > max)
+		return -EINVAL;
+
+	/*
+	 * Writing min first is safe when the new min fits under the current
+	 * max; otherwise (min raised above the current max) max goes first,
+	 * which is then safe because cur_min <= cur_max < min <= max. The two
+	 * cases cannot both fail for a valid end state.
+	 */
+	max_first = min > cur->max;
+	if (max_first)
+		rc = add(p, UC_ATTR_MAX, want->max, cur->max, max);
+	if (!rc)
+		rc = add(p, UC_ATTR_MIN, want->min, cur->min, min);
+	if (!rc && !max_first)
+		rc = add(p, UC_ATTR_MAX, want->max, cur->max, max);
+	/* rt_default is checked only against 1024, never against min/max */
+	if (!rc)
+		rc = add(p, UC_ATTR_RT_DEFAULT, want->rt_default, cur->rt_default, rt);
+	if (rc) {	/* -ENOMEM: leave the plan as it was */
+		while (p->n > n0)
+			free(p->v[--p->n].target);
+		p->unchanged = u0;
+	}
+	return rc;
+}
