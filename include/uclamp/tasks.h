@@ -32,27 +32,63 @@ struct uc_task {
 /* Return 0 to go on, nonzero to stop the walk (returned by uc_tasks_walk). */
 typedef int (*uc_task_fn)(const struct uc_task *t, void *data);
 
+/*
+ * Per-task problems found while planning. The plan builder leaves such a
+ * task out of the plan (the others still go in), counts it in p->failed and
+ * st->refused, keeps the first in st->first_refusal and, when want->on_refusal
+ * is set, calls it once per refused task so the caller can explain it.
+ */
+enum uc_refusal_why {
+	UC_REFUSE_NONE,
+	UC_REFUSE_MIN_GT_MAX,		/* the end state would have util_min > util_max */
+	UC_REFUSE_RT_MAX_BELOW_MIN,	/* max alone below a real-time task's current min, which is
+					   sched_util_clamp_min_rt_default (1024) unless set: the
+					   kernel would answer EINVAL */
+};
+
+struct uc_task_refusal {
+	enum uc_refusal_why why;
+	pid_t pid, tid;
+	char comm[16];		/* "" unless the selector read it */
+	int policy;
+	int cur_min, cur_max;	/* requested now */
+	int end_min, end_max;	/* what the change would have left (resets resolved to the default) */
+};
+
 struct uc_walk_stats {
 	size_t seen;		/* tasks matched and read */
 	size_t gone;		/* vanished during the walk (not errors) */
 	size_t failed;		/* could not be read: EPERM etc. (first error in first_err) */
 	int first_err;
 	pid_t first_err_tid;
+	size_t refused;		/* uc_tasks_plan: left out, see uc_task_refusal */
+	struct uc_task_refusal first_refusal;
 };
 
 /* Calls fn for each selected task. An explicit PID that does not exist is
- * -ESRCH (checked before any callback). Returns 0, -errno, or fn's value. */
+ * -ESRCH (checked before any callback; first_err_tid names it). Returns 0,
+ * -errno, or fn's value. st may be NULL; it is zeroed first. */
 int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st);
+
+typedef void (*uc_refusal_fn)(const struct uc_task_refusal *r, void *data);
 
 /* What a task should look like; UC_KEEP leaves a value alone. */
 struct uc_task_want {
 	int min, max;		/* 0..1024 or UC_RESET */
 	int reset_on_fork;	/* 0/1 */
+	uc_refusal_fn on_refusal;	/* optional, see uc_task_refusal */
+	void *data;
 };
 
 /* Add to p the changes that bring every selected task to 'want': only the
  * values that differ (equal ones count in p->unchanged, no syscall later).
- * Shared by 'task set/reset', 'run' and 'apply'. Returns 0 or -errno. */
+ * A reset (UC_RESET) of a clamp already at its default value counts as
+ * unchanged. Gone tasks count in p->gone, unreadable and refused ones in
+ * p->failed. One getattr per task, no /proc/PID/sched reads.
+ * Shared by 'task set/reset', 'run' and 'apply'. Returns 0 or -errno:
+ * -ERANGE for a value outside 0..1024 (other than UC_RESET/UC_KEEP),
+ * -EINVAL for min > max both given, -ESRCH for a missing explicit PID
+ * (st->first_err_tid), each before any task is read; -ENOMEM. */
 int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct uc_task_want *want,
 		  struct uc_walk_stats *st);
 

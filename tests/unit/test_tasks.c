@@ -1,18 +1,558 @@
-/* test_tasks.c: not written yet (fails on purpose until it is) */
+/*
+ * tasks.c on a fake /proc tree ($UCLAMPCTL_SYSROOT, set before the first
+ * sysroot call) with scripted sched_getattr answers: selectors, gone tasks,
+ * the plan builder's accounting and its per-task refusals. sched_setattr
+ * must never be called while planning.
+ *
+ * The fake system:
+ *   100 app     uid 1000  threads 100 (other 0/1024), 101 (other 0/300), 102 (batch 0/1024)
+ *   200 rtproc  uid 0     thread 200 (fifo 1024/1024: the RT default min)
+ *   300 other   uid 1000  thread 300 (other 500/1024)
+ *   400 dying   uid 1000  getattr ESRCH: exits during the walk
+ *   500 locked  uid 0     getattr EPERM
+ */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
-static void not_written(void **state)
+#include "uclamp/plan.h"
+#include "uclamp/tasks.h"
+#include "uclamp/value.h"
+
+static char root[256];
+
+/* ---- scripted kernel ---- */
+struct ktask {
+	pid_t tid;
+	int policy, min, max, flags, err;
+};
+static struct ktask ktasks[] = {
+	{ 100, 0, 0, 1024, 0, 0 }, { 101, 0, 0, 300, 0, 0 }, { 102, 3, 0, 1024, 0, 0 },
+	{ 200, 1, 1024, 1024, 0, 0 }, { 300, 0, 500, 1024, 0, 0 },
+	{ 400, 0, 0, 1024, 0, ESRCH }, { 500, 0, 0, 1024, 0, EPERM },
+};
+static int ngetattr, nsetattr;
+
+static int fake_getattr(pid_t tid, struct uc_sched_attr *a, unsigned int size, unsigned int flags)
+{
+	ngetattr++;
+	for (size_t i = 0; i < sizeof(ktasks) / sizeof(ktasks[0]); i++) {
+		const struct ktask *k = &ktasks[i];
+
+		if (k->tid != tid)
+			continue;
+		if (k->err) {
+			errno = k->err;
+			return -1;
+		}
+		*a = (struct uc_sched_attr){
+			.size = 56, .sched_policy = (uint32_t)k->policy, .sched_flags = (uint64_t)k->flags,
+			.sched_priority = k->policy == 1 ? 10 : 0, .sched_nice = k->tid == 300 ? 7 : 0,
+			.sched_util_min = (uint32_t)k->min, .sched_util_max = (uint32_t)k->max,
+		};
+		return 0;
+	}
+	errno = ESRCH;
+	return -1;
+}
+
+static int fake_setattr(pid_t tid, struct uc_sched_attr *a, unsigned int flags)
+{
+	nsetattr++;
+	errno = ENOSYS;
+	return -1;
+}
+
+static const struct uc_sched_syscalls fake = { .getattr = fake_getattr, .setattr = fake_setattr };
+
+static struct ktask *ktask(pid_t tid)
+{
+	for (size_t i = 0; i < sizeof(ktasks) / sizeof(ktasks[0]); i++)
+		if (ktasks[i].tid == tid)
+			return &ktasks[i];
+	return NULL;
+}
+
+/* ---- fake /proc ---- */
+static void put(const char *rel, const char *text)
+{
+	char p[512], cmd[600];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void rm(const char *rel)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/%s'", root, rel);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void status(pid_t pid, pid_t tgid, const char *name, unsigned uid)
+{
+	char rel[64], text[512];
+
+	snprintf(rel, sizeof(rel), "proc/%d/status", (int)pid);
+	snprintf(text, sizeof(text),
+		 "Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t1\n"
+		 "TracerPid:\t0\nUid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n", name, (int)tgid, (int)pid,
+		 uid, uid + 1, uid + 2, uid + 3);	/* only the first (real) uid counts */
+	put(rel, text);
+}
+
+static void process(pid_t pid, const char *name, unsigned uid, const pid_t *tids, size_t ntids)
+{
+	char rel[96], text[64];
+
+	status(pid, pid, name, uid);
+	snprintf(rel, sizeof(rel), "proc/%d/comm", (int)pid);
+	snprintf(text, sizeof(text), "%s\n", name);
+	put(rel, text);
+	for (size_t i = 0; i < ntids; i++) {
+		snprintf(rel, sizeof(rel), "proc/%d/task/%d/comm", (int)pid, (int)tids[i]);
+		if (tids[i] == pid)
+			snprintf(text, sizeof(text), "%s\n", name);
+		else
+			snprintf(text, sizeof(text), "worker-t%zu\n", i);
+		put(rel, text);
+	}
+}
+
+static void build_proc(void)
+{
+	static const pid_t t100[] = { 100, 101, 102 }, t200[] = { 200 }, t300[] = { 300 }, t400[] = { 400 };
+
+	rm("proc");
+	process(100, "app", 1000, t100, 3);
+	process(200, "rtproc", 0, t200, 1);
+	process(300, "other", 1000, t300, 1);
+	process(400, "dying", 1000, t400, 1);
+	process(500, "locked", 0, NULL, 0);	/* no task dir: gone with --threads */
+	put("proc/self", "");			/* non-numeric entries are skipped */
+	put("proc/sys/kernel/osrelease", "6.1.192\n");
+	put("proc/sys/kernel/sched_util_clamp_min_rt_default", "1024\n");
+}
+
+/* ---- collecting walks ---- */
+struct seen {
+	pid_t pid[32], tid[32];
+	char comm[32][16];
+	size_t n;
+};
+
+static int collect(const struct uc_task *t, void *data)
+{
+	struct seen *s = data;
+
+	assert_true(s->n < 32);
+	s->pid[s->n] = t->pid;
+	s->tid[s->n] = t->tid;
+	memcpy(s->comm[s->n], t->comm, 16);
+	s->n++;
+	return 0;
+}
+
+static int idx(const struct seen *s, pid_t tid)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->tid[i] == tid)
+			return (int)i;
+	return -1;
+}
+
+static void expect_tids(const struct seen *s, const pid_t *want, size_t n)
+{
+	assert_int_equal(s->n, n);
+	for (size_t i = 0; i < n; i++)
+		if (idx(s, want[i]) < 0)
+			fail_msg("tid %d not visited", (int)want[i]);
+}
+
+static int setup(void **state)
 {
 	(void)state;
-	fail_msg("test_tasks is not written yet");
+	build_proc();
+	ngetattr = nsetattr = 0;
+	uc_sched_set_syscalls(&fake);
+	return 0;
+}
+
+static void test_all_main_threads(void **state)
+{
+	struct uc_selector sel = { .all = true, .policy = -1 };
+	struct uc_walk_stats st;
+	struct seen s = { .n = 0 };
+	static const pid_t want[] = { 100, 200, 300 };
+
+	(void)state;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	expect_tids(&s, want, 3);
+	assert_int_equal(st.seen, 3);
+	assert_int_equal(st.gone, 1);		/* 400 */
+	assert_int_equal(st.failed, 1);		/* 500: EPERM */
+	assert_int_equal(st.first_err, -EPERM);
+	assert_int_equal(st.first_err_tid, 500);
+	assert_string_equal(s.comm[0], "");	/* comm not read unless needed */
+}
+
+static void test_all_threads(void **state)
+{
+	struct uc_selector sel = { .all = true, .threads = true, .policy = -1, .need_comm = true };
+	struct uc_walk_stats st;
+	struct seen s = { .n = 0 };
+	static const pid_t want[] = { 100, 101, 102, 200, 300 };
+
+	(void)state;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	expect_tids(&s, want, 5);
+	assert_int_equal(s.pid[idx(&s, 102)], 100);
+	assert_string_equal(s.comm[idx(&s, 101)], "worker-t1");	/* the thread's own comm */
+	assert_string_equal(s.comm[idx(&s, 100)], "app");
+	assert_int_equal(st.gone, 2);		/* 400 (ESRCH), 500 (no task dir) */
+	assert_int_equal(st.failed, 0);
+}
+
+static void test_policy_user_comm(void **state)
+{
+	struct uc_selector sel = { .all = true, .threads = true, .policy = 1 };
+	char *comms[] = { "rtproc", "other", "nosuch" };
+	struct seen s = { .n = 0 };
+	static const pid_t fifo[] = { 200 }, other_uid1000[] = { 100, 101, 300 }, by_comm[] = { 200, 300 };
+
+	(void)state;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	expect_tids(&s, fifo, 1);
+
+	/* policy per thread (102 is batch), user from status' real uid */
+	sel = (struct uc_selector){ .all = true, .threads = true, .policy = 0, .has_uid = true, .uid = 1000 };
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	expect_tids(&s, other_uid1000, 3);
+
+	sel = (struct uc_selector){ .all = true, .policy = -1, .has_uid = true, .uid = 1001 };	/* effective uid */
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(s.n, 0);
+
+	sel = (struct uc_selector){ .all = true, .policy = -1, .comms = comms, .ncomms = 3 };
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	expect_tids(&s, by_comm, 2);
+	assert_string_equal(s.comm[idx(&s, 300)], "other");	/* the name read for the selector */
+
+	/* comm is the process name: a thread's name does not select it */
+	comms[0] = "worker-t1";
+	sel.ncomms = 1;
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(s.n, 0);
+}
+
+static void test_explicit_pids(void **state)
+{
+	pid_t pids[] = { 300, 100, 300 };
+	struct uc_selector sel = { .pids = pids, .npids = 3, .policy = -1 };
+	struct uc_walk_stats st;
+	struct seen s = { .n = 0 };
+	static const pid_t two[] = { 300, 100 }, threads[] = { 300, 100, 101, 102 };
+
+	(void)state;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	expect_tids(&s, two, 2);		/* each once */
+	assert_int_equal(s.tid[0], 300);	/* in the order given */
+
+	sel.threads = true;
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	expect_tids(&s, threads, 4);
+
+	/* a missing PID: -ESRCH before any task is visited */
+	pids[2] = 999;
+	s.n = 0;
+	ngetattr = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), -ESRCH);
+	assert_int_equal(st.first_err_tid, 999);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(ngetattr, 0);
+}
+
+static void test_explicit_thread_id(void **state)
+{
+	pid_t pids[] = { 101 };
+	struct uc_selector sel = { .pids = pids, .npids = 1, .policy = -1 };
+	struct seen s = { .n = 0 };
+	static const pid_t one[] = { 101 }, group[] = { 100, 101, 102 };
+
+	(void)state;
+	/* /proc/TID exists (hidden from readdir); here only for this test */
+	status(101, 100, "worker", 1000);
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	expect_tids(&s, one, 1);
+	assert_int_equal(s.pid[0], 100);	/* its process */
+
+	sel.threads = true;
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	expect_tids(&s, group, 3);
+	rm("proc/101");
+}
+
+/* ---- the plan builder ---- */
+static struct uc_task_refusal refusals[8];
+static size_t nrefusals;
+
+static void on_refusal(const struct uc_task_refusal *r, void *data)
+{
+	assert_ptr_equal(data, &nrefusals);
+	assert_true(nrefusals < 8);
+	refusals[nrefusals++] = *r;
+}
+
+static const struct uc_change *find(const struct uc_plan *p, pid_t tid, enum uc_attr attr)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].tid == tid && p->v[i].attr == attr)
+			return &p->v[i];
+	return NULL;
+}
+
+static void test_plan_max_only(void **state)
+{
+	struct uc_selector sel = { .all = true, .threads = true, .policy = -1 };
+	struct uc_task_want want = { .min = UC_KEEP, .max = 300, .reset_on_fork = UC_KEEP,
+				     .on_refusal = on_refusal, .data = &nrefusals };
+	struct uc_walk_stats st;
+	struct uc_plan p;
+	const struct uc_change *c;
+
+	(void)state;
+	nrefusals = 0;
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, &st), 0);
+	/* 100 and 102 change; 101 is already at 300 */
+	assert_int_equal(p.n, 2);
+	c = find(&p, 100, UC_ATTR_MAX);
+	assert_non_null(c);
+	assert_int_equal(c->from, 1024);
+	assert_int_equal(c->to, 300);
+	assert_true(c->flips);
+	assert_int_equal(c->sa.sched_util_max, 1024);	/* the attributes read, to send back */
+	assert_non_null(find(&p, 102, UC_ATTR_MAX));
+	assert_null(find(&p, 100, UC_ATTR_MIN));	/* min not asked: not touched */
+	assert_int_equal(p.unchanged, 1);
+	assert_int_equal(p.gone, 2);			/* 400, 500 (no task dir) */
+	/* 200 (fifo, min 1024) and 300 (min 500) would end with min > max */
+	assert_int_equal(st.refused, 2);
+	assert_int_equal(p.failed, 2);
+	assert_int_equal(nrefusals, 2);
+	for (size_t i = 0; i < nrefusals; i++) {
+		if (refusals[i].tid == 200) {
+			assert_int_equal(refusals[i].why, UC_REFUSE_RT_MAX_BELOW_MIN);
+			assert_int_equal(refusals[i].policy, 1);
+			assert_int_equal(refusals[i].cur_min, 1024);
+			assert_int_equal(refusals[i].end_max, 300);
+		} else {
+			assert_int_equal(refusals[i].tid, 300);
+			assert_int_equal(refusals[i].why, UC_REFUSE_MIN_GT_MAX);
+			assert_int_equal(refusals[i].end_min, 500);
+		}
+	}
+	assert_int_equal(nsetattr, 0);
+	uc_plan_free(&p);
+
+	/* with --min too, the RT task is fine */
+	sel.threads = false;
+	want.min = 100;
+	nrefusals = 0;
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, &st), 0);
+	assert_int_equal(st.refused, 0);
+	c = find(&p, 200, UC_ATTR_MIN);
+	assert_non_null(c);
+	assert_int_equal(c->from, 1024);
+	assert_int_equal(c->to, 100);
+	/* min and max of one TID sit next to each other (one setattr) */
+	assert_ptr_equal(find(&p, 200, UC_ATTR_MAX), c + 1);
+	assert_int_equal(p.failed, 1);	/* 500: EPERM */
+	uc_plan_free(&p);
+}
+
+static void test_plan_unchanged_no_entries(void **state)
+{
+	pid_t pids[] = { 100 };
+	struct uc_selector sel = { .pids = pids, .npids = 1, .policy = -1 };
+	struct uc_task_want want = { .min = 0, .max = 1024, .reset_on_fork = 0 };
+	struct uc_plan p;
+
+	(void)state;
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	assert_int_equal(p.n, 0);	/* already there: nothing to write, the key stays off */
+	assert_int_equal(p.unchanged, 1);
+	assert_false(uc_plan_flips(&p));
+	uc_plan_free(&p);
+}
+
+static void test_plan_reset(void **state)
+{
+	struct uc_selector sel = { .all = true, .threads = true, .policy = -1 };
+	struct uc_task_want want = { .min = UC_RESET, .max = UC_RESET, .reset_on_fork = UC_KEEP };
+	struct uc_plan p;
+	const struct uc_change *c;
+
+	(void)state;
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	/* 101 (max 300) and 300 (min 500) change; 100, 102 and the RT task are at their defaults */
+	assert_int_equal(p.n, 2);
+	c = find(&p, 101, UC_ATTR_MAX);
+	assert_non_null(c);
+	assert_int_equal(c->to, UC_RESET);	/* -1 goes to sched.c, which knows the kernel */
+	assert_int_equal(find(&p, 300, UC_ATTR_MIN)->to, UC_RESET);
+	assert_int_equal(p.unchanged, 3);
+	uc_plan_free(&p);
+
+	/* with rt_default 512 the RT task's 1024 is no longer its default */
+	put("proc/sys/kernel/sched_util_clamp_min_rt_default", "512\n");
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	assert_int_equal(p.n, 3);
+	assert_non_null(find(&p, 200, UC_ATTR_MIN));
+	assert_int_equal(p.unchanged, 2);
+	uc_plan_free(&p);
+}
+
+static void test_plan_reset_on_fork(void **state)
+{
+	pid_t pids[] = { 100, 300 };
+	struct uc_selector sel = { .pids = pids, .npids = 2, .policy = -1 };
+	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = 1 };
+	struct uc_plan p;
+	const struct uc_change *c;
+
+	(void)state;
+	ktask(300)->flags = UC_SCHED_FLAG_RESET_ON_FORK;	/* already set */
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	assert_int_equal(p.n, 1);
+	c = find(&p, 100, UC_ATTR_RESET_ON_FORK);
+	assert_non_null(c);
+	assert_int_equal(c->from, 0);
+	assert_int_equal(c->to, 1);
+	assert_false(c->flips);		/* no clamp flag: does not enable the key */
+	assert_int_equal(p.unchanged, 1);
+	uc_plan_free(&p);
+	ktask(300)->flags = 0;
+}
+
+static void test_plan_bad_want(void **state)
+{
+	struct uc_selector sel = { .all = true, .policy = -1 };
+	struct uc_task_want want = { .min = 1025, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
+	struct uc_plan p;
+
+	(void)state;
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), -ERANGE);
+	want.min = -3;
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), -ERANGE);
+	want = (struct uc_task_want){ .min = 600, .max = 300, .reset_on_fork = UC_KEEP };
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), -EINVAL);
+	assert_int_equal(ngetattr, 0);
+	assert_int_equal(p.n, 0);
+	uc_plan_free(&p);
+}
+
+static void test_plan_missing_pid(void **state)
+{
+	pid_t pids[] = { 100, 424242 };
+	struct uc_selector sel = { .pids = pids, .npids = 2, .policy = -1 };
+	struct uc_task_want want = { .min = 100, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
+	struct uc_walk_stats st;
+	struct uc_plan p;
+
+	(void)state;
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, &st), -ESRCH);
+	assert_int_equal(st.first_err_tid, 424242);
+	assert_int_equal(p.n, 0);	/* nothing planned, so nothing changes */
+	uc_plan_free(&p);
+}
+
+static void test_helpers(void **state)
+{
+	char comm[16];
+	uid_t uid = 0;
+	int emin = -5, emax = -5;
+
+	(void)state;
+	assert_int_equal(uc_task_exists(100), 0);
+	assert_int_equal(uc_task_exists(999), -ESRCH);
+	assert_int_equal(uc_task_exists(0), -ESRCH);
+	assert_int_equal(uc_task_comm(100, 102, comm, sizeof(comm)), 0);
+	assert_string_equal(comm, "worker-t2");
+	assert_int_equal(uc_task_comm(999, 999, comm, sizeof(comm)), -ESRCH);
+	assert_int_equal(uc_task_uid(300, &uid), 0);
+	assert_int_equal(uid, 1000);
+	assert_int_equal(uc_task_uid(999, &uid), -ESRCH);
+
+	put("proc/100/task/101/sched",
+	    "app (101, #threads: 3)\n-------------------------------------------------------------------\n"
+	    "se.exec_start                                :      12345.678901\n"
+	    "uclamp.min                                   :                    0\n"
+	    "uclamp.max                                   :                  300\n"
+	    "effective uclamp.min                         :                  210\n"
+	    "effective uclamp.max                         :                  300\n");
+	assert_int_equal(uc_task_effective(100, 101, &emin, &emax), 0);
+	assert_int_equal(emin, 210);
+	assert_int_equal(emax, 300);
+	/* a kernel without the lines (no UCLAMP_TASK or SCHED_DEBUG) */
+	put("proc/100/task/100/sched", "app (100, #threads: 3)\nse.exec_start :  1.0\n");
+	assert_int_equal(uc_task_effective(100, 100, &emin, &emax), -ENODATA);
+	assert_int_equal(uc_task_effective(100, 102, &emin, &emax), -ESRCH);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(not_written) };
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_all_main_threads, setup),
+		cmocka_unit_test_setup(test_all_threads, setup),
+		cmocka_unit_test_setup(test_policy_user_comm, setup),
+		cmocka_unit_test_setup(test_explicit_pids, setup),
+		cmocka_unit_test_setup(test_explicit_thread_id, setup),
+		cmocka_unit_test_setup(test_plan_max_only, setup),
+		cmocka_unit_test_setup(test_plan_unchanged_no_entries, setup),
+		cmocka_unit_test_setup(test_plan_reset, setup),
+		cmocka_unit_test_setup(test_plan_reset_on_fork, setup),
+		cmocka_unit_test_setup(test_plan_bad_want, setup),
+		cmocka_unit_test_setup(test_plan_missing_pid, setup),
+		cmocka_unit_test_setup(test_helpers, setup),
+	};
+	char cmd[512];
+	int rc;
+
+	snprintf(root, sizeof(root), "%s/test_tasks.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(root))
+		return 1;
+	setenv("UCLAMPCTL_SYSROOT", root, 1);	/* before the first sysroot call */
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		rc = rc ? rc : 1;
+	return rc;
 }
