@@ -1,11 +1,71 @@
-/* Symbol addresses from /proc/kallsyms and System.map. */
+/*
+ * Symbol addresses from /proc/kallsyms and System.map. Both are text, one
+ * symbol a line: "ADDR TYPE NAME" (kallsyms adds "\t[module]" for module
+ * symbols). Files are streamed line by line (kallsyms has ~10^5 lines).
+ * Paths are absolute and go through sysroot.h (uc_open).
+ *
+ * Duplicates: static symbols can share a name; the FIRST occurrence outside
+ * a module is taken. Module symbols (and [bpf], [__builtin__ftrace]) are
+ * never taken: every symbol this tool needs lives in vmlinux.
+ */
 #ifndef UCLAMP_KALLSYMS_H
 #define UCLAMP_KALLSYMS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Look up name in a kallsyms/System.map-format file ("ADDR TYPE NAME [mod]").
  * 0 and *addr; -ENOENT absent; -EPERM present but zeroed (kptr_restrict). */
 int uc_ksym_lookup(const char *abspath, const char *name, uint64_t *addr);
+
+struct uc_ksym {
+	const char *name;	/* in */
+	uint64_t addr;		/* out, valid when rc == 0 */
+	char type;		/* out: 'T', 'B', 'd', ... when seen */
+	int rc;			/* out: 0, -ENOENT absent, -EPERM listed with a zeroed address */
+};
+
+struct uc_ksym_stats {
+	size_t lines;		/* symbol lines parsed (vmlinux and modules) */
+	size_t modules;		/* of which module ([mod]) lines */
+	size_t bad;		/* lines that did not parse (ignored) */
+	size_t nonzero;		/* vmlinux lines with a nonzero address */
+	size_t data;		/* vmlinux data symbols (b d r g s v, either case) not named "__*" */
+};
+
+/*
+ * Without CONFIG_KALLSYMS_ALL, kallsyms keeps only text symbols plus a few
+ * dozen "__start_*"/"__stop_*" section markers typed D/R/B; with it there
+ * are tens of thousands of data symbols. A handful of ordinary data names
+ * is therefore proof enough that data symbols are listed.
+ */
+#define UC_KSYM_ALL_MIN 8
+bool uc_ksym_has_data_symbols(const struct uc_ksym_stats *st);
+
+/* One pass over the file resolving syms[0..n) (each gets its own rc).
+ * st may be NULL (then the scan stops once all are found). Returns 0, or
+ * -errno when the file cannot be opened or read. */
+int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n, struct uc_ksym_stats *st);
+
+/* Parse one line. 0 and the fields (name points into line, up to *name_len
+ * bytes; *module set for "[mod]" lines), -EINVAL when it is not a symbol line. */
+int uc_ksym_parse_line(const char *line, uint64_t *addr, char *type, const char **name, size_t *name_len,
+		       bool *module);
+
+/* KASLR: the running address of a System.map symbol, given both files'
+ * _text (offset = live_text - map_text, modulo 2^64 so it may be "negative"). */
+uint64_t uc_ksym_relocate(uint64_t map_addr, uint64_t map_text, uint64_t live_text);
+
+/*
+ * Does a System.map belong to the running kernel? live[] and map[] are the
+ * same names looked up in kallsyms and in the map; index 0 must be "_text",
+ * the rest are text anchors both list whatever the config (_etext,
+ * _sinittext, ...). 0 and *offset when _text is known in both and every
+ * anchor found in both agrees after relocation, with at least one checked;
+ * -EPERM live _text zeroed, -ENOENT _text missing, -ENODATA no anchor to
+ * compare, -ESTALE an anchor disagrees (a different build).
+ */
+int uc_ksym_map_matches(const struct uc_ksym *live, const struct uc_ksym *map, size_t n, uint64_t *offset);
 
 #endif
