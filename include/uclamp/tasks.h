@@ -92,7 +92,7 @@ struct uc_task_want {
 int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct uc_task_want *want,
 		  struct uc_walk_stats *st);
 
-int uc_task_exists(pid_t pid);		/* 0 or -ESRCH */
+int uc_task_exists(pid_t pid);		/* 0 or -ESRCH; the calling process always exists */
 int uc_task_comm(pid_t pid, pid_t tid, char *buf, size_t n);
 int uc_task_uid(pid_t pid, uid_t *uid);
 /* effective clamps from /proc/PID/task/TID/sched; -ENODATA when the kernel does not show them */

@@ -1,8 +1,123 @@
-/* cmd/run.c: not written yet */
-#include "cmd/common.h"
+/*
+ * uclampctl run: set clamps on ourselves, then exec the command. Clamps
+ * survive exec and are inherited by children (unless reset-on-fork).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/task.h"
+
+enum { OPT_MIN = 256, OPT_MAX, OPT_ROF };
+
+static void usage(void)
+{
+	printf("Usage:\n uclampctl run [--min V] [--max V] [--reset-on-fork] [options] [--] CMD [ARGS...]\n\n"
+	       "Run a command with clamps: set them on this process, then execute CMD,\n"
+	       "which keeps them, and so do its children (unless --reset-on-fork).\n"
+	       "Setting a clamp enables the uclamp fast path until reboot (asks first on\n"
+	       "a terminal; otherwise needs --yes). Messages go to stderr, so CMD's output\n"
+	       "stays its own.\n\n"
+	       "Options:\n"
+	       "     --min <value>      the requested minimum (util_min)\n"
+	       "     --max <value>      the requested maximum (util_max)\n"
+	       "     --reset-on-fork    CMD's children start at the default clamps\n"
+	       UC_WRITE_OPTS_HELP
+	       "                        (with --dry-run, CMD is not run)\n"
+	       " -h, --help             display this help\n\n"
+	       "Values: %s.\n"
+	       "Exit status: CMD's, or 126 when CMD cannot be executed, 127 when it is not\n"
+	       "found; 2-4 as for every command when the clamps cannot be set (CMD does\n"
+	       "not run then).\n", uc_value_forms);
+}
+
+/* The plan's report goes to stderr: stdout belongs to CMD. */
+static int plan_on_stderr(struct uc_ctl *ctl, struct uc_selector *sel, struct uc_task_want *want)
+{
+	int saved, rc;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		uc_errx("cannot redirect messages to stderr: %s", strerror(errno));
+		return UC_EXIT_FAIL;
+	}
+	rc = uc_task_plan_and_run(ctl, sel, want);
+	fflush(stdout);
+	if (dup2(saved, STDOUT_FILENO) < 0) {
+		uc_errx("cannot restore stdout: %s", strerror(errno));
+		rc = UC_EXIT_FAIL;
+	}
+	close(saved);
+	return rc;
+}
 
 int cmd_run(struct uc_ctl *ctl, int argc, char **argv)
 {
-	uc_errx("'run' is not implemented yet");
-	return UC_EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "min", required_argument, NULL, OPT_MIN },
+		{ "max", required_argument, NULL, OPT_MAX },
+		{ "reset-on-fork", no_argument, NULL, OPT_ROF },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
+	pid_t self = getpid();
+	struct uc_selector sel = { .pids = &self, .npids = 1, .policy = -1 };
+	struct uc_value v;
+	int c, rc;
+
+	opterr = 0;
+	/* '+': options end at CMD, whose own options are left alone */
+	while ((c = getopt_long(argc, argv, "+:ynh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_MIN:
+			uc_value_or_err(ctl, "--min", optarg, &v);
+			want.min = v.util;
+			break;
+		case OPT_MAX:
+			uc_value_or_err(ctl, "--max", optarg, &v);
+			want.max = v.util;
+			break;
+		case OPT_ROF: want.reset_on_fork = 1; break;
+		case 'y': ctl->yes = true; break;
+		case 'n': ctl->dry_run = true; break;
+		case 'h':
+			usage();
+			return UC_EXIT_OK;
+		case ':':
+			uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				uc_usage_error(ctl, "unknown option '-%c'", optopt);
+			uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		uc_usage_error(ctl, "no command to run: give CMD [ARGS...] after the options");
+	if (want.min == UC_KEEP && want.max == UC_KEEP && want.reset_on_fork == UC_KEEP)
+		uc_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork before CMD");
+	if (want.min >= 0 && want.max >= 0 && want.min > want.max)
+		uc_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max", want.min,
+			       want.max);
+
+	rc = uc_task_support_or_exit(ctl);
+	if (rc)
+		return rc;
+	sel.need_comm = ctl->dry_run;
+	uc_task_explain_reset(ctl, &want);
+	rc = plan_on_stderr(ctl, &sel, &want);
+	if (rc || ctl->dry_run)
+		return rc;
+
+	execvp(argv[optind], argv + optind);
+	rc = errno;
+	uc_errx("cannot run '%s': %s", argv[optind], strerror(rc));
+	/* util-linux errexec(): 127 not found, 126 found but not runnable */
+	return rc == ENOENT ? UC_EXIT_EXEC_ENOENT : UC_EXIT_EXEC_FAIL;
 }

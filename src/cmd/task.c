@@ -1,8 +1,576 @@
-/* cmd/task.c: not written yet */
-#include "cmd/common.h"
+/*
+ * uclampctl task show|set|reset: per-task clamps (sched_setattr per TID).
+ * A task already at the requested values gets no syscall: a valid setattr
+ * with a clamp flag enables sched_uclamp_used even when nothing changes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/task.h"
+#include "uclamp/sched.h"
+#include "uclamp/sysroot.h"
+
+#define COMM_MAX 15	/* TASK_COMM_LEN - 1: the kernel truncates longer names */
+
+enum {
+	OPT_ALL = 256,
+	OPT_POLICY,
+	OPT_USER,
+	OPT_COMM,
+	OPT_MIN,
+	OPT_MAX,
+	OPT_ROF,
+	OPT_NO_ROF,
+	OPT_LIST_COLUMNS,
+};
+
+/* What the selector options parse into. */
+struct task_args {
+	struct uc_selector sel;
+	pid_t *pids;
+	char **comms;
+	bool any_filter;	/* --policy/--user/--comm given */
+};
+
+static const char selector_help[] =
+	" -a, --threads          every thread of each process, not only the main one\n"
+	"     --all              every process (instead of PIDs)\n"
+	"     --policy <policy>  only tasks with this policy: other batch idle fifo rr\n"
+	"                        deadline ext\n"
+	"     --user <user>      only processes of this user (real UID; name or number)\n"
+	"     --comm <name>      only processes with this name (/proc/PID/comm); repeat\n"
+	"                        or separate with commas for several\n";
+
+static noreturn void bad_option(const struct uc_ctl *ctl, int c, char **argv)
+{
+	if (c == ':')
+		uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
+	if (optopt)
+		uc_usage_error(ctl, "unknown option '-%c'", optopt);
+	uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+}
+
+static void args_init(struct task_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->sel.policy = -1;
+}
+
+static void args_free(struct task_args *a)
+{
+	for (size_t i = 0; i < a->sel.ncomms; i++)
+		free(a->comms[i]);
+	free(a->comms);
+	free(a->pids);
+}
+
+static void add_comms(const struct uc_ctl *ctl, struct task_args *a, const char *list)
+{
+	const char *s = list;
+
+	do {
+		size_t len = strcspn(s, ",");
+		char **v;
+
+		if (len == 0)
+			uc_usage_error(ctl, "invalid --comm '%s': an empty process name", list);
+		if (len > COMM_MAX)
+			uc_usage_error(ctl, "invalid --comm '%.*s': process names have at most %d characters "
+				       "(the kernel truncates them); use the first %d", (int)len, s, COMM_MAX, COMM_MAX);
+		v = realloc(a->comms, (a->sel.ncomms + 1) * sizeof(*v));
+		if (!v || !(v[a->sel.ncomms] = strndup(s, len))) {
+			uc_errx("out of memory");
+			exit(UC_EXIT_FAIL);
+		}
+		a->comms = v;
+		a->sel.comms = v;
+		a->sel.ncomms++;
+		s += len;
+	} while (*s++ == ',');
+}
+
+/* The selector options every subcommand shares; false when c is not one. */
+static bool selector_opt(const struct uc_ctl *ctl, struct task_args *a, int c)
+{
+	switch (c) {
+	case 'a':
+		a->sel.threads = true;
+		return true;
+	case OPT_ALL:
+		a->sel.all = true;
+		return true;
+	case OPT_POLICY:
+		a->sel.policy = uc_policy_or_err(ctl, optarg);
+		a->any_filter = true;
+		return true;
+	case OPT_USER:
+		a->sel.uid = uc_user_or_err(ctl, optarg);
+		a->sel.has_uid = true;
+		a->any_filter = true;
+		return true;
+	case OPT_COMM:
+		add_comms(ctl, a, optarg);
+		a->any_filter = true;
+		return true;
+	}
+	return false;
+}
+
+/* PIDs from the rest of argv; PIDs and --all exclude each other. */
+static void selector_pids(const struct uc_ctl *ctl, struct task_args *a, int argc, char **argv,
+			  bool default_all)
+{
+	size_t n = argc > optind ? (size_t)(argc - optind) : 0;
+
+	if (n && a->sel.all)
+		uc_usage_error(ctl, "give PIDs or --all, not both");
+	if (!n && !a->sel.all) {
+		if (!default_all)
+			uc_usage_error(ctl, "which tasks? give PIDs, or --all (optionally with --policy, "
+				       "--user, --comm)");
+		a->sel.all = true;
+	}
+	if (!n)
+		return;
+	a->pids = calloc(n, sizeof(*a->pids));
+	if (!a->pids) {
+		uc_errx("out of memory");
+		exit(UC_EXIT_FAIL);
+	}
+	for (size_t i = 0; i < n; i++)
+		a->pids[i] = uc_pid_or_err(ctl, argv[optind + (int)i]);
+	a->sel.pids = a->pids;
+	a->sel.npids = n;
+}
+
+/* Every explicit PID must exist: name all the missing ones, change nothing. */
+static int pids_exist_or_exit(const struct task_args *a)
+{
+	char buf[512];
+	size_t len = 0, missing = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < a->sel.npids; i++) {
+		if (uc_task_exists(a->sel.pids[i]) == 0)
+			continue;
+		missing++;
+		if (len < sizeof(buf) - 16)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d", missing > 1 ? ", " : "",
+						(int)a->sel.pids[i]);
+	}
+	if (!missing)
+		return 0;
+	uc_errx("no such process%s: %s; nothing changed", missing > 1 ? "es" : "", buf);
+	return UC_EXIT_FAIL;
+}
+
+/* ---- support ---------------------------------------------------------------- */
+
+int uc_task_support_or_exit(const struct uc_ctl *ctl)
+{
+	char p[4096];
+	int err = 0;
+
+	/* the sysctls exist exactly when CONFIG_UCLAMP_TASK is built in */
+	if (uc_path(p, sizeof(p), "/proc/sys/kernel/sched_util_clamp_min") == 0 && access(p, F_OK) == 0)
+		return 0;
+	/* hidden /proc/sys (a container?): ask the kernel, without enabling anything */
+	switch (uc_sched_probe(&err)) {
+	case UC_SUPPORT_YES:
+		uc_verbose(ctl, "kernel.sched_util_clamp_min is missing, but sched_setattr knows clamps");
+		return 0;
+	case UC_SUPPORT_NOT_BUILT:
+		uc_errx("the kernel has no uclamp: it was built without CONFIG_UCLAMP_TASK "
+			"(sched_setattr answers EOPNOTSUPP; clamps read as 0 there)");
+		break;
+	case UC_SUPPORT_PRE_5_3:
+		uc_errx("the kernel has no uclamp: it is older than Linux 5.3");
+		break;
+	case UC_SUPPORT_UNKNOWN:
+		uc_errx("the kernel seems to have no uclamp: kernel.sched_util_clamp_min is missing and "
+			"the sched_setattr probe failed (%s)", strerror(-err));
+		break;
+	}
+	return UC_EXIT_NOTSUPP;
+}
+
+/* ---- task show ------------------------------------------------------------------ */
+
+enum { COL_PID, COL_TID, COL_COMM, COL_POLICY, COL_UTIL_MIN, COL_UTIL_MAX, COL_EFF_MIN, COL_EFF_MAX,
+       COL_ROF, COL_CGROUP, NCOLS };
+
+static const struct uc_col cols[NCOLS] = {
+	[COL_PID] = { "PID", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "process ID" },
+	[COL_TID] = { "TID", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "thread ID" },
+	[COL_COMM] = { "COMM", 0.2, 0, UC_COL_STR, "thread name (/proc/PID/task/TID/comm)" },
+	[COL_POLICY] = { "POLICY", 0.1, 0, UC_COL_STR, "scheduling policy" },
+	[COL_UTIL_MIN] = { "UTIL_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "requested min clamp (sched_getattr)" },
+	[COL_UTIL_MAX] = { "UTIL_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "requested max clamp (sched_getattr)" },
+	[COL_EFF_MIN] = { "EFF_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
+			  "effective min after cgroup and system clamps (/proc/PID/sched; empty if not shown)" },
+	[COL_EFF_MAX] = { "EFF_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
+			  "effective max after cgroup and system clamps (/proc/PID/sched; empty if not shown)" },
+	[COL_ROF] = { "RESET_ON_FORK", 3, 0, UC_COL_BOOL, "children start at the default clamps" },
+	[COL_CGROUP] = { "CGROUP", 0.3, 0, UC_COL_STR, "cgroup in the cpu hierarchy (empty without one)" },
+};
+#define DEFAULT_COLS "PID,TID,COMM,POLICY,UTIL_MIN,UTIL_MAX,EFF_MIN,EFF_MAX,RESET_ON_FORK"
+
+struct show_ctx {
+	struct uc_table t;
+	bool eff;		/* EFF_* shown: read /proc/PID/task/TID/sched */
+	size_t rows;
+};
+
+static int show_one(const struct uc_task *tk, void *data)
+{
+	struct show_ctx *s = data;
+	struct uc_table *t = &s->t;
+	struct libscols_line *ln = uc_table_line(t, NULL);
+	int emin, emax;
+
+	if (!ln)
+		return -ENOMEM;
+	uc_table_setf(t, ln, COL_PID, "%d", (int)tk->pid);
+	uc_table_setf(t, ln, COL_TID, "%d", (int)tk->tid);
+	uc_table_set(t, ln, COL_COMM, tk->comm);
+	uc_table_set(t, ln, COL_POLICY, uc_policy_name((int)tk->sa.sched_policy));
+	uc_table_setf(t, ln, COL_UTIL_MIN, "%u", tk->sa.sched_util_min);
+	uc_table_setf(t, ln, COL_UTIL_MAX, "%u", tk->sa.sched_util_max);
+	if (s->eff && uc_task_effective(tk->pid, tk->tid, &emin, &emax) == 0) {
+		uc_table_setf(t, ln, COL_EFF_MIN, "%d", emin);
+		uc_table_setf(t, ln, COL_EFF_MAX, "%d", emax);
+	}
+	uc_table_set(t, ln, COL_ROF, tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
+	s->rows++;
+	return 0;
+}
+
+static void usage_show(void)
+{
+	printf("Usage:\n uclampctl task show [options] [PID...]\n\n"
+	       "Show the clamps of processes or threads: the requested values\n"
+	       "(sched_getattr) and the effective ones after cgroup and system limits.\n"
+	       "Without PIDs, every process (as with --all). Reading changes nothing.\n\n"
+	       "Options:\n%s" UC_OUTPUT_OPTS_HELP
+	       "     --list-columns     list the columns for --output\n"
+	       " -h, --help             display this help\n", selector_help);
+}
+
+static int task_show(struct uc_ctl *ctl, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "threads", no_argument, NULL, 'a' },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct task_args a;
+	struct show_ctx s = { .rows = 0 };
+	struct uc_walk_stats st;
+	int c, rc;
+
+	args_init(&a);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ao:Jrnh", longopts, NULL)) != -1) {
+		if (selector_opt(ctl, &a, c))
+			continue;
+		switch (c) {
+		case 'o': ctl->out.columns = optarg; break;
+		case 'J': ctl->out.json = true; break;
+		case 'r': ctl->out.raw = true; break;
+		case 'n': ctl->out.noheadings = true; break;
+		case OPT_LIST_COLUMNS:
+			uc_print_columns(cols, NCOLS);
+			return UC_EXIT_OK;
+		case 'h':
+			usage_show();
+			return UC_EXIT_OK;
+		default:
+			bad_option(ctl, c, argv);
+		}
+	}
+	selector_pids(ctl, &a, argc, argv, true);
+	uc_table_or_err(ctl, &s.t, "tasks", cols, NCOLS, DEFAULT_COLS);
+
+	rc = uc_task_support_or_exit(ctl);
+	if (!rc)
+		rc = pids_exist_or_exit(&a);
+	if (rc) {
+		uc_table_free(&s.t);
+		args_free(&a);
+		return rc;
+	}
+	a.sel.need_comm = s.t.map[COL_COMM] >= 0;
+	s.eff = s.t.map[COL_EFF_MIN] >= 0 || s.t.map[COL_EFF_MAX] >= 0;
+
+	rc = uc_tasks_walk(&a.sel, show_one, &s, &st);
+	if (rc == 0 || rc == -ESRCH) {
+		/* ESRCH: an explicit PID exited after the check; show the rest */
+		uc_table_print(&s.t, stdout);
+	}
+	uc_table_free(&s.t);
+	args_free(&a);
+	if (rc && rc != -ESRCH) {
+		uc_errx("cannot list tasks: %s", strerror(-rc));
+		return UC_EXIT_FAIL;
+	}
+	if (st.failed) {
+		char eb[256];
+
+		uc_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed, (int)st.first_err_tid,
+			uc_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
+		return UC_EXIT_FAIL;
+	}
+	uc_verbose(ctl, "%zu task(s) shown, %zu exited while reading", s.rows, st.gone);
+	return UC_EXIT_OK;
+}
+
+/* ---- task set / reset: shared with run ------------------------------------------ */
+
+void uc_task_explain_reset(const struct uc_ctl *ctl, const struct uc_task_want *want)
+{
+	int kver;
+
+	if (want->min != UC_RESET && want->max != UC_RESET)
+		return;
+	kver = uc_kernel_version();
+	if (!kver || kver >= UC_KVER(5, 11, 0))
+		return;
+	uc_warnx(ctl, "this kernel (older than 5.11) cannot reset a clamp to the default (-1): writing "
+		 "the default values instead (min 0, RT tasks the RT default; max 1024), which then count "
+		 "as set by the task");
+}
+
+struct refusal_ctx {
+	const struct uc_ctl *ctl;
+	const struct uc_task_want *want;
+	size_t n;
+};
+#define REFUSALS_SHOWN 10
+
+static void on_refusal(const struct uc_task_refusal *r, void *data)
+{
+	struct refusal_ctx *rc = data;
+	const struct uc_task_want *w = rc->want;
+	char who[96], comm[16];
+
+	if (++rc->n > REFUSALS_SHOWN && !rc->ctl->verbose)
+		return;
+	snprintf(comm, sizeof(comm), "%s", r->comm);
+	if (!comm[0])
+		uc_task_comm(r->pid, r->tid, comm, sizeof(comm));	/* only for the few refused */
+	if (r->pid == r->tid)
+		snprintf(who, sizeof(who), "pid %d%s%s%s", (int)r->pid, *comm ? " (" : "", comm, *comm ? ")" : "");
+	else
+		snprintf(who, sizeof(who), "pid %d tid %d%s%s%s", (int)r->pid, (int)r->tid, *comm ? " (" : "",
+			 comm, *comm ? ")" : "");
+
+	if (r->why == UC_REFUSE_RT_MAX_BELOW_MIN) {
+		uc_errx("%s: skipped: it is a real-time task (%s) with util_min %d (RT tasks get "
+			"kernel.sched_util_clamp_min_rt_default unless they ask for a min), above --max %d; "
+			"the kernel refuses min > max (EINVAL): add --min %d or lower", who,
+			uc_policy_name(r->policy), r->end_min, r->end_max, r->end_max);
+		return;
+	}
+	uc_errx("%s: skipped: util_min would be %d%s, above util_max %d%s; the kernel requires "
+		"min <= max: %s %d", who, r->end_min, w->min == UC_KEEP ? " (its current value)" : "",
+		r->end_max, w->max == UC_KEEP ? " (its current value)" : "",
+		w->max == UC_KEEP ? "add --max" : "use --min", w->max == UC_KEEP ? r->end_min : r->end_max);
+}
+
+/* EOPNOTSUPP from the kernel: no per-task uclamp, exit 4. */
+static bool any_notsupp(const struct uc_plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].state == UC_CH_FAILED && p->v[i].err == -EOPNOTSUPP)
+			return true;
+	return false;
+}
+
+int uc_task_plan_and_run(struct uc_ctl *ctl, const struct uc_selector *sel, struct uc_task_want *want)
+{
+	struct refusal_ctx rctx = { .ctl = ctl, .want = want };
+	struct uc_walk_stats st;
+	struct uc_plan plan;
+	char eb[256];
+	int rc;
+
+	want->on_refusal = on_refusal;
+	want->data = &rctx;
+	uc_plan_init(&plan);
+	rc = uc_tasks_plan(&plan, sel, want, &st);
+	if (rc) {
+		if (rc == -ESRCH)
+			uc_errx("no such process: %d; nothing changed", (int)st.first_err_tid);
+		else
+			uc_errx("cannot plan the change: %s; nothing changed", strerror(-rc));
+		uc_plan_free(&plan);
+		return UC_EXIT_FAIL;
+	}
+	if (rctx.n > REFUSALS_SHOWN && !ctl->verbose)
+		uc_errx("... and %zu more task(s) skipped for the same reasons (-v lists them)",
+			rctx.n - REFUSALS_SHOWN);
+	if (st.failed)
+		uc_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed, (int)st.first_err_tid,
+			uc_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
+	if (!sel->npids && st.seen == 0 && !ctl->quiet)
+		uc_warnx(ctl, "no task matches the selection");
+
+	rc = uc_run_plan(ctl, &plan, UC_EXEC_BEST_EFFORT, false);
+	if (rc == UC_EXIT_FAIL && any_notsupp(&plan))
+		rc = UC_EXIT_NOTSUPP;
+	uc_plan_free(&plan);
+	return rc;
+}
+
+/* ---- task set --------------------------------------------------------------------- */
+
+static void usage_set(void)
+{
+	printf("Usage:\n uclampctl task set [--min V] [--max V] [--[no-]reset-on-fork] [options] PID...\n"
+	       " uclampctl task set [--min V] [--max V] ... --all [--policy P] [--user U] [--comm NAME]\n\n"
+	       "Set the requested clamps of tasks. Only the clamps given change; a task\n"
+	       "already at the requested values gets no system call and counts as\n"
+	       "unchanged. Any real change enables the uclamp fast path until reboot\n"
+	       "(asks first on a terminal; otherwise needs --yes). A task that exits on the\n"
+	       "way counts as gone; a failure on one task does not stop the others.\n\n"
+	       "Options:\n"
+	       "     --min <value>      the requested minimum (util_min)\n"
+	       "     --max <value>      the requested maximum (util_max)\n"
+	       "     --reset-on-fork    children of the task start at the default clamps\n"
+	       "     --no-reset-on-fork children inherit the task's clamps (needs privilege)\n"
+	       "%s" UC_WRITE_OPTS_HELP
+	       " -h, --help             display this help\n\n"
+	       "Values: %s.\n"
+	       "Real-time tasks have util_min 1024 unless set (the RT default): to set a\n"
+	       "lower --max on them, give --min too.\n", selector_help, uc_value_forms);
+}
+
+static void usage_reset(void)
+{
+	printf("Usage:\n uclampctl task reset [options] PID...\n"
+	       " uclampctl task reset [options] --all [--policy P] [--user U] [--comm NAME]\n\n"
+	       "Reset both clamps of tasks to the kernel default (-1): max 1024, min 0\n"
+	       "(real-time tasks: kernel.sched_util_clamp_min_rt_default). Tasks already\n"
+	       "at the defaults are left alone. Kernels before 5.11 cannot reset: there\n"
+	       "the default values are written instead. Enables the uclamp fast path\n"
+	       "until reboot like any clamp change.\n\n"
+	       "Options:\n%s" UC_WRITE_OPTS_HELP
+	       " -h, --help             display this help\n", selector_help);
+}
+
+static int set_or_reset(struct uc_ctl *ctl, int argc, char **argv, bool reset)
+{
+	static const struct option longopts[] = {
+		{ "min", required_argument, NULL, OPT_MIN },
+		{ "max", required_argument, NULL, OPT_MAX },
+		{ "reset-on-fork", no_argument, NULL, OPT_ROF },
+		{ "no-reset-on-fork", no_argument, NULL, OPT_NO_ROF },
+		{ "threads", no_argument, NULL, 'a' },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
+	struct task_args a;
+	struct uc_value v;
+	int c, rc;
+
+	args_init(&a);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":aynh", longopts, NULL)) != -1) {
+		if (selector_opt(ctl, &a, c))
+			continue;
+		if (reset && (c == OPT_MIN || c == OPT_MAX || c == OPT_ROF || c == OPT_NO_ROF))
+			uc_usage_error(ctl, "'task reset' resets both clamps and takes no --%s; use 'task set'",
+				       longopts[c - OPT_MIN].name);
+		switch (c) {
+		case OPT_MIN:
+			uc_value_or_err(ctl, "--min", optarg, &v);
+			want.min = v.util;
+			break;
+		case OPT_MAX:
+			uc_value_or_err(ctl, "--max", optarg, &v);
+			want.max = v.util;
+			break;
+		case OPT_ROF:
+		case OPT_NO_ROF:
+			if (want.reset_on_fork != UC_KEEP && want.reset_on_fork != (c == OPT_ROF))
+				uc_usage_error(ctl, "--reset-on-fork and --no-reset-on-fork exclude each other");
+			want.reset_on_fork = c == OPT_ROF;
+			break;
+		case 'y': ctl->yes = true; break;
+		case 'n': ctl->dry_run = true; break;
+		case 'h':
+			if (reset)
+				usage_reset();
+			else
+				usage_set();
+			return UC_EXIT_OK;
+		default:
+			bad_option(ctl, c, argv);
+		}
+	}
+	if (reset)
+		want.min = want.max = UC_RESET;
+	if (want.min == UC_KEEP && want.max == UC_KEEP && want.reset_on_fork == UC_KEEP)
+		uc_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork");
+	if (want.min >= 0 && want.max >= 0 && want.min > want.max)
+		uc_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max", want.min,
+			       want.max);
+	selector_pids(ctl, &a, argc, argv, false);
+
+	rc = uc_task_support_or_exit(ctl);
+	if (!rc)
+		rc = pids_exist_or_exit(&a);
+	if (rc) {
+		args_free(&a);
+		return rc;
+	}
+	/* names in messages cost one read per task: only for few tasks or a dry run */
+	a.sel.need_comm = ctl->dry_run || (a.sel.npids && !a.sel.threads);
+	uc_task_explain_reset(ctl, &want);
+	rc = uc_task_plan_and_run(ctl, &a.sel, &want);
+	args_free(&a);
+	return rc;
+}
+
+static int task_set(struct uc_ctl *ctl, int argc, char **argv)
+{
+	return set_or_reset(ctl, argc, argv, false);
+}
+
+static int task_reset(struct uc_ctl *ctl, int argc, char **argv)
+{
+	return set_or_reset(ctl, argc, argv, true);
+}
 
 int cmd_task(struct uc_ctl *ctl, int argc, char **argv)
 {
-	uc_errx("'task' is not implemented yet");
-	return UC_EXIT_FAIL;
+	static const struct uc_command cmds[] = {
+		{ "show", task_show, "show the clamps of tasks" },
+		{ "set", task_set, "set the clamps of tasks" },
+		{ "reset", task_reset, "reset the clamps of tasks to the kernel default" },
+		{ NULL, NULL, NULL },
+	};
+
+	ctl->cmd = "task";
+	return uc_dispatch(ctl, "task", cmds, argc - 1, argv + 1);
 }

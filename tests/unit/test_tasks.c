@@ -504,6 +504,7 @@ static void test_helpers(void **state)
 	assert_int_equal(uc_task_exists(100), 0);
 	assert_int_equal(uc_task_exists(999), -ESRCH);
 	assert_int_equal(uc_task_exists(0), -ESRCH);
+	assert_int_equal(uc_task_exists(getpid()), 0);	/* 'run' plans on itself, fake /proc or not */
 	assert_int_equal(uc_task_comm(100, 102, comm, sizeof(comm)), 0);
 	assert_string_equal(comm, "worker-t2");
 	assert_int_equal(uc_task_comm(999, 999, comm, sizeof(comm)), -ESRCH);

@@ -1,0 +1,20 @@
+/* Shared by 'task set/reset' and 'run' (defined in src/cmd/task.c). */
+#ifndef UCLAMPCTL_CMD_TASK_H
+#define UCLAMPCTL_CMD_TASK_H
+
+#include "cmd/common.h"
+#include "uclamp/tasks.h"
+
+/* Per-task clamps need CONFIG_UCLAMP_TASK: 0 when present, else print why
+ * (sched_getattr would only show zeros there) and return UC_EXIT_NOTSUPP. */
+int uc_task_support_or_exit(const struct uc_ctl *ctl);
+
+/* Explains (once) what 'default' does on a kernel before 5.11. */
+void uc_task_explain_reset(const struct uc_ctl *ctl, const struct uc_task_want *want);
+
+/* Plan for sel/want, explaining refused tasks and a missing PID; runs the
+ * plan best effort and returns the exit code (4 when the kernel said
+ * EOPNOTSUPP). */
+int uc_task_plan_and_run(struct uc_ctl *ctl, const struct uc_selector *sel, struct uc_task_want *want);
+
+#endif
