@@ -1,18 +1,524 @@
-/* test_config.c: not written yet (fails on purpose until it is) */
+/*
+ * test_config.c: the declarative configuration (src/lib/config.c) and the
+ * plans built from it (src/lib/config_plan.c).
+ *
+ * A table of broken files, each with the exact line of every error; what
+ * libinih would get wrong on its own (indented keys, long section names,
+ * empty sections, several syntax errors); merge order across uclampctl.d
+ * under a fake root; the [system] plan against given current values; the
+ * [tasks] "later section wins" merge.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-static void not_written(void **state)
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "uclamp/config.h"
+#include "uclamp/sysctl.h"
+
+static char root[] = "/tmp/test_config.XXXXXX";
+
+static void load_text(struct uc_config *c, const char *text, const char *name)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	if (!*text)	/* fmemopen refuses size 0 */
+		f = fopen("/dev/null", "r");
+	assert_non_null(f);
+	assert_int_equal(uc_config_load_stream(c, f, name), 0);
+	fclose(f);
+}
+
+/* Load + validate one file; returns the error count. */
+static size_t parse(struct uc_config *c, const char *text)
+{
+	uc_config_init(c);
+	load_text(c, text, "t.conf");
+	return uc_config_validate(c);
+}
+
+static void dump_errors(const struct uc_config *c)
+{
+	for (size_t i = 0; i < c->nerrors; i++)
+		print_message("  %s:%d: %s\n", c->errors[i].file ? c->errors[i].file : "-", c->errors[i].line,
+			      c->errors[i].msg);
+}
+
+/* ---- broken files: every error with its exact line ----------------------- */
+
+struct bad_case {
+	const char *text;
+	int lines[4];		/* the lines with errors, in order, 0-terminated */
+	const char *msg;	/* a part of the first message */
+	size_t len;		/* 0: strlen(text) */
+};
+
+#define LONG_VALUE "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+
+static const struct bad_case bad_cases[] = {
+	{ "[foo]\nmin = 1\n", { 1 }, "unknown section [foo]" },
+	{ "[system]\nmn = 5\n", { 2 }, "unknown key 'mn' in [system]; use min, max or rt-default" },
+	{ "# c\n[system]\n\nmin = 2000\n", { 4 }, "invalid value '2000' for min in [system]: out of range" },
+	{ "[system]\nmin = lots\n", { 2 }, "not a clamp value" },
+	{ "[system]\nmax = 40% # half\n", { 2 }, "starts with ' ;'" },
+	{ "[system]\nmin = 1\n[cgroup a]\nmax = 5\n[system]\nmax = 2\n", { 5 },
+	  "duplicate section [system] (first at line 1)" },
+	{ "[cgroup a/b]\nmax=1\n[cgroup a//b/]\nmin=1\n", { 3 }, "duplicate section [cgroup a/b]" },
+	{ "[system]\nmin = 1\nmin = 2\n", { 3 }, "duplicate key 'min' in [system] (first at line 2)" },
+	{ "[system\nmin = 1\n", { 1 }, "section header without ']'" },
+	{ "[system] junk\nmin = 1\n", { 1 }, "unexpected text 'junk'" },
+	{ "[system x]\nmin = 1\n", { 1 }, "[system] takes no name" },
+	{ "[cgroup]\nmin = 1\n", { 1 }, "[cgroup] needs a path" },
+	{ "[tasks]\nmin = 1\n", { 1 }, "[tasks] needs a name" },
+	{ "[system]\nmin 5\n", { 2 }, "expected 'key = value'" },
+	{ "min = 5\n[system]\n", { 1 }, "outside any section" },
+	{ "[system]\n= 5\n", { 2 }, "key name is missing" },
+	{ "[cgroup a/../../etc]\nmax = 1\n", { 1 }, "'..' is not allowed" },
+	{ "[cgroup ..]\nmax = 1\n", { 1 }, "'..' is not allowed" },
+	{ "[cgroup /]\nmax = 1\n", { 1 }, "root cgroup" },
+	{ "[cgroup a]\nrt-default = 1\n", { 2 }, "unknown key 'rt-default' in [cgroup a]; use min or max" },
+	{ "[fast-path]\nallow-enable = maybe\n", { 2 }, "use yes or no" },
+	{ "[tasks t]\ncomm = a\nthreads = 2\nmax = 1\n", { 3 }, "invalid value '2' for threads" },
+	{ "[tasks t]\ncomm = averyveryverylongname\nmax = 1\n", { 2 }, "longer than 15 characters" },
+	{ "[tasks t]\nuser = no-such-user-uclampctl\nmax = 1\n", { 2 }, "unknown user 'no-such-user-uclampctl'" },
+	{ "[tasks t]\npolicy = other turbo\nmax = 1\n", { 2 }, "unknown policy 'turbo'" },
+	{ "[tasks t]\ncomm = ,\nmax = 1\n", { 2 }, "is empty" },
+	{ "\n[tasks t]\nmax = 5\n", { 2 }, "[tasks t] has no selector" },
+	{ "[tasks t]\ncomm = a\nthreads = yes\n", { 1 }, "[tasks t] sets nothing" },
+	{ "[tasks t]\ncomm = a\nmin = 600\nmax = 500\n", { 4 }, "[tasks t] max 500 is below min 600 (set at t.conf:3)" },
+	{ "[cgroup a]\n", { 1 }, "[cgroup a] sets nothing" },
+	{ "[system]\nmin = 800\nmax = 50%\n", { 3 }, "[system] max 512 is below min 800" },
+	{ "[system]\nmin = default\nmax = 100\n", { 3 }, "below min 1024" },
+	{ "[system]\nmin = " LONG_VALUE LONG_VALUE "\n", { 2 }, "longer than 197 characters" },
+	{ "[system]\nmin = 1\x00\n", { 2 }, "NUL byte", 18 },
+	/* several in one file, syntax errors included: each on its own line */
+	{ "[system]\nbogus = 1\nmin = 1\nno equals here\n[nope]\nx = 1\n[system]\n", { 2, 4, 5, 7 },
+	  "unknown key 'bogus'" },
+};
+
+static void test_bad_files(void **state)
 {
 	(void)state;
-	fail_msg("test_config is not written yet");
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *bc = &bad_cases[i];
+		struct uc_config c;
+		size_t want = 0;
+		FILE *f = fmemopen((void *)bc->text, bc->len ? bc->len : strlen(bc->text), "r");
+
+		uc_config_init(&c);
+		assert_non_null(f);
+		assert_int_equal(uc_config_load_stream(&c, f, "t.conf"), 0);
+		fclose(f);
+		uc_config_validate(&c);
+		while (want < 4 && bc->lines[want])
+			want++;
+		if (c.nerrors != want || !strstr(c.errors[0].msg, bc->msg)) {
+			dump_errors(&c);
+			fail_msg("case %zu: %zu errors, expected %zu with '%s'", i, c.nerrors, want, bc->msg);
+		}
+		for (size_t k = 0; k < want; k++) {
+			if (c.errors[k].line != bc->lines[k] || strcmp(c.errors[k].file, "t.conf") ||
+			    c.errors[k].err != -EINVAL) {
+				dump_errors(&c);
+				fail_msg("case %zu: error %zu at line %d, expected %d", i, k, c.errors[k].line,
+					 bc->lines[k]);
+			}
+		}
+		uc_config_free(&c);
+	}
+}
+
+/* ---- what libinih alone would get wrong ----------------------------------- */
+
+static void test_good_file(void **state)
+{
+	struct uc_config c;
+	const char *text =
+		"\xef\xbb\xbf# the admin's consent\n"
+		"[fast-path]\n"
+		"allow-enable = yes\n"
+		"\n"
+		"[system]\n"
+		"  min = 60%        ; indented: a key, not a continuation\n"
+		"\tmax = 80%\n"
+		"rt-default = 0\n"
+		"\n"
+		"[cgroup user.slice/user-1000.slice/user@1000.service/app.slice/long-name.scope]\n"
+		"max = 40%\n"
+		"[cgroup /system.slice//backup.service/]\n"
+		"min: 512\n"
+		"[tasks build-jobs]\n"
+		"comm = cc1 cc1plus,ld\n"
+		"user = root 0\n"
+		"policy = other batch\n"
+		"max = 300\n"
+		"threads = yes\n"
+		"reset-on-fork = off\n";
+
+	(void)state;
+	if (parse(&c, text)) {
+		dump_errors(&c);
+		fail_msg("a good file has errors");
+	}
+	assert_true(c.allow_enable.set && c.allow_enable.value);
+	assert_int_equal(c.allow_enable.loc.line, 3);
+	assert_true(c.sys_min.set);
+	assert_int_equal(c.sys_min.v.util, 614);	/* 60% of 1024, rounded like the kernel */
+	assert_int_equal(c.sys_min.loc.line, 6);
+	assert_int_equal(c.sys_max.v.util, 819);
+	assert_int_equal(c.sys_max.loc.line, 7);
+	assert_int_equal(c.sys_rt_default.v.util, 0);
+
+	/* > 49 bytes: libinih would have cut it */
+	assert_int_equal(c.ncgroups, 2);
+	assert_string_equal(c.cgroups[0].path, "user.slice/user-1000.slice/user@1000.service/app.slice/long-name.scope");
+	assert_int_equal(c.cgroups[0].loc.line, 10);
+	assert_int_equal(c.cgroups[0].max.v.pct100, 4000);
+	assert_false(c.cgroups[0].min.set);
+	assert_string_equal(c.cgroups[1].path, "/system.slice/backup.service");
+	assert_int_equal(c.cgroups[1].min.v.util, 512);
+
+	assert_int_equal(c.ntasks, 1);
+	assert_string_equal(c.tasks[0].name, "build-jobs");
+	assert_int_equal(c.tasks[0].ncomms, 3);
+	assert_string_equal(c.tasks[0].comms[0], "cc1");
+	assert_string_equal(c.tasks[0].comms[1], "cc1plus");
+	assert_string_equal(c.tasks[0].comms[2], "ld");
+	assert_int_equal(c.tasks[0].nuids, 2);
+	assert_int_equal(c.tasks[0].uids[0], 0);
+	assert_int_equal(c.tasks[0].uids[1], 0);
+	assert_int_equal(c.tasks[0].npolicies, 2);
+	assert_int_equal(c.tasks[0].policies[0], 0);	/* SCHED_OTHER */
+	assert_int_equal(c.tasks[0].policies[1], 3);	/* SCHED_BATCH */
+	assert_int_equal(c.tasks[0].max.v.util, 300);
+	assert_true(c.tasks[0].threads.set && c.tasks[0].threads.value);
+	assert_true(c.tasks[0].reset_on_fork.set && !c.tasks[0].reset_on_fork.value);
+	uc_config_free(&c);
+}
+
+/* An empty section is still seen (libinih reports only keys). */
+static void test_empty_section_seen(void **state)
+{
+	struct uc_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "[system]\nmin = 5\n\n[tasks idle]\n# nothing yet\n"), 2);
+	assert_int_equal(c.ntasks, 1);
+	assert_int_equal(c.errors[0].line, 4);
+	assert_non_null(strstr(c.errors[0].msg, "no selector"));
+	assert_non_null(strstr(c.errors[1].msg, "sets nothing"));
+	uc_config_free(&c);
+	assert_int_equal(parse(&c, ""), 0);
+	assert_int_equal(c.nfiles, 1);
+	uc_config_free(&c);
+}
+
+/* ---- files and merge order under a fake root -------------------------------- */
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void mkdirs(const char *rel)
+{
+	char path[PATH_MAX], *p;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void test_merge_order(void **state)
+{
+	struct uc_config c;
+
+	(void)state;
+	mkdirs(UC_CONFIG_DIR);
+	mkdirs(UC_CONFIG_DIR "/zz-dir.conf");	/* a directory: skipped */
+	put(UC_CONFIG_FILE,
+	    "[system]\nmin = 100\nmax = 900\n"
+	    "[cgroup a/b]\nmin = 10%\nmax = 90%\n"
+	    "[tasks t]\ncomm = x y\nmax = 500\n");
+	/* name order, not creation order */
+	put(UC_CONFIG_DIR "/50-late.conf", "[system]\nmin = 300\n[tasks t]\ncomm = z\n");
+	put(UC_CONFIG_DIR "/10-early.conf", "[system]\nmin = 200\nrt-default = 0\n[cgroup a//b/]\nmax = 80%\n");
+	put(UC_CONFIG_DIR "/20-new.conf", "[tasks u]\nuser = root\nmin = 5\n");
+	put(UC_CONFIG_DIR "/30-skip.conf.bak", "[nonsense\n");
+	put(UC_CONFIG_DIR "/.hidden.conf", "[nonsense\n");
+
+	uc_config_init(&c);
+	assert_int_equal(uc_config_load_default(&c), 4);
+	if (uc_config_validate(&c)) {
+		dump_errors(&c);
+		fail_msg("merged files have errors");
+	}
+	assert_int_equal(c.nfiles, 4);
+	assert_string_equal(base(c.files[0]), "uclampctl.conf");
+	assert_string_equal(base(c.files[1]), "10-early.conf");
+	assert_string_equal(base(c.files[2]), "20-new.conf");
+	assert_string_equal(base(c.files[3]), "50-late.conf");
+
+	/* later file wins per key; untouched keys stay */
+	assert_int_equal(c.sys_min.v.util, 300);
+	assert_string_equal(base(c.sys_min.loc.file), "50-late.conf");
+	assert_int_equal(c.sys_min.loc.line, 2);
+	assert_int_equal(c.sys_max.v.util, 900);
+	assert_string_equal(base(c.sys_max.loc.file), "uclampctl.conf");
+	assert_int_equal(c.sys_rt_default.v.util, 0);
+
+	/* "a//b/" and "a/b" are one section */
+	assert_int_equal(c.ncgroups, 1);
+	assert_int_equal(c.cgroups[0].min.v.pct100, 1000);
+	assert_int_equal(c.cgroups[0].max.v.pct100, 8000);
+	assert_string_equal(base(c.cgroups[0].max.loc.file), "10-early.conf");
+
+	/* [tasks t]: the comm list replaced as a whole, max kept; u added */
+	assert_int_equal(c.ntasks, 2);
+	assert_string_equal(c.tasks[0].name, "t");
+	assert_int_equal(c.tasks[0].ncomms, 1);
+	assert_string_equal(c.tasks[0].comms[0], "z");
+	assert_int_equal(c.tasks[0].max.v.util, 500);
+	assert_string_equal(c.tasks[1].name, "u");
+	uc_config_free(&c);
+
+	/* an error in a drop-in: reported with its file, sorted after the main file's */
+	put(UC_CONFIG_DIR "/40-bad.conf", "\n\n[system]\nmax = 2000\n");
+	put(UC_CONFIG_FILE, "[system]\nbogus = 1\n");
+	put(UC_CONFIG_DIR "/50-late.conf", "[system]\nmin = 300\n");
+	uc_config_init(&c);
+	assert_int_equal(uc_config_load_default(&c), 5);
+	assert_int_equal(uc_config_validate(&c), 2);
+	assert_string_equal(base(c.errors[0].file), "uclampctl.conf");
+	assert_int_equal(c.errors[0].line, 2);
+	assert_string_equal(base(c.errors[1].file), "40-bad.conf");
+	assert_int_equal(c.errors[1].line, 4);
+	uc_config_free(&c);
+}
+
+static void test_explicit_paths(void **state)
+{
+	struct uc_config c;
+	char dir[PATH_MAX], missing[PATH_MAX];
+
+	(void)state;
+	mkdirs("/extra");
+	put("/extra/b.conf", "[system]\nmax = 700\n");
+	put("/extra/a.conf", "[system]\nmax = 600\nmin = 1\n");
+	snprintf(dir, sizeof(dir), "%s/extra", root);
+	snprintf(missing, sizeof(missing), "%s/extra/none.conf", root);
+
+	uc_config_init(&c);
+	assert_int_equal(uc_config_load_path(&c, dir), 0);
+	assert_int_equal(uc_config_validate(&c), 0);
+	assert_int_equal(c.sys_max.v.util, 700);	/* b.conf after a.conf */
+	assert_int_equal(uc_config_load_path(&c, missing), -ENOENT);
+	assert_int_equal(c.nerrors, 1);
+	assert_ptr_equal(c.errors[0].file, c.files[c.nfiles - 1]);
+	assert_int_equal(c.errors[0].line, 0);
+	assert_int_equal(c.errors[0].err, -ENOENT);
+	assert_non_null(strstr(c.errors[0].msg, "cannot read"));
+	uc_config_free(&c);
+}
+
+/* ---- the [system] plan against a given current state -------------------------- */
+
+static struct uc_plan plan_system(struct uc_config *c, const char *text, long min, long max, long rt, int want_rc)
+{
+	struct uc_sysctl_values cur = { min, max, rt };
+	struct uc_plan p;
+
+	if (parse(c, text)) {
+		dump_errors(c);
+		fail_msg("bad config");
+	}
+	uc_plan_init(&p);
+	assert_int_equal(uc_config_plan_system(c, &cur, &p), want_rc);
+	return p;
+}
+
+static void expect_change(const struct uc_plan *p, size_t i, enum uc_attr attr, long from, long to)
+{
+	assert_true(i < p->n);
+	assert_int_equal(p->v[i].kind, UC_KIND_SYSCTL);
+	assert_int_equal(p->v[i].attr, attr);
+	assert_int_equal(p->v[i].from, from);
+	assert_int_equal(p->v[i].to, to);
+	assert_true(p->v[i].flips);
+}
+
+static void test_plan_system(void **state)
+{
+	const char *cfg = "[system]\nmin = 60%\nmax = 80%\nrt-default = 0\n";
+	struct uc_config c;
+	struct uc_plan p;
+
+	(void)state;
+	/* from the boot defaults: min first (it fits under the current max) */
+	p = plan_system(&c, cfg, 1024, 1024, 1024, 0);
+	assert_int_equal(p.n, 3);
+	expect_change(&p, 0, UC_ATTR_MIN, 1024, 614);
+	expect_change(&p, 1, UC_ATTR_MAX, 1024, 819);
+	expect_change(&p, 2, UC_ATTR_RT_DEFAULT, 1024, 0);
+	uc_plan_free(&p);
+	uc_config_free(&c);
+
+	/* already there: nothing to write, so the key cannot flip */
+	p = plan_system(&c, cfg, 614, 819, 0, 0);
+	assert_int_equal(p.n, 0);
+	assert_int_equal(p.unchanged, 3);
+	uc_plan_free(&p);
+	uc_config_free(&c);
+
+	/* raising min above the current max: max goes first */
+	p = plan_system(&c, cfg, 100, 200, 0, 0);
+	assert_int_equal(p.n, 2);
+	expect_change(&p, 0, UC_ATTR_MAX, 200, 819);
+	expect_change(&p, 1, UC_ATTR_MIN, 100, 614);
+	uc_plan_free(&p);
+	uc_config_free(&c);
+
+	/* "default" is the kernel default, 1024; unset keys are left alone */
+	p = plan_system(&c, "[system]\nmax = default\n", 300, 500, 1024, 0);
+	assert_int_equal(p.n, 1);
+	expect_change(&p, 0, UC_ATTR_MAX, 500, 1024);
+	uc_plan_free(&p);
+	uc_config_free(&c);
+
+	/* only min, above the host's max: refused with the key's file:line */
+	p = plan_system(&c, "\n[system]\nmin = 900\n", 100, 500, 1024, -EINVAL);
+	assert_int_equal(p.n, 0);
+	assert_int_equal(c.nerrors, 1);
+	assert_int_equal(c.errors[0].line, 3);
+	assert_int_equal(c.errors[0].err, -EINVAL);
+	assert_non_null(strstr(c.errors[0].msg, "min 900 above max 500"));
+	uc_plan_free(&p);
+	uc_config_free(&c);
+
+	/* rt-default on a kernel without it (before 5.9) */
+	p = plan_system(&c, "[system]\nmin = 5\nrt-default = 0\n", 1024, 1024, UC_SYSCTL_ABSENT, -EOPNOTSUPP);
+	assert_int_equal(p.n, 0);
+	assert_int_equal(c.errors[0].line, 3);
+	assert_int_equal(c.errors[0].err, -EOPNOTSUPP);
+	uc_plan_free(&p);
+	uc_config_free(&c);
+
+	/* no [system]: nothing */
+	p = plan_system(&c, "[fast-path]\nallow-enable = no\n", 1, 2, 3, 0);
+	assert_int_equal(p.n, 0);
+	assert_int_equal(p.unchanged, 0);
+	uc_plan_free(&p);
+	uc_config_free(&c);
+}
+
+/* ---- [tasks]: a later section wins per task and value --------------------------- */
+
+static void test_merge_tasks(void **state)
+{
+	struct uc_plan later, earlier, out;
+	struct uc_claims cl = { 0 };
+	const pid_t later_matched[] = { 10, 11 }, earlier_matched[] = { 10, 12 };
+	const int later_attrs[] = { UC_ATTR_MAX }, earlier_attrs[] = { UC_ATTR_MIN, UC_ATTR_MAX };
+
+	(void)state;
+	uc_plan_init(&later);
+	uc_plan_init(&earlier);
+	uc_plan_init(&out);
+	/* the later section matched 10 and 11 and sets max; 10's max is already right (no change) */
+	assert_non_null(uc_plan_add_task(&later, 11, 11, "b", NULL, UC_ATTR_MAX, 1024, 300));
+	/* the earlier one sets min and max on 10 and 12 */
+	assert_non_null(uc_plan_add_task(&earlier, 10, 10, "a", NULL, UC_ATTR_MIN, 0, 100));
+	assert_non_null(uc_plan_add_task(&earlier, 10, 10, "a", NULL, UC_ATTR_MAX, 200, 900));
+	assert_non_null(uc_plan_add_task(&earlier, 12, 12, "c", NULL, UC_ATTR_MIN, 0, 100));
+	assert_non_null(uc_plan_add_task(&earlier, 12, 12, "c", NULL, UC_ATTR_MAX, 1024, 900));
+
+	/* processed last section first */
+	assert_int_equal(uc_config_merge_tasks(&out, &later, &cl, later_matched, 2, later_attrs, 1), 0);
+	assert_int_equal(out.n, 1);
+	assert_true(uc_claims_has(&cl, 10, UC_ATTR_MAX));
+	assert_true(uc_claims_has(&cl, 11, UC_ATTR_MAX));
+	assert_false(uc_claims_has(&cl, 10, UC_ATTR_MIN));
+	assert_int_equal(uc_config_merge_tasks(&out, &earlier, &cl, earlier_matched, 2, earlier_attrs, 2), 0);
+
+	/* 10's max stays as the later section wants (unchanged), its min comes from the earlier one */
+	assert_int_equal(out.n, 4);
+	assert_int_equal(out.v[0].tid, 11);
+	assert_int_equal(out.v[1].tid, 10);
+	assert_int_equal(out.v[1].attr, UC_ATTR_MIN);
+	assert_int_equal(out.v[1].to, 100);
+	assert_string_equal(out.v[1].label, "a");
+	assert_int_equal(out.v[2].tid, 12);
+	assert_int_equal(out.v[3].tid, 12);
+	assert_int_equal(out.v[3].attr, UC_ATTR_MAX);
+	for (size_t i = 0; i < out.n; i++)
+		assert_true(out.v[i].flips);
+	assert_true(uc_claims_has(&cl, 12, UC_ATTR_MIN));
+
+	uc_claims_free(&cl);
+	uc_plan_free(&later);
+	uc_plan_free(&earlier);
+	uc_plan_free(&out);
+}
+
+static int setup_root(void **state)
+{
+	(void)state;
+	return mkdtemp(root) ? 0 : -1;
+}
+
+static int teardown_root(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(not_written) };
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_good_file),
+		cmocka_unit_test(test_empty_section_seen),
+		cmocka_unit_test(test_merge_order),
+		cmocka_unit_test(test_explicit_paths),
+		cmocka_unit_test(test_plan_system),
+		cmocka_unit_test(test_merge_tasks),
+	};
+
+	if (setup_root(NULL))
+		return 1;
+	/* before anything reads it: uc_sysroot() caches the variable */
+	setenv("UCLAMPCTL_SYSROOT", root, 1);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	teardown_root(NULL);
+	return rc;
 }

@@ -1,0 +1,161 @@
+/*
+ * The declarative configuration: /etc/uclampctl.conf + /etc/uclampctl.d/\*.conf
+ * (name order, a later file wins per key), INI syntax read with libinih.
+ *
+ *   [fast-path]        allow-enable = yes|no
+ *   [system]           min, max, rt-default
+ *   [cgroup PATH]      min, max
+ *   [tasks NAME]       comm, user, policy (selectors: lists match any name,
+ *                      all given selectors must match), min, max,
+ *                      threads, reset-on-fork
+ *
+ * Loading collects every problem as "file:line: message" in the struct and
+ * goes on, so one run shows them all; nothing may be applied while
+ * uc_config has errors. Building the plan is a separate step that reads the
+ * current state through the shared plan builders (sysctl, cgroup, tasks).
+ */
+#ifndef UCLAMP_CONFIG_H
+#define UCLAMP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "uclamp/plan.h"
+#include "uclamp/sysctl.h"
+#include "uclamp/value.h"
+
+/* The default locations (under the sysroot, see sysroot.h). */
+#define UC_CONFIG_FILE SYSCONFDIR "/uclampctl.conf"
+#define UC_CONFIG_DIR SYSCONFDIR "/uclampctl.d"
+
+/* The kernel's comm limit (TASK_COMM_LEN 16, NUL included). */
+#define UC_COMM_MAX 15
+
+/* Where a section or key was written. file points into uc_config.files. */
+struct uc_conf_loc {
+	const char *file;
+	int line;
+};
+
+struct uc_conf_value {
+	bool set;
+	struct uc_value v;
+	struct uc_conf_loc loc;
+};
+
+struct uc_conf_bool {
+	bool set, value;
+	struct uc_conf_loc loc;
+};
+
+struct uc_conf_cgroup {
+	char *path;			/* as written, '/' runs collapsed, no trailing '/' */
+	struct uc_conf_loc loc;		/* the first header naming it */
+	struct uc_conf_value min, max;
+	bool had_setting;		/* min/max written, valid or not (no cascading "sets nothing") */
+};
+
+struct uc_conf_tasks {
+	char *name;
+	struct uc_conf_loc loc;		/* the first header naming it */
+	/* selectors; set == false: not given (any). A later file replaces a whole list. */
+	bool comm_set, user_set, policy_set;
+	struct uc_conf_loc comm_loc, user_loc, policy_loc;
+	char **comms;
+	size_t ncomms;
+	uid_t *uids;
+	size_t nuids;
+	int *policies;
+	size_t npolicies;
+	struct uc_conf_value min, max;
+	struct uc_conf_bool threads, reset_on_fork;
+	bool had_selector, had_setting;	/* written, valid or not (no cascading "missing" errors) */
+};
+
+struct uc_conf_error {
+	const char *file;	/* NULL: not about a file */
+	int line;		/* 0: about the whole file */
+	int err;		/* -EINVAL: the configuration is wrong; else the state (ENOENT, EOPNOTSUPP, ...) */
+	char *msg;
+};
+
+#define UC_CONF_MAX_ERRORS 100	/* kept; more are only counted */
+
+struct uc_config {
+	struct uc_conf_bool allow_enable;		/* [fast-path] */
+	struct uc_conf_value sys_min, sys_max, sys_rt_default;	/* [system] */
+	struct uc_conf_cgroup *cgroups;
+	size_t ncgroups;
+	struct uc_conf_tasks *tasks;
+	size_t ntasks;
+	char **files;		/* every file read, in order */
+	size_t nfiles;
+	struct uc_conf_error *errors;
+	size_t nerrors;		/* kept (at most UC_CONF_MAX_ERRORS) */
+	size_t nerrors_total;	/* found */
+};
+
+void uc_config_init(struct uc_config *c);
+void uc_config_free(struct uc_config *c);
+
+/*
+ * Read one file (name: how messages call it). A later call wins per key.
+ * Problems go to c->errors. Returns 0, -ENOMEM, or -errno when the file
+ * cannot be opened (also recorded as an error "file: message").
+ */
+int uc_config_load_stream(struct uc_config *c, FILE *f, const char *name);
+int uc_config_load_file(struct uc_config *c, const char *path);
+/* A file, or a directory whose *.conf files are read in name order. */
+int uc_config_load_path(struct uc_config *c, const char *path);
+/* UC_CONFIG_FILE (when it exists) then UC_CONFIG_DIR/\*.conf, under the
+ * sysroot. Returns how many files were read, or -ENOMEM. */
+int uc_config_load_default(struct uc_config *c);
+
+/* The checks that need every file: a [tasks] section without a selector or
+ * without anything to set, [system] min > max, ... Call once, after loading.
+ * Returns the number of errors (c->nerrors_total). Also sorts the errors by
+ * file and line. */
+size_t uc_config_validate(struct uc_config *c);
+
+/* Sort the errors by file order, then line (stable). */
+void uc_config_sort_errors(struct uc_config *c);
+
+/* Append an error (printf-style message). -ENOMEM or 0. */
+int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Plans. Each adds only the values that differ from the current state; a
+ * problem (a value the host cannot take, a missing cgroup, no kernel
+ * support) goes to c->errors with the key's file:line, and the function
+ * returns the first one's -errno. The caller must not run a plan when this
+ * fails.
+ */
+/* [system] against a given current state. */
+int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur, struct uc_plan *p);
+/* [cgroup PATH]: resolves every path (uc_cg_resolve) first. */
+int uc_config_plan_cgroups(struct uc_config *c, struct uc_plan *p);
+/* [tasks NAME]: running tasks; a later section wins per task and value. */
+int uc_config_plan_tasks(struct uc_config *c, struct uc_plan *p);
+/* All of it against the running system, in the order system, cgroups, tasks. */
+int uc_config_plan(struct uc_config *c, struct uc_plan *p);
+
+/*
+ * The [tasks] merge, exposed for tests: move src's task changes into dst
+ * unless (tid, attr) is in 'claimed' (a later section owns it), then add
+ * this section's own claims: every matched tid x every attr it sets.
+ */
+struct uc_claims {
+	struct uc_claim { pid_t tid; int attr; } *v;
+	size_t n, cap;
+};
+void uc_claims_free(struct uc_claims *cl);
+int uc_claims_add(struct uc_claims *cl, pid_t tid, int attr);	/* then uc_claims_sort */
+void uc_claims_sort(struct uc_claims *cl);
+bool uc_claims_has(const struct uc_claims *cl, pid_t tid, int attr);	/* on a sorted set */
+int uc_config_merge_tasks(struct uc_plan *dst, const struct uc_plan *src, struct uc_claims *claimed,
+			  const pid_t *matched, size_t nmatched, const int *attrs, size_t nattrs);
+
+#endif
