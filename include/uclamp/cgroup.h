@@ -4,15 +4,20 @@
  * (never get_cgroup -> set -> modify: libcgroup 2.0.2 then rewrites every
  * file of the controller, which flips the key and clobbers other settings).
  * Paths ("rel") are relative to the cpu hierarchy's mount, "" for its root.
+ *
+ * The functions that take no uc_cg_info work on the layout found by the last
+ * uc_cg_init() (discovered on first need) or set with uc_cg_use().
  */
 #ifndef UCLAMP_CGROUP_H
 #define UCLAMP_CGROUP_H
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "uclamp/plan.h"
+#include "uclamp/value.h"
 
 enum uc_cg_version { UC_CG_NONE = 0, UC_CG_V1 = 1, UC_CG_V2 = 2 };
 
@@ -26,26 +31,111 @@ struct uc_cg_info {
 /* Discover the layout. -ENOENT when no hierarchy has the cpu controller. */
 int uc_cg_init(struct uc_cg_info *info);
 
+/* Use this layout from now on instead of discovering one (tests point it at
+ * a directory tree; a caller may pass what uc_cg_init returned). */
+void uc_cg_use(const struct uc_cg_info *info);
+
+/* The layout in use (discovered on first call); NULL when there is none. */
+const struct uc_cg_info *uc_cg_layout(void);
+
+/* "v1", "v2", "none" */
+const char *uc_cg_version_name(enum uc_cg_version v);
+
 /* Turn a user path (relative, or absolute under the mount) into rel.
  * Refuses anything resolving outside the mount ("..", symlinks): -EXDEV;
- * -ENOENT when the group does not exist. */
+ * -ENOENT when the group does not exist; -ENOTDIR when it is not a directory. */
 int uc_cg_resolve(const struct uc_cg_info *info, const char *user_path, char *rel, size_t n);
 
-/* The cpu-hierarchy cgroup of a process (/proc/PID/cgroup). */
+/* The cpu-hierarchy cgroup of a process (/proc/PID/cgroup, through the
+ * sysroot): the "0::" line on v2, the line listing "cpu" on v1. -ESRCH when
+ * the process does not exist, -ENOENT when it has no such line, -EXDEV when
+ * the path leaves the hierarchy (a process outside our cgroup namespace). */
 int uc_cg_of_pid(const struct uc_cg_info *info, pid_t pid, char *rel, size_t n);
+
+/* mount/rel/name into buf. -EXDEV when rel has a ".." component. */
+int uc_cg_path(const char *rel, const char *name, char *buf, size_t n);
 
 /* cpu.uclamp.min/max (attr UC_ATTR_MIN/MAX) in pct100 (10000 = max).
  * -ENOENT when the file is absent (root, cpu not enabled, no UCLAMP_TASK_GROUP). */
 int uc_cg_read(const char *rel, enum uc_attr attr, int *pct100);
+/* One value, one write(2), errno kept (-ERANGE for pct100 outside 0..10000,
+ * without writing). */
 int uc_cg_write(const char *rel, enum uc_attr attr, int pct100);
 
-/* Is 'cpu' in rel's cgroup.subtree_control (v2)? Enable/disable it. */
+/* Is 'cpu' in rel's cgroup.subtree_control (v2)? Enable/disable it.
+ * -EOPNOTSUPP on v1 (no subtree_control: cpu is in every group). */
 int uc_cg_subtree_cpu(const char *rel, bool *enabled);
 int uc_cg_set_subtree_cpu(const char *rel, bool enable);
 
+/* Why a group has, or lacks, the clamp files. */
+enum uc_cg_state {
+	UC_CG_HAS_CLAMPS,	/* cpu.uclamp.min/max are there */
+	UC_CG_IS_ROOT,		/* the root never has them (CFTYPE_NOT_ON_ROOT) */
+	UC_CG_CPU_OFF,		/* v2: cpu not in the parent's cgroup.subtree_control */
+	UC_CG_NO_GROUP_CLAMPS,	/* cpu controller there, files not: no CONFIG_UCLAMP_TASK_GROUP */
+};
+/* -ENOENT when the group does not exist. */
+int uc_cg_state(const char *rel, enum uc_cg_state *st);
+const char *uc_cg_state_reason(enum uc_cg_state st);
+
+/* The parent of rel ("a/b" -> "a", "a" -> ""); false for the root. */
+bool uc_cg_parent(const char *rel, char *parent, size_t n);
+
+/* ---- effective clamps, computed like cpu_util_update_eff() ------------------
+ * mainline has no *.effective file: the root group's requested clamps are the
+ * sysctls; each group's effective clamp = min(requested, parent's effective),
+ * then eff_min = min(eff_min, eff_max). Capacity units. */
+struct uc_cg_clamps {
+	int min, max;
+};
+void uc_cg_eff_root(long sys_min, long sys_max, struct uc_cg_clamps *eff);
+void uc_cg_eff_child(const struct uc_cg_clamps *parent, int req_min, int req_max,
+		     struct uc_cg_clamps *eff);
+
+/* A hierarchy in an array, parents before children (pre-order). */
+struct uc_cg_node {
+	int parent;		/* index, -1 for the root */
+	bool has_clamps;	/* false: no files (root, cpu off): takes the parent's effective values */
+	int req_min, req_max;	/* pct100, as the files print them (10000 = max) */
+	struct uc_cg_clamps eff;	/* out */
+};
+/* Fill every node's eff. -EINVAL when a parent index does not come first. */
+int uc_cg_eff_tree(struct uc_cg_node *nodes, size_t n, long sys_min, long sys_max);
+
+/* The effective clamps of group rel, walking from the root. */
+int uc_cg_effective(const char *rel, long sys_min, long sys_max, struct uc_cg_clamps *eff);
+
+/* What a task gets in a group with effective clamps tg (uclamp_eff_get()):
+ * clamp(request, tg.min, tg.max) unless in the root group, then capped by
+ * the sysctls. */
+void uc_cg_task_effective(const struct uc_cg_clamps *tg, bool in_root, int req_min, int req_max,
+			  long sys_min, long sys_max, struct uc_cg_clamps *eff);
+
+/* The child groups of rel (names, sorted). Free with uc_cg_free_names. */
+int uc_cg_children(const char *rel, char ***names, size_t *n);
+void uc_cg_free_names(char **names, size_t n);
+
+/* ---- plans ------------------------------------------------------------------ */
+
 /* Add to p the writes that bring rel's clamps to want_min/want_max (pct100,
- * UC_KEEP to leave): only values that differ, since any write flips the key.
- * Shared by 'cgroup set' and 'apply'. Returns 0 or -errno (-ENOENT: no files). */
+ * UC_KEEP to leave, UC_RESET for the default 0.00 / max): only values that
+ * differ, since any write flips the key. Shared by 'cgroup set' and 'apply'.
+ * Returns 0 or -errno (-ENOENT: no files; -ERANGE: a value out of range). */
 int uc_cg_plan(struct uc_plan *p, const char *rel, int want_min, int want_max);
+
+/* The same with parsed values (NULL = leave): a value given in capacity units
+ * counts as equal when the current percentage maps to the same unit, and is
+ * written as the two-decimal percentage that maps back to exactly that unit;
+ * a percentage is compared and written as given; "default" is 0.00 for min
+ * and max for max. When the files are missing but p already enables cpu in
+ * rel's parent (uc_cg_plan_enable_cpu), the current values are the defaults
+ * the kernel will create them with. */
+int uc_cg_plan_values(struct uc_plan *p, const char *rel, const struct uc_value *min,
+		      const struct uc_value *max);
+
+/* v2: add "+cpu in cgroup.subtree_control" changes (UC_KIND_SUBTREE) for
+ * every ancestor of rel, top-down, whose subtree lacks cpu, so that rel gets
+ * the cpu files. Returns how many were added, or -errno (-EOPNOTSUPP on v1). */
+int uc_cg_plan_enable_cpu(struct uc_plan *p, const char *rel);
 
 #endif
