@@ -1,11 +1,33 @@
-/* The state of the static key sched_uclamp_used, and how we know it. */
+/*
+ * The state of the static key sched_uclamp_used, and how we know it.
+ *
+ * Detection, in this order (each result carries its source):
+ *  0. support: the sysctl files, else the key-neutral sched_setattr probe;
+ *     no uclamp -> unsupported (source "probe");
+ *  1. the key's address from /proc/kallsyms, its 4 bytes from /proc/kcore
+ *     (source "kcore"): 0 off, anything else on (-1 = being enabled);
+ *  2. kallsyms hides data symbols but shows _text: /boot/System.map-REL plus
+ *     the KASLR offset (kallsyms _text - map _text), checked against text
+ *     anchors, then kcore (source "system-map");
+ *  3. evidence of use (source "evidence"): a sysctl != 1024, a non-root
+ *     cgroup clamp != 0.00/max, a task requesting something other than the
+ *     defaults. No evidence is "unknown", never "off";
+ *  4. uclamp without the key (5.3-5.8, 5.4 before 5.4.62, or a full symbol
+ *     list without it): always-on (source "kernel-version").
+ * Never reads more kernel memory than the 4 bytes of each key.
+ */
 #ifndef UCLAMP_FASTPATH_H
 #define UCLAMP_FASTPATH_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "uclamp/guard.h"
+#include "uclamp/kmem.h"
+#include "uclamp/sched.h"
+#include "uclamp/sysctl.h"
 
 enum uc_fp_source {
 	UC_FP_SRC_NONE,
@@ -18,16 +40,99 @@ enum uc_fp_source {
 const char *uc_fp_source_name(enum uc_fp_source s);	/* kcore system-map evidence kernel-version probe */
 
 #define UC_FP_MAX_NOTES 16
+#define UC_FP_NOTE_LEN 160
+
+/* What the evidence scan saw (status prints the counts). */
+struct uc_fp_scan {
+	bool done;		/* the scan ran */
+	bool complete;		/* over everything (not stopped at the first evidence) */
+	int sys_rc;		/* uc_sysctl_read_all */
+	struct uc_sysctl_values sys;
+	int tasks_rc;
+	size_t tasks, tasks_nondefault;
+	int cgroups_rc;		/* -ENOENT: no cpu hierarchy */
+	size_t cgroups;		/* non-root groups of the cpu hierarchy */
+	size_t cgroups_uclamp;	/* of which have cpu.uclamp.* files */
+	size_t cgroups_nondefault;
+	size_t evidence;	/* items found (may exceed the notes kept) */
+};
+
 struct uc_fastpath {
 	enum uc_key_state state;
 	enum uc_fp_source source;
-	char evidence[UC_FP_MAX_NOTES][160];	/* why "on": "sysctl sched_util_clamp_min = 512", ... */
+	char evidence[UC_FP_MAX_NOTES][UC_FP_NOTE_LEN];	/* why "on": "sysctl sched_util_clamp_min = 512", ... */
 	size_t nevidence;
-	char unavailable[UC_FP_MAX_NOTES][160];	/* why a method could not be used */
+	char unavailable[UC_FP_MAX_NOTES][UC_FP_NOTE_LEN];	/* why a method could not be used */
 	size_t nunavailable;
+	char how[2 * UC_FP_NOTE_LEN];	/* one line: how the state was decided */
+	bool value_read;	/* source kcore/system-map: the 4 bytes */
+	int32_t value;
+	uint64_t addr;
+	enum uc_support support;	/* the probe's answer */
+	int probe_err;
+	bool sysctls;		/* sched_util_clamp_min/max exist */
+	int has_key;		/* the kernel defines sched_uclamp_used: 1, 0, -1 unknown */
+	struct uc_fp_scan scan;
 };
 
-/* Detect the state (never flips the key). Returns 0; the state may be unknown. */
+/* Detect the state (never flips the key). Returns 0; the state may be unknown.
+ * Stops the evidence scan at the first item, and skips it when the key was read. */
 int uc_fastpath_detect(struct uc_fastpath *fp);
+
+#define UC_FP_FULL_SCAN 0x1	/* always scan everything (counts for status) */
+int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags);
+
+/* ---- the evidence rules: pure functions over what was read ---- */
+struct uc_fp_cg_sample {
+	const char *path;	/* relative to the cpu hierarchy */
+	bool has_files;		/* cpu.uclamp.min/max exist */
+	int min_pct100, max_pct100;	/* as read (10000 = max) */
+};
+struct uc_fp_task_sample {
+	pid_t pid, tid;
+	const char *comm;	/* may be NULL */
+	int policy;		/* SCHED_* as sched_getattr reports it */
+	uint32_t min, max;	/* requested clamps (sched_getattr) */
+};
+
+/*
+ * Each returns whether the item proves the key was enabled, and adds a note
+ * to fp (when not NULL) saying why. RT (fifo/rr) tasks request min =
+ * sched_util_clamp_min_rt_default (1024 unless changed) by default, and
+ * deadline tasks may too, so their min proves nothing unless it is neither
+ * 0, 1024 nor rt_default (-1 / UC_SYSCTL_ABSENT: unknown).
+ */
+bool uc_fp_sysctl_evidence(const struct uc_sysctl_values *v, struct uc_fastpath *fp);
+bool uc_fp_cgroup_evidence(const struct uc_fp_cg_sample *c, struct uc_fastpath *fp);
+bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default, struct uc_fastpath *fp);
+/* All of them over lists; returns the number of items that are evidence. */
+size_t uc_fp_evidence(const struct uc_sysctl_values *sys, const struct uc_fp_cg_sample *cg, size_t ncg,
+		      const struct uc_fp_task_sample *tasks, size_t ntasks, struct uc_fastpath *fp);
+
+/* ---- the version rule ---- */
+enum uc_fp_kver {
+	UC_FP_KVER_UNSURE,	/* unparsable, or a distro 5.4.0-N without its stable sublevel */
+	UC_FP_KVER_NO_UCLAMP,	/* before 5.3 */
+	UC_FP_KVER_PREDATES_KEY,	/* 5.3-5.8, 5.4.0-5.4.61: uclamp accounting always on */
+	UC_FP_KVER_HAS_KEY,	/* 5.9+, 5.4.62+ */
+};
+/* release: uname -r; signature: /proc/version_signature (Ubuntu: its last
+ * word is the upstream version, e.g. "Ubuntu 5.4.0-42.46-generic 5.4.44"),
+ * or NULL. */
+enum uc_fp_kver uc_fp_version_rule(const char *release, const char *signature);
+
+/* ---- seams for tests: where the evidence and support come from ---- */
+typedef int (*uc_fp_cg_fn)(const struct uc_fp_cg_sample *c, void *data);	/* nonzero stops */
+typedef int (*uc_fp_task_fn)(const struct uc_fp_task_sample *t, void *data);
+struct uc_fp_ops {
+	enum uc_support (*probe)(int *err);
+	int (*cgroups)(uc_fp_cg_fn fn, void *data);	/* every non-root cpu cgroup; -ENOENT none */
+	int (*tasks)(uc_fp_task_fn fn, void *data);	/* every thread */
+};
+/* NULL restores the real ones. */
+void uc_fastpath_set_ops(const struct uc_fp_ops *ops);
+/* The real ones: walk the cpu hierarchy (uc_cg_init) and every thread (uc_tasks_walk). */
+int uc_fp_real_cgroups(uc_fp_cg_fn fn, void *data);
+int uc_fp_real_tasks(uc_fp_task_fn fn, void *data);
 
 #endif

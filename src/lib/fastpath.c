@@ -1,7 +1,30 @@
-/* fastpath.c: placeholder until detection lands (issue 4): always unknown. */
+/*
+ * The state of sched_uclamp_used (see fastpath.h for the order of methods).
+ * Each method that cannot be used leaves a note in fp->unavailable; the
+ * chosen one says how it knows in fp->how.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "uclamp/fastpath.h"
+#include "uclamp/sysroot.h"
+#include "uclamp/tasks.h"
+#include "uclamp/value.h"
+
+static const struct uc_fp_ops real_ops = {
+	.probe = uc_sched_probe,
+	.cgroups = uc_fp_real_cgroups,
+	.tasks = uc_fp_real_tasks,
+};
+static const struct uc_fp_ops *ops = &real_ops;
+
+void uc_fastpath_set_ops(const struct uc_fp_ops *o)
+{
+	ops = o ? o : &real_ops;
+}
 
 const char *uc_fp_source_name(enum uc_fp_source s)
 {
@@ -9,10 +32,281 @@ const char *uc_fp_source_name(enum uc_fp_source s)
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "none";
 }
 
-int uc_fastpath_detect(struct uc_fastpath *fp)
+static void unavailable(struct uc_fastpath *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void unavailable(struct uc_fastpath *fp, const char *fmt, ...)
 {
+	va_list ap;
+
+	if (fp->nunavailable >= UC_FP_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(fp->unavailable[fp->nunavailable++], UC_FP_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static void decide(struct uc_fastpath *fp, enum uc_key_state st, enum uc_fp_source src, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void decide(struct uc_fastpath *fp, enum uc_key_state st, enum uc_fp_source src, const char *fmt, ...)
+{
+	va_list ap;
+
+	fp->state = st;
+	fp->source = src;
+	va_start(ap, fmt);
+	vsnprintf(fp->how, sizeof(fp->how), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the version rule ---- */
+
+/* "a.b[.c][rest]": 0 and the numbers (c = -1 when absent), rest points after them */
+static int parse_version(const char *s, int *a, int *b, int *c, const char **rest)
+{
+	char *end;
+	long v[3] = { -1, -1, -1 };
+
+	for (int i = 0; i < 3; i++) {
+		if (*s < '0' || *s > '9')
+			break;
+		v[i] = strtol(s, &end, 10);
+		if (v[i] > 100000)
+			return -EINVAL;
+		s = end;
+		if (i < 2 && *s == '.' && s[1] >= '0' && s[1] <= '9')
+			s++;
+		else
+			break;
+	}
+	if (v[0] < 0 || v[1] < 0)
+		return -EINVAL;
+	*a = (int)v[0];
+	*b = (int)v[1];
+	*c = (int)v[2];
+	*rest = s;
+	return 0;
+}
+
+enum uc_fp_kver uc_fp_version_rule(const char *release, const char *signature)
+{
+	int a, b, c;
+	const char *rest;
+
+	if (!release || parse_version(release, &a, &b, &c, &rest))
+		return UC_FP_KVER_UNSURE;
+	/* Ubuntu: "Ubuntu 5.4.0-42.46-generic 5.4.44"; the last word is upstream's */
+	if (signature && a == 5 && b == 4) {
+		const char *last = strrchr(signature, ' ');
+		int a2, b2, c2;
+		const char *r2;
+
+		if (last && !parse_version(last + 1, &a2, &b2, &c2, &r2) && a2 == a && b2 == b && c2 >= 0) {
+			c = c2;
+			rest = "";
+		}
+	}
+	if (a < 5 || (a == 5 && b < 3))
+		return UC_FP_KVER_NO_UCLAMP;
+	if (a > 5 || b >= 9)
+		return UC_FP_KVER_HAS_KEY;
+	if (b != 4)
+		return UC_FP_KVER_PREDATES_KEY;	/* 5.3, 5.5-5.8 */
+	/* 5.4: the key was backported to 5.4.62 */
+	if (c < 0)
+		return UC_FP_KVER_UNSURE;
+	/* distro 5.4.0-N (Ubuntu) keeps the sublevel at 0 whatever it is based on */
+	if (c == 0 && *rest == '-')
+		return UC_FP_KVER_UNSURE;
+	return c >= 62 ? UC_FP_KVER_HAS_KEY : UC_FP_KVER_PREDATES_KEY;
+}
+
+/* ---- evidence scan ---- */
+
+struct scan_ctx {
+	struct uc_fastpath *fp;
+	bool full;
+};
+
+static int on_cgroup(const struct uc_fp_cg_sample *c, void *data)
+{
+	struct scan_ctx *x = data;
+
+	x->fp->scan.cgroups++;
+	if (!c->has_files)
+		return 0;
+	x->fp->scan.cgroups_uclamp++;
+	if (!uc_fp_cgroup_evidence(c, x->fp))
+		return 0;
+	x->fp->scan.cgroups_nondefault++;
+	return x->full ? 0 : 1;
+}
+
+static int on_task(const struct uc_fp_task_sample *t, void *data)
+{
+	struct scan_ctx *x = data;
+	struct uc_fp_task_sample named = *t;
+	char comm[32];
+
+	x->fp->scan.tasks++;
+	if (!uc_fp_task_evidence(t, x->fp->scan.sys.rt_default, NULL))
+		return 0;
+	/* only now read the name, for the note */
+	if (!named.comm && uc_task_comm(t->pid, t->tid, comm, sizeof(comm)) == 0)
+		named.comm = comm;
+	uc_fp_task_evidence(&named, x->fp->scan.sys.rt_default, x->fp);
+	x->fp->scan.tasks_nondefault++;
+	return x->full ? 0 : 1;
+}
+
+/* Sysctls (already read), then cgroups, then tasks; the quick scan stops
+ * at the first item. Returns whether there was evidence. */
+static bool scan(struct uc_fastpath *fp, bool full)
+{
+	struct scan_ctx x = { .fp = fp, .full = full };
+	size_t before = fp->scan.evidence;
+	int rc;
+
+	fp->scan.done = true;
+	uc_fp_sysctl_evidence(&fp->scan.sys, fp);
+	if (!full && fp->scan.evidence > before)
+		return true;
+	rc = ops->cgroups(on_cgroup, &x);
+	fp->scan.cgroups_rc = rc < 0 ? rc : 0;
+	if (!full && fp->scan.evidence > before)
+		return true;
+	rc = ops->tasks(on_task, &x);
+	fp->scan.tasks_rc = rc < 0 ? rc : 0;
+	fp->scan.complete = full;
+	if (fp->scan.evidence > fp->nevidence && fp->nevidence < UC_FP_MAX_NOTES) {
+		size_t more = fp->scan.evidence - fp->nevidence;
+
+		snprintf(fp->evidence[fp->nevidence++], UC_FP_NOTE_LEN, "and %zu more", more);
+	}
+	return fp->scan.evidence > before;
+}
+
+/* ---- support ---- */
+
+static bool unsupported(struct uc_fastpath *fp)
+{
+	if (fp->sysctls || fp->support == UC_SUPPORT_YES)
+		return false;
+	if (fp->support == UC_SUPPORT_NOT_BUILT)
+		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
+		       "no uclamp in this kernel: sched_setattr says EOPNOTSUPP (no CONFIG_UCLAMP_TASK) "
+		       "and there are no sched_util_clamp_* sysctls");
+	else if (fp->support == UC_SUPPORT_PRE_5_3)
+		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
+		       "no uclamp in this kernel: it predates 5.3 (sched_attr has no clamp fields)");
+	else
+		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
+		       "no uclamp in this kernel: no sched_util_clamp_* sysctls (the sched_setattr probe "
+		       "could not tell: %s)", strerror(fp->probe_err < 0 ? -fp->probe_err : EIO));
+	return true;
+}
+
+static void read_signature(char *buf, size_t n)
+{
+	if (uc_read_str("/proc/version_signature", buf, n) < 0)
+		buf[0] = '\0';
+}
+
+int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
+{
+	bool full = flags & UC_FP_FULL_SCAN;
+	struct uc_kmem_key key = { .name = "sched_uclamp_used" };
+	struct uc_kmem_info info;
+	char rel[128], sig[256];
+	enum uc_fp_kver kver;
+
 	memset(fp, 0, sizeof(*fp));
 	fp->state = UC_KEY_UNKNOWN;
 	fp->source = UC_FP_SRC_NONE;
+	fp->has_key = -1;
+	fp->value = 0;
+
+	/* 0. is there uclamp at all? */
+	fp->scan.sys_rc = uc_sysctl_read_all(&fp->scan.sys);
+	fp->sysctls = fp->scan.sys.min != UC_SYSCTL_ABSENT && fp->scan.sys.max != UC_SYSCTL_ABSENT;
+	fp->support = ops->probe(&fp->probe_err);
+	if (unsupported(fp)) {
+		fp->has_key = 0;
+		return 0;
+	}
+	if (uc_kernel_release(rel, sizeof(rel)) < 0)
+		rel[0] = '\0';
+	read_signature(sig, sizeof(sig));
+	kver = uc_fp_version_rule(rel[0] ? rel : NULL, sig[0] ? sig : NULL);
+
+	/* 1 + 2. kallsyms (or System.map) and kcore */
+	uc_kmem_read_keys(&key, 1, &info);
+	for (size_t i = 0; i < info.nnotes; i++)
+		unavailable(fp, "%s", info.notes[i]);
+	if (key.listed)
+		fp->has_key = 1;
+	else if (key.absent)
+		fp->has_key = 0;
+	else if (kver == UC_FP_KVER_HAS_KEY)
+		fp->has_key = 1;
+	else if (kver == UC_FP_KVER_PREDATES_KEY)
+		fp->has_key = 0;
+
+	if (key.rc == 0) {
+		fp->value_read = true;
+		fp->value = key.value;
+		fp->addr = key.addr;
+		if (!key.via_map) {
+			decide(fp, key.value ? UC_KEY_ON : UC_KEY_OFF, UC_FP_SRC_KCORE,
+			       "sched_uclamp_used = %d, read from /proc/kcore at its /proc/kallsyms address %#llx",
+			       (int)key.value, (unsigned long long)key.addr);
+		} else if (key.value) {
+			decide(fp, UC_KEY_ON, UC_FP_SRC_SYSTEM_MAP,
+			       "sched_uclamp_used = %d, read from /proc/kcore at %#llx (%s + KASLR offset)",
+			       (int)key.value, (unsigned long long)key.addr, info.map_path);
+		} else if (scan(fp, full)) {
+			/* a 0 that evidence contradicts: the map is not this kernel's after all */
+			unavailable(fp, "%s gave 0 at %#llx, but there is evidence of use: the map is not trusted",
+				    info.map_path, (unsigned long long)key.addr);
+			decide(fp, UC_KEY_ON, UC_FP_SRC_EVIDENCE, "evidence of use (%s)", fp->evidence[0]);
+		} else {
+			decide(fp, UC_KEY_OFF, UC_FP_SRC_SYSTEM_MAP,
+			       "sched_uclamp_used = 0, read from /proc/kcore at %#llx (%s + KASLR offset)",
+			       (unsigned long long)key.addr, info.map_path);
+		}
+	} else if (key.why[0] && !key.absent) {
+		unavailable(fp, "sched_uclamp_used: %s", key.why);
+	}
+	if (fp->state != UC_KEY_UNKNOWN && !full)
+		return 0;
+
+	/* 3. evidence */
+	if (!fp->scan.done && scan(fp, full) && fp->state == UC_KEY_UNKNOWN)
+		decide(fp, UC_KEY_ON, UC_FP_SRC_EVIDENCE, "evidence of use: %s%s", fp->evidence[0],
+		       fp->scan.evidence > 1 ? " (and more)" : "");
+	if (fp->state != UC_KEY_UNKNOWN)
+		return 0;
+
+	/* 4. uclamp without the key */
+	if (!key.listed && kver == UC_FP_KVER_PREDATES_KEY) {
+		decide(fp, UC_KEY_ALWAYS_ON, UC_FP_SRC_KERNEL_VERSION,
+		       "kernel %s has uclamp but predates the static key (5.9, 5.4.62): clamp accounting always runs",
+		       rel);
+		return 0;
+	}
+	if (key.absent && kver != UC_FP_KVER_HAS_KEY) {
+		decide(fp, UC_KEY_ALWAYS_ON, UC_FP_SRC_KERNEL_VERSION,
+		       "the kernel has uclamp but no sched_uclamp_used symbol (%s): it predates the key, "
+		       "clamp accounting always runs", key.why);
+		return 0;
+	}
+	if (key.absent)
+		unavailable(fp, "sched_uclamp_used is missing from a full symbol list on kernel %s, "
+			    "which should have it", rel);
+	decide(fp, UC_KEY_UNKNOWN, UC_FP_SRC_NONE,
+	       "the key could not be read and there is no evidence of use (defaults do not prove it is off)");
 	return 0;
+}
+
+int uc_fastpath_detect(struct uc_fastpath *fp)
+{
+	return uc_fastpath_detect_flags(fp, 0);
 }

@@ -1,0 +1,53 @@
+/*
+ * Reading static keys from kernel memory: the address from /proc/kallsyms
+ * (or /boot/System.map-REL plus the KASLR offset), the 4-byte 'enabled'
+ * count from /proc/kcore. Shared by the fast-path detection and 'keys'.
+ * Every path goes through sysroot.h. Never reads more than 4 bytes a key.
+ */
+#ifndef UCLAMP_KMEM_H
+#define UCLAMP_KMEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define UC_KMEM_MAX_NOTES 16
+#define UC_KMEM_NOTE_LEN 160
+
+struct uc_kmem_key {
+	const char *name;	/* in */
+	int rc;			/* 0: value read; else -errno, and why says it */
+	int32_t value;		/* the key's 'enabled' count (first 4 bytes of struct static_key) */
+	uint64_t addr;		/* running address, when resolved */
+	bool via_map;		/* the address came from System.map + KASLR offset */
+	bool listed;		/* the kernel has this symbol (kallsyms or System.map lists it) */
+	bool absent;		/* certainly not in this kernel (a full symbol list lacks it) */
+	char why[UC_KMEM_NOTE_LEN];
+};
+
+struct uc_kmem_info {
+	int kallsyms_rc;	/* reading /proc/kallsyms: 0 or -errno */
+	bool data_symbols;	/* kallsyms lists data symbols (CONFIG_KALLSYMS_ALL) */
+	bool hidden;		/* kallsyms addresses are zeroed (kptr_restrict) */
+	int map_rc;		/* System.map: 0 used, 1 not needed, -errno (-ESTALE: another build) */
+	char map_path[96];	/* "/boot/System.map-" + release */
+	int kcore_rc;		/* opening /proc/kcore: 0, 1 not tried, -errno */
+	char notes[UC_KMEM_MAX_NOTES][UC_KMEM_NOTE_LEN];	/* why a method was unavailable */
+	size_t nnotes;
+};
+
+/* Resolve and read each key. Returns 0; per-key rc/why and info's notes say
+ * what could not be done (-ENOENT: absent, -EPERM/-EACCES: not allowed,
+ * -ENODATA: no address, -EIO/-ENOEXEC/-EFAULT: kcore). */
+int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info);
+
+/* The lockdown state from /sys/kernel/security/lockdown ("none",
+ * "integrity", "confidentiality"). 0, or -errno (-ENOENT: no lockdown LSM
+ * or securityfs not mounted). */
+int uc_lockdown_state(char *buf, size_t n);
+
+/* Does this process have capability cap (CAP_SYS_RAWIO, CAP_SYSLOG) in its
+ * effective set? */
+bool uc_have_cap(int cap);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * Evidence that sched_uclamp_used was enabled: values that only a write
+ * the kernel counts as "use" can produce (kernel-uclamp.md §1, §2).
+ *
+ * - sysctls: all three default to 1024 and only a write that changes one
+ *   enables the key (5.9+), so any other value proves it.
+ * - cgroups: new groups start at 0.00/max; any accepted write enables the
+ *   key, so any other value proves it (the root has no files).
+ * - tasks: requested clamps start at min 0/max 1024; RT tasks' min follows
+ *   sched_util_clamp_min_rt_default (1024 by default) while not set by the
+ *   user, and deadline tasks may follow it too (rt_task() covered them
+ *   before 6.10). Known blind spot: a fair task whose policy is changed
+ *   while priority-inherited to RT gets min = rt_default without a clamp
+ *   write; that takes a PI-boosted task and a setscheduler on it at once.
+ *
+ * A reverted write leaves no trace: no evidence never means "off".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "uclamp/cgroup.h"
+#include "uclamp/fastpath.h"
+#include "uclamp/tasks.h"
+#include "uclamp/value.h"
+
+#define POLICY_FIFO 1
+#define POLICY_RR 2
+#define POLICY_DEADLINE 6
+
+/* keep the last slot for fastpath.c's "and N more" */
+static void evidence_note(struct uc_fastpath *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void evidence_note(struct uc_fastpath *fp, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!fp)
+		return;
+	fp->scan.evidence++;
+	if (fp->nevidence >= UC_FP_MAX_NOTES - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(fp->evidence[fp->nevidence++], UC_FP_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+bool uc_fp_sysctl_evidence(const struct uc_sysctl_values *v, struct uc_fastpath *fp)
+{
+	const struct {
+		const char *name;
+		long val;
+	} s[] = {
+		{ "sched_util_clamp_min", v->min },
+		{ "sched_util_clamp_max", v->max },
+		{ "sched_util_clamp_min_rt_default", v->rt_default },
+	};
+	bool any = false;
+
+	for (size_t i = 0; i < 3; i++) {
+		if (s[i].val == UC_SYSCTL_ABSENT || s[i].val == UC_CAPACITY_SCALE)
+			continue;
+		evidence_note(fp, "sysctl %s = %ld (default 1024)", s[i].name, s[i].val);
+		any = true;
+	}
+	return any;
+}
+
+bool uc_fp_cgroup_evidence(const struct uc_fp_cg_sample *c, struct uc_fastpath *fp)
+{
+	char a[16], b[16];
+	bool min = c->min_pct100 != 0, max = c->max_pct100 != UC_PCT_MAX;
+
+	if (!c->has_files || (!min && !max))
+		return false;
+	if (min && max)
+		evidence_note(fp, "cgroup %s: cpu.uclamp.min = %s, cpu.uclamp.max = %s (defaults 0.00, max)",
+			      c->path, uc_pct100_format(c->min_pct100, a, sizeof(a)),
+			      uc_pct100_format(c->max_pct100, b, sizeof(b)));
+	else if (min)
+		evidence_note(fp, "cgroup %s: cpu.uclamp.min = %s (default 0.00)", c->path,
+			      uc_pct100_format(c->min_pct100, a, sizeof(a)));
+	else
+		evidence_note(fp, "cgroup %s: cpu.uclamp.max = %s (default max)", c->path,
+			      uc_pct100_format(c->max_pct100, b, sizeof(b)));
+	return true;
+}
+
+bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default, struct uc_fastpath *fp)
+{
+	bool rt = t->policy == POLICY_FIFO || t->policy == POLICY_RR;
+	bool dl = t->policy == POLICY_DEADLINE;
+	long rtd = rt_default >= 0 ? rt_default : UC_CAPACITY_SCALE;
+	bool min, max = t->max != UC_CAPACITY_SCALE;
+	char who[64];
+
+	if (!rt && !dl)
+		min = t->min != 0;
+	else	/* the RT default (and 1024, its value before 5.9) is not a user's choice */
+		min = t->min != UC_CAPACITY_SCALE && t->min != (uint32_t)rtd && !(dl && t->min == 0);
+	if (!min && !max)
+		return false;
+	if (t->pid == t->tid)
+		snprintf(who, sizeof(who), "task %d (%s)", (int)t->tid, t->comm ? t->comm : "?");
+	else
+		snprintf(who, sizeof(who), "task %d, thread %d (%s)", (int)t->pid, (int)t->tid,
+			 t->comm ? t->comm : "?");
+	if (min && max)
+		evidence_note(fp, "%s requests min %u, max %u (defaults %s, 1024)", who, t->min, t->max,
+			      rt || dl ? "rt_default" : "0");
+	else if (min)
+		evidence_note(fp, "%s requests min %u (default %s)", who, t->min, rt || dl ? "rt_default" : "0");
+	else
+		evidence_note(fp, "%s requests max %u (default 1024)", who, t->max);
+	return true;
+}
+
+size_t uc_fp_evidence(const struct uc_sysctl_values *sys, const struct uc_fp_cg_sample *cg, size_t ncg,
+		      const struct uc_fp_task_sample *tasks, size_t ntasks, struct uc_fastpath *fp)
+{
+	size_t n = 0;
+	long rtd = sys ? sys->rt_default : UC_SYSCTL_ABSENT;
+
+	if (sys) {
+		/* one item per sysctl */
+		struct uc_sysctl_values one = { UC_SYSCTL_ABSENT, UC_SYSCTL_ABSENT, UC_SYSCTL_ABSENT };
+
+		one.min = sys->min;
+		n += uc_fp_sysctl_evidence(&one, fp);
+		one.min = UC_SYSCTL_ABSENT;
+		one.max = sys->max;
+		n += uc_fp_sysctl_evidence(&one, fp);
+		one.max = UC_SYSCTL_ABSENT;
+		one.rt_default = sys->rt_default;
+		n += uc_fp_sysctl_evidence(&one, fp);
+	}
+	for (size_t i = 0; i < ncg; i++)
+		n += uc_fp_cgroup_evidence(&cg[i], fp);
+	for (size_t i = 0; i < ntasks; i++)
+		n += uc_fp_task_evidence(&tasks[i], rtd, fp);
+	return n;
+}
+
+/* ---- gathering from the running system ---- */
+
+struct cg_walk {
+	uc_fp_cg_fn fn;
+	void *data;
+	char rel[PATH_MAX];
+	int root_fd;
+};
+
+static int walk_cg(struct cg_walk *w, size_t len, int depth)
+{
+	int dfd = len ? openat(w->root_fd, w->rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+		      : dup(w->root_fd);
+	struct dirent *de;
+	DIR *dir;
+	int rc = 0;
+
+	if (dfd < 0)
+		return errno == ENOENT ? 0 : -errno;	/* removed meanwhile */
+	dir = fdopendir(dfd);
+	if (!dir) {
+		close(dfd);
+		return -errno;
+	}
+	while (!rc && (de = readdir(dir))) {
+		struct uc_fp_cg_sample s = { .path = w->rel };
+		size_t n = strlen(de->d_name);
+		struct stat st;
+		int r1, r2;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (de->d_type != DT_DIR) {
+			if (de->d_type != DT_UNKNOWN || fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+			    !S_ISDIR(st.st_mode))
+				continue;
+		}
+		if (len + 1 + n >= sizeof(w->rel))
+			continue;
+		if (len)
+			w->rel[len] = '/';
+		memcpy(w->rel + len + (len ? 1 : 0), de->d_name, n + 1);
+		r1 = uc_cg_read(w->rel, UC_ATTR_MIN, &s.min_pct100);
+		r2 = uc_cg_read(w->rel, UC_ATTR_MAX, &s.max_pct100);
+		s.has_files = r1 == 0 && r2 == 0;
+		rc = w->fn(&s, w->data);
+		if (!rc && depth < 64)
+			rc = walk_cg(w, len + (len ? 1 : 0) + n, depth + 1);
+		w->rel[len] = '\0';
+	}
+	closedir(dir);
+	return rc;
+}
+
+int uc_fp_real_cgroups(uc_fp_cg_fn fn, void *data)
+{
+	struct uc_cg_info info;
+	struct cg_walk w = { .fn = fn, .data = data };
+	int rc = uc_cg_init(&info);
+
+	if (rc)
+		return rc;
+	w.root_fd = open(info.mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w.root_fd < 0)
+		return -errno;
+	rc = walk_cg(&w, 0, 0);
+	close(w.root_fd);
+	return rc;
+}
+
+struct task_walk {
+	uc_fp_task_fn fn;
+	void *data;
+};
+
+static int task_cb(const struct uc_task *t, void *data)
+{
+	struct task_walk *w = data;
+	struct uc_fp_task_sample s = {
+		.pid = t->pid, .tid = t->tid, .comm = t->comm[0] ? t->comm : NULL,
+		.policy = (int)t->sa.sched_policy, .min = t->sa.sched_util_min, .max = t->sa.sched_util_max,
+	};
+
+	return w->fn(&s, w->data);
+}
+
+int uc_fp_real_tasks(uc_fp_task_fn fn, void *data)
+{
+	/* comm is read by the caller for the few tasks it names */
+	struct uc_selector sel = { .all = true, .threads = true, .policy = -1 };
+	struct task_walk w = { .fn = fn, .data = data };
+	struct uc_walk_stats st;
+
+	return uc_tasks_walk(&sel, task_cb, &w, &st);
+}

@@ -1,0 +1,308 @@
+/*
+ * Static keys from kernel memory (see kmem.h): one pass over /proc/kallsyms
+ * for every name plus the text anchors, System.map only when kallsyms lacks
+ * data symbols, then /proc/kcore opened once and 4 bytes read per key.
+ * Each thing that stands in the way gets a note an admin can act on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "uclamp/kallsyms.h"
+#include "uclamp/kcore.h"
+#include "uclamp/kmem.h"
+#include "uclamp/sysroot.h"
+
+/* _text first (uc_ksym_map_matches), then text symbols every config lists */
+static const char *const anchors[] = { "_text", "_etext", "_sinittext", "_einittext" };
+#define NANCHORS (sizeof(anchors) / sizeof(anchors[0]))
+
+/* a static key's count: 0, 1, -1 while being enabled, small counts for
+ * static_branch_inc users; anything else means a wrong address */
+#define KEY_COUNT_MAX (1 << 24)
+
+bool uc_have_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (cap < 0 || cap >= 32 * _LINUX_CAPABILITY_U32S_3)
+		return false;
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+int uc_lockdown_state(char *buf, size_t n)
+{
+	char s[128];
+	ssize_t len = uc_read_str("/sys/kernel/security/lockdown", s, sizeof(s));
+	char *a, *b;
+
+	if (len < 0)
+		return (int)len;
+	/* "none integrity [confidentiality]": the bracketed one is in force */
+	a = strchr(s, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (!a || !b || b == a + 1)
+		return -EINVAL;
+	snprintf(buf, n, "%.*s", (int)(b - a - 1), a + 1);
+	return 0;
+}
+
+static void note(struct uc_kmem_info *info, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct uc_kmem_info *info, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (info->nnotes >= UC_KMEM_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(info->notes[info->nnotes++], UC_KMEM_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+/* Why /proc/kallsyms shows zeros (kernel/ksyms_common.c kallsyms_show_value()). */
+static void hidden_reason(char *buf, size_t n)
+{
+	long kr = -1, pp = -1;
+
+	uc_read_long("/proc/sys/kernel/kptr_restrict", &kr);
+	uc_read_long("/proc/sys/kernel/perf_event_paranoid", &pp);
+	if (kr >= 2)
+		snprintf(buf, n, "kptr_restrict=2 hides kernel addresses in /proc/kallsyms from everyone");
+	else if (kr == 1)
+		snprintf(buf, n, "kptr_restrict=1 hides kernel addresses in /proc/kallsyms without CAP_SYSLOG%s",
+			 uc_have_cap(CAP_SYSLOG) ? "" : " (run as root)");
+	else if (kr == 0 && pp > 1)
+		snprintf(buf, n, "/proc/kallsyms hides kernel addresses without CAP_SYSLOG "
+			 "(kptr_restrict=0, perf_event_paranoid=%ld; run as root)", pp);
+	else
+		snprintf(buf, n, "/proc/kallsyms shows zeroed addresses (kptr_restrict)");
+}
+
+/* Why /proc/kcore cannot be opened (fs/proc/kcore.c open_kcore()). */
+static void kcore_reason(int err, char *buf, size_t n)
+{
+	char ld[32];
+
+	switch (-err) {
+	case ENOENT:
+		snprintf(buf, n, "no /proc/kcore (kernel built without CONFIG_PROC_KCORE)");
+		return;
+	case EPERM:
+	case EACCES:
+		if (uc_lockdown_state(ld, sizeof(ld)) == 0 && !strcmp(ld, "confidentiality"))
+			snprintf(buf, n, "kernel lockdown=confidentiality blocks /proc/kcore");
+		else if (geteuid() != 0)
+			snprintf(buf, n, "/proc/kcore needs root with CAP_SYS_RAWIO (running as uid %u)",
+				 (unsigned int)geteuid());
+		else if (!uc_have_cap(CAP_SYS_RAWIO))
+			snprintf(buf, n, "/proc/kcore needs CAP_SYS_RAWIO, which this process lacks");
+		else
+			snprintf(buf, n, "/proc/kcore: permission denied (a security module?)");
+		return;
+	default:
+		snprintf(buf, n, "/proc/kcore: %s", strerror(-err));
+	}
+}
+
+static void set_why(struct uc_kmem_key *k, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_why(struct uc_kmem_key *k, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	k->rc = rc;
+	va_start(ap, fmt);
+	vsnprintf(k->why, sizeof(k->why), fmt, ap);
+	va_end(ap);
+}
+
+/* System.map-REL for the keys kallsyms does not list. live[] = anchors then keys. */
+static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need, const struct uc_ksym *live,
+			   struct uc_kmem_info *info)
+{
+	struct uc_ksym *map = calloc(NANCHORS + n, sizeof(*map));
+	char rel[64];
+	uint64_t off = 0;
+	int rc;
+
+	if (!map) {
+		info->map_rc = -ENOMEM;
+		return;
+	}
+	if (uc_kernel_release(rel, sizeof(rel)) < 0)
+		snprintf(rel, sizeof(rel), "?");
+	snprintf(info->map_path, sizeof(info->map_path), "/boot/System.map-%s", rel);
+	for (size_t i = 0; i < NANCHORS + n; i++)
+		map[i].name = live[i].name;
+
+	if (live[0].rc) {
+		/* no running _text, no KASLR offset */
+		info->map_rc = live[0].rc == -EPERM ? -EPERM : -ENODATA;
+		if (live[0].rc != -EPERM)
+			note(info, "System.map: no _text in /proc/kallsyms to compute the KASLR offset");
+		goto out;
+	}
+	rc = uc_ksym_lookup_many(info->map_path, map, NANCHORS + n, NULL);
+	if (rc) {
+		info->map_rc = rc;
+		if (rc == -ENOENT)
+			note(info, "no %s to look data symbols up in", info->map_path);
+		else
+			note(info, "%s: %s", info->map_path, strerror(-rc));
+		goto out;
+	}
+	rc = uc_ksym_map_matches(live, map, NANCHORS, &off);
+	info->map_rc = rc;
+	if (rc == -ESTALE) {
+		note(info, "%s does not match the running kernel (text symbols differ after the KASLR offset)",
+		     info->map_path);
+		goto out;
+	}
+	if (rc) {
+		note(info, "%s: cannot check it against the running kernel (%s)", info->map_path,
+		     rc == -ENOENT ? "no _text" : "no text anchors");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct uc_ksym *m = &map[NANCHORS + i];
+
+		if (!need[i])
+			continue;
+		if (m->rc == 0) {
+			k[i].addr = uc_ksym_relocate(m->addr, map[0].addr, live[0].addr);
+			k[i].via_map = true;
+			k[i].listed = true;
+			k[i].rc = -EINPROGRESS;	/* resolved, not read yet */
+		} else {
+			k[i].absent = true;
+			set_why(&k[i], -ENOENT, "not in /proc/kallsyms nor in %s: not in this kernel", info->map_path);
+		}
+	}
+out:
+	free(map);
+}
+
+static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kmem_info *info)
+{
+	char reason[UC_KMEM_NOTE_LEN];
+	int fd = uc_open("/proc/kcore", O_RDONLY);
+
+	/* opened even when nothing is resolved: its reason belongs in the notes */
+	if (fd < 0) {
+		info->kcore_rc = fd;
+		kcore_reason(fd, reason, sizeof(reason));
+		note(info, "%s", reason);
+		for (size_t i = 0; i < n; i++)
+			if (k[i].rc == -EINPROGRESS)
+				set_why(&k[i], fd, "%s", reason);
+		return;
+	}
+	info->kcore_rc = 0;
+	for (size_t i = 0; any && i < n; i++) {
+		const char *why = NULL;
+		int32_t v = 0;
+		int rc;
+
+		if (k[i].rc != -EINPROGRESS)
+			continue;
+		rc = uc_kcore_read_why(fd, k[i].addr, &v, sizeof(v), &why);
+		if (rc) {
+			set_why(&k[i], rc, "/proc/kcore at %#llx: %s", (unsigned long long)k[i].addr,
+				why ? why : strerror(-rc));
+			continue;
+		}
+		if (v < -1 || v > KEY_COUNT_MAX) {
+			set_why(&k[i], -EBADMSG, "%d at %#llx is not a static key count (%s)", (int)v,
+				(unsigned long long)k[i].addr, k[i].via_map ? "System.map mismatch?" : "wrong address?");
+			continue;
+		}
+		k[i].value = v;
+		k[i].rc = 0;
+		k[i].why[0] = '\0';
+	}
+	close(fd);
+}
+
+int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info)
+{
+	struct uc_ksym *live = calloc(NANCHORS + n, sizeof(*live));
+	bool *need = calloc(n ? n : 1, sizeof(*need));
+	struct uc_ksym_stats st;
+	char hidden[UC_KMEM_NOTE_LEN];
+	bool need_map = false, any = false;
+	int rc;
+
+	memset(info, 0, sizeof(*info));
+	info->map_rc = 1;
+	info->kcore_rc = 1;
+	if (!live || !need) {
+		free(live);
+		free(need);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < NANCHORS; i++)
+		live[i].name = anchors[i];
+	for (size_t i = 0; i < n; i++) {
+		live[NANCHORS + i].name = k[i].name;
+		k[i].rc = -ENODATA;
+		k[i].value = 0;
+		k[i].addr = 0;
+		k[i].via_map = k[i].listed = k[i].absent = false;
+		k[i].why[0] = '\0';
+	}
+
+	rc = uc_ksym_lookup_many("/proc/kallsyms", live, NANCHORS + n, &st);
+	info->kallsyms_rc = rc;
+	if (rc) {
+		note(info, rc == -ENOENT ? "no /proc/kallsyms (kernel built without CONFIG_KALLSYMS)"
+					 : "/proc/kallsyms: %s", strerror(-rc));
+		for (size_t i = 0; i < n; i++)
+			set_why(&k[i], -ENODATA, "no symbol addresses (/proc/kallsyms unreadable)");
+		read_values(k, n, false, info);
+		goto out;
+	}
+	info->data_symbols = uc_ksym_has_data_symbols(&st);
+	info->hidden = st.lines > 0 && st.nonzero == 0;
+	hidden_reason(hidden, sizeof(hidden));
+	if (info->hidden)
+		note(info, "%s", hidden);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct uc_ksym *s = &live[NANCHORS + i];
+
+		if (s->rc == 0) {
+			k[i].addr = s->addr;
+			k[i].listed = true;
+			k[i].rc = -EINPROGRESS;
+		} else if (s->rc == -EPERM) {
+			k[i].listed = true;
+			set_why(&k[i], -EPERM, "%s", hidden);
+		} else if (info->data_symbols) {
+			k[i].absent = true;
+			set_why(&k[i], -ENOENT, "not in /proc/kallsyms, which lists data symbols: not in this kernel");
+		} else {
+			need[i] = need_map = true;
+			set_why(&k[i], -ENOENT, "not in /proc/kallsyms (data symbols need CONFIG_KALLSYMS_ALL)");
+		}
+	}
+	if (need_map) {
+		note(info, "/proc/kallsyms lists no data symbols (kernel built without CONFIG_KALLSYMS_ALL)");
+		resolve_by_map(k, n, need, live, info);
+	}
+	for (size_t i = 0; i < n; i++)
+		any |= k[i].rc == -EINPROGRESS;
+	read_values(k, n, any, info);
+out:
+	free(live);
+	free(need);
+	return 0;
+}
