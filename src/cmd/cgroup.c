@@ -1,8 +1,477 @@
-/* cmd/cgroup.c: not written yet */
+/*
+ * uclampctl cgroup show|set: cpu.uclamp.min/max of cgroups (v2, v1, hybrid).
+ *
+ * Any successful write to a cgroup clamp file enables sched_uclamp_used,
+ * even of the value already there, so 'set' writes only what differs: this
+ * is where the tool saves users from themselves.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmd/common.h"
+#include "uclamp/cgroup.h"
+#include "uclamp/sysctl.h"
+
+static const char about[] =
+	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n"
+	"the tasks in a group; a group's effective values are also capped by its\n"
+	"parent's, and the root group's by the system clamps (uclampctl system).\n"
+	"The kernel stores percentages with two decimals; a value in capacity units is\n"
+	"written as the percentage that maps back to exactly that unit.\n";
+
+static void usage_group(FILE *out)
+{
+	fprintf(out, "Usage:\n"
+		" uclampctl cgroup show [PATH...] [-R] [--pid PID] [options]\n"
+		" uclampctl cgroup set PATH [--min V] [--max V] [--enable-cpu] [options]\n"
+		"\nShow or set cgroup clamps (cpu.uclamp.min/max).\n\n%s"
+		"\nRun 'uclampctl cgroup <command> --help' for its options.\n", about);
+}
+
+/* getopt with a leading ':' and opterr = 0: one line naming the option. */
+static noreturn void bad_option(const struct uc_ctl *ctl, int c, char **argv)
+{
+	if (c == ':')
+		uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
+	if (optopt)
+		uc_usage_error(ctl, "unknown option '-%c'", optopt);
+	uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+}
+
+/* The cpu hierarchy, or exit 4 with the reason. */
+static const struct uc_cg_info *layout_or_exit(const struct uc_ctl *ctl)
+{
+	static struct uc_cg_info info;
+	int rc = uc_cg_init(&info);
+
+	if (rc) {
+		if (rc == -ENOENT)
+			uc_errx("no cgroup hierarchy with the cpu controller is mounted");
+		else
+			uc_errx("cannot find the cgroup hierarchies: %s", strerror(-rc));
+		exit(UC_EXIT_NOTSUPP);
+	}
+	uc_verbose(ctl, "cpu controller: cgroup %s at %s%s%s", uc_cg_version_name(info.version), info.mount,
+		   info.hybrid ? ", hybrid with v2 at " : "", info.hybrid ? info.unified : "");
+	return &info;
+}
+
+/* A user path to rel, or exit 2 naming the path and what is wrong. */
+static void resolve_or_exit(const struct uc_ctl *ctl, const struct uc_cg_info *info, const char *path,
+			    char *rel, size_t n)
+{
+	int rc = uc_cg_resolve(info, path, rel, n);
+
+	switch (-rc) {
+	case 0:
+		return;
+	case EXDEV:
+		uc_usage_error(ctl, "refusing cgroup path '%s': it leads outside the cpu hierarchy at %s; "
+			       "give a path relative to it or below it", path, info->mount);
+	case ENOENT:
+		uc_usage_error(ctl, "no cgroup '%s' under %s", path, info->mount);
+	case ENOTDIR:
+		uc_usage_error(ctl, "'%s' is not a cgroup (not a directory under %s)", path, info->mount);
+	default:
+		uc_errx("cannot resolve cgroup '%s': %s", path, strerror(-rc));
+		exit(UC_EXIT_FAIL);
+	}
+}
+
+static void pid_cgroup_or_exit(const struct uc_ctl *ctl, const struct uc_cg_info *info, pid_t pid,
+			       char *rel, size_t n)
+{
+	char tmp[PATH_MAX];
+	int rc = uc_cg_of_pid(info, pid, tmp, sizeof(tmp));
+
+	if (rc == -ESRCH)
+		uc_usage_error(ctl, "no process with PID %d", (int)pid);
+	if (rc == -EXDEV) {
+		uc_errx("process %d is in a cgroup outside this namespace's view", (int)pid);
+		exit(UC_EXIT_FAIL);
+	}
+	if (rc) {
+		uc_errx("cannot find the cpu cgroup of process %d: %s", (int)pid, strerror(-rc));
+		exit(UC_EXIT_FAIL);
+	}
+	resolve_or_exit(ctl, info, tmp[0] ? tmp : ".", rel, n);
+}
+
+/* ---- show -------------------------------------------------------------------- */
+
+enum { COL_CGROUP, COL_PATH, COL_MIN, COL_MAX, COL_MIN_UTIL, COL_MAX_UTIL, COL_EFF_MIN, COL_EFF_MAX,
+       COL_EFF_MIN_PCT, COL_EFF_MAX_PCT, COL_NOTE };
+
+static const struct uc_col cols[] = {
+	[COL_CGROUP] = { "CGROUP", 0.3, SCOLS_FL_TREE, UC_COL_STR, "the group (a tree with -R)" },
+	[COL_PATH] = { "PATH", 0.3, 0, UC_COL_STR, "the path relative to the cpu hierarchy" },
+	[COL_MIN] = { "MIN", 0.05, SCOLS_FL_RIGHT, UC_COL_STR, "cpu.uclamp.min as the kernel prints it (percent)" },
+	[COL_MAX] = { "MAX", 0.05, SCOLS_FL_RIGHT, UC_COL_STR, "cpu.uclamp.max as the kernel prints it (percent or max)" },
+	[COL_MIN_UTIL] = { "MIN_UTIL", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM, "requested min in capacity units" },
+	[COL_MAX_UTIL] = { "MAX_UTIL", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM, "requested max in capacity units" },
+	[COL_EFF_MIN] = { "EFF_MIN", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM, "effective min (capped by parents and the system)" },
+	[COL_EFF_MAX] = { "EFF_MAX", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM, "effective max (capped by parents and the system)" },
+	[COL_EFF_MIN_PCT] = { "EFF_MIN_PCT", 0.05, SCOLS_FL_RIGHT, UC_COL_STR, "effective min as a percentage" },
+	[COL_EFF_MAX_PCT] = { "EFF_MAX_PCT", 0.05, SCOLS_FL_RIGHT, UC_COL_STR, "effective max as a percentage" },
+	[COL_NOTE] = { "NOTE", 0.3, 0, UC_COL_STR, "why a group has no clamp files, or what to watch" },
+};
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+
+struct show {
+	struct uc_table t;
+	long smin, smax;
+	bool recursive;
+	int failed;
+};
+
+static void set_eff(struct show *s, struct libscols_line *ln, const struct uc_cg_clamps *eff)
+{
+	char b[32];
+
+	uc_table_setf(&s->t, ln, COL_EFF_MIN, "%d", eff->min);
+	uc_table_setf(&s->t, ln, COL_EFF_MAX, "%d", eff->max);
+	uc_table_set(&s->t, ln, COL_EFF_MIN_PCT, uc_util_format_pct(eff->min, b, sizeof(b)));
+	uc_table_set(&s->t, ln, COL_EFF_MAX_PCT, uc_util_format_pct(eff->max, b, sizeof(b)));
+}
+
+/* One group's line (and with -R its subtree) under parent_ln. */
+static void show_group(struct show *s, struct libscols_line *parent_ln, const char *rel, const char *name,
+		       const struct uc_cg_clamps *parent_eff)
+{
+	struct libscols_line *ln = uc_table_line(&s->t, parent_ln);
+	struct uc_cg_clamps eff = *parent_eff;
+	enum uc_cg_state st;
+	char b[32];
+	int mn, mx, rc;
+
+	uc_table_set(&s->t, ln, COL_CGROUP, name);
+	uc_table_set(&s->t, ln, COL_PATH, *rel ? rel : "/");
+	rc = uc_cg_state(rel, &st);
+	if (!rc && st == UC_CG_HAS_CLAMPS) {
+		rc = uc_cg_read(rel, UC_ATTR_MIN, &mn);
+		if (!rc)
+			rc = uc_cg_read(rel, UC_ATTR_MAX, &mx);
+	}
+	if (rc) {
+		uc_table_setf(&s->t, ln, COL_NOTE, "cannot read: %s", strerror(-rc));
+		s->failed++;
+		return;
+	}
+	switch (st) {
+	case UC_CG_IS_ROOT:
+		uc_cg_eff_root(s->smin, s->smax, &eff);
+		uc_table_set(&s->t, ln, COL_NOTE, uc_cg_state_reason(st));
+		break;
+	case UC_CG_HAS_CLAMPS:
+		uc_cg_eff_child(parent_eff, uc_pct100_to_util(mn), uc_pct100_to_util(mx), &eff);
+		uc_table_set(&s->t, ln, COL_MIN, uc_pct100_format(mn, b, sizeof(b)));
+		uc_table_set(&s->t, ln, COL_MAX, uc_pct100_format(mx, b, sizeof(b)));
+		uc_table_setf(&s->t, ln, COL_MIN_UTIL, "%d", uc_pct100_to_util(mn));
+		uc_table_setf(&s->t, ln, COL_MAX_UTIL, "%d", uc_pct100_to_util(mx));
+		if (uc_pct100_to_util(mn) > uc_pct100_to_util(mx))
+			uc_table_set(&s->t, ln, COL_NOTE, "min above max: the effective min is the max");
+		break;
+	case UC_CG_CPU_OFF:
+	case UC_CG_NO_GROUP_CLAMPS:
+		/* its tasks are clamped as in the nearest ancestor with clamps */
+		uc_table_set(&s->t, ln, COL_NOTE, uc_cg_state_reason(st));
+		break;
+	}
+	set_eff(s, ln, &eff);
+
+	if (s->recursive) {
+		char **names;
+		size_t n;
+
+		rc = uc_cg_children(rel, &names, &n);
+		if (rc) {
+			uc_table_setf(&s->t, ln, COL_NOTE, "cannot list children: %s", strerror(-rc));
+			s->failed++;
+			return;
+		}
+		for (size_t i = 0; i < n; i++) {
+			char child[PATH_MAX];
+
+			if ((size_t)snprintf(child, sizeof(child), "%s%s%s", rel, *rel ? "/" : "", names[i]) >=
+			    sizeof(child))
+				continue;
+			show_group(s, ln, child, names[i], &eff);
+		}
+		uc_cg_free_names(names, n);
+	}
+}
+
+static void usage_show(void)
+{
+	printf("Usage:\n uclampctl cgroup show [PATH...] [-R] [--pid PID] [options]\n\n"
+	       "Show the clamps of cgroups: requested (as the kernel prints them, and in\n"
+	       "capacity units) and effective (computed like the kernel: each clamp capped by\n"
+	       "the parent's effective value, min capped by max, the root by the system\n"
+	       "clamps). Groups without clamp files are listed with the reason.\n"
+	       "PATH is relative to the cpu hierarchy (system.slice/foo.service) or absolute\n"
+	       "below its mount; without PATH or --pid, the whole hierarchy is shown.\n\n"
+	       "Options:\n"
+	       " -R, --recursive        show the groups below each PATH too, as a tree\n"
+	       " -p, --pid <pid>        the cgroup of this process (repeatable)\n"
+	       UC_OUTPUT_OPTS_HELP
+	       "     --list-columns     list the columns for --output\n"
+	       " -h, --help             display this help\n\n%s", about);
+}
+
+static int cgroup_show(struct uc_ctl *ctl, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "recursive", no_argument, NULL, 'R' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "list-columns", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct uc_cg_info *info;
+	struct uc_sysctl_values sys;
+	struct show s = { .recursive = false };
+	pid_t *pids = calloc((size_t)argc + 1, sizeof(*pids));
+	size_t npids = 0;
+	int c, rc;
+
+	if (!pids) {
+		uc_errx("out of memory");
+		return UC_EXIT_FAIL;
+	}
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":Rp:o:Jrnh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'R': s.recursive = true; break;
+		case 'p': pids[npids++] = uc_pid_or_err(ctl, optarg); break;
+		case 'o': ctl->out.columns = optarg; break;
+		case 'J': ctl->out.json = true; break;
+		case 'r': ctl->out.raw = true; break;
+		case 'n': ctl->out.noheadings = true; break;
+		case 'L':
+			uc_print_columns(cols, NCOLS);
+			free(pids);
+			return UC_EXIT_OK;
+		case 'h':
+			usage_show();
+			free(pids);
+			return UC_EXIT_OK;
+		default:
+			bad_option(ctl, c, argv);
+		}
+	}
+
+	uc_table_or_err(ctl, &s.t, "cgroups", cols, NCOLS,
+			"CGROUP,MIN,MAX,MIN_UTIL,MAX_UTIL,EFF_MIN,EFF_MAX,NOTE");
+	/* the root's effective values come from the system clamps */
+	rc = uc_sysctl_read_all(&sys);
+	if (rc == -ENOENT) {
+		uc_errx("the kernel has no uclamp (CONFIG_UCLAMP_TASK): /proc/sys/kernel/sched_util_clamp_* are missing");
+		uc_table_free(&s.t);
+		free(pids);
+		return UC_EXIT_NOTSUPP;
+	}
+	if (rc) {
+		uc_errx("cannot read the system clamps: %s", strerror(-rc));
+		uc_table_free(&s.t);
+		free(pids);
+		return UC_EXIT_FAIL;
+	}
+	s.smin = sys.min;
+	s.smax = sys.max;
+	info = layout_or_exit(ctl);
+
+	if (optind == argc && npids == 0) {
+		struct uc_cg_clamps none = { 0, 0 };
+
+		s.recursive = true;
+		show_group(&s, NULL, "", "/", &none);
+	}
+	for (int k = optind; k < argc + (int)npids; k++) {
+		char rel[PATH_MAX], parent[PATH_MAX];
+		struct uc_cg_clamps peff;
+
+		if (k < argc)
+			resolve_or_exit(ctl, info, argv[k], rel, sizeof(rel));
+		else
+			pid_cgroup_or_exit(ctl, info, pids[k - argc], rel, sizeof(rel));
+		uc_cg_parent(rel, parent, sizeof(parent));
+		rc = uc_cg_effective(parent, s.smin, s.smax, &peff);
+		if (rc) {
+			uc_errx("cannot compute the effective clamps above '%s': %s", rel, strerror(-rc));
+			s.failed++;
+			continue;
+		}
+		show_group(&s, NULL, rel, *rel ? rel : "/", &peff);
+	}
+	uc_table_print(&s.t, stdout);
+	uc_table_free(&s.t);
+	free(pids);
+	return s.failed ? UC_EXIT_FAIL : UC_EXIT_OK;
+}
+
+/* ---- set ----------------------------------------------------------------------- */
+
+static void usage_set(void)
+{
+	printf("Usage:\n uclampctl cgroup set PATH [--min V] [--max V] [--enable-cpu] [options]\n\n"
+	       "Set a cgroup's clamps. Only values that differ from the current ones are\n"
+	       "written: ANY write to cpu.uclamp.min/max enables the uclamp fast path until\n"
+	       "reboot, even one of the value already there (asks first, or needs --yes).\n"
+	       "A min above the max is allowed for cgroups, with a warning.\n\n"
+	       "Options:\n"
+	       "     --min <value>      cpu.uclamp.min (protection); default = 0.00\n"
+	       "     --max <value>      cpu.uclamp.max (limit); default = max\n"
+	       "     --enable-cpu       cgroup v2: when cpu is not in the parent's\n"
+	       "                        cgroup.subtree_control (so the group has no clamp\n"
+	       "                        files), add it there and in every ancestor that lacks\n"
+	       "                        it; planned and reported like the clamp writes\n"
+	       UC_WRITE_OPTS_HELP
+	       " -h, --help             display this help\n\n"
+	       "Values: %s.\n\n%s", uc_value_forms, about);
+}
+
+/* The requested value a group will hold once the plan has run. */
+static int final_util(const struct uc_plan *p, const char *rel, enum uc_attr attr, int fallback_pct)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].kind == UC_KIND_CGROUP && p->v[i].attr == attr && !strcmp(p->v[i].target, rel))
+			return uc_pct100_to_util((int)p->v[i].to);
+	return uc_pct100_to_util(fallback_pct);
+}
+
+static int cgroup_set(struct uc_ctl *ctl, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "min", required_argument, NULL, 'm' },
+		{ "max", required_argument, NULL, 'M' },
+		{ "enable-cpu", no_argument, NULL, 'E' },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uc_value vmin, vmax;
+	bool has_min = false, has_max = false, enable_cpu = false;
+	const struct uc_cg_info *info;
+	char rel[PATH_MAX], parent[PATH_MAX];
+	enum uc_cg_state st;
+	struct uc_plan plan;
+	int c, rc, cur_min = 0, cur_max = UC_PCT_MAX;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ynh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			uc_value_or_err(ctl, "--min", optarg, &vmin);
+			has_min = true;
+			break;
+		case 'M':
+			uc_value_or_err(ctl, "--max", optarg, &vmax);
+			has_max = true;
+			break;
+		case 'E': enable_cpu = true; break;
+		case 'y': ctl->yes = true; break;
+		case 'n': ctl->dry_run = true; break;
+		case 'h':
+			usage_set();
+			return UC_EXIT_OK;
+		default:
+			bad_option(ctl, c, argv);
+		}
+	}
+	if (optind >= argc)
+		uc_usage_error(ctl, "missing PATH: which cgroup? (relative to the cpu hierarchy, e.g. system.slice/foo.service)");
+	if (argc - optind > 1)
+		uc_usage_error(ctl, "one PATH only: got '%s' and '%s'", argv[optind], argv[optind + 1]);
+	if (!has_min && !has_max && !enable_cpu)
+		uc_usage_error(ctl, "nothing to set: give --min and/or --max (or --enable-cpu)");
+
+	info = layout_or_exit(ctl);
+	resolve_or_exit(ctl, info, argv[optind], rel, sizeof(rel));
+	if (!*rel)
+		uc_usage_error(ctl, "the root cgroup has no cpu.uclamp files: for system-wide limits use "
+			       "'uclampctl system set'");
+	rc = uc_cg_state(rel, &st);
+	if (rc) {
+		uc_errx("cannot inspect cgroup '%s': %s", rel, strerror(-rc));
+		return UC_EXIT_FAIL;
+	}
+	uc_cg_parent(rel, parent, sizeof(parent));
+
+	uc_plan_init(&plan);
+	switch (st) {
+	case UC_CG_HAS_CLAMPS:
+		break;
+	case UC_CG_CPU_OFF:
+		if (!enable_cpu) {
+			uc_errx("'%s' has no cpu.uclamp files: cpu is not enabled in %s/cgroup.subtree_control; "
+				"add --enable-cpu to enable it (a planned change, shown by --dry-run)",
+				rel, *parent ? parent : "the root's");
+			return UC_EXIT_FAIL;
+		}
+		rc = uc_cg_plan_enable_cpu(&plan, rel);
+		if (rc < 0) {
+			uc_errx("cannot plan enabling cpu above '%s': %s", rel, strerror(-rc));
+			uc_plan_free(&plan);
+			return UC_EXIT_FAIL;
+		}
+		break;
+	case UC_CG_NO_GROUP_CLAMPS:
+		uc_errx("'%s' has no cpu.uclamp files although the cpu controller is on: the kernel "
+			"lacks cgroup clamps (CONFIG_UCLAMP_TASK_GROUP)", rel);
+		return UC_EXIT_NOTSUPP;
+	case UC_CG_IS_ROOT:
+		break;	/* refused above */
+	}
+
+	if (st == UC_CG_HAS_CLAMPS) {
+		if ((rc = uc_cg_read(rel, UC_ATTR_MIN, &cur_min)) ||
+		    (rc = uc_cg_read(rel, UC_ATTR_MAX, &cur_max))) {
+			uc_errx("cannot read the clamps of '%s': %s", rel, strerror(-rc));
+			uc_plan_free(&plan);
+			return UC_EXIT_FAIL;
+		}
+	}
+	if (has_min || has_max) {
+		rc = uc_cg_plan_values(&plan, rel, has_min ? &vmin : NULL, has_max ? &vmax : NULL);
+		if (rc) {
+			uc_errx("cannot plan the change of '%s': %s", rel, strerror(-rc));
+			uc_plan_free(&plan);
+			return UC_EXIT_FAIL;
+		}
+	}
+	if (final_util(&plan, rel, UC_ATTR_MIN, cur_min) > final_util(&plan, rel, UC_ATTR_MAX, cur_max))
+		uc_warnx(ctl, "'%s': cpu.uclamp.min would be above cpu.uclamp.max; the kernel allows it for "
+			 "cgroups, but the effective min is then the max", rel);
+
+	rc = uc_run_plan(ctl, &plan, UC_EXEC_ATOMIC, false);
+	uc_plan_free(&plan);
+	return rc;
+}
 
 int cmd_cgroup(struct uc_ctl *ctl, int argc, char **argv)
 {
-	uc_errx("'cgroup' is not implemented yet");
-	return UC_EXIT_FAIL;
+	static const struct uc_command cmds[] = {
+		{ "show", cgroup_show, "show cgroup clamps, requested and effective" },
+		{ "set", cgroup_set, "set a cgroup's clamps" },
+		{ NULL, NULL, NULL },
+	};
+
+	ctl->cmd = "cgroup";
+	if (argc < 2) {
+		usage_group(stderr);
+		return UC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage_group(stdout);
+		return UC_EXIT_OK;
+	}
+	return uc_dispatch(ctl, "cgroup", cmds, argc - 1, argv + 1);
 }
