@@ -275,8 +275,10 @@ static int do_json(struct uc_ctl *ctl, struct uc_plan *plan, bool consent_from_c
 	}
 	rc = uc_plan_execute(plan, UC_EXEC_ATOMIC, NULL, &rep);
 	r->after = uc_plan_flips(plan) ? uc_key_state_now(ctl) : r->before;
-	if (rc)
+	if (rc) {
 		r->error = "a change failed: the changes already made were undone (see failed and rolled_back)";
+		uc_errx("%s", r->error);
+	}
 	json_result(r);
 	return rc ? UC_EXIT_FAIL : UC_EXIT_OK;
 }

@@ -1,2 +1,204 @@
 #!/bin/bash
-echo "test-apply.sh not written yet"; exit 1
+# uclampctl apply against a fake root (UCLAMPCTL_SYSROOT): config errors
+# (file:line, exit 2, nothing changed), --check, --dry-run, consent, idempotence,
+# rollback, and the -J shape. Only [system] here: cgroups need the real mount
+# table and tasks the real kernel (tests/vm/scenarios/apply-*.sh).
+. "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
+
+U=$UCLAMPCTL
+fake_root
+K=$ROOT/proc/sys/kernel
+C=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-conf.XXXXXX")
+_tmpdirs+=("$C")
+
+# the default locations come from configure's sysconfdir; the help names them
+t "apply --help" 0 $U apply --help
+has 'uclampctl\.conf'
+has 'uclampctl\.d/\*\.conf'
+has -- '--check'
+SYSCONF=$(printf '%s\n' "$OUT" | grep -o '/[^ ]*/uclampctl\.conf' | head -1)
+SYSCONF=${SYSCONF%/uclampctl.conf}
+[ -n "$SYSCONF" ] && _pass "sysconfdir from --help: $SYSCONF" || _fail "no sysconfdir in --help"
+E=$ROOT$SYSCONF
+mkdir -p "$E/uclampctl.d"
+
+sysctls_are() { same "$K/sched_util_clamp_min" "$1"; same "$K/sched_util_clamp_max" "$2"; same "$K/sched_util_clamp_min_rt_default" "$3"; }
+stamp() { stat -c '%y' "$K"/sched_util_clamp_* | tr '\n' ' '; }
+# like t, but $OUT is stdout only (the JSON), stderr goes to $ERR
+tj() {
+	local what=$1 want=$2 errf
+	shift 2
+	errf=$(mktemp "$C/err.XXXXXX")
+	OUT=$("$@" </dev/null 2>"$errf")
+	RC=$?
+	ERR=$(cat "$errf")
+	if [ "$RC" = "$want" ]; then _pass "$what (exit $RC)"; else _fail "$what: exit $RC, expected $want ($ERR)"; fi
+}
+json() { printf '%s\n' "$OUT" | python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+jcheck() {
+	local what=$1
+	shift
+	if json "$@" 2>/dev/null; then _pass "JSON: $what"; else _fail "JSON: $what"; fi
+}
+
+# ---- usage -------------------------------------------------------------------
+t "unknown option" 2 $U apply --frob
+has "unknown option '--frob'"
+t "an argument" 2 $U apply extra.conf
+has "unexpected argument 'extra.conf'"
+t "--config without a value" 2 $U apply --config
+t "--check with --dry-run" 2 $U apply --check --dry-run
+
+# ---- no configuration at all ---------------------------------------------------
+fake_sysctls 1024 1024 1024
+t "no configuration: nothing to do" 0 $U apply
+has 'no configuration'
+t "no configuration, --check" 0 $U apply --check
+tj "no configuration, -J" 0 $U apply -J
+jcheck "changed is false" 'assert d["changed"] is False'
+
+# ---- config errors: every one with file:line, exit 2, nothing changed ------------
+cat >"$E/uclampctl.conf" <<'EOF'
+# a valid part: must not be applied while another part is broken
+[fast-path]
+allow-enable = yes
+[system]
+min = 60%
+max = 80%
+EOF
+cat >"$E/uclampctl.d/20-bad.conf" <<'EOF'
+[system]
+rt-default = 2000
+
+[cgroup system.slice/../../etc]
+max = 10%
+[tasks nobody]
+max = 5
+[sytem]
+bogus line
+EOF
+cat >"$E/uclampctl.d/10-fine.conf" <<'EOF'
+[system]
+rt-default = 0
+EOF
+before=$(stamp)
+t "errors in a drop-in" 2 $U apply
+has "20-bad\.conf:2: invalid value '2000' for rt-default in \[system\]: out of range"
+has "20-bad\.conf:4: cgroup path 'system\.slice/\.\./\.\./etc' leaves the cgroup hierarchy"
+has "20-bad\.conf:6: \[tasks nobody\] has no selector"
+has "20-bad\.conf:8: unknown section \[sytem\]"
+has "20-bad\.conf:9: expected 'key = value'"
+has '5 error\(s\) in the configuration: nothing changed'
+hasnt 'uclampctl\.conf:|10-fine'
+sysctls_are 1024 1024 1024
+[ "$(stamp)" = "$before" ] && _pass "no sysctl written" || _fail "a sysctl was written"
+t "errors: --check is exit 2 too" 2 $U apply --check
+t "errors: --dry-run is exit 2 too" 2 $U apply --dry-run
+tj "errors: -J" 2 $U apply -J
+jcheck "errors listed with file:line, nothing changed" \
+	'assert d["changed"] is False and len(d["errors"]) == 5 and d["errors"][0].endswith(("20-bad.conf:2: invalid value \x272000\x27 for rt-default in [system]: out of range; use 0..1024, N% or N.NN% (0-100), max, or default (-1)"))'
+rm "$E/uclampctl.d/20-bad.conf"
+
+# a value the host cannot take: only min, above the current max
+echo 300 >"$K/sched_util_clamp_max"
+printf '[system]\nmin = 900\n' >"$C/min.conf"
+t "min above the host's max" 2 $U apply --config "$C/min.conf" -y
+has 'min\.conf:2: \[system\] would leave min 900 above max 300'
+same "$K/sched_util_clamp_min" 1024
+echo 1024 >"$K/sched_util_clamp_max"
+
+# ---- --check and --dry-run ------------------------------------------------------
+# now: uclampctl.conf (min 60%, max 80%, allow-enable) + 10-fine.conf (rt-default 0)
+t "--check: differs" 1 $U apply --check
+has 'differs'
+has 'kernel\.sched_util_clamp_min +sched_util_clamp_min +1024 +614'
+has 'kernel\.sched_util_clamp_max +sched_util_clamp_max +1024 +819'
+has 'kernel\.sched_util_clamp_min_rt_default +sched_util_clamp_min_rt_default +1024 +0'
+t "--check -q: only the exit code" 1 $U -q apply --check
+[ -z "$OUT" ] && _pass "quiet" || _fail "-q printed: $OUT"
+tj "--check -J" 1 $U apply --check -J
+jcheck "check: would change 3, mode check" \
+	'assert d["mode"] == "check" and d["changed"] is True and len(d["changes"]) == 3 and d["failed"] == []'
+t "--dry-run" 0 $U apply --dry-run
+has '3 to change'
+has 'dry run: nothing changed'
+tj "--dry-run -J" 0 $U apply --dry-run -J
+jcheck "dry run: the plan" 'assert d["mode"] == "dry-run" and len(d["changes"]) == 3 and d["enables_fast_path"] is True'
+sysctls_are 1024 1024 1024
+
+# ---- consent -----------------------------------------------------------------------
+printf '[system]\nmin = 60%%\nmax = 80%%\n' >"$C/noconsent.conf"
+t "no consent, not a terminal: refused" 3 $U apply --config "$C/noconsent.conf"
+has 'refused'
+tj "no consent, -J: refused" 3 $U apply --config "$C/noconsent.conf" -J
+jcheck "refused: changed false, an error" 'assert d["changed"] is False and any("refused" in e for e in d["errors"])'
+printf '[fast-path]\nallow-enable = no\n' >"$C/no.conf"
+t "allow-enable = no is no consent" 3 $U apply --config "$C/noconsent.conf" --config "$C/no.conf"
+sysctls_are 1024 1024 1024
+
+# ---- apply: consent from the config, then idempotence --------------------------------
+t "apply with allow-enable = yes" 0 $U apply
+has 'changed 3'
+sysctls_are 614 819 0
+before=$(stamp)
+t "second run: no changes" 0 $U apply
+has 'nothing to change \(3 already'
+[ "$(stamp)" = "$before" ] && _pass "second run wrote nothing" || _fail "second run wrote a sysctl"
+t "--check now matches" 0 $U apply --check
+has 'no differences'
+tj "-J: nothing to change" 0 $U apply -J
+jcheck "second run: changed false, no writes" \
+	'assert d["changed"] is False and d["changes"] == [] and d["unchanged"] == 3 and set(d["fast_path"]) == {"before", "after"}'
+[ "$(stamp)" = "$before" ] && _pass "-J run wrote nothing" || _fail "-J run wrote a sysctl"
+
+# drift, then -J with --yes: exactly the drifted value
+echo 700 >"$K/sched_util_clamp_max"
+t "--check sees drift" 1 $U apply --check
+has 'kernel\.sched_util_clamp_max +sched_util_clamp_max +700 +819'
+hasnt 'sched_util_clamp_min +sched_util_clamp_min '
+tj "-J repairs the drift" 0 $U apply -J --config "$C/noconsent.conf" -y
+jcheck "one change with target/attribute/from/to" \
+	'c = d["changes"]; assert d["changed"] is True and len(c) == 1 and c[0]["target"] == "kernel.sched_util_clamp_max" and c[0]["attribute"] == "sched_util_clamp_max" and (c[0]["from"], c[0]["to"]) == ("700", "819") and d["failed"] == []'
+same "$K/sched_util_clamp_max" 819
+
+# ---- --config: files and directories, later wins ---------------------------------------
+mkdir -p "$C/d"
+printf '[system]\nmax = 900\n' >"$C/d/50-b.conf"
+printf '[system]\nmax = 1000\nmin = 10\n' >"$C/d/40-a.conf"
+printf '[fast-path]\nallow-enable = yes\n' >"$C/d/00-consent.conf"
+t "--config DIR: name order" 0 $U apply --config "$C/d" --dry-run
+has 'kernel\.sched_util_clamp_max +sched_util_clamp_max +819 +900'
+has 'kernel\.sched_util_clamp_min +sched_util_clamp_min +614 +10'
+t "--config DIR then FILE: the file wins" 0 $U apply --config "$C/d" --config "$C/noconsent.conf" --dry-run
+has 'nothing to change'
+t "--config a missing file" 2 $U apply --config "$C/missing.conf"
+has 'missing\.conf: cannot read: No such file or directory'
+
+# ---- a failed write is rolled back ----------------------------------------------------
+# rt_default becomes a read-only proc file (cap_last_cap, 0444 even for root):
+# min and max are written first, then rt_default fails and both are undone.
+fake_sysctls 1024 1024 ""
+if [ -r /proc/sys/kernel/cap_last_cap ] && ! : 2>/dev/null >/proc/sys/kernel/cap_last_cap; then
+	ln -s /proc/sys/kernel/cap_last_cap "$K/sched_util_clamp_min_rt_default"
+	cur=$(cat /proc/sys/kernel/cap_last_cap)
+	printf '[fast-path]\nallow-enable = yes\n[system]\nmin = 60%%\nmax = 80%%\nrt-default = %d\n' $((cur - 1)) >"$C/fail.conf"
+	t "a write fails: exit 1" 1 $U apply --config "$C/fail.conf"
+	has 'sched_util_clamp_min_rt_default: (permission denied|read-only)'
+	has '2 change\(s\) undone'
+	same "$K/sched_util_clamp_min" 1024
+	same "$K/sched_util_clamp_max" 1024
+	tj "a write fails: -J" 1 $U apply --config "$C/fail.conf" -J
+	jcheck "failed + rolled_back, changed false" \
+		'assert d["changed"] is False and len(d["failed"]) == 1 and d["failed"][0]["attribute"] == "sched_util_clamp_min_rt_default" and d["failed"][0]["error"] and len(d["rolled_back"]) == 2'
+	same "$K/sched_util_clamp_min" 1024
+	rm -f "$K/sched_util_clamp_min_rt_default"
+else
+	_pass "skip rollback: /proc/sys/kernel/cap_last_cap is missing or writable here"
+fi
+
+# ---- no uclamp in the kernel -------------------------------------------------------------
+rm -f "$K"/sched_util_clamp_*
+t "[system] without uclamp: exit 4" 4 $U apply --config "$C/noconsent.conf" -y
+has 'noconsent\.conf:2: \[system\]: the kernel has no uclamp sysctls'
+
+finish
