@@ -94,8 +94,10 @@ int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col
 			name[k] = opts->json ? (char)tolower((unsigned char)c->name[k]) : c->name[k];
 		name[k] = '\0';
 		cl = scols_table_new_column(t->tb, name, c->whint, c->scols_flags);
-		if (!cl)
+		if (!cl) {
+			uc_table_free(t);	/* callers only free what init returned 0 for */
 			return -ENOMEM;
+		}
 		if (c->type == UC_COL_NUM)
 			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
 		else if (c->type == UC_COL_BOOL)

@@ -52,8 +52,11 @@ DIR *uc_opendir(const char *abspath)
 ssize_t uc_read_str(const char *abspath, char *buf, size_t n)
 {
 	ssize_t len = 0, r;
-	int fd = uc_open(abspath, O_RDONLY);
+	int fd;
 
+	if (n == 0)
+		return -EINVAL;	/* no room even for the NUL */
+	fd = uc_open(abspath, O_RDONLY);
 	if (fd < 0)
 		return fd;
 	while ((size_t)len < n - 1) {
