@@ -12,7 +12,7 @@
 struct uc_selector {
 	const pid_t *pids;	/* explicit PIDs (empty with 'all') */
 	size_t npids;
-	bool all;		/* every process */
+	bool all;		/* every process but the calling one */
 	bool threads;		/* every thread of each process, not only the main one */
 	int policy;		/* -1: any */
 	bool has_uid;

@@ -333,13 +333,20 @@ static int walk_all(struct walk *w)
 {
 	struct dirent *de;
 	DIR *dir = uc_opendir("/proc");
+	pid_t self = getpid();
 	int rc = 0;
 
 	if (!dir)
 		return -errno;
 	while (!rc && (de = readdir(dir))) {
-		if (all_digits(de->d_name))
-			rc = visit_process(w, (pid_t)atoi(de->d_name));
+		pid_t pid;
+
+		if (!all_digits(de->d_name))
+			continue;
+		pid = (pid_t)atoi(de->d_name);
+		/* not ourselves: we exit in a moment, a clamp on us is only a side effect */
+		if (pid != self)
+			rc = visit_process(w, pid);
 	}
 	closedir(dir);
 	return rc;

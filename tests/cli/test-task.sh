@@ -214,14 +214,40 @@ has "util_max .*$OTHER_MAX"
 hasnt "^RAN$"
 
 # ---- consent: not a terminal and no --yes -> exit 3, nothing changed -----------------------
-t "set without --yes, no terminal" 3 "$UCLAMPCTL" task set --max "$OTHER_MAX" "$S1"
+# The guard asks only while the fast path may still be off. Without uclamp,
+# sched_getattr reads max 0 for every task, which the fast-path detection
+# takes as evidence that uclamp is in use: 'already on', nothing to ask, and
+# the write then fails with EOPNOTSUPP. A fake root without processes has
+# no such evidence: 'run' (which plans on itself) must be refused there.
+MAIN_ROOT=$ROOT
+fake_root
+fake_sysctls 1024 1024 1024
+fake_release 6.1.0
+t "run without --yes, no terminal" 3 "$UCLAMPCTL" run --max "$OTHER_MAX" -- echo RAN
 has "refused: .*fast path"
 has "nothing changed"
+hasnt "^RAN$"
+t "run --reset-on-fork --dry-run on itself" 0 "$UCLAMPCTL" run --max "$CUR_MAX" --reset-on-fork -n -- echo RAN
+has "^pid [0-9]+ +reset_on_fork +no +yes +-$"
+hasnt "^RAN$"
+if [ "$HOST_UCLAMP" = 0 ]; then
+	t "run --yes: consent given, then EOPNOTSUPP" 4 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- echo RAN
+	has "util_max: the kernel has no uclamp support"
+	hasnt "^RAN$"
+fi
+ROOT=$MAIN_ROOT
+export UCLAMPCTL_SYSROOT=$ROOT
+if [ "$HOST_UCLAMP" = 1 ]; then
+	t "set without --yes, no terminal" 3 "$UCLAMPCTL" task set --max "$OTHER_MAX" "$S1"
+	has "refused: .*fast path"
+	has "nothing changed"
+else
+	t "set without --yes: key already 'on' by evidence, then EOPNOTSUPP" 4 "$UCLAMPCTL" task set --max "$OTHER_MAX" "$S1"
+	hasnt "refused"
+fi
 t "clamp unchanged afterwards" 0 "$UCLAMPCTL" task show -r -n -o UTIL_MAX "$S1"
 same_out "$CUR_MAX"
-t "run without --yes" 3 "$UCLAMPCTL" run --max "$OTHER_MAX" -- echo RAN
-hasnt "^RAN$"
-t "reset without --yes" 0 "$UCLAMPCTL" task reset --all --comm nobody-matches
+t "reset of nothing" 0 "$UCLAMPCTL" task reset --all --comm nobody-matches
 has "no task matches"
 
 # ---- gone tasks are not errors ---------------------------------------------------------------

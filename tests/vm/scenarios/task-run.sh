@@ -1,0 +1,30 @@
+# run: clamps on itself, then exec; children inherit; --reset-on-fork makes
+# the command's children start at the defaults.
+. "$(dirname "$0")/../lib.sh"
+. "$VM_DIR/helpers/task.sh"
+expect_key 0 "right after boot"
+
+expect_rc 0 uclampctl run --min 200 --max 800 --dry-run -- touch /tmp/ran
+expect_out "util_min +0 +200 +enables"
+check "dry run: CMD not run" test ! -e /tmp/ran
+expect_rc 127 uclampctl run --max 1024 -- /nonexistent/cmd	# no-op clamp, then exec fails
+expect_out "cannot run '/nonexistent/cmd'"
+expect_key 0 "after dry run and a no-op run"
+
+# the command and its children carry the clamps (uclampset -p 0 = a forked child)
+expect_rc 5 uclampctl -q run --min 200 --max 800 --yes -- sh -c 'exit 5'
+expect_rc 0 uclampctl run --min 200 --max 800 --yes -- sh -c 'uclampset -p $$; uclampset -p 0; grep "^uclamp" /proc/$$/sched; true'
+check "CMD and its child: 200/800" test "$(printf '%s\n' "$OUT" | grep -c 'min: 200 max: 800')" = 2
+expect_out "^uclamp.min +: +200$"
+expect_key 1
+
+# stdout is CMD's alone
+check "stdout: only CMD's output" test "$("$UCLAMPCTL" run --max 700 --yes -- echo hello 2>/dev/null)" = hello
+
+# reset-on-fork: the command keeps its clamps and the flag, its children start fresh
+expect_rc 0 uclampctl run --min 300 --reset-on-fork --yes -- sh -c 'chrt -p $$; uclampset -p $$; uclampset -p 0; chrt -p 0; true'
+expect_out "SCHED_OTHER\|SCHED_RESET_ON_FORK"
+expect_out "\(\S+\) util_clamp: min: 300 max: 1024"
+expect_out "uclampset \([0-9]+\) util_clamp: min: 0 max: 1024"
+check "the child's policy has no reset-on-fork" test "$(printf '%s\n' "$OUT" | grep -c RESET_ON_FORK)" = 1
+done_scenario
