@@ -164,6 +164,9 @@ static void json_result(const struct result *r)
 	fprintf(f, ",\n  \"fast_path\": {\"before\": \"%s\", \"after\": \"%s\"}", uc_key_state_name(r->before),
 		uc_key_state_name(r->after));
 	fprintf(f, ",\n  \"enables_fast_path\": %s", p && uc_plan_flips(p) ? "true" : "false");
+	/* the recorded consent, for monitoring ("on, but not allowed here") */
+	fprintf(f, ",\n  \"allow_enable\": %s",
+		r->cfg && r->cfg->allow_enable.set && r->cfg->allow_enable.value ? "true" : "false");
 	fputs(",\n  \"errors\": [", f);
 	for (size_t i = 0; r->cfg && i < r->cfg->nerrors; i++) {
 		const struct uc_conf_error *e = &r->cfg->errors[i];

@@ -117,8 +117,8 @@ has 'kernel\.sched_util_clamp_min_rt_default +sched_util_clamp_min_rt_default +1
 t "--check -q: only the exit code" 1 $U -q apply --check
 [ -z "$OUT" ] && _pass "quiet" || _fail "-q printed: $OUT"
 tj "--check -J" 1 $U apply --check -J
-jcheck "check: would change 3, mode check" \
-	'assert d["mode"] == "check" and d["changed"] is True and len(d["changes"]) == 3 and d["failed"] == []'
+jcheck "check: would change 3, mode check, consent recorded" \
+	'assert d["mode"] == "check" and d["changed"] is True and len(d["changes"]) == 3 and d["failed"] == [] and d["allow_enable"] is True'
 t "--dry-run" 0 $U apply --dry-run
 has '3 to change'
 has 'dry run: nothing changed'
@@ -131,7 +131,7 @@ printf '[system]\nmin = 60%%\nmax = 80%%\n' >"$C/noconsent.conf"
 t "no consent, not a terminal: refused" 3 $U apply --config "$C/noconsent.conf"
 has 'refused'
 tj "no consent, -J: refused" 3 $U apply --config "$C/noconsent.conf" -J
-jcheck "refused: changed false, an error" 'assert d["changed"] is False and any("refused" in e for e in d["errors"])'
+jcheck "refused: changed false, an error, no consent" 'assert d["changed"] is False and any("refused" in e for e in d["errors"]) and d["allow_enable"] is False'
 printf '[fast-path]\nallow-enable = no\n' >"$C/no.conf"
 t "allow-enable = no is no consent" 3 $U apply --config "$C/noconsent.conf" --config "$C/no.conf"
 sysctls_are 1024 1024 1024
