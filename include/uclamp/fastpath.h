@@ -52,6 +52,7 @@ struct uc_fp_scan {
 	size_t tasks, tasks_nondefault;
 	int cgroups_rc;		/* -ENOENT: no cpu hierarchy */
 	size_t cgroups;		/* non-root groups of the cpu hierarchy */
+	size_t cgroups_cpu;	/* of which have the cpu controller's files (cpu.weight/cpu.shares) */
 	size_t cgroups_uclamp;	/* of which have cpu.uclamp.* files */
 	size_t cgroups_nondefault;
 	size_t evidence;	/* items found (may exceed the notes kept) */
@@ -87,6 +88,7 @@ struct uc_fp_cg_sample {
 	const char *path;	/* relative to the cpu hierarchy */
 	bool has_files;		/* cpu.uclamp.min/max exist */
 	int min_pct100, max_pct100;	/* as read (10000 = max) */
+	bool cpu_files;		/* the cpu controller is on here (cpu.weight or cpu.shares exists) */
 };
 struct uc_fp_task_sample {
 	pid_t pid, tid;
@@ -134,5 +136,9 @@ void uc_fastpath_set_ops(const struct uc_fp_ops *ops);
 /* The real ones: walk the cpu hierarchy (uc_cg_init) and every thread (uc_tasks_walk). */
 int uc_fp_real_cgroups(uc_fp_cg_fn fn, void *data);
 int uc_fp_real_tasks(uc_fp_task_fn fn, void *data);
+/* Every non-root group of the cpu hierarchy, depth first: fn gets an open
+ * directory fd of the group and its path relative to the mount. */
+typedef int (*uc_cg_dir_fn)(int dfd, const char *rel, void *data);
+int uc_fp_walk_cgroups(uc_cg_dir_fn fn, void *data);
 
 #endif

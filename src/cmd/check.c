@@ -1,8 +1,95 @@
-/* cmd/check.c: not written yet */
+/*
+ * uclampctl check: is the uclamp fast path (sched_uclamp_used) on? For
+ * scripts: the answer is the exit status (its own codes, not the usual
+ * ones), plus one line saying which state and how it is known.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
 #include "cmd/common.h"
+#include "uclamp/fastpath.h"
+
+enum {
+	CHECK_OFF = 0,
+	CHECK_ON = 1,		/* on, or always-on (uclamp without the key) */
+	CHECK_UNKNOWN = 3,
+	CHECK_NO_UCLAMP = 4,
+};
+
+static void usage(void)
+{
+	printf("Usage:\n uclampctl check [options]\n\n"
+	       "Tell whether the uclamp fast path (static key sched_uclamp_used) is on,\n"
+	       "in the exit status and one line saying how it is known.\n\n"
+	       "Options:\n"
+	       " -q, --quiet    print nothing, only set the exit status\n"
+	       " -v, --verbose  also print the evidence found and why other methods\n"
+	       "                were unavailable\n"
+	       " -h, --help     display this help\n\n"
+	       "Exit status:\n"
+	       " 0  off: no clamp was ever set since boot (read from kernel memory)\n"
+	       " 1  on, or always-on (a uclamp kernel older than the key: 5.3-5.8)\n"
+	       " 2  usage error\n"
+	       " 3  unknown: the key cannot be read (needs root) and there is no evidence\n"
+	       " 4  the kernel has no uclamp\n");
+}
+
+static int exit_of(enum uc_key_state s)
+{
+	switch (s) {
+	case UC_KEY_OFF: return CHECK_OFF;
+	case UC_KEY_ON:
+	case UC_KEY_ALWAYS_ON: return CHECK_ON;
+	case UC_KEY_UNSUPPORTED: return CHECK_NO_UCLAMP;
+	case UC_KEY_UNKNOWN: break;
+	}
+	return CHECK_UNKNOWN;
+}
 
 int cmd_check(struct uc_ctl *ctl, int argc, char **argv)
 {
-	uc_errx("'check' is not implemented yet");
-	return UC_EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uc_fastpath fp;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			ctl->quiet = true;
+			break;
+		case 'v':
+			ctl->verbose++;
+			break;
+		case 'h':
+			usage();
+			return UC_EXIT_OK;
+		default:
+			if (optopt)
+				uc_usage_error(ctl, "unknown option '-%c'", optopt);
+			uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		uc_usage_error(ctl, "unexpected argument '%s': 'check' takes no arguments", argv[optind]);
+
+	uc_fastpath_detect(&fp);
+	if (ctl->quiet)
+		return exit_of(fp.state);
+	if (fp.source == UC_FP_SRC_NONE)
+		printf("%s: %s\n", uc_key_state_name(fp.state), fp.how);
+	else
+		printf("%s (%s): %s\n", uc_key_state_name(fp.state), uc_fp_source_name(fp.source), fp.how);
+	if (ctl->verbose) {
+		for (size_t i = 0; i < fp.nevidence; i++)
+			printf("  evidence: %s\n", fp.evidence[i]);
+		for (size_t i = 0; i < fp.nunavailable; i++)
+			printf("  unavailable: %s\n", fp.unavailable[i]);
+	}
+	return exit_of(fp.state);
 }

@@ -1,8 +1,111 @@
-/* cmd/keys.c: not written yet */
+/*
+ * uclampctl keys: the scheduler's static keys that gate fast-path cost,
+ * each with its state, how it was read and what it means.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "cmd/common.h"
+#include "uclamp/keys.h"
+
+enum { COL_KEY, COL_STATE, COL_HOW, COL_COUNT, COL_ADDRESS, COL_VIEW, COL_REASON, COL_MEANING };
+
+static const struct uc_col cols[] = {
+	[COL_KEY] = { "KEY", 0.2, 0, UC_COL_STR, "the static key's symbol" },
+	[COL_STATE] = { "STATE", 0.1, 0, UC_COL_STR, "on, off, unreadable, absent (sched_uclamp_used: as 'check')" },
+	[COL_HOW] = { "HOW", 0.2, 0, UC_COL_STR, "how it was read: kcore, system-map, a file, an inference" },
+	[COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM, "the key's enabled count, read from kernel memory" },
+	[COL_ADDRESS] = { "ADDRESS", 0.15, 0, UC_COL_STR, "where it was read" },
+	[COL_VIEW] = { "VIEW", 0.2, 0, UC_COL_STR, "what userspace shows of it" },
+	[COL_REASON] = { "REASON", 0.3, 0, UC_COL_STR, "why it is unreadable, absent or unknown" },
+	[COL_MEANING] = { "MEANING", 0.4, SCOLS_FL_WRAP, UC_COL_STR, "what the key gates" },
+};
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+
+static void usage(void)
+{
+	printf("Usage:\n uclampctl keys [options]\n\n"
+	       "Show the scheduler's static keys that gate fast-path cost: each key's state,\n"
+	       "how it was read, and what it means. Keys are read from kernel memory as root\n"
+	       "(/proc/kallsyms + /proc/kcore, 4 bytes each), otherwise from what userspace\n"
+	       "shows of them; a key that cannot be read is 'unreadable' with the reason.\n"
+	       "sched_uclamp_used is shown exactly as 'uclampctl check' sees it.\n\n"
+	       "Options:\n" UC_OUTPUT_OPTS_HELP
+	       "     --list-columns     list the columns for --output\n"
+	       " -h, --help             display this help\n\n"
+	       "Default columns: KEY,STATE,HOW,MEANING.\n");
+}
 
 int cmd_keys(struct uc_ctl *ctl, int argc, char **argv)
 {
-	uc_errx("'keys' is not implemented yet");
-	return UC_EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "list-columns", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uc_skeys *ks;
+	struct uc_table t;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': ctl->out.columns = optarg; break;
+		case 'J': ctl->out.json = true; break;
+		case 'r': ctl->out.raw = true; break;
+		case 'n': ctl->out.noheadings = true; break;
+		case 'L':
+			uc_print_columns(cols, NCOLS);
+			return UC_EXIT_OK;
+		case 'h':
+			usage();
+			return UC_EXIT_OK;
+		case ':':
+			uc_usage_error(ctl, "option '%s' needs a value: a list of columns (see --list-columns)",
+				       argv[optind - 1]);
+		default:
+			if (optopt)
+				uc_usage_error(ctl, "unknown option '-%c'", optopt);
+			uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		uc_usage_error(ctl, "unexpected argument '%s': 'keys' takes no arguments", argv[optind]);
+
+	/* before reading anything: a bad -o is a usage error that changes nothing */
+	uc_table_or_err(ctl, &t, "keys", cols, NCOLS, "KEY,STATE,HOW,MEANING");
+	ks = malloc(sizeof(*ks));
+	if (!ks || uc_skeys_read(ks)) {
+		uc_errx("out of memory");
+		uc_table_free(&t);
+		free(ks);
+		return UC_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < ks->n; i++) {
+		const struct uc_skey *k = &ks->k[i];
+		struct libscols_line *ln = uc_table_line(&t, NULL);
+
+		uc_table_set(&t, ln, COL_KEY, k->name);
+		uc_table_set(&t, ln, COL_STATE, uc_skey_state_name(k->state));
+		uc_table_set(&t, ln, COL_HOW, k->how);
+		if (k->have_count) {
+			uc_table_setf(&t, ln, COL_COUNT, "%d", (int)k->count);
+			uc_table_setf(&t, ln, COL_ADDRESS, "%#llx", (unsigned long long)k->addr);
+		}
+		uc_table_set(&t, ln, COL_VIEW, k->view);
+		uc_table_set(&t, ln, COL_REASON, k->why);
+		uc_table_set(&t, ln, COL_MEANING, k->meaning);
+	}
+	uc_table_print(&t, stdout);
+	uc_table_free(&t);
+	if (ctl->verbose)
+		for (size_t i = 0; i < ks->info.nnotes; i++)
+			uc_verbose(ctl, "kernel memory: %s", ks->info.notes[i]);
+	free(ks);
+	return UC_EXIT_OK;
 }

@@ -149,7 +149,7 @@ size_t uc_fp_evidence(const struct uc_sysctl_values *sys, const struct uc_fp_cg_
 /* ---- gathering from the running system ---- */
 
 struct cg_walk {
-	uc_fp_cg_fn fn;
+	uc_cg_dir_fn fn;
 	void *data;
 	char rel[PATH_MAX];
 	int root_fd;
@@ -171,10 +171,9 @@ static int walk_cg(struct cg_walk *w, size_t len, int depth)
 		return -errno;
 	}
 	while (!rc && (de = readdir(dir))) {
-		struct uc_fp_cg_sample s = { .path = w->rel };
 		size_t n = strlen(de->d_name);
 		struct stat st;
-		int r1, r2;
+		int gfd;
 
 		if (de->d_name[0] == '.')
 			continue;
@@ -188,19 +187,20 @@ static int walk_cg(struct cg_walk *w, size_t len, int depth)
 		if (len)
 			w->rel[len] = '/';
 		memcpy(w->rel + len + (len ? 1 : 0), de->d_name, n + 1);
-		r1 = uc_cg_read(w->rel, UC_ATTR_MIN, &s.min_pct100);
-		r2 = uc_cg_read(w->rel, UC_ATTR_MAX, &s.max_pct100);
-		s.has_files = r1 == 0 && r2 == 0;
-		rc = w->fn(&s, w->data);
-		if (!rc && depth < 64)
-			rc = walk_cg(w, len + (len ? 1 : 0) + n, depth + 1);
+		gfd = openat(dirfd(dir), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (gfd >= 0) {
+			rc = w->fn(gfd, w->rel, w->data);
+			close(gfd);
+			if (!rc && depth < 64)
+				rc = walk_cg(w, len + (len ? 1 : 0) + n, depth + 1);
+		}
 		w->rel[len] = '\0';
 	}
 	closedir(dir);
 	return rc;
 }
 
-int uc_fp_real_cgroups(uc_fp_cg_fn fn, void *data)
+int uc_fp_walk_cgroups(uc_cg_dir_fn fn, void *data)
 {
 	struct uc_cg_info info;
 	struct cg_walk w = { .fn = fn, .data = data };
@@ -214,6 +214,29 @@ int uc_fp_real_cgroups(uc_fp_cg_fn fn, void *data)
 	rc = walk_cg(&w, 0, 0);
 	close(w.root_fd);
 	return rc;
+}
+
+struct clamp_walk {
+	uc_fp_cg_fn fn;
+	void *data;
+};
+
+static int clamp_cb(int dfd, const char *rel, void *data)
+{
+	struct clamp_walk *w = data;
+	struct uc_fp_cg_sample s = { .path = rel };
+
+	s.cpu_files = faccessat(dfd, "cpu.weight", F_OK, 0) == 0 || faccessat(dfd, "cpu.shares", F_OK, 0) == 0;
+	s.has_files = uc_cg_read(rel, UC_ATTR_MIN, &s.min_pct100) == 0 &&
+		      uc_cg_read(rel, UC_ATTR_MAX, &s.max_pct100) == 0;
+	return w->fn(&s, w->data);
+}
+
+int uc_fp_real_cgroups(uc_fp_cg_fn fn, void *data)
+{
+	struct clamp_walk w = { .fn = fn, .data = data };
+
+	return uc_fp_walk_cgroups(clamp_cb, &w);
 }
 
 struct task_walk {

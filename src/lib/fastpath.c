@@ -131,6 +131,7 @@ static int on_cgroup(const struct uc_fp_cg_sample *c, void *data)
 	struct scan_ctx *x = data;
 
 	x->fp->scan.cgroups++;
+	x->fp->scan.cgroups_cpu += c->cpu_files || c->has_files;
 	if (!c->has_files)
 		return 0;
 	x->fp->scan.cgroups_uclamp++;

@@ -1,2 +1,425 @@
-/* keys.c: not written yet */
+/*
+ * The scheduler's static keys (see keys.h). Kernel memory first (exact,
+ * root only), then the userspace view: a file that shows the key itself
+ * (smt/active, sched_schedstats) is as good as the key; a setting that
+ * flips it (numa_balancing, quotas, /proc/pressure, capacities) is an
+ * inference and says so in 'how'.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "uclamp/keys.h"
+#include "uclamp/sysroot.h"
+
+const char *uc_skey_state_name(enum uc_skey_state s)
+{
+	switch (s) {
+	case UC_SKEY_OFF: return "off";
+	case UC_SKEY_ON: return "on";
+	case UC_SKEY_ABSENT: return "absent";
+	case UC_SKEY_UNKNOWN: return "unknown";
+	case UC_SKEY_ALWAYS_ON: return "always-on";
+	case UC_SKEY_UNSUPPORTED: return "unsupported";
+	case UC_SKEY_UNREADABLE: break;
+	}
+	return "unreadable";
+}
+
+enum key_id {
+	K_UCLAMP, K_SMT, K_SCHEDSTATS, K_NUMA, K_CFS_BW, K_ENERGY, K_ASYM, K_CORE, K_PSI, K_SHARED, NKEYS
+};
+
+static const struct {
+	const char *name;
+	const char *meaning;
+} table[NKEYS] = {
+	[K_UCLAMP] = { "sched_uclamp_used",
+		"uclamp bucket accounting on every enqueue/dequeue; the first clamp write enables it until reboot" },
+	[K_SMT] = { "sched_smt_present",
+		"SMT siblings exist: wakeups also search for a whole idle core (select_idle_core)" },
+	[K_SCHEDSTATS] = { "sched_schedstats",
+		"schedstats collection: wait/sleep/iowait accounting in the hot paths" },
+	[K_NUMA] = { "sched_numa_balancing",
+		"automatic NUMA balancing: NUMA hinting faults and task placement work" },
+	[K_CFS_BW] = { "__cfs_bandwidth_used",
+		"CFS bandwidth control (a cgroup has a CPU quota): runtime accounting and throttling checks" },
+	[K_ENERGY] = { "sched_energy_present",
+		"energy-aware scheduling: wakeups compute energy per performance domain (clamps steer it)" },
+	[K_ASYM] = { "sched_asym_cpucapacity",
+		"CPUs of different capacity: wakeups check that the task fits the CPU (clamps steer it)" },
+	[K_CORE] = { "__sched_core_enabled",
+		"core scheduling (PR_SCHED_CORE cookies): picks are made for all SMT siblings together" },
+	[K_PSI] = { "psi_disabled",
+		"on = pressure stall information disabled (psi=0); off = PSI accounting on every task state change" },
+	[K_SHARED] = { "shared_processor",
+		"shared-processor LPAR: vcpu_is_preempted() asks the hypervisor. On a dedicated LPAR it is off, so "
+		"vcpu_is_preempted() is always false and the scheduler stops avoiding vCPUs that merely ceded while "
+		"idle (upstream: schbench p99.9 wakeup latency 6-8 ms -> ~90 us on a dedicated POWER9 LPAR)" },
+};
+
+static void setf(char *dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void setf(char *dst, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, UC_SKEY_TEXT, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- userspace views ---- */
+
+static bool exists(const char *abspath)
+{
+	char p[4096];
+
+	return uc_path(p, sizeof(p), abspath) == 0 && access(p, F_OK) == 0;
+}
+
+
+struct cap {
+	int cpu;
+	long cap;
+};
+
+static int cmp_cap(const void *a, const void *b)
+{
+	return ((const struct cap *)a)->cpu - ((const struct cap *)b)->cpu;
+}
+
+/* "cpu0-3 446, cpu4-7 1024" */
+static void format_caps(const struct cap *c, size_t n, char *view, size_t len)
+{
+	size_t used = 0;
+
+	view[0] = '\0';
+	for (size_t i = 0; i < n && used < len;) {
+		size_t j = i;
+		int w;
+
+		while (j + 1 < n && c[j + 1].cap == c[i].cap && c[j + 1].cpu == c[j].cpu + 1)
+			j++;
+		if (j > i)
+			w = snprintf(view + used, len - used, "%scpu%d-%d %ld", used ? ", " : "", c[i].cpu, c[j].cpu,
+				     c[i].cap);
+		else
+			w = snprintf(view + used, len - used, "%scpu%d %ld", used ? ", " : "", c[i].cpu, c[i].cap);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+		i = j + 1;
+	}
+}
+
+int uc_cpu_capacity_symmetric(char *view, size_t n)
+{
+	DIR *d = uc_opendir("/sys/devices/system/cpu");
+	struct cap *caps = NULL;
+	size_t ncaps = 0, cap = 0;
+	struct dirent *de;
+	bool same = true;
+
+	if (view && n)
+		view[0] = '\0';
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char p[300];
+		const char *s = de->d_name;
+		long v;
+
+		if (strncmp(s, "cpu", 3) || !isdigit((unsigned char)s[3]) || strspn(s + 3, "0123456789") != strlen(s + 3))
+			continue;
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/%s/cpu_capacity", s);
+		if (uc_read_long(p, &v))
+			continue;
+		if (ncaps == cap) {
+			struct cap *nc = realloc(caps, (cap ? cap * 2 : 16) * sizeof(*caps));
+
+			if (!nc) {
+				free(caps);
+				closedir(d);
+				return -ENOMEM;
+			}
+			caps = nc;
+			cap = cap ? cap * 2 : 16;
+		}
+		caps[ncaps++] = (struct cap){ atoi(s + 3), v };
+	}
+	closedir(d);
+	if (!ncaps) {
+		free(caps);
+		return -ENOENT;
+	}
+	qsort(caps, ncaps, sizeof(*caps), cmp_cap);
+	for (size_t i = 1; i < ncaps; i++)
+		same &= caps[i].cap == caps[0].cap;
+	if (view && n)
+		format_caps(caps, ncaps, view, n);
+	free(caps);
+	return same ? 1 : 0;
+}
+
+struct quota_ctx {
+	size_t groups, with_quota;
+};
+
+static int quota_cb(int dfd, const char *rel, void *data)
+{
+	struct quota_ctx *q = data;
+	char buf[64];
+	ssize_t len;
+	int fd;
+
+	(void)rel;
+	q->groups++;
+	/* v2 cpu.max "max 100000" / "50000 100000"; v1 cpu.cfs_quota_us -1 / N */
+	fd = openat(dfd, "cpu.max", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = openat(dfd, "cpu.cfs_quota_us", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = '\0';
+	if (strncmp(buf, "max", 3) && strncmp(buf, "-1", 2))
+		q->with_quota++;
+	return 0;
+}
+
+int uc_cgroups_with_quota(size_t *groups, size_t *with_quota)
+{
+	struct quota_ctx q = { 0, 0 };
+	int rc = uc_fp_walk_cgroups(quota_cb, &q);
+
+	*groups = q.groups;
+	*with_quota = q.with_quota;
+	return rc < 0 ? rc : 0;
+}
+
+/* a 0/1 file that shows the key itself */
+static void direct(struct uc_skey *k, const char *abspath, bool decided)
+{
+	long v;
+
+	if (uc_read_long(abspath, &v))
+		return;
+	setf(k->view, "%s = %ld", abspath, v);
+	if (decided)
+		return;
+	k->state = v ? UC_SKEY_ON : UC_SKEY_OFF;
+	setf(k->how, "%s", abspath);
+}
+
+static void infer(struct uc_skey *k, enum uc_skey_state st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void infer(struct uc_skey *k, enum uc_skey_state st, const char *fmt, ...)
+{
+	va_list ap;
+
+	k->state = st;
+	va_start(ap, fmt);
+	vsnprintf(k->how, UC_SKEY_TEXT, fmt, ap);
+	va_end(ap);
+}
+
+static void view_smt(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	(void)m;
+	direct(k, "/sys/devices/system/cpu/smt/active", mem);
+}
+
+static void view_schedstats(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	direct(k, "/proc/sys/kernel/sched_schedstats", mem);
+	/* the sysctl and the key both exist only with CONFIG_SCHEDSTATS */
+	if (!mem && k->state == UC_SKEY_UNREADABLE && !m->listed && !exists("/proc/sys/kernel/sched_schedstats"))
+		infer(k, UC_SKEY_ABSENT, "inferred: no kernel.sched_schedstats (no CONFIG_SCHEDSTATS)");
+}
+
+static void view_numa(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	long v;
+	int rc = uc_read_long("/proc/sys/kernel/numa_balancing", &v);
+
+	if (rc == 0)
+		setf(k->view, "kernel.numa_balancing = %ld", v);
+	if (mem)
+		return;
+	if (rc == 0)
+		infer(k, v ? UC_SKEY_ON : UC_SKEY_OFF, "inferred: on iff kernel.numa_balancing != 0");
+	else if (rc == -ENOENT && !m->listed)
+		infer(k, UC_SKEY_ABSENT, "inferred: no kernel.numa_balancing (no CONFIG_NUMA_BALANCING)");
+}
+
+static void view_cfs_bw(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	size_t groups, quota;
+	int rc = uc_cgroups_with_quota(&groups, &quota);
+
+	(void)m;
+	if (rc == 0)
+		setf(k->view, "%zu of %zu cpu cgroups have a quota", quota, groups);
+	if (mem || rc)
+		return;
+	infer(k, quota ? UC_SKEY_ON : UC_SKEY_OFF, "inferred: on iff a cgroup has a CPU quota");
+}
+
+static void view_asym(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	char view[UC_SKEY_TEXT];
+	int rc = uc_cpu_capacity_symmetric(view, sizeof(view));
+
+	(void)m;
+	if (rc >= 0)
+		setf(k->view, "cpu_capacity: %s", view);
+	if (mem || rc < 0)
+		return;
+	infer(k, rc ? UC_SKEY_OFF : UC_SKEY_ON, "inferred from cpu*/cpu_capacity");
+}
+
+static void view_energy(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	char buf[32];
+	ssize_t len = uc_read_str("/proc/sys/kernel/sched_energy_aware", buf, sizeof(buf));
+
+	(void)m;
+	if (len >= 0)
+		setf(k->view, "kernel.sched_energy_aware = %s", len ? buf : "(empty: EAS not possible)");
+	if (mem)
+		return;
+	if (len == 0)
+		infer(k, UC_SKEY_OFF, "inferred: sched_energy_aware is empty (EAS not possible here)");
+	else if (len > 0 && !strcmp(buf, "0"))
+		infer(k, UC_SKEY_OFF, "inferred: EAS disabled by kernel.sched_energy_aware = 0");
+	else if (uc_cpu_capacity_symmetric(NULL, 0) == 1)	/* EAS needs asymmetric capacities */
+		infer(k, UC_SKEY_OFF, "inferred: EAS needs CPUs of different capacity");
+	else if (!m->listed || !k->why[0])
+		setf(k->why, "no userspace view of EAS itself");
+}
+
+static void view_psi(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	bool present = exists("/proc/pressure");
+
+	setf(k->view, "/proc/pressure %s", present ? "present" : "absent");
+	if (mem)
+		return;
+	if (present)
+		infer(k, UC_SKEY_OFF, "inferred: /proc/pressure exists (PSI enabled)");
+	else if (m->listed)
+		infer(k, UC_SKEY_ON, "inferred: the kernel has PSI but no /proc/pressure (psi=0)");
+	else
+		setf(k->why, "no /proc/pressure: PSI disabled (psi=0) or not built");
+}
+
+static void view_shared(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	char buf[8192];
+	ssize_t len = uc_read_str("/proc/powerpc/lparcfg", buf, sizeof(buf));
+	const char *s;
+	int v;
+
+	(void)m;
+	/* lparcfg is a few KB; a larger one (-EFBIG) is not what we know */
+	if (len < 0 || !(s = strstr(buf, "shared_processor_mode=")) || sscanf(s + 22, "%d", &v) != 1)
+		return;
+	setf(k->view, "lparcfg shared_processor_mode=%d", v);
+	if (mem)
+		return;
+	/* lparcfg reads the live lppaca; the key was set from it at boot */
+	infer(k, v ? UC_SKEY_ON : UC_SKEY_OFF, "inferred from /proc/powerpc/lparcfg (set at boot)");
+}
+
+static bool want_shared_processor(void)
+{
+#if defined(__powerpc__) || defined(__powerpc64__)
+	return true;
+#else
+	return exists("/proc/powerpc/lparcfg");
+#endif
+}
+
+static void uclamp_row(struct uc_skeys *ks, struct uc_skey *k)
+{
+	const struct uc_fastpath *fp = &ks->fp;
+
+	switch (fp->state) {
+	case UC_KEY_OFF: k->state = UC_SKEY_OFF; break;
+	case UC_KEY_ON: k->state = UC_SKEY_ON; break;
+	case UC_KEY_ALWAYS_ON: k->state = UC_SKEY_ALWAYS_ON; break;
+	case UC_KEY_UNSUPPORTED: k->state = UC_SKEY_UNSUPPORTED; break;
+	case UC_KEY_UNKNOWN: k->state = UC_SKEY_UNKNOWN; break;
+	}
+	if (fp->value_read) {
+		k->have_count = true;
+		k->count = fp->value;
+		k->addr = fp->addr;
+	}
+	setf(k->how, "%s", fp->source == UC_FP_SRC_NONE ? "unreadable" : uc_fp_source_name(fp->source));
+	if (fp->state == UC_KEY_UNKNOWN)
+		setf(k->why, "%s", fp->nunavailable ? fp->unavailable[0] : fp->how);
+	else if (fp->source != UC_FP_SRC_KCORE && fp->source != UC_FP_SRC_SYSTEM_MAP)
+		setf(k->why, "%s", fp->how);
+	if (fp->sysctls)
+		setf(k->view, "sysctls %ld/%ld/%ld", fp->scan.sys.min, fp->scan.sys.max, fp->scan.sys.rt_default);
+}
+
+int uc_skeys_read(struct uc_skeys *ks)
+{
+	struct uc_kmem_key mem[NKEYS];
+	static void (*const views[NKEYS])(struct uc_skey *, const struct uc_kmem_key *, bool) = {
+		[K_SMT] = view_smt, [K_SCHEDSTATS] = view_schedstats, [K_NUMA] = view_numa,
+		[K_CFS_BW] = view_cfs_bw, [K_ENERGY] = view_energy, [K_ASYM] = view_asym,
+		[K_PSI] = view_psi, [K_SHARED] = view_shared,
+	};
+	size_t nk = want_shared_processor() ? NKEYS : K_SHARED;
+
+	memset(ks, 0, sizeof(*ks));
+	uc_fastpath_detect(&ks->fp);
+	memset(mem, 0, sizeof(mem));
+	for (size_t i = 1; i < nk; i++)
+		mem[i - 1].name = table[i].name;
+	uc_kmem_read_keys(mem, nk - 1, &ks->info);
+
+	for (size_t i = 0; i < nk; i++) {
+		struct uc_skey *k = &ks->k[ks->n++];
+		const struct uc_kmem_key *m = i ? &mem[i - 1] : NULL;
+
+		k->name = table[i].name;
+		k->meaning = table[i].meaning;
+		if (i == K_UCLAMP) {
+			uclamp_row(ks, k);
+			continue;
+		}
+		k->state = UC_SKEY_UNREADABLE;
+		if (m->rc == 0) {
+			k->state = m->value ? UC_SKEY_ON : UC_SKEY_OFF;
+			k->have_count = true;
+			k->count = m->value;
+			k->addr = m->addr;
+			setf(k->how, "%s", m->via_map ? "system-map" : "kcore");
+		} else if (m->absent) {
+			k->state = UC_SKEY_ABSENT;
+			setf(k->how, "symbol lists");
+			setf(k->why, "%s", m->why);
+		} else {
+			setf(k->why, "%s", m->why[0] ? m->why : "no address");
+		}
+		if (views[i])
+			views[i](k, m, m->rc == 0 || m->absent);
+		if (k->state == UC_SKEY_UNREADABLE && !k->how[0])
+			setf(k->how, "unreadable (%s)", k->why[0] ? k->why : "no userspace view");
+		if (k->state != UC_SKEY_UNREADABLE && k->state != UC_SKEY_ABSENT && m->rc)
+			k->why[0] = '\0';	/* the view answered */
+	}
+	return 0;
+}

@@ -291,7 +291,8 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 			set_why(&k[i], -ENOENT, "not in /proc/kallsyms, which lists data symbols: not in this kernel");
 		} else {
 			need[i] = need_map = true;
-			set_why(&k[i], -ENOENT, "not in /proc/kallsyms (data symbols need CONFIG_KALLSYMS_ALL)");
+			set_why(&k[i], -ENOENT, "not in /proc/kallsyms, which lists no data symbols "
+				"without CONFIG_KALLSYMS_ALL");
 		}
 	}
 	if (need_map) {

@@ -310,7 +310,8 @@ static void evidence_cgroups(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct uc_fp_cg_sample c = { "a/b", cases[i].files, cases[i].min, cases[i].max };
+		struct uc_fp_cg_sample c = { .path = "a/b", .has_files = cases[i].files,
+					     .min_pct100 = cases[i].min, .max_pct100 = cases[i].max };
 		struct uc_fastpath fp;
 
 		memset(&fp, 0, sizeof(fp));
@@ -378,7 +379,9 @@ static void evidence_lists(void **state)
 {
 	struct uc_sysctl_values sys = { 1024, 900, 1024 };
 	struct uc_fp_cg_sample cg[] = {
-		{ "a", true, 0, 10000 }, { "b", true, 0, 5000 }, { "c", false, 9, 9 },
+		{ .path = "a", .has_files = true, .min_pct100 = 0, .max_pct100 = 10000 },
+		{ .path = "b", .has_files = true, .min_pct100 = 0, .max_pct100 = 5000 },
+		{ .path = "c", .has_files = false, .min_pct100 = 9, .max_pct100 = 9 },
 	};
 	struct uc_fp_task_sample t[] = {
 		{ 1, 1, "init", 0, 0, 1024 },
