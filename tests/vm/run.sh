@@ -53,7 +53,10 @@ for s in "${scenarios[@]}"; do
 	[ -f "$s" ] || die "no scenario $s"
 	echo "=== vm: $name"
 	t0=$(date +%s)
-	"$here/run-vm.sh" -t 240 -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -- bash "$s" 2>&1
+	# a scenario may ask for kernel arguments (e.g. another cgroup layout,
+	# see guest-init.sh) with a line "# vm-append: ARGS"
+	append=$(sed -n 's/^# vm-append: *//p' "$s" | head -n 1)
+	"$here/run-vm.sh" -t 240 -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" ${append:+-a "$append"} -- bash "$s" 2>&1
 	rc=$?
 	if [ "$rc" = 0 ]; then
 		pass=$((pass + 1)); echo "PASS: $name ($(($(date +%s) - t0))s)"

@@ -1,0 +1,58 @@
+# vm-append: uclamp.cgroup=v1
+# uclampctl cgroup on a cgroup v1 cpu hierarchy (/sys/fs/cgroup/cpu, no v2
+# mounted): same values, bad values and bad paths leave the key at 0; set
+# values read back; effective values match /proc/PID/sched; --pid finds the
+# group from the "cpu" line of /proc/PID/cgroup.
+. "$(dirname "$0")/../lib.sh"
+CG=/sys/fs/cgroup/cpu
+mkdir -p $CG/bg/low $CG/fg
+task_eff() { awk -F: '/^effective uclamp\.m/ { gsub(/ /, "", $2); printf "%s ", $2 }' /proc/$1/sched; }
+tool_eff() { "$UCLAMPCTL" cgroup show --pid "$1" -o EFF_MIN,EFF_MAX -r -n | tr '\n' ' '; }
+expect_key 0 "right after boot"
+
+expect_rc 0 uclampctl -v cgroup show
+expect_out 'cgroup v1 at /sys/fs/cgroup/cpu$'
+expect_out 'low +0\.00 +max +0 +1024 +0 +1024'
+expect_rc 0 uclampctl cgroup set bg --min 0% --max max -y
+expect_out 'nothing to change'
+# v1 has no subtree_control: cpu is in every group, --enable-cpu has nothing to do
+expect_rc 0 uclampctl cgroup set bg/low --enable-cpu --max 1024 -y
+expect_out 'nothing to change'
+for bad in 150% bogus -1% 1025; do
+	expect_rc 2 uclampctl cgroup set bg --min "$bad" -y
+done
+expect_rc 2 uclampctl cgroup set ../../.. --max 40% -y
+expect_out 'refusing'
+expect_rc 2 uclampctl cgroup set /sys/fs/cgroup --max 40% -y
+expect_out 'refusing'
+expect_rc 2 uclampctl cgroup set $CG --max 40% -y
+expect_out 'system set'
+expect_key 0 "after same values, bad values and bad paths"
+
+# cap a background group at 40%, ask for 30%..90% below it
+expect_rc 0 uclampctl cgroup set bg --max 40% -y
+check "bg max reads 40.00" test "$(cat $CG/bg/cpu.uclamp.max)" = 40.00
+expect_key 1 "after setting bg"
+expect_rc 0 uclampctl cgroup set $CG/bg/low --min 30% --max 90% -y
+check "low reads 30.00 90.00" test "$(cat $CG/bg/low/cpu.uclamp.min $CG/bg/low/cpu.uclamp.max | tr '\n' ' ')" = "30.00 90.00 "
+expect_rc 0 uclampctl cgroup set fg --min 60% -y
+expect_rc 0 uclampctl cgroup show bg -R -o PATH,MIN,MAX,EFF_MIN,EFF_MAX -r -n
+expect_out '^bg 0\.00 40\.00 0 410$'
+expect_out '^bg/low 30\.00 90\.00 0 410$'
+
+sleep 60 & t1=$!
+sleep 60 & t2=$!
+sleep 60 & t3=$!
+echo $t1 >$CG/bg/cgroup.procs
+echo $t2 >$CG/bg/low/cgroup.procs
+echo $t3 >$CG/fg/cgroup.procs
+run cat /proc/$t2/cgroup
+expect_out '^[0-9]+:cpu:/bg/low$'
+run uclampctl cgroup show --pid $t2 -o PATH -n
+expect_out '^bg/low$'
+check "bg: task effective = group effective ($(task_eff $t1))" test "$(task_eff $t1)" = "$(tool_eff $t1)"
+check "bg/low: task effective = group effective ($(task_eff $t2))" test "$(task_eff $t2)" = "$(tool_eff $t2)"
+check "fg: task effective = group effective ($(task_eff $t3))" test "$(task_eff $t3)" = "$(tool_eff $t3)"
+check "fg task at 614 1024" test "$(task_eff $t3)" = "614 1024 "
+kill $t1 $t2 $t3
+done_scenario
