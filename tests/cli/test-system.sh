@@ -58,10 +58,16 @@ order=$(printf '%s\n' "$OUT" | grep -o 'sched_util_clamp_m[a-z]*' | uniq | tr '\
 if [ "$order" = "sched_util_clamp_max sched_util_clamp_min " ]; then _pass "max planned before min"; else _fail "order: $order"; fi
 same "$K/sched_util_clamp_min" 0
 same "$K/sched_util_clamp_max" 512
-t "without --yes, not on a terminal: refused" 3 $U system set --min 800 --max 1024
+# consent: at the defaults nothing shows the fast path is on already (sysctls
+# off 1024 would be evidence that it is), so a change needs --yes
+fake_sysctls 1024 1024 1024
+t "without --yes, not on a terminal: refused" 3 $U system set --min 200 --max 500
 has 'refused'
-same "$K/sched_util_clamp_min" 0
-same "$K/sched_util_clamp_max" 512
+same "$K/sched_util_clamp_min" 1024
+same "$K/sched_util_clamp_max" 1024
+t "without --yes, one knob: refused" 3 $U system set --rt-default 0
+same "$K/sched_util_clamp_min_rt_default" 1024
+fake_sysctls 0 512 1024
 t "with --yes" 0 $U system set --min 800 --max 1024 --yes
 has 'changed 2'
 same "$K/sched_util_clamp_min" 800
