@@ -20,6 +20,7 @@
 #include "cmd/common.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/fastpath.h"
+#include "uclamp/kallsyms.h"
 #include "uclamp/keys.h"
 #include "uclamp/kmem.h"
 #include "uclamp/sysroot.h"
@@ -108,6 +109,24 @@ static int boot_config(const char *release, const char *opt)
 	return found;
 }
 
+/*
+ * CONFIG_UCLAMP_TASK_GROUP from the symbol list: cpu_uclamp_min_write() is
+ * a cftype callback (never inlined), and kallsyms lists text symbols, with
+ * or without KALLSYMS_ALL and even with zeroed addresses. 1 listed, 0 not
+ * in a real (long) list, -1 cannot tell.
+ */
+static int group_symbol(void)
+{
+	struct uc_ksym k[] = { { .name = "cpu_uclamp_min_write" }, { .name = "_text" } };
+	struct uc_ksym_stats st;
+
+	if (uc_ksym_lookup_many("/proc/kallsyms", k, 2, &st))
+		return -1;
+	if (k[0].rc != -ENOENT)
+		return 1;
+	return k[1].rc != -ENOENT && st.lines - st.modules >= 1000 ? 0 : -1;
+}
+
 static void support(struct status *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
@@ -125,7 +144,7 @@ static void support(struct status *s)
 		s->task_group = 1;
 	else if (fp->scan.cgroups_cpu)
 		s->task_group = 0;
-	else
+	else if ((s->task_group = group_symbol()) < 0)
 		s->task_group = boot_config(s->release, "CONFIG_UCLAMP_TASK_GROUP");
 }
 

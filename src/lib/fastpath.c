@@ -44,6 +44,15 @@ static void unavailable(struct uc_fastpath *fp, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* the key's own reason often repeats a method's note: say it once */
+static bool noted(const struct uc_fastpath *fp, const char *why)
+{
+	for (size_t i = 0; i < fp->nunavailable; i++)
+		if (strstr(why, fp->unavailable[i]) || strstr(fp->unavailable[i], why))
+			return true;
+	return false;
+}
+
 static void decide(struct uc_fastpath *fp, enum uc_key_state st, enum uc_fp_source src, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void decide(struct uc_fastpath *fp, enum uc_key_state st, enum uc_fp_source src, const char *fmt, ...)
@@ -273,7 +282,7 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 			       "sched_uclamp_used = 0, read from /proc/kcore at %#llx (%s + KASLR offset)",
 			       (unsigned long long)key.addr, info.map_path);
 		}
-	} else if (key.why[0] && !key.absent) {
+	} else if (key.why[0] && !key.absent && !noted(fp, key.why)) {
 		unavailable(fp, "sched_uclamp_used: %s", key.why);
 	}
 	if (fp->state != UC_KEY_UNKNOWN && !full)

@@ -19,6 +19,9 @@
 #include "uclamp/kmem.h"
 #include "uclamp/sysroot.h"
 
+static const char no_data_symbols[] =
+	"/proc/kallsyms lists no data symbols (kernel built without CONFIG_KALLSYMS_ALL)";
+
 /* _text first (uc_ksym_map_matches), then text symbols every config lists */
 static const char *const anchors[] = { "_text", "_etext", "_sinittext", "_einittext" };
 #define NANCHORS (sizeof(anchors) / sizeof(anchors[0]))
@@ -291,12 +294,11 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 			set_why(&k[i], -ENOENT, "not in /proc/kallsyms, which lists data symbols: not in this kernel");
 		} else {
 			need[i] = need_map = true;
-			set_why(&k[i], -ENOENT, "not in /proc/kallsyms, which lists no data symbols "
-				"without CONFIG_KALLSYMS_ALL");
+			set_why(&k[i], -ENOENT, "%s", no_data_symbols);
 		}
 	}
 	if (need_map) {
-		note(info, "/proc/kallsyms lists no data symbols (kernel built without CONFIG_KALLSYMS_ALL)");
+		note(info, "%s", no_data_symbols);
 		resolve_by_map(k, n, need, live, info);
 	}
 	for (size_t i = 0; i < n; i++)
