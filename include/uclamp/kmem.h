@@ -46,6 +46,13 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
  * or securityfs not mounted). */
 int uc_lockdown_state(char *buf, size_t n);
 
+/* One line on why /proc/kallsyms shows zeroed addresses (kptr_restrict,
+ * perf_event_paranoid, CAP_SYSLOG), and why opening /proc/kcore failed with
+ * err (no CONFIG_PROC_KCORE, lockdown=confidentiality, not root, no
+ * CAP_SYS_RAWIO). */
+void uc_kmem_hidden_reason(char *buf, size_t n);
+void uc_kmem_kcore_reason(int err, char *buf, size_t n);
+
 /* Does this process have capability cap (CAP_SYS_RAWIO, CAP_SYSLOG) in its
  * effective set? */
 bool uc_have_cap(int cap);

@@ -256,8 +256,8 @@ static void view_numa(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 		return;
 	if (rc == 0)
 		infer(k, v ? UC_SKEY_ON : UC_SKEY_OFF, "inferred: on iff kernel.numa_balancing != 0");
-	else if (rc == -ENOENT && !m->listed)
-		infer(k, UC_SKEY_ABSENT, "inferred: no kernel.numa_balancing (no CONFIG_NUMA_BALANCING)");
+	else if (rc == -ENOENT)	/* the key may exist (6.1 defines it anyway); nothing can enable it */
+		infer(k, UC_SKEY_OFF, "inferred: no kernel.numa_balancing (no CONFIG_NUMA_BALANCING)");
 }
 
 static void view_cfs_bw(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)

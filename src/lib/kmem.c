@@ -73,7 +73,7 @@ static void note(struct uc_kmem_info *info, const char *fmt, ...)
 }
 
 /* Why /proc/kallsyms shows zeros (kernel/ksyms_common.c kallsyms_show_value()). */
-static void hidden_reason(char *buf, size_t n)
+void uc_kmem_hidden_reason(char *buf, size_t n)
 {
 	long kr = -1, pp = -1;
 
@@ -92,7 +92,7 @@ static void hidden_reason(char *buf, size_t n)
 }
 
 /* Why /proc/kcore cannot be opened (fs/proc/kcore.c open_kcore()). */
-static void kcore_reason(int err, char *buf, size_t n)
+void uc_kmem_kcore_reason(int err, char *buf, size_t n)
 {
 	char ld[32];
 
@@ -202,7 +202,7 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 	/* opened even when nothing is resolved: its reason belongs in the notes */
 	if (fd < 0) {
 		info->kcore_rc = fd;
-		kcore_reason(fd, reason, sizeof(reason));
+		uc_kmem_kcore_reason(fd, reason, sizeof(reason));
 		note(info, "%s", reason);
 		for (size_t i = 0; i < n; i++)
 			if (k[i].rc == -EINPROGRESS)
@@ -275,7 +275,7 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 	}
 	info->data_symbols = uc_ksym_has_data_symbols(&st);
 	info->hidden = st.lines > 0 && st.nonzero == 0;
-	hidden_reason(hidden, sizeof(hidden));
+	uc_kmem_hidden_reason(hidden, sizeof(hidden));
 	if (info->hidden)
 		note(info, "%s", hidden);
 

@@ -273,6 +273,14 @@ isrow sched_asym_cpucapacity "on|inferred from cpu*/cpu_capacity"
 isrow psi_disabled "off|inferred: /proc/pressure exists (PSI enabled)"
 isrow __sched_core_enabled "unreadable|unreadable (no /proc/kcore (kernel built without CONFIG_PROC_KCORE))"
 is "reason" '[k["reason"] for k in j["keys"] if k["key"] == "__sched_core_enabled"][0]' "no /proc/kcore (kernel built without CONFIG_PROC_KCORE)"
+echo 1 >"$K/numa_balancing"
+rmdir "$ROOT/proc/pressure"
+t "keys: numa on, no /proc/pressure" 0 $U keys -J
+isrow sched_numa_balancing "on|inferred: on iff kernel.numa_balancing != 0"
+isrow psi_disabled "on|inferred: the kernel has PSI but no /proc/pressure (psi=0)"
+rm "$K/numa_balancing"
+t "keys: no numa_balancing sysctl" 0 $U keys -J
+isrow sched_numa_balancing "off|inferred: no kernel.numa_balancing (no CONFIG_NUMA_BALANCING)"
 t "keys text table" 0 $U keys
 has '^__sched_core_enabled +unreadable +unreadable \(no /proc/kcore'
 # powerpc pseries: shared_processor from lparcfg

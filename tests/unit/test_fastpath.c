@@ -25,6 +25,8 @@
 #include "uclamp/fastpath.h"
 #include "uclamp/sysroot.h"
 
+#define CAP_SYS_RAWIO_NR 17	/* linux/capability.h */
+
 static char root[64];
 
 /* ---- fake root helpers ---- */
@@ -698,6 +700,49 @@ static void lockdown(void **state)
 	rm("/sys/kernel/security/lockdown");
 }
 
+/* the one-line reasons for kcore and kallsyms */
+static void reasons(void **state)
+{
+	char buf[UC_KMEM_NOTE_LEN], d[512], cmd[600];
+
+	(void)state;
+	path_of(d, sizeof(d), "/sys/kernel/security");
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", d);
+	assert_int_equal(system(cmd), 0);
+
+	uc_kmem_kcore_reason(-ENOENT, buf, sizeof(buf));
+	assert_string_equal(buf, "no /proc/kcore (kernel built without CONFIG_PROC_KCORE)");
+	/* lockdown=confidentiality blocks it for root too; integrity does not */
+	put("/sys/kernel/security/lockdown", "none integrity [confidentiality]\n");
+	uc_kmem_kcore_reason(-EPERM, buf, sizeof(buf));
+	assert_string_equal(buf, "kernel lockdown=confidentiality blocks /proc/kcore");
+	put("/sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
+	uc_kmem_kcore_reason(-EPERM, buf, sizeof(buf));
+	if (geteuid() != 0)
+		assert_non_null(strstr(buf, "needs root with CAP_SYS_RAWIO (running as uid"));
+	else if (!uc_have_cap(CAP_SYS_RAWIO_NR))
+		assert_string_equal(buf, "/proc/kcore needs CAP_SYS_RAWIO, which this process lacks");
+	else
+		assert_string_equal(buf, "/proc/kcore: permission denied (a security module?)");
+	rm("/sys/kernel/security/lockdown");
+	uc_kmem_kcore_reason(-EIO, buf, sizeof(buf));
+	assert_string_equal(buf, "/proc/kcore: Input/output error");
+
+	put("/proc/sys/kernel/kptr_restrict", "2\n");
+	uc_kmem_hidden_reason(buf, sizeof(buf));
+	assert_string_equal(buf, "kptr_restrict=2 hides kernel addresses in /proc/kallsyms from everyone");
+	put("/proc/sys/kernel/kptr_restrict", "1\n");
+	uc_kmem_hidden_reason(buf, sizeof(buf));
+	assert_non_null(strstr(buf, "kptr_restrict=1 hides kernel addresses in /proc/kallsyms without CAP_SYSLOG"));
+	put("/proc/sys/kernel/kptr_restrict", "0\n");
+	put("/proc/sys/kernel/perf_event_paranoid", "2\n");
+	uc_kmem_hidden_reason(buf, sizeof(buf));
+	assert_non_null(strstr(buf, "(kptr_restrict=0, perf_event_paranoid=2; run as root)"));
+	put("/proc/sys/kernel/perf_event_paranoid", "1\n");
+	uc_kmem_hidden_reason(buf, sizeof(buf));
+	assert_string_equal(buf, "/proc/kallsyms shows zeroed addresses (kptr_restrict)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -714,6 +759,7 @@ int main(void)
 		cmocka_unit_test_setup(key_absent_from_full_list, setup_system),
 		cmocka_unit_test_setup(support, setup_system),
 		cmocka_unit_test(lockdown),
+		cmocka_unit_test(reasons),
 	};
 	char cmd[600];
 	int rc;
