@@ -192,7 +192,9 @@ const char *uc_strerr(enum uc_kind kind, int err, char *buf, size_t n)
 		}
 		/* fall through */
 	case EACCES:
-		snprintf(buf, n, "permission denied (run as root)");
+		/* root is refused too by a read-only (0444) knob or a security module */
+		snprintf(buf, n, geteuid() == 0 ? "permission denied (even for root: a read-only knob or a security policy)"
+						: "permission denied (run as root)");
 		return buf;
 	case EROFS:
 		snprintf(buf, n, "read-only file system (in a container? the host must change it)");

@@ -108,7 +108,8 @@ int uc_write_str(const char *abspath, const char *s)
 {
 	size_t len = strlen(s);
 	ssize_t w;
-	int fd = uc_open(abspath, O_WRONLY);
+	/* O_TRUNC: procfs and cgroupfs ignore it; a regular file in a fake root needs it */
+	int fd = uc_open(abspath, O_WRONLY | O_TRUNC);
 
 	if (fd < 0)
 		return fd;
