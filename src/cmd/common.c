@@ -177,8 +177,12 @@ enum uc_key_state uc_key_state_now(const struct uc_ctl *ctl)
 	struct uc_fastpath fp;
 
 	uc_fastpath_detect(&fp);
-	uc_verbose(ctl, "fast path (sched_uclamp_used): %s (source: %s)", uc_key_state_name(fp.state),
-		   uc_fp_source_name(fp.source));
+	uc_verbose(ctl, "fast path (sched_uclamp_used): %s: %s", uc_key_state_name(fp.state),
+		   fp.how[0] ? fp.how : uc_fp_source_name(fp.source));
+	/* "may enable" should say why the state is not known */
+	if (fp.state == UC_KEY_UNKNOWN)
+		for (size_t i = 0; i < fp.nunavailable; i++)
+			uc_verbose(ctl, "  %s", fp.unavailable[i]);
 	return fp.state;
 }
 

@@ -4,6 +4,7 @@
 #   fake_root               make an empty fake root, export UCLAMPCTL_SYSROOT=$ROOT
 #   fake_sysctls MIN MAX [RT]  lay out /proc/sys/kernel/sched_util_clamp_* (RT "" = absent)
 #   fake_release REL        /proc/sys/kernel/osrelease
+#   fake_key 0|1            pin sched_uclamp_used via a crafted kallsyms + kcore
 #   t "what" N CMD...       run CMD, expect exit N; stdout+stderr in $OUT
 #   has REGEX / hasnt REGEX  $OUT matches / does not match (grep -E)
 #   same FILE TEXT          FILE's content is exactly TEXT
@@ -30,6 +31,9 @@ fake_sysctls() {
 	echo "$2" >"$k/sched_util_clamp_max"
 	if [ -n "${3-}" ]; then echo "$3" >"$k/sched_util_clamp_min_rt_default"; else rm -f "$k/sched_util_clamp_min_rt_default"; fi
 }
+# fake_key 0|1: a crafted kallsyms + kcore in the fake root that pin the key's
+# state (fake non-default sysctls alone would count as evidence of "on")
+fake_key() { python3 "$TESTS_SRCDIR/cli/mkkcore.py" "$ROOT" --key "$1"; }
 fake_release() { echo "$1" >"$ROOT/proc/sys/kernel/osrelease"; }
 _pass() { PASS=$((PASS + 1)); echo "ok - $*"; }
 _fail() { FAIL=$((FAIL + 1)); echo "not ok - $*"; printf '%s\n' "$OUT" | sed 's/^/#   /'; }
