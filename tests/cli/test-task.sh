@@ -237,13 +237,32 @@ if [ "$HOST_UCLAMP" = 0 ]; then
 fi
 ROOT=$MAIN_ROOT
 export UCLAMPCTL_SYSROOT=$ROOT
-if [ "$HOST_UCLAMP" = 1 ]; then
-	t "set without --yes, no terminal" 3 "$UCLAMPCTL" task set --max "$OTHER_MAX" "$S1"
-	has "refused: .*fast path"
-	has "nothing changed"
-else
-	t "set without --yes: key already 'on' by evidence, then EOPNOTSUPP" 4 "$UCLAMPCTL" task set --max "$OTHER_MAX" "$S1"
+if [ "$HOST_UCLAMP" = 0 ]; then
+	t "set without --yes: key 'on' by evidence, then EOPNOTSUPP" 4 "$UCLAMPCTL" task set --max "$OTHER_MAX" "$S1"
 	hasnt "refused"
+fi
+if command -v python3 >/dev/null; then
+	# pin the key's state with a crafted kallsyms + kcore: it beats the evidence
+	fake_key 0
+	t "set without --yes, no terminal, key off" 3 "$UCLAMPCTL" task set --max "$OTHER_MAX" "$S1" "$S2"
+	has "refused: this will enable the uclamp fast path"
+	has "nothing changed"
+	hasnt "changed [0-9]"
+	t "dry run says it would enable the key" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n "$S1"
+	has "would enable the uclamp fast path \(sched_uclamp_used is off\)"
+	t "task reset without --yes, key off" 3 "$UCLAMPCTL" task reset "$S1"
+	# no clamp flag, no key: a real write, on any kernel (our own sleeper)
+	t "reset-on-fork alone needs no consent" 0 "$UCLAMPCTL" task set --reset-on-fork "$S1"
+	has "changed 1, unchanged 0, gone 0, failed 0"
+	t "reset-on-fork is set (sched_getattr)" 0 "$UCLAMPCTL" task show -o RESET_ON_FORK -n -r "$S1"
+	same_out yes
+	t "and cleared again" 0 "$UCLAMPCTL" task set --no-reset-on-fork "$S1"
+	t "reset-on-fork is clear" 0 "$UCLAMPCTL" task show -o RESET_ON_FORK -n -r "$S1"
+	same_out no
+	fake_key 1
+	t "key already on: nothing to ask" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n "$S1"
+	has "already on"
+	rm -f "$ROOT/proc/kcore" "$ROOT/proc/kallsyms"
 fi
 t "clamp unchanged afterwards" 0 "$UCLAMPCTL" task show -r -n -o UTIL_MAX "$S1"
 same_out "$CUR_MAX"
