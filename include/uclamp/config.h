@@ -107,7 +107,8 @@ void uc_config_free(struct uc_config *c);
  */
 int uc_config_load_stream(struct uc_config *c, FILE *f, const char *name);
 int uc_config_load_file(struct uc_config *c, const char *path);
-/* A file, or a directory whose *.conf files are read in name order. */
+/* A file, or a directory whose *.conf files are read in name order. A
+ * path ending in '/' is a directory that may be missing (no files). */
 int uc_config_load_path(struct uc_config *c, const char *path);
 /* UC_CONFIG_FILE (when it exists) then UC_CONFIG_DIR/\*.conf, under the
  * sysroot. Returns how many files were read, or -ENOMEM. */

@@ -38,7 +38,8 @@ static void usage(FILE *out)
 		"\n"
 		"Options:\n"
 		" -c, --config <path>    read this file, or this directory's *.conf, instead\n"
-		"                        of the default locations; repeatable, later wins\n"
+		"                        of the default locations; repeatable, later wins;\n"
+		"                        'DIR/' is a directory that may be missing\n"
 		"     --check            compare only: exit 0 when the host matches, 1 and the\n"
 		"                        list of differences when it does not\n"
 		UC_WRITE_OPTS_HELP

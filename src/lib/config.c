@@ -762,6 +762,7 @@ static int load_dir(struct uc_config *c, const char *dir, bool missing_ok)
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	char **names = NULL, path[PATH_MAX];
+	const char *sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
 	size_t n = 0;
 	int rc = 0, nread = 0;
 
@@ -784,7 +785,7 @@ static int load_dir(struct uc_config *c, const char *dir, bool missing_ok)
 
 		if (de->d_name[0] == '.' || len <= 5 || strcmp(de->d_name + len - 5, ".conf"))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		snprintf(path, sizeof(path), "%s%s%s", dir, sep, de->d_name);
 		if (stat(path, &st) || !S_ISREG(st.st_mode))
 			continue;
 		v = realloc(names, (n + 1) * sizeof(*v));
@@ -800,7 +801,7 @@ static int load_dir(struct uc_config *c, const char *dir, bool missing_ok)
 	if (!rc)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && rc != -ENOMEM; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		snprintf(path, sizeof(path), "%s%s%s", dir, sep, names[i]);
 		rc = uc_config_load_file(c, path);
 		if (rc != -ENOMEM)
 			rc = 0;
@@ -812,9 +813,16 @@ static int load_dir(struct uc_config *c, const char *dir, bool missing_ok)
 
 int uc_config_load_path(struct uc_config *c, const char *path)
 {
+	size_t len = strlen(path);
 	struct stat st;
 	int rc;
 
+	/* "DIR/" names a directory that may be missing, like the default
+	 * uclampctl.d: callers (the Ansible role) need not look first */
+	if (len > 1 && path[len - 1] == '/') {
+		rc = load_dir(c, path, true);
+		return rc < 0 ? rc : 0;
+	}
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		rc = load_dir(c, path, false);
 		return rc < 0 ? rc : 0;

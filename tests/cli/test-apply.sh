@@ -171,6 +171,11 @@ has 'kernel\.sched_util_clamp_max +sched_util_clamp_max +819 +900'
 has 'kernel\.sched_util_clamp_min +sched_util_clamp_min +614 +10'
 t "--config DIR then FILE: the file wins" 0 $U apply --config "$C/d" --config "$C/noconsent.conf" --dry-run
 has 'nothing to change'
+t "--config DIR/ that is missing: no files" 0 $U apply --config "$C/noconsent.conf" --config "$C/no-such-dir/" --check
+t "--config DIR that is missing: an error" 2 $U apply --config "$C/noconsent.conf" --config "$C/no-such-dir" --check
+has 'no-such-dir: cannot read: No such file or directory'
+OUT=$(printf '[system]\nmax = 900\n' | $U apply --config /dev/stdin --dry-run 2>&1)
+if printf '%s\n' "$OUT" | grep -Eq 'sched_util_clamp_max +819 +900'; then _pass "--config /dev/stdin"; else _fail "--config /dev/stdin: $OUT"; fi
 t "--config a missing file" 2 $U apply --config "$C/missing.conf"
 has 'missing\.conf: cannot read: No such file or directory'
 

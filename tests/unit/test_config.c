@@ -339,6 +339,14 @@ static void test_explicit_paths(void **state)
 	assert_int_equal(uc_config_load_path(&c, dir), 0);
 	assert_int_equal(uc_config_validate(&c), 0);
 	assert_int_equal(c.sys_max.v.util, 700);	/* b.conf after a.conf */
+	/* "DIR/": a directory that may be missing */
+	snprintf(missing, sizeof(missing), "%s/extra/no-such-dir/", root);
+	assert_int_equal(uc_config_load_path(&c, missing), 0);
+	assert_int_equal(c.nerrors, 0);
+	snprintf(dir, sizeof(dir), "%s/extra/", root);
+	assert_int_equal(uc_config_load_path(&c, dir), 0);
+	assert_string_equal(c.files[c.nfiles - 1] + strlen(root), "/extra/b.conf");	/* no "//" */
+	snprintf(missing, sizeof(missing), "%s/extra/none.conf", root);
 	assert_int_equal(uc_config_load_path(&c, missing), -ENOENT);
 	assert_int_equal(c.nerrors, 1);
 	assert_ptr_equal(c.errors[0].file, c.files[c.nfiles - 1]);
