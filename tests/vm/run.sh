@@ -56,7 +56,9 @@ for s in "${scenarios[@]}"; do
 	# a scenario may ask for kernel arguments (e.g. another cgroup layout,
 	# see guest-init.sh) with a line "# vm-append: ARGS"
 	append=$(sed -n 's/^# vm-append: *//p' "$s" | head -n 1)
-	"$here/run-vm.sh" -t 240 -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" ${append:+-a "$append"} -- bash "$s" 2>&1
+	# a slow scenario may ask for more time: "# vm-timeout: SECONDS"
+	tmo=$(sed -n 's/^# vm-timeout: *\([0-9][0-9]*\).*/\1/p' "$s" | head -n 1)
+	"$here/run-vm.sh" -t "${tmo:-240}" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" ${append:+-a "$append"} -- bash "$s" 2>&1
 	rc=$?
 	if [ "$rc" = 0 ]; then
 		pass=$((pass + 1)); echo "PASS: $name ($(($(date +%s) - t0))s)"

@@ -3,6 +3,7 @@
 # the second run is all "ok" (uclampctl wrote nothing). Ansible needs over a
 # minute per run under TCG, so two runs and no more; check mode, refusals and
 # drift are covered quickly by tests/cli/test-ansible.sh against a fake root.
+# vm-timeout: 480
 . "$(dirname "$0")/../lib.sh"
 SRC=$(cd "$VM_DIR/../.." && pwd)
 CG=/sys/fs/cgroup
