@@ -254,7 +254,6 @@ static int do_check(struct uc_ctl *ctl, const struct uc_plan *plan, bool json, s
 /* -J without --check: the same guard and executor as uc_run_plan(), data out. */
 static int do_json(struct uc_ctl *ctl, struct uc_plan *plan, bool consent_from_config, struct result *r)
 {
-	struct uc_consent consent = { .yes = ctl->yes || consent_from_config, .interactive = false };
 	struct uc_exec_report rep;
 	int rc;
 
@@ -262,20 +261,12 @@ static int do_json(struct uc_ctl *ctl, struct uc_plan *plan, bool consent_from_c
 		json_result(r);
 		return UC_EXIT_OK;
 	}
-	switch (uc_guard_check(plan, r->before, &consent)) {
-	case UC_GUARD_GO:
-		break;
-	case UC_GUARD_GO_WARN:
-		uc_warnx(ctl, "%s", uc_guard_warning(r->before));
-		break;
-	case UC_GUARD_ASK:	/* not interactive: cannot happen */
-	case UC_GUARD_REFUSE:
-		uc_errx("refused: %s", uc_guard_warning(r->before));
-		uc_errx("nothing changed; consent with --yes or 'allow-enable = yes' in [fast-path]");
+	rc = uc_guard_or_refuse(ctl, plan, r->before, consent_from_config, false);
+	if (rc) {
 		r->error = "refused: the plan would enable the uclamp fast path and there is no consent "
 			   "(--yes or allow-enable = yes); nothing changed";
 		json_result(r);
-		return UC_EXIT_REFUSED;
+		return rc;
 	}
 	rc = uc_plan_execute(plan, UC_EXEC_ATOMIC, NULL, &rep);
 	r->after = uc_plan_flips(plan) ? uc_key_state_now(ctl) : r->before;
@@ -306,6 +297,8 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 	struct uc_plan plan;
 	struct result r = { .mode = MODE_APPLY };
 	int c, rc;
+
+	ctl->consent_hint = "--yes or 'allow-enable = yes' in [fast-path]";
 
 	if (!configs)
 		oom();

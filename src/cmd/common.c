@@ -298,16 +298,43 @@ static void report_failures(const struct uc_plan *plan)
 	}
 }
 
-int uc_run_plan(struct uc_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
-		bool consent_from_config)
+int uc_guard_or_refuse(const struct uc_ctl *ctl, const struct uc_plan *plan, enum uc_key_state key,
+		       bool consent_from_config, bool may_ask)
 {
 	struct uc_consent consent = {
 		.yes = ctl->yes || consent_from_config,
-		.interactive = isatty(STDIN_FILENO) && isatty(STDERR_FILENO),
+		.interactive = may_ask && isatty(STDIN_FILENO) && isatty(STDERR_FILENO),
 	};
+
+	switch (uc_guard_check(plan, key, &consent)) {
+	case UC_GUARD_GO:
+		if (uc_plan_flips(plan))
+			uc_verbose(ctl, "the uclamp fast path is already %s: no new cost", uc_key_state_name(key));
+		return 0;
+	case UC_GUARD_GO_WARN:
+		uc_warnx(ctl, "%s", uc_guard_warning(key));
+		return 0;
+	case UC_GUARD_ASK:
+		fprintf(stderr, "uclampctl: warning: %s\n", uc_guard_warning(key));
+		if (ask_yes())
+			return 0;
+		uc_errx("not confirmed: nothing changed");
+		return UC_EXIT_REFUSED;
+	case UC_GUARD_REFUSE:
+		break;
+	}
+	uc_errx("refused: %s", uc_guard_warning(key));
+	uc_errx("nothing changed; consent with %s, or see the plan with --dry-run",
+		ctl->consent_hint ? ctl->consent_hint : "--yes");
+	return UC_EXIT_REFUSED;
+}
+
+int uc_run_plan(struct uc_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
+		bool consent_from_config)
+{
 	enum uc_key_state key = UC_KEY_UNKNOWN;
-	enum uc_guard_verdict verdict = UC_GUARD_GO;
 	struct uc_exec_report r;
+	int rc;
 	size_t cnt[UC_CH_SKIPPED + 1];
 	bool flips = uc_plan_flips(plan);
 
@@ -332,27 +359,9 @@ int uc_run_plan(struct uc_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode
 		return UC_EXIT_OK;
 	}
 
-	verdict = uc_guard_check(plan, key, &consent);
-	switch (verdict) {
-	case UC_GUARD_GO:
-		if (flips)
-			uc_verbose(ctl, "the uclamp fast path is already %s: no new cost", uc_key_state_name(key));
-		break;
-	case UC_GUARD_GO_WARN:
-		uc_warnx(ctl, "%s", uc_guard_warning(key));
-		break;
-	case UC_GUARD_ASK:
-		fprintf(stderr, "uclampctl: warning: %s\n", uc_guard_warning(key));
-		if (!ask_yes()) {
-			uc_errx("not confirmed: nothing changed");
-			return UC_EXIT_REFUSED;
-		}
-		break;
-	case UC_GUARD_REFUSE:
-		uc_errx("refused: %s", uc_guard_warning(key));
-		uc_errx("nothing changed; consent with --yes, or see the plan with --dry-run");
-		return UC_EXIT_REFUSED;
-	}
+	rc = uc_guard_or_refuse(ctl, plan, key, consent_from_config, true);
+	if (rc)
+		return rc;
 
 	uc_plan_execute(plan, mode, NULL, &r);
 	report_failures(plan);

@@ -31,6 +31,7 @@ struct uc_ctl {
 	bool yes;		/* -y/--yes: consent to enabling the fast path */
 	bool dry_run;		/* -n/--dry-run on write commands */
 	struct uc_out_opts out;
+	const char *consent_hint;	/* how to consent, for the refusal line; NULL = "--yes" */
 };
 
 struct uc_command {
@@ -85,6 +86,13 @@ enum uc_key_state uc_key_state_now(const struct uc_ctl *ctl);
  */
 int uc_run_plan(struct uc_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
 		bool consent_from_config);
+
+/*
+ * The guard step alone: warn, ask (only when may_ask and on a terminal) or
+ * refuse. Returns 0 to go on, or UC_EXIT_REFUSED after saying why.
+ */
+int uc_guard_or_refuse(const struct uc_ctl *ctl, const struct uc_plan *plan, enum uc_key_state key,
+		       bool consent_from_config, bool may_ask);
 
 /* Print the plan (what --dry-run shows) to stdout. */
 void uc_print_plan(const struct uc_ctl *ctl, const struct uc_plan *plan);
