@@ -1,0 +1,42 @@
+# Sourced by the bench scripts: timing, medians and the helpers' build.
+# Runs inside the uclamp VM as root (see bench/README.md).
+set -euo pipefail
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRC_DIR=$(cd "$BENCH_DIR/.." && pwd)
+: "${UCLAMPCTL:?set UCLAMPCTL to the uclampctl binary (run-vm.sh -e UCLAMPCTL=...)}"
+R=${R:-7}	# rounds; medians count
+WORK=$(mktemp -d /tmp/uclampctl-bench.XXXXXX)
+# The build dir reaches the VM over 9p without a page cache: every exec would
+# read the binary from the host again. Time a copy on the guest's tmpfs, as
+# the other tools (root file system, cached) are.
+cp "$UCLAMPCTL" "$WORK/uclampctl"
+UCLAMPCTL=$WORK/uclampctl
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "run as root, in the uclamp VM"
+[ -e /proc/sys/kernel/sched_util_clamp_min ] || die "this kernel has no uclamp: run it in the VM (bench/README.md)"
+
+now_ns() { date +%s%N; }
+# wait_ready FILE PID: until the helper PID printed "ready" (up to 10 minutes under TCG)
+wait_ready() {
+	local i
+	for i in $(seq 1 3000); do
+		grep -q '^ready' "$1" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || die "helper failed: $(cat "$1")"
+		sleep 0.2
+	done
+	die "helper not ready: $(cat "$1")"
+}
+# need_pids N: room for N more tasks (the VM kernel is a tinyconfig one:
+# CONFIG_BASE_SMALL makes pid_max 4096)
+need_pids() {
+	local max
+	max=$(cat /proc/sys/kernel/pid_max)
+	if [ "$max" -lt $(($1 + 2000)) ]; then
+		echo $(($1 + 2000 > 32768 ? 32768 : $1 + 2000)) >/proc/sys/kernel/pid_max ||
+			die "cannot raise kernel.pid_max ($max) for $1 tasks"
+	fi
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# ratio A B: A/B with two decimals
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }

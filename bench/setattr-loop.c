@@ -1,0 +1,53 @@
+/*
+ * setattr-loop PID MAX: the lower bound for "util_max = MAX on every thread
+ * of PID": readdir /proc/PID/task and one sched_setattr per TID, nothing
+ * else (no sched_getattr, no comparison, no plan). It relies on
+ * KEEP_PARAMS filling in the current params, true from Linux 5.15 on.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct attr {
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+	uint32_t util_min, util_max;
+};
+
+int main(int argc, char **argv)
+{
+	struct attr a = { .size = sizeof(a), .flags = 0x08 | 0x10 | 0x40 };	/* KEEP_ALL | UTIL_CLAMP_MAX */
+	char path[64];
+	struct dirent *de;
+	long ok = 0, failed = 0;
+	DIR *d;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: setattr-loop PID MAX\n");
+		return 2;
+	}
+	a.util_max = (uint32_t)atoi(argv[2]);
+	snprintf(path, sizeof(path), "/proc/%s/task", argv[1]);
+	d = opendir(path);
+	if (!d) {
+		perror(path);
+		return 1;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (syscall(SYS_sched_setattr, atoi(de->d_name), &a, 0) == 0)
+			ok++;
+		else
+			failed++;
+	}
+	closedir(d);
+	printf("set %ld, failed %ld\n", ok, failed);
+	return failed ? 1 : 0;
+}
