@@ -19,7 +19,8 @@ struct uc_selector {
 	uid_t uid;		/* real uid of the process */
 	char *const *comms;	/* process names (/proc/PID/comm); any of them matches */
 	size_t ncomms;
-	const char *cgroup;	/* cgroup path relative to the cpu hierarchy, NULL: any */
+	const char *cgroup;	/* cgroup path relative to the cpu hierarchy (uc_cg_resolve),
+				   NULL: any; the group and the groups below it match */
 	bool need_comm;		/* fill uc_task.comm even without a comm selector */
 };
 
@@ -66,8 +67,9 @@ struct uc_walk_stats {
 };
 
 /* Calls fn for each selected task. An explicit PID that does not exist is
- * -ESRCH (checked before any callback; first_err_tid names it). Returns 0,
- * -errno, or fn's value. st may be NULL; it is zeroed first. */
+ * -ESRCH (checked before any callback; first_err_tid names it); a cgroup
+ * selector without a cpu hierarchy is -ENOENT. Returns 0, -errno, or fn's
+ * value. st may be NULL; it is zeroed first. */
 int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st);
 
 typedef void (*uc_refusal_fn)(const struct uc_task_refusal *r, void *data);

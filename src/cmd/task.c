@@ -5,12 +5,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd/task.h"
+#include "uclamp/cgroup.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 
@@ -21,6 +23,7 @@ enum {
 	OPT_POLICY,
 	OPT_USER,
 	OPT_COMM,
+	OPT_CGROUP,
 	OPT_MIN,
 	OPT_MAX,
 	OPT_ROF,
@@ -33,7 +36,8 @@ struct task_args {
 	struct uc_selector sel;
 	pid_t *pids;
 	char **comms;
-	bool any_filter;	/* --policy/--user/--comm given */
+	char cgroup[PATH_MAX];	/* --cgroup, resolved */
+	bool any_filter;	/* --policy/--user/--comm/--cgroup given */
 };
 
 static const char selector_help[] =
@@ -43,7 +47,9 @@ static const char selector_help[] =
 	"                        deadline ext\n"
 	"     --user <user>      only processes of this user (real UID; name or number)\n"
 	"     --comm <name>      only processes with this name (/proc/PID/comm); repeat\n"
-	"                        or separate with commas for several\n";
+	"                        or separate with commas for several\n"
+	"     --cgroup <path>    only processes in this cgroup (of the cpu hierarchy)\n"
+	"                        or in a group below it\n";
 
 static noreturn void bad_option(const struct uc_ctl *ctl, int c, char **argv)
 {
@@ -93,6 +99,31 @@ static void add_comms(const struct uc_ctl *ctl, struct task_args *a, const char 
 	} while (*s++ == ',');
 }
 
+static void cgroup_or_err(const struct uc_ctl *ctl, struct task_args *a, const char *path)
+{
+	const struct uc_cg_info *info = uc_cg_layout();
+	int rc;
+
+	if (!info)
+		uc_usage_error(ctl, "invalid --cgroup '%s': no cgroup hierarchy has the cpu controller here", path);
+	rc = uc_cg_resolve(info, path, a->cgroup, sizeof(a->cgroup));
+	if (rc == -EXDEV && path[0] == '/') {
+		/* "/system.slice", as /proc/PID/cgroup shows it: from the hierarchy's root */
+		const char *r = path + strspn(path, "/");
+
+		a->cgroup[0] = '\0';
+		rc = *r ? uc_cg_resolve(info, r, a->cgroup, sizeof(a->cgroup)) : 0;
+	}
+	if (rc == -ENOENT)
+		uc_usage_error(ctl, "invalid --cgroup '%s': no such cgroup under %s", path, info->mount);
+	if (rc == -EXDEV)
+		uc_usage_error(ctl, "invalid --cgroup '%s': it leads out of the cpu hierarchy (%s)", path,
+			       info->mount);
+	if (rc)
+		uc_usage_error(ctl, "invalid --cgroup '%s': %s", path, strerror(-rc));
+	a->sel.cgroup = a->cgroup;
+}
+
 /* The selector options every subcommand shares; false when c is not one. */
 static bool selector_opt(const struct uc_ctl *ctl, struct task_args *a, int c)
 {
@@ -114,6 +145,10 @@ static bool selector_opt(const struct uc_ctl *ctl, struct task_args *a, int c)
 		return true;
 	case OPT_COMM:
 		add_comms(ctl, a, optarg);
+		a->any_filter = true;
+		return true;
+	case OPT_CGROUP:
+		cgroup_or_err(ctl, a, optarg);
 		a->any_filter = true;
 		return true;
 	}
@@ -215,15 +250,32 @@ static const struct uc_col cols[NCOLS] = {
 	[COL_EFF_MAX] = { "EFF_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
 			  "effective max after cgroup and system clamps (/proc/PID/sched; empty if not shown)" },
 	[COL_ROF] = { "RESET_ON_FORK", 3, 0, UC_COL_BOOL, "children start at the default clamps" },
-	[COL_CGROUP] = { "CGROUP", 0.3, 0, UC_COL_STR, "cgroup in the cpu hierarchy (empty without one)" },
+	[COL_CGROUP] = { "CGROUP", 0.3, 0, UC_COL_STR,
+			 "cgroup in the cpu hierarchy, relative to its root ('/': the root)" },
 };
 #define DEFAULT_COLS "PID,TID,COMM,POLICY,UTIL_MIN,UTIL_MAX,EFF_MIN,EFF_MAX,RESET_ON_FORK"
 
 struct show_ctx {
 	struct uc_table t;
 	bool eff;		/* EFF_* shown: read /proc/PID/task/TID/sched */
+	const struct uc_cg_info *cg;	/* CGROUP shown and a cpu hierarchy exists */
+	pid_t cg_pid;		/* the process whose group is in cg_path (threads share it) */
+	char cg_path[PATH_MAX];
 	size_t rows;
 };
+
+/* "system.slice/foo.service" as 'cgroup' takes it, "/" for the root, "" when unknown */
+static const char *cgroup_of(struct show_ctx *s, pid_t pid)
+{
+	if (pid != s->cg_pid) {
+		s->cg_pid = pid;
+		if (uc_cg_of_pid(s->cg, pid, s->cg_path, sizeof(s->cg_path)))
+			s->cg_path[0] = '\0';
+		else if (!s->cg_path[0])
+			snprintf(s->cg_path, sizeof(s->cg_path), "/");
+	}
+	return s->cg_path;
+}
 
 static int show_one(const struct uc_task *tk, void *data)
 {
@@ -245,6 +297,8 @@ static int show_one(const struct uc_task *tk, void *data)
 		uc_table_setf(t, ln, COL_EFF_MAX, "%d", emax);
 	}
 	uc_table_set(t, ln, COL_ROF, tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
+	if (s->cg)
+		uc_table_set(t, ln, COL_CGROUP, cgroup_of(s, tk->pid));
 	s->rows++;
 	return 0;
 }
@@ -268,6 +322,7 @@ static int task_show(struct uc_ctl *ctl, int argc, char **argv)
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "raw", no_argument, NULL, 'r' },
@@ -314,6 +369,8 @@ static int task_show(struct uc_ctl *ctl, int argc, char **argv)
 	}
 	a.sel.need_comm = s.t.map[COL_COMM] >= 0;
 	s.eff = s.t.map[COL_EFF_MIN] >= 0 || s.t.map[COL_EFF_MAX] >= 0;
+	if (s.t.map[COL_CGROUP] >= 0)
+		s.cg = uc_cg_layout();	/* none: the column stays empty */
 
 	rc = uc_tasks_walk(&a.sel, show_one, &s, &st);
 	if (rc == 0 || rc == -ESRCH) {
@@ -483,6 +540,7 @@ static int set_or_reset(struct uc_ctl *ctl, int argc, char **argv, bool reset)
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },

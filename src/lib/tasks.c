@@ -8,12 +8,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "uclamp/cgroup.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
@@ -260,13 +262,24 @@ static void cg_canon(const char *in, char *out, size_t n)
 		out[--len] = '\0';
 }
 
-/* Does the process sit in sel->cgroup? 1 yes, 0 no, -errno. */
+/* Is the process in sel->cgroup, or a group below it? 1 yes, 0 no, -errno. */
 static int cg_matches(const struct uc_selector *sel, pid_t pid)
 {
-	(void)sel;
-	(void)pid;
-	(void)cg_canon;
-	return -EOPNOTSUPP;	/* waits for uc_cg_of_pid (cgroup.c, issue 3) */
+	const struct uc_cg_info *info = uc_cg_layout();
+	char want[PATH_MAX], rel[PATH_MAX];
+	size_t len;
+	int rc;
+
+	if (!info)
+		return -ENOENT;
+	rc = uc_cg_of_pid(info, pid, rel, sizeof(rel));
+	if (rc == -ENOENT || rc == -EXDEV)
+		return 0;	/* no cpu hierarchy line, or outside our cgroup namespace */
+	if (rc)
+		return rc;
+	cg_canon(sel->cgroup, want, sizeof(want));
+	len = strlen(want);
+	return !strncmp(rel, want, len) && (len == 0 || rel[len] == '\0' || rel[len] == '/');
 }
 
 /* Process-level selectors, then the main thread or every thread. */
@@ -388,6 +401,8 @@ int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data, stru
 	struct walk w = { .sel = sel, .fn = fn, .data = data, .st = st ? st : &local };
 
 	memset(w.st, 0, sizeof(*w.st));
+	if (sel->cgroup && !uc_cg_layout())
+		return -ENOENT;	/* no hierarchy with the cpu controller */
 	/* every explicit PID must exist before anything is done */
 	for (size_t i = 0; i < sel->npids; i++) {
 		int rc = uc_task_exists(sel->pids[i]);

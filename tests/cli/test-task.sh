@@ -71,6 +71,23 @@ t "show effective values (kernel shows them)" 0 "$UCLAMPCTL" task show -o TID,EF
 same_out "$S2 210 819"
 t "show -o +CGROUP" 0 "$UCLAMPCTL" task show -o +CGROUP "$S1"
 has "RESET_ON_FORK +CGROUP$"
+# CGROUP and --cgroup: the layout is the real one (libcgroup reads the mount
+# table), the process's line comes from the fake /proc/PID/cgroup
+printf '4:cpu,cpuacct:/\n0::/\n' >"$ROOT/proc/$S1/cgroup"
+printf '4:cpu,cpuacct:/elsewhere/x\n0::/elsewhere/x\n' >"$ROOT/proc/$S2/cgroup"
+printf '0::/../outside\n' >"$ROOT/proc/$GHOST/cgroup"
+if [ "$("$UCLAMPCTL" task show -o CGROUP -n -r "$S1" 2>/dev/null)" = / ]; then
+	t "show CGROUP" 0 "$UCLAMPCTL" task show -o PID,CGROUP -n -r "$S1" "$S2"
+	has "^$S1 /$"
+	has "^$S2 elsewhere/x$"
+	t "--cgroup /: the root and every group below" 0 "$UCLAMPCTL" task show --all --cgroup / -o PID -n -r
+	has "^$S1$"
+	has "^$S2$"
+	t "--cgroup: no such group" 2 "$UCLAMPCTL" task set --max 300 --all --cgroup /no-such-group-xyz
+	has "invalid --cgroup '/no-such-group-xyz': no such cgroup under /"
+else
+	echo "# skip - no cgroup hierarchy with the cpu controller here"
+fi
 t "show --list-columns" 0 "$UCLAMPCTL" task show --list-columns
 for c in PID TID COMM POLICY UTIL_MIN UTIL_MAX EFF_MIN EFF_MAX RESET_ON_FORK CGROUP; do has "^ +$c "; done
 t "show -o unknown column" 2 "$UCLAMPCTL" task show -o PID,BOGUS "$S1"

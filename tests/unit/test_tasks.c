@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "uclamp/cgroup.h"
 #include "uclamp/plan.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
@@ -312,6 +313,53 @@ static void test_explicit_thread_id(void **state)
 	rm("proc/101");
 }
 
+static void test_cgroup_selector(void **state)
+{
+	struct uc_cg_info info = { .version = UC_CG_V2 };
+	struct uc_selector sel = { .all = true, .policy = -1, .cgroup = "system.slice" };
+	struct uc_walk_stats st;
+	struct seen s = { .n = 0 };
+	static const pid_t slice[] = { 100, 200 }, app[] = { 100 }, all[] = { 100, 200, 300 }, v1[] = { 300 };
+
+	(void)state;
+	snprintf(info.mount, sizeof(info.mount), "/sys/fs/cgroup");
+	uc_cg_use(&info);
+	put("proc/100/cgroup", "0::/system.slice/app.service\n");
+	put("proc/200/cgroup", "0::/system.slice\n");
+	put("proc/300/cgroup", "12:cpu,cpuacct:/grp\n0::/user.slice/user-1000.slice\n");
+	put("proc/400/cgroup", "0::/system.slice/dying.service\n");
+	put("proc/500/cgroup", "0::/../../outside\n");	/* outside our namespace: never matches */
+
+	/* the group and the groups below it */
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	expect_tids(&s, slice, 2);
+	assert_int_equal(st.gone, 1);		/* 400 matched, then exited */
+	assert_int_equal(st.failed, 0);		/* 500 (EPERM) was never selected */
+
+	sel.cgroup = "/system.slice/app.service/";
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	expect_tids(&s, app, 1);
+
+	sel.cgroup = "system.sl";		/* a prefix of a name is not a parent */
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(s.n, 0);
+
+	sel.cgroup = "";			/* the root: everything in the namespace */
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	expect_tids(&s, all, 3);
+
+	/* v1: the line that lists the cpu controller */
+	info.version = UC_CG_V1;
+	uc_cg_use(&info);
+	sel.cgroup = "grp";
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	expect_tids(&s, v1, 1);
+}
+
 /* ---- the plan builder ---- */
 static struct uc_task_refusal refusals[8];
 static size_t nrefusals;
@@ -536,6 +584,7 @@ int main(void)
 		cmocka_unit_test_setup(test_policy_user_comm, setup),
 		cmocka_unit_test_setup(test_explicit_pids, setup),
 		cmocka_unit_test_setup(test_explicit_thread_id, setup),
+		cmocka_unit_test_setup(test_cgroup_selector, setup),
 		cmocka_unit_test_setup(test_plan_max_only, setup),
 		cmocka_unit_test_setup(test_plan_unchanged_no_entries, setup),
 		cmocka_unit_test_setup(test_plan_reset, setup),
