@@ -54,15 +54,6 @@ static void usage(FILE *out)
 		UC_CONFIG_FILE, UC_CONFIG_DIR);
 }
 
-static noreturn void bad_option(const struct uc_ctl *ctl, int c, char **argv)
-{
-	if (c == ':')
-		uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
-	if (optopt)
-		uc_usage_error(ctl, "unknown option '-%c'", optopt);
-	uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
-}
-
 /* ---- JSON ------------------------------------------------------------------ */
 
 static void json_str(FILE *f, const char *s)
@@ -325,7 +316,7 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 			free(configs);
 			return UC_EXIT_OK;
 		default:
-			bad_option(ctl, c, argv);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)

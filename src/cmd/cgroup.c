@@ -31,16 +31,6 @@ static void usage_group(FILE *out)
 		"\nRun 'uclampctl cgroup <command> --help' for its options.\n", about);
 }
 
-/* getopt with a leading ':' and opterr = 0: one line naming the option. */
-static noreturn void bad_option(const struct uc_ctl *ctl, int c, char **argv)
-{
-	if (c == ':')
-		uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
-	if (optopt)
-		uc_usage_error(ctl, "unknown option '-%c'", optopt);
-	uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
-}
-
 /* The cpu hierarchy, or exit 4 with the reason. */
 static const struct uc_cg_info *layout_or_exit(const struct uc_ctl *ctl)
 {
@@ -263,7 +253,7 @@ static int cgroup_show(struct uc_ctl *ctl, int argc, char **argv)
 			free(pids);
 			return UC_EXIT_OK;
 		default:
-			bad_option(ctl, c, argv);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 
@@ -383,7 +373,7 @@ static int cgroup_set(struct uc_ctl *ctl, int argc, char **argv)
 			usage_set();
 			return UC_EXIT_OK;
 		default:
-			bad_option(ctl, c, argv);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind >= argc)

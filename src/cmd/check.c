@@ -70,9 +70,7 @@ int cmd_check(struct uc_ctl *ctl, int argc, char **argv)
 			usage();
 			return UC_EXIT_OK;
 		default:
-			if (optopt)
-				uc_usage_error(ctl, "unknown option '-%c'", optopt);
-			uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)

@@ -75,6 +75,15 @@ noreturn void uc_usage_error(const struct uc_ctl *ctl, const char *fmt, ...)
 	exit(UC_EXIT_USAGE);
 }
 
+noreturn void uc_bad_option(const struct uc_ctl *ctl, int c, char **argv)
+{
+	if (c == ':')
+		uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
+	if (optopt)
+		uc_usage_error(ctl, "unknown option '-%c'", optopt);
+	uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+}
+
 int uc_dispatch(struct uc_ctl *ctl, const char *group, const struct uc_command *cmds,
 		int argc, char **argv)
 {

@@ -52,6 +52,10 @@ void uc_verbose(const struct uc_ctl *ctl, const char *fmt, ...) __attribute__((f
 /* Print "uclampctl: MSG" and "Try 'uclampctl CMD --help' for more information." and exit 2. */
 noreturn void uc_usage_error(const struct uc_ctl *ctl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* getopt_long with a leading ':' in optstring (or opterr = 0) returned c for a
+ * bad option: one line naming it ("needs a value" / "unknown option"), exit 2. */
+noreturn void uc_bad_option(const struct uc_ctl *ctl, int c, char **argv);
+
 /* *_or_err parsers: print one line naming the input and the fix, exit 2. */
 void uc_value_or_err(const struct uc_ctl *ctl, const char *opt, const char *s, struct uc_value *v);
 pid_t uc_pid_or_err(const struct uc_ctl *ctl, const char *s);

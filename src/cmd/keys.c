@@ -69,9 +69,7 @@ int cmd_keys(struct uc_ctl *ctl, int argc, char **argv)
 			uc_usage_error(ctl, "option '%s' needs a value: a list of columns (see --list-columns)",
 				       argv[optind - 1]);
 		default:
-			if (optopt)
-				uc_usage_error(ctl, "unknown option '-%c'", optopt);
-			uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)

@@ -647,9 +647,7 @@ int cmd_status(struct uc_ctl *ctl, int argc, char **argv)
 		case ':':
 			uc_usage_error(ctl, "option '%s' needs a value: text, json or prometheus", argv[optind - 1]);
 		default:
-			if (optopt)
-				uc_usage_error(ctl, "unknown option '-%c'", optopt);
-			uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)

@@ -54,16 +54,6 @@ static const struct {
 	{ UC_ATTR_RT_DEFAULT, "util_min_rt_default", "min of RT tasks that ask for none" },
 };
 
-/* getopt with a leading ':' and opterr = 0: one line naming the option. */
-static noreturn void bad_option(const struct uc_ctl *ctl, int c, char **argv)
-{
-	if (c == ':')
-		uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
-	if (optopt)
-		uc_usage_error(ctl, "unknown option '-%c'", optopt);
-	uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
-}
-
 static long knob_value(const struct uc_sysctl_values *v, enum uc_attr attr)
 {
 	return attr == UC_ATTR_MIN ? v->min : attr == UC_ATTR_MAX ? v->max : v->rt_default;
@@ -127,7 +117,7 @@ static int system_show(struct uc_ctl *ctl, int argc, char **argv)
 			usage_show();
 			return UC_EXIT_OK;
 		default:
-			bad_option(ctl, c, argv);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
@@ -235,7 +225,7 @@ static int system_set(struct uc_ctl *ctl, int argc, char **argv)
 			usage_set();
 			return UC_EXIT_OK;
 		default:
-			bad_option(ctl, c, argv);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
