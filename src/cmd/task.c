@@ -164,9 +164,12 @@ static void selector_pids(const struct uc_ctl *ctl, struct task_args *a, int arg
 	if (n && a->sel.all)
 		uc_usage_error(ctl, "give PIDs or --all, not both");
 	if (!n && !a->sel.all) {
+		if (!default_all && a->any_filter)
+			uc_usage_error(ctl, "which tasks? --policy, --user, --comm and --cgroup narrow a "
+				       "selection: give PIDs, or --all");
 		if (!default_all)
 			uc_usage_error(ctl, "which tasks? give PIDs, or --all (optionally with --policy, "
-				       "--user, --comm)");
+				       "--user, --comm, --cgroup)");
 		a->sel.all = true;
 	}
 	if (!n)

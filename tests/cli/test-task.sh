@@ -158,7 +158,7 @@ has "nothing to set"
 t "set: no PIDs, no --all" 2 "$UCLAMPCTL" task set --max 300
 has "give PIDs, or --all"
 t "set: filter without --all" 2 "$UCLAMPCTL" task set --max 300 --comm alpha
-has "give PIDs, or --all"
+has "--comm and --cgroup narrow a selection: give PIDs, or --all"
 t "set: PIDs and --all" 2 "$UCLAMPCTL" task set --max 300 --all "$S1"
 has "not both"
 t "set: min above max" 2 "$UCLAMPCTL" task set --min 600 --max 300 "$S1"
