@@ -216,11 +216,7 @@ static int cgroup_show(struct uc_ctl *ctl, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "recursive", no_argument, NULL, 'R' },
 		{ "pid", required_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "noheadings", no_argument, NULL, 'n' },
-		{ "list-columns", no_argument, NULL, 'L' },
+		UC_OUTPUT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -240,10 +236,6 @@ static int cgroup_show(struct uc_ctl *ctl, int argc, char **argv)
 		switch (c) {
 		case 'R': s.recursive = true; break;
 		case 'p': pids[npids++] = uc_pid_or_err(ctl, optarg); break;
-		case 'o': ctl->out.columns = optarg; break;
-		case 'J': ctl->out.json = true; break;
-		case 'r': ctl->out.raw = true; break;
-		case 'n': ctl->out.noheadings = true; break;
 		case 'L':
 			uc_print_columns(cols, NCOLS);
 			free(pids);
@@ -253,6 +245,8 @@ static int cgroup_show(struct uc_ctl *ctl, int argc, char **argv)
 			free(pids);
 			return UC_EXIT_OK;
 		default:
+			if (uc_output_opt(ctl, c, optarg))
+				break;
 			uc_bad_option(ctl, c, argv);
 		}
 	}
@@ -454,14 +448,5 @@ int cmd_cgroup(struct uc_ctl *ctl, int argc, char **argv)
 		{ NULL, NULL, NULL },
 	};
 
-	ctl->cmd = "cgroup";
-	if (argc < 2) {
-		usage_group(stderr);
-		return UC_EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage_group(stdout);
-		return UC_EXIT_OK;
-	}
-	return uc_dispatch(ctl, "cgroup", cmds, argc - 1, argv + 1);
+	return uc_dispatch_group(ctl, "cgroup", cmds, usage_group, argc, argv);
 }

@@ -114,6 +114,40 @@ int uc_dispatch(struct uc_ctl *ctl, const char *group, const struct uc_command *
 	uc_usage_error(ctl, "unknown command '%s%s%s'", group ? group : "", group ? " " : "", argv[0]);
 }
 
+int uc_dispatch_group(struct uc_ctl *ctl, const char *group, const struct uc_command *cmds,
+		      void (*usage)(FILE *out), int argc, char **argv)
+{
+	ctl->cmd = group;
+	if (argc < 2) {
+		usage(stderr);
+		return UC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return UC_EXIT_OK;
+	}
+	return uc_dispatch(ctl, group, cmds, argc - 1, argv + 1);
+}
+
+bool uc_output_opt(struct uc_ctl *ctl, int c, const char *arg)
+{
+	switch (c) {
+	case 'o':
+		ctl->out.columns = arg;
+		return true;
+	case 'J':
+		ctl->out.json = true;
+		return true;
+	case 'r':
+		ctl->out.raw = true;
+		return true;
+	case 'n':
+		ctl->out.noheadings = true;
+		return true;
+	}
+	return false;
+}
+
 void uc_value_or_err(const struct uc_ctl *ctl, const char *opt, const char *s, struct uc_value *v)
 {
 	int rc = uc_value_parse(s, v);

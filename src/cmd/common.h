@@ -3,6 +3,7 @@
 #define UCLAMPCTL_CMD_COMMON_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdnoreturn.h>
 #include <sys/types.h>
 
@@ -72,6 +73,22 @@ uid_t uc_user_or_err(const struct uc_ctl *ctl, const char *s);
 	" -y, --yes              consent to enabling the uclamp fast path (needed when\n" \
 	"                        not on a terminal)\n" \
 	" -n, --dry-run          print the plan and change nothing\n"
+
+/* The listing options every table command takes, for its struct option array
+ * (--list-columns returns 'L'), and their handling: true when c was one of
+ * -o -J -r -n (the caller handles 'L' with its own columns). */
+#define UC_OUTPUT_LONGOPTS \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "json", no_argument, NULL, 'J' }, \
+	{ "raw", no_argument, NULL, 'r' }, \
+	{ "noheadings", no_argument, NULL, 'n' }, \
+	{ "list-columns", no_argument, NULL, 'L' }
+bool uc_output_opt(struct uc_ctl *ctl, int c, const char *arg);
+
+/* A command group ("system", "cgroup", ...): no subcommand is a usage error
+ * (usage to stderr, exit 2), -h/--help prints usage, else uc_dispatch(). */
+int uc_dispatch_group(struct uc_ctl *ctl, const char *group, const struct uc_command *cmds,
+		      void (*usage)(FILE *out), int argc, char **argv);
 
 /* Print a table's -o column list with their help (for --list-columns). */
 void uc_print_columns(const struct uc_col *cols, size_t n);

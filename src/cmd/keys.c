@@ -40,11 +40,7 @@ static void usage(void)
 int cmd_keys(struct uc_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "noheadings", no_argument, NULL, 'n' },
-		{ "list-columns", no_argument, NULL, 'L' },
+		UC_OUTPUT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -55,10 +51,6 @@ int cmd_keys(struct uc_ctl *ctl, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o': ctl->out.columns = optarg; break;
-		case 'J': ctl->out.json = true; break;
-		case 'r': ctl->out.raw = true; break;
-		case 'n': ctl->out.noheadings = true; break;
 		case 'L':
 			uc_print_columns(cols, NCOLS);
 			return UC_EXIT_OK;
@@ -69,6 +61,8 @@ int cmd_keys(struct uc_ctl *ctl, int argc, char **argv)
 			uc_usage_error(ctl, "option '%s' needs a value: a list of columns (see --list-columns)",
 				       argv[optind - 1]);
 		default:
+			if (uc_output_opt(ctl, c, optarg))
+				break;
 			uc_bad_option(ctl, c, argv);
 		}
 	}

@@ -91,11 +91,7 @@ static void usage_show(void)
 static int system_show(struct uc_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "noheadings", no_argument, NULL, 'n' },
-		{ "list-columns", no_argument, NULL, 'L' },
+		UC_OUTPUT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -106,10 +102,6 @@ static int system_show(struct uc_ctl *ctl, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o': ctl->out.columns = optarg; break;
-		case 'J': ctl->out.json = true; break;
-		case 'r': ctl->out.raw = true; break;
-		case 'n': ctl->out.noheadings = true; break;
 		case 'L':
 			uc_print_columns(cols, sizeof(cols) / sizeof(cols[0]));
 			return UC_EXIT_OK;
@@ -117,6 +109,8 @@ static int system_show(struct uc_ctl *ctl, int argc, char **argv)
 			usage_show();
 			return UC_EXIT_OK;
 		default:
+			if (uc_output_opt(ctl, c, optarg))
+				break;
 			uc_bad_option(ctl, c, argv);
 		}
 	}
@@ -280,14 +274,5 @@ int cmd_system(struct uc_ctl *ctl, int argc, char **argv)
 		{ NULL, NULL, NULL },
 	};
 
-	ctl->cmd = "system";
-	if (argc < 2) {
-		usage_group(stderr);
-		return UC_EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage_group(stdout);
-		return UC_EXIT_OK;
-	}
-	return uc_dispatch(ctl, "system", cmds, argc - 1, argv + 1);
+	return uc_dispatch_group(ctl, "system", cmds, usage_group, argc, argv);
 }
