@@ -90,12 +90,8 @@ int cmd_run(struct uc_ctl *ctl, int argc, char **argv)
 		case 'h':
 			usage();
 			return UC_EXIT_OK;
-		case ':':
-			uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			if (optopt)
-				uc_usage_error(ctl, "unknown option '-%c'", optopt);
-			uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind >= argc)

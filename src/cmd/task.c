@@ -28,7 +28,6 @@ enum {
 	OPT_MAX,
 	OPT_ROF,
 	OPT_NO_ROF,
-	OPT_LIST_COLUMNS,
 };
 
 /* What the selector options parse into. */
@@ -50,15 +49,6 @@ static const char selector_help[] =
 	"                        or separate with commas for several\n"
 	"     --cgroup <path>    only processes in this cgroup (of the cpu hierarchy)\n"
 	"                        or in a group below it\n";
-
-static noreturn void bad_option(const struct uc_ctl *ctl, int c, char **argv)
-{
-	if (c == ':')
-		uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
-	if (optopt)
-		uc_usage_error(ctl, "unknown option '-%c'", optopt);
-	uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
-}
 
 static void args_init(struct task_args *a)
 {
@@ -326,11 +316,7 @@ static int task_show(struct uc_ctl *ctl, int argc, char **argv)
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "comm", required_argument, NULL, OPT_COMM },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "noheadings", no_argument, NULL, 'n' },
-		{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+		UC_OUTPUT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -342,21 +328,17 @@ static int task_show(struct uc_ctl *ctl, int argc, char **argv)
 	args_init(&a);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ao:Jrnh", longopts, NULL)) != -1) {
-		if (selector_opt(ctl, &a, c))
+		if (selector_opt(ctl, &a, c) || uc_output_opt(ctl, c, optarg))
 			continue;
 		switch (c) {
-		case 'o': ctl->out.columns = optarg; break;
-		case 'J': ctl->out.json = true; break;
-		case 'r': ctl->out.raw = true; break;
-		case 'n': ctl->out.noheadings = true; break;
-		case OPT_LIST_COLUMNS:
+		case 'L':
 			uc_print_columns(cols, NCOLS);
 			return UC_EXIT_OK;
 		case 'h':
 			usage_show();
 			return UC_EXIT_OK;
 		default:
-			bad_option(ctl, c, argv);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 	selector_pids(ctl, &a, argc, argv, true);
@@ -586,7 +568,7 @@ static int set_or_reset(struct uc_ctl *ctl, int argc, char **argv, bool reset)
 				usage_set();
 			return UC_EXIT_OK;
 		default:
-			bad_option(ctl, c, argv);
+			uc_bad_option(ctl, c, argv);
 		}
 	}
 	if (reset)
@@ -623,6 +605,21 @@ static int task_reset(struct uc_ctl *ctl, int argc, char **argv)
 	return set_or_reset(ctl, argc, argv, true);
 }
 
+static void usage_group(FILE *out)
+{
+	fprintf(out, "Usage:\n"
+		" uclampctl task show [options] [PID...]\n"
+		" uclampctl task set [--min V] [--max V] [--[no-]reset-on-fork] [options] (PID... | --all)\n"
+		" uclampctl task reset [options] (PID... | --all)\n\n"
+		"Show, set or reset the clamps tasks request for themselves (sched_setattr):\n"
+		"util_min, a floor, and util_max, a cap, in capacity units 0..1024.\n\n"
+		"Commands:\n"
+		" show     show the clamps of tasks\n"
+		" set      set the clamps of tasks\n"
+		" reset    reset the clamps of tasks to the kernel default\n\n"
+		"Run 'uclampctl task <command> --help' for its options.\n");
+}
+
 int cmd_task(struct uc_ctl *ctl, int argc, char **argv)
 {
 	static const struct uc_command cmds[] = {
@@ -632,6 +629,5 @@ int cmd_task(struct uc_ctl *ctl, int argc, char **argv)
 		{ NULL, NULL, NULL },
 	};
 
-	ctl->cmd = "task";
-	return uc_dispatch(ctl, "task", cmds, argc - 1, argv + 1);
+	return uc_dispatch_group(ctl, "task", cmds, usage_group, argc, argv);
 }
