@@ -79,17 +79,17 @@ static void parse_lines(void **state)
 		{ "c1000000 T _text\n", 0, 0xc1000000ull, 'T', "_text", false },	/* 32-bit */
 		{ "FFFFFFFF81000000 T _text\n", 0, 0xffffffff81000000ull, 'T', "_text", false },
 		{ "ffffffff81000000 T foo.cold.12\n", 0, 0xffffffff81000000ull, 'T', "foo.cold.12", false },
-		{ "1ffffffff81000000 T _text\n", -EINVAL },	/* 17 digits: wider than 64 bits */
-		{ "xyz T _text\n", -EINVAL },
-		{ "ffffffff81000000 T\n", -EINVAL },
-		{ "ffffffff81000000 T \n", -EINVAL },
-		{ "ffffffff81000000  T _text\n", -EINVAL },
-		{ "ffffffff81000000 TT _text\n", -EINVAL },
-		{ "ffffffff81000000 T _text junk\n", -EINVAL },
-		{ "ffffffff81000000 T _text\t[unterminated\n", -EINVAL },
-		{ " ffffffff81000000 T _text\n", -EINVAL },
-		{ "\n", -EINVAL },
-		{ "", -EINVAL },
+		{ "1ffffffff81000000 T _text\n", -EINVAL, 0, 0, NULL, false },	/* 17 digits: wider than 64 bits */
+		{ "xyz T _text\n", -EINVAL, 0, 0, NULL, false },
+		{ "ffffffff81000000 T\n", -EINVAL, 0, 0, NULL, false },
+		{ "ffffffff81000000 T \n", -EINVAL, 0, 0, NULL, false },
+		{ "ffffffff81000000  T _text\n", -EINVAL, 0, 0, NULL, false },
+		{ "ffffffff81000000 TT _text\n", -EINVAL, 0, 0, NULL, false },
+		{ "ffffffff81000000 T _text junk\n", -EINVAL, 0, 0, NULL, false },
+		{ "ffffffff81000000 T _text\t[unterminated\n", -EINVAL, 0, 0, NULL, false },
+		{ " ffffffff81000000 T _text\n", -EINVAL, 0, 0, NULL, false },
+		{ "\n", -EINVAL, 0, 0, NULL, false },
+		{ "", -EINVAL, 0, 0, NULL, false },
 	};
 
 	(void)state;
