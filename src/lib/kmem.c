@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -235,6 +236,100 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 	close(fd);
 }
 
+/*
+ * Symbol addresses change only at boot (KASLR), but reading /proc/kallsyms
+ * costs tens of milliseconds on every write command (the kernel formats
+ * every symbol). So root keeps the addresses it found there in a per-boot
+ * cache: /run/uclampctl/ksyms, "boot_id" then "name addr" lines, root-owned
+ * 0600 in a 0700 directory; anything else is ignored. The value itself is
+ * always read fresh from /proc/kcore.
+ */
+#define KSYM_CACHE_DIR "/run/uclampctl"
+#define KSYM_CACHE KSYM_CACHE_DIR "/ksyms"
+
+static int boot_id(char *buf, size_t n)
+{
+	ssize_t len = uc_read_str("/proc/sys/kernel/random/boot_id", buf, n);
+
+	return len > 0 ? 0 : -ENOENT;
+}
+
+static bool cache_trusted(const char *abspath, mode_t type)
+{
+	char p[4096];
+	struct stat sb;
+
+	if (uc_path(p, sizeof(p), abspath) || lstat(p, &sb))
+		return false;
+	return (sb.st_mode & S_IFMT) == type && sb.st_uid == 0 && !(sb.st_mode & 077);
+}
+
+/* Fill k[] from the cache when it holds every name; true on a hit. */
+static bool cache_load(struct uc_kmem_key *k, size_t n)
+{
+	char id[64], buf[4096], *line, *save = NULL;
+	size_t found = 0;
+
+	if (geteuid() != 0 || boot_id(id, sizeof(id)) || !cache_trusted(KSYM_CACHE_DIR, S_IFDIR) ||
+	    !cache_trusted(KSYM_CACHE, S_IFREG) || uc_read_str(KSYM_CACHE, buf, sizeof(buf)) <= 0)
+		return false;
+	line = strtok_r(buf, "\n", &save);
+	if (!line || strcmp(line, id))
+		return false;	/* another boot: other addresses */
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		char name[128];
+		unsigned long long addr;
+
+		if (sscanf(line, "%127s %llx", name, &addr) != 2 || !addr)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (!k[i].addr && !strcmp(k[i].name, name)) {
+				k[i].addr = addr;
+				found++;
+			}
+	}
+	if (found == n)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		k[i].addr = 0;
+	return false;
+}
+
+static void cache_store(const struct uc_kmem_key *k, size_t n)
+{
+	char id[64], buf[4096], p[4096];
+	size_t len;
+	int fd;
+
+	if (geteuid() != 0 || boot_id(id, sizeof(id)) || uc_path(p, sizeof(p), KSYM_CACHE_DIR))
+		return;
+	if (mkdir(p, 0700) && errno != EEXIST)
+		return;
+	if (!cache_trusted(KSYM_CACHE_DIR, S_IFDIR))
+		return;
+	len = (size_t)snprintf(buf, sizeof(buf), "%s\n", id);
+	for (size_t i = 0; i < n && len < sizeof(buf); i++)
+		if (k[i].addr && !k[i].via_map)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %llx\n", k[i].name,
+						(unsigned long long)k[i].addr);
+	if (len >= sizeof(buf))
+		return;
+	fd = uc_open(KSYM_CACHE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	if (fchmod(fd, 0600) || write(fd, buf, len) != (ssize_t)len) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	{
+		char from[4096], to[4096];
+
+		if (!uc_path(from, sizeof(from), KSYM_CACHE ".tmp") && !uc_path(to, sizeof(to), KSYM_CACHE))
+			rename(from, to);
+	}
+}
+
 int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info)
 {
 	struct uc_ksym *live = calloc(NANCHORS + n, sizeof(*live));
@@ -263,6 +358,16 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 		k[i].why[0] = '\0';
 	}
 
+	if (cache_load(k, n)) {
+		/* addresses root read from this boot's kallsyms: it lists data symbols */
+		info->data_symbols = true;
+		for (size_t i = 0; i < n; i++) {
+			k[i].listed = true;
+			k[i].rc = -EINPROGRESS;
+		}
+		read_values(k, n, true, info);
+		goto out;
+	}
 	rc = uc_ksym_lookup_many("/proc/kallsyms", live, NANCHORS + n, &st);
 	info->kallsyms_rc = rc;
 	if (rc) {
@@ -303,6 +408,8 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 	}
 	for (size_t i = 0; i < n; i++)
 		any |= k[i].rc == -EINPROGRESS;
+	if (any && !info->hidden)
+		cache_store(k, n);
 	read_values(k, n, any, info);
 out:
 	free(live);
