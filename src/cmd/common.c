@@ -234,7 +234,7 @@ const char *uc_strerr(enum uc_kind kind, int err, char *buf, size_t n)
 	switch (-err) {
 	case EPERM:
 		if (kind == UC_KIND_TASK) {
-			snprintf(buf, n, "permission denied (another user's task needs CAP_SYS_NICE, e.g. root)");
+			snprintf(buf, n, "permission denied (another user's task, or clearing reset-on-fork, needs CAP_SYS_NICE, e.g. root)");
 			return buf;
 		}
 		/* fall through */
@@ -324,21 +324,49 @@ static bool ask_yes(void)
 	return !strcmp(line, "y\n") || !strcmp(line, "Y\n") || !strcmp(line, "yes\n");
 }
 
+/* One line per failed target (a task's clamps fail together), at most
+ * MAX_FAILURE_LINES, then a count: 10,000 EPERMs are one problem, not 10,000. */
+#define MAX_FAILURE_LINES 10
 static void report_failures(const struct uc_plan *plan)
 {
 	char tb[256], eb[256];
+	size_t shown = 0, more = 0;
 
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct uc_change *c = &plan->v[i];
 
-		if (c->state == UC_CH_FAILED)
-			uc_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)),
-				uc_attr_name(c->kind, c->attr), uc_strerr(c->kind, c->err, eb, sizeof(eb)));
-		else if (c->state == UC_CH_ROLLBACK_FAILED)
+		if (c->state != UC_CH_FAILED && c->state != UC_CH_ROLLBACK_FAILED)
+			continue;
+		if (i > 0 && c->kind == UC_KIND_TASK && plan->v[i - 1].kind == UC_KIND_TASK &&
+		    plan->v[i - 1].tid == c->tid)
+			continue;
+		if (shown == MAX_FAILURE_LINES) {
+			more++;
+			continue;
+		}
+		shown++;
+		if (c->state == UC_CH_FAILED) {
+			char ab[128];
+			size_t len = 0;
+
+			/* a task's attributes went to the kernel together: name them all */
+			for (size_t k = i; k < plan->n && len < sizeof(ab); k++) {
+				if (k > i && (plan->v[k].kind != UC_KIND_TASK || plan->v[k].tid != c->tid ||
+					      c->kind != UC_KIND_TASK))
+					break;
+				len += (size_t)snprintf(ab + len, sizeof(ab) - len, "%s%s", k > i ? ", " : "",
+							uc_attr_name(plan->v[k].kind, plan->v[k].attr));
+			}
+			uc_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab,
+				uc_strerr(c->kind, c->err, eb, sizeof(eb)));
+		} else {
 			uc_errx("%s: %s: could not be restored to its old value: %s",
 				uc_change_target(c, tb, sizeof(tb)), uc_attr_name(c->kind, c->attr),
 				uc_strerr(c->kind, c->err, eb, sizeof(eb)));
+		}
 	}
+	if (more)
+		uc_errx("... and %zu more failure(s) like these", more);
 }
 
 int uc_guard_or_refuse(const struct uc_ctl *ctl, const struct uc_plan *plan, enum uc_key_state key,
@@ -382,9 +410,14 @@ int uc_run_plan(struct uc_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode
 	bool flips = uc_plan_flips(plan);
 
 	if (plan->n == 0) {
+		if (plan->failed) {
+			uc_errx("nothing changed: %zu target(s) refused or unreadable (see above), %zu already at the requested values",
+				plan->failed, plan->unchanged);
+			return UC_EXIT_FAIL;
+		}
 		uc_info(ctl, "nothing to change (%zu already at the requested values%s)", plan->unchanged,
 			plan->gone ? ", some exited" : "");
-		return plan->failed ? UC_EXIT_FAIL : UC_EXIT_OK;
+		return UC_EXIT_OK;
 	}
 	if (flips)
 		key = uc_key_state_now(ctl);

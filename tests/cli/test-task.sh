@@ -295,6 +295,15 @@ if [ "$HOST_UCLAMP" = 0 ]; then
 	t "set --yes: the kernel says EOPNOTSUPP" 4 "$UCLAMPCTL" task set --max "$OTHER_MAX" --yes "$S1" "$S2"
 	has "pid $S1 \(alpha\): util_max: the kernel has no uclamp support"
 	has "changed 0, unchanged 0, gone 0, failed 2"
+	# many failures: ten lines, then a count (not one line per task)
+	many=()
+	for i in $(seq 12); do sleep 600 & many+=($!); fake_proc "$!" many 4242; done
+	t "set --yes on 12 tasks: EOPNOTSUPP each" 4 "$UCLAMPCTL" task set --max "$OTHER_MAX" --min 1 --yes "${many[@]}"
+	n=$(printf '%s\n' "$OUT" | grep -c 'util_min, util_max: the kernel has no uclamp support')
+	[ "$n" = 10 ] && _pass "ten failure lines, both clamps named once per task" || _fail "$n failure lines, expected 10"
+	has "\.\.\. and 2 more failure\(s\) like these"
+	has "failed 12"
+	kill "${many[@]}" 2>/dev/null
 	t "run --yes: the kernel says EOPNOTSUPP, CMD not run" 4 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- echo RAN
 	hasnt "^RAN$"
 else
