@@ -234,7 +234,7 @@ const char *uc_strerr(enum uc_kind kind, int err, char *buf, size_t n)
 	switch (-err) {
 	case EPERM:
 		if (kind == UC_KIND_TASK) {
-			snprintf(buf, n, "permission denied (another user's task, or clearing reset-on-fork, needs CAP_SYS_NICE, e.g. root)");
+			snprintf(buf, n, "permission denied (another user's task needs CAP_SYS_NICE, e.g. root)");
 			return buf;
 		}
 		/* fall through */
@@ -348,6 +348,7 @@ static void report_failures(const struct uc_plan *plan)
 		if (c->state == UC_CH_FAILED) {
 			char ab[128];
 			size_t len = 0;
+			bool clears_rof = false;
 
 			/* a task's attributes went to the kernel together: name them all */
 			for (size_t k = i; k < plan->n && len < sizeof(ab); k++) {
@@ -356,9 +357,14 @@ static void report_failures(const struct uc_plan *plan)
 					break;
 				len += (size_t)snprintf(ab + len, sizeof(ab) - len, "%s%s", k > i ? ", " : "",
 							uc_attr_name(plan->v[k].kind, plan->v[k].attr));
+				clears_rof |= plan->v[k].attr == UC_ATTR_RESET_ON_FORK && plan->v[k].to == 0;
 			}
-			uc_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab,
-				uc_strerr(c->kind, c->err, eb, sizeof(eb)));
+			/* the kernel lets only CAP_SYS_NICE clear reset-on-fork, even on one's own task */
+			if (clears_rof && c->err == -EPERM)
+				snprintf(eb, sizeof(eb), "permission denied (clearing reset-on-fork needs CAP_SYS_NICE, e.g. root)");
+			else
+				uc_strerr(c->kind, c->err, eb, sizeof(eb));
+			uc_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab, eb);
 		} else {
 			uc_errx("%s: %s: could not be restored to its old value: %s",
 				uc_change_target(c, tb, sizeof(tb)), uc_attr_name(c->kind, c->attr),
