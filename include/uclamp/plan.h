@@ -77,7 +77,7 @@ bool uc_plan_flips(const struct uc_plan *p);
 const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr);
 const char *uc_kind_name(enum uc_kind kind);	/* "task", "sysctl", "cgroup", "subtree" */
 const char *uc_change_state_name(enum uc_change_state st);
-/* "pid 12 tid 13 (bash)", "sched_util_clamp_min", "system.slice/foo" */
+/* "pid 12 tid 13 (bash)", "kernel.sched_util_clamp_min", "system.slice/foo" */
 const char *uc_change_target(const struct uc_change *c, char *buf, size_t n);
 /* A change value as the user reads it: units ("512", "default"), "40.00"/"max" for cgroups, yes/no for flags. */
 const char *uc_change_value(const struct uc_change *c, long v, char *buf, size_t n);

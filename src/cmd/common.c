@@ -13,6 +13,7 @@
 #include "uclamp/fastpath.h"
 #include "uclamp/sched.h"
 
+__attribute__((format(printf, 3, 0)))
 static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
