@@ -34,7 +34,9 @@ int uc_open(const char *abspath, int flags)
 
 	if (rc)
 		return rc;
-	fd = open(p, flags | O_CLOEXEC);
+	/* a mode for O_CREAT (only root's 0600 cache creates): without one, the
+	 * mode is stack garbage and _FORTIFY_SOURCE (Debian's flags) aborts */
+	fd = open(p, flags | O_CLOEXEC, 0600);
 	return fd < 0 ? -errno : fd;
 }
 
