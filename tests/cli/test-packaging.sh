@@ -1,6 +1,7 @@
 #!/bin/bash
-# etc/uclampctl.conf, installed as /etc/uclampctl.conf: as shipped it changes
-# nothing (all comments), and its commented examples are a valid configuration.
+# Packaging: etc/uclampctl.conf (installed as /etc/uclampctl.conf) changes
+# nothing as shipped (all comments) and its commented examples are a valid
+# configuration; debian/changelog and uclampctl.spec carry uclampctl's version.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 CONF=$TESTS_SRCDIR/../etc/uclampctl.conf
@@ -25,4 +26,12 @@ sed -n 's/^#\([][a-z]\)/\1/p' "$CONF" | sed 's/^user = .*/user = root/' >"$ROOT/
 OUT=$($U apply --dry-run --config "$ROOT/all.conf" 2>&1)
 [ $? != 2 ] && _pass "all examples parse" || _fail "all examples parse"
 hasnt 'error\(s\) in the configuration'
+
+# one version everywhere: the binary's (configure.ac), Debian's, the spec's
+t "uclampctl --version" 0 $U --version
+ver=$(printf '%s\n' "$OUT" | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n 1)
+deb=$(sed -n '1s/^uclampctl (\([^)-]*\).*/\1/p' "$TESTS_SRCDIR/../debian/changelog")
+spec=$(awk '$1 == "Version:" { print $2 }' "$TESTS_SRCDIR/../uclampctl.spec")
+[ -n "$ver" ] && [ "$deb" = "$ver" ] && _pass "debian/changelog: $deb" || _fail "debian/changelog has '$deb', uclampctl $ver"
+[ -n "$ver" ] && [ "$spec" = "$ver" ] && _pass "uclampctl.spec: $spec" || _fail "uclampctl.spec has '$spec', uclampctl $ver"
 finish
