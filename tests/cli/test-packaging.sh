@@ -1,7 +1,8 @@
 #!/bin/bash
 # Packaging: etc/uclampctl.conf (installed as /etc/uclampctl.conf) changes
 # nothing as shipped (all comments) and its commented examples are a valid
-# configuration; debian/changelog and uclampctl.spec carry uclampctl's version.
+# configuration; debian/changelog, uclampctl.spec and the Ansible collection
+# carry uclampctl's version.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 CONF=$TESTS_SRCDIR/../etc/uclampctl.conf
@@ -33,5 +34,7 @@ ver=$(printf '%s\n' "$OUT" | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n 1)
 deb=$(sed -n '1s/^uclampctl (\([^)-]*\).*/\1/p' "$TESTS_SRCDIR/../debian/changelog")
 spec=$(awk '$1 == "Version:" { print $2 }' "$TESTS_SRCDIR/../uclampctl.spec")
 [ -n "$ver" ] && [ "$deb" = "$ver" ] && _pass "debian/changelog: $deb" || _fail "debian/changelog has '$deb', uclampctl $ver"
+galaxy=$(awk '$1 == "version:" { print $2 }' "$TESTS_SRCDIR/../contrib/ansible/galaxy.yml")
+[ -n "$ver" ] && [ "$galaxy" = "$ver" ] && _pass "contrib/ansible/galaxy.yml: $galaxy" || _fail "galaxy.yml has '$galaxy', uclampctl $ver"
 [ -n "$ver" ] && [ "$spec" = "$ver" ] && _pass "uclampctl.spec: $spec" || _fail "uclampctl.spec has '$spec', uclampctl $ver"
 finish
