@@ -12,7 +12,7 @@
 
 #include "cmd/common.h"
 
-static const struct uc_command commands[] = {
+static const struct cli_command commands[] = {
 	{ "status", cmd_status, "show uclamp support, the fast path's state and what uclamp can affect" },
 	{ "check", cmd_check, "exit 0 if the uclamp fast path is off, 1 on, 3 unknown, 4 no uclamp" },
 	{ "keys", cmd_keys, "show the scheduler static keys that gate fast-path cost" },
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct uc_ctl ctl = { .cmd = NULL };
+	struct cli_ctl ctl = { .cmd = NULL };
 	int c;
 
 	/* '+': stop at the command; its options are its own */
@@ -72,18 +72,18 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		case 'V':
 			printf("uclampctl %s\n", PACKAGE_VERSION);
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
 			fputs("Try 'uclampctl --help' for more information.\n", stderr);
-			return UC_EXIT_USAGE;
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
 		usage(stderr);
-		return UC_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
-	return uc_dispatch(&ctl, NULL, commands, argc - optind, argv + optind);
+	return cli_dispatch(&ctl, NULL, commands, argc - optind, argv + optind);
 }

@@ -5,7 +5,7 @@
  * anywhere and nothing changes. The plan holds only values that differ, so a
  * second run writes nothing and cannot flip sched_uclamp_used.
  *
- * Human output goes through uc_run_plan() like every write command. -J needs
+ * Human output goes through cli_run_plan() like every write command. -J needs
  * the report as data, so it calls the same guard and executor itself
  * (uc_guard_check, uc_plan_execute) and never prompts.
  */
@@ -42,7 +42,7 @@ static void usage(FILE *out)
 		"                        'DIR/' is a directory that may be missing\n"
 		"     --check            compare only: exit 0 when the host matches, 1 and the\n"
 		"                        list of differences when it does not\n"
-		UC_WRITE_OPTS_HELP
+		CLI_WRITE_OPTS_HELP
 		" -J, --json             print the result as JSON (never prompts)\n"
 		" -h, --help             display this help\n"
 		"\n"
@@ -93,7 +93,7 @@ static void json_change(FILE *f, const struct uc_change *c, bool with_err)
 		fputs(", \"state\": ", f);
 		json_str(f, uc_change_state_name(c->state));
 		fputs(", \"error\": ", f);
-		json_str(f, uc_strerr(c->kind, c->err, b, sizeof(b)));
+		json_str(f, cli_strerr(c->kind, c->err, b, sizeof(b)));
 	}
 	fputc('}', f);
 }
@@ -208,51 +208,51 @@ static int errors_exit(const struct uc_config *cfg)
 
 	for (size_t i = 0; i < cfg->nerrors; i++) {
 		if (cfg->errors[i].err == -EOPNOTSUPP)
-			return UC_EXIT_NOTSUPP;
+			return CLI_EXIT_NOTSUPP;
 		if (cfg->errors[i].err == -EINVAL)
 			inval = true;
 	}
-	return inval ? UC_EXIT_USAGE : UC_EXIT_FAIL;
+	return inval ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 }
 
 static void oom(void)
 {
-	uc_errx("out of memory");
-	exit(UC_EXIT_FAIL);
+	cli_errx("out of memory");
+	exit(CLI_EXIT_FAIL);
 }
 
 /* ---- the modes --------------------------------------------------------------- */
 
 /* --check: differences are the plan's changes; nothing is written. */
-static int do_check(struct uc_ctl *ctl, const struct uc_plan *plan, bool json, struct result *r)
+static int do_check(struct cli_ctl *ctl, const struct uc_plan *plan, bool json, struct result *r)
 {
 	if (json) {
 		json_result(r);
-		return plan->n ? UC_EXIT_FAIL : UC_EXIT_OK;
+		return plan->n ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	}
 	if (!plan->n) {
-		uc_info(ctl, "no differences: the host matches the configuration (%zu value(s) checked)",
+		cli_info(ctl, "no differences: the host matches the configuration (%zu value(s) checked)",
 			plan->unchanged);
-		return UC_EXIT_OK;
+		return CLI_EXIT_OK;
 	}
 	if (!ctl->quiet) {
 		printf("the host differs from the configuration:\n");
-		uc_print_plan(ctl, plan);
+		cli_print_plan(ctl, plan);
 	}
-	return UC_EXIT_FAIL;
+	return CLI_EXIT_FAIL;
 }
 
-/* -J without --check: the same guard and executor as uc_run_plan(), data out. */
-static int do_json(struct uc_ctl *ctl, struct uc_plan *plan, bool consent_from_config, struct result *r)
+/* -J without --check: the same guard and executor as cli_run_plan(), data out. */
+static int do_json(struct cli_ctl *ctl, struct uc_plan *plan, bool consent_from_config, struct result *r)
 {
 	struct uc_exec_report rep;
 	int rc;
 
 	if (r->mode == MODE_DRY_RUN || !plan->n) {
 		json_result(r);
-		return UC_EXIT_OK;
+		return CLI_EXIT_OK;
 	}
-	rc = uc_guard_or_refuse(ctl, plan, r->before, consent_from_config, false);
+	rc = cli_guard_or_refuse(ctl, plan, r->before, consent_from_config, false);
 	if (rc) {
 		r->error = "refused: the plan would enable the uclamp fast path and there is no consent "
 			   "(--yes or allow-enable = yes); nothing changed";
@@ -260,16 +260,16 @@ static int do_json(struct uc_ctl *ctl, struct uc_plan *plan, bool consent_from_c
 		return rc;
 	}
 	rc = uc_plan_execute(plan, UC_EXEC_ATOMIC, NULL, &rep);
-	r->after = uc_plan_flips(plan) ? uc_key_state_now(ctl) : r->before;
+	r->after = uc_plan_flips(plan) ? cli_key_state_now(ctl) : r->before;
 	if (rc) {
 		r->error = "a change failed: the changes already made were undone (see failed and rolled_back)";
-		uc_errx("%s", r->error);
+		cli_errx("%s", r->error);
 	}
 	json_result(r);
-	return rc ? UC_EXIT_FAIL : UC_EXIT_OK;
+	return rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
-int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
+int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 {
 	enum { OPT_CHECK = 0x100 };
 	static const struct option longopts[] = {
@@ -314,16 +314,16 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			free(configs);
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
-		uc_usage_error(ctl, "unexpected argument '%s': apply takes only options (a file goes with --config)",
+		cli_usage_error(ctl, "unexpected argument '%s': apply takes only options (a file goes with --config)",
 			       argv[optind]);
 	if (check && ctl->dry_run)
-		uc_usage_error(ctl, "--check and --dry-run exclude each other: --check already changes nothing");
+		cli_usage_error(ctl, "--check and --dry-run exclude each other: --check already changes nothing");
 	r.mode = check ? MODE_CHECK : ctl->dry_run ? MODE_DRY_RUN : MODE_APPLY;
 
 	uc_config_init(&cfg);
@@ -340,9 +340,9 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 		if (json)
 			json_result(&r);
 		print_errors(&cfg);
-		uc_errx("%zu error(s) in the configuration: nothing changed", cfg.nerrors_total);
+		cli_errx("%zu error(s) in the configuration: nothing changed", cfg.nerrors_total);
 		uc_config_free(&cfg);
-		return UC_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	uc_plan_init(&plan);
 	if (!cfg.nfiles) {
@@ -350,9 +350,9 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 		if (json)
 			json_result(&r);
 		else
-			uc_info(ctl, "no configuration: %s does not exist and %s has no *.conf: nothing to do",
+			cli_info(ctl, "no configuration: %s does not exist and %s has no *.conf: nothing to do",
 				UC_CONFIG_FILE, UC_CONFIG_DIR);
-		rc = UC_EXIT_OK;
+		rc = CLI_EXIT_OK;
 		goto out;
 	}
 
@@ -364,7 +364,7 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 		if (json)
 			json_result(&r);
 		print_errors(&cfg);
-		uc_errx("cannot apply the configuration: nothing changed");
+		cli_errx("cannot apply the configuration: nothing changed");
 		goto out;
 	}
 	r.plan = &plan;
@@ -379,7 +379,7 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 	else if (json)
 		rc = do_json(ctl, &plan, cfg.allow_enable.set && cfg.allow_enable.value, &r);
 	else
-		rc = uc_run_plan(ctl, &plan, UC_EXEC_ATOMIC, cfg.allow_enable.set && cfg.allow_enable.value);
+		rc = cli_run_plan(ctl, &plan, UC_EXEC_ATOMIC, cfg.allow_enable.set && cfg.allow_enable.value);
 out:
 	uc_plan_free(&plan);
 	uc_config_free(&cfg);

@@ -22,7 +22,7 @@ static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
 	fputc('\n', f);
 }
 
-void uc_errx(const char *fmt, ...)
+void cli_errx(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -31,7 +31,7 @@ void uc_errx(const char *fmt, ...)
 	va_end(ap);
 }
 
-void uc_warnx(const struct uc_ctl *ctl, const char *fmt, ...)
+void cli_warnx(const struct cli_ctl *ctl, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -42,7 +42,7 @@ void uc_warnx(const struct uc_ctl *ctl, const char *fmt, ...)
 	va_end(ap);
 }
 
-void uc_info(const struct uc_ctl *ctl, const char *fmt, ...)
+void cli_info(const struct cli_ctl *ctl, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -53,7 +53,7 @@ void uc_info(const struct uc_ctl *ctl, const char *fmt, ...)
 	va_end(ap);
 }
 
-void uc_verbose(const struct uc_ctl *ctl, const char *fmt, ...)
+void cli_verbose(const struct cli_ctl *ctl, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -64,7 +64,7 @@ void uc_verbose(const struct uc_ctl *ctl, const char *fmt, ...)
 	va_end(ap);
 }
 
-noreturn void uc_usage_error(const struct uc_ctl *ctl, const char *fmt, ...)
+noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -73,19 +73,19 @@ noreturn void uc_usage_error(const struct uc_ctl *ctl, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "Try 'uclampctl %s%s--help' for more information.\n",
 		ctl->cmd ? ctl->cmd : "", ctl->cmd ? " " : "");
-	exit(UC_EXIT_USAGE);
+	exit(CLI_EXIT_USAGE);
 }
 
-noreturn void uc_bad_option(const struct uc_ctl *ctl, int c, char **argv)
+noreturn void cli_bad_option(const struct cli_ctl *ctl, int c, char **argv)
 {
 	if (c == ':')
-		uc_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
+		cli_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
 	if (optopt)
-		uc_usage_error(ctl, "unknown option '-%c'", optopt);
-	uc_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
+		cli_usage_error(ctl, "unknown option '-%c'", optopt);
+	cli_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
 }
 
-int uc_dispatch(struct uc_ctl *ctl, const char *group, const struct uc_command *cmds,
+int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
 		int argc, char **argv)
 {
 	static char name[128];
@@ -102,7 +102,7 @@ int uc_dispatch(struct uc_ctl *ctl, const char *group, const struct uc_command *
 			fprintf(out, " %-8s %s\n", cmds[i].name, cmds[i].help);
 		fprintf(out, "\nRun 'uclampctl %s%s<command> --help' for its options.\n",
 			group ? group : "", group ? " " : "");
-		return argc < 1 ? UC_EXIT_USAGE : UC_EXIT_OK;
+		return argc < 1 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(argv[0], cmds[i].name))
@@ -112,25 +112,25 @@ int uc_dispatch(struct uc_ctl *ctl, const char *group, const struct uc_command *
 		optind = 0;	/* GNU getopt: start over at argv[1] */
 		return cmds[i].fn(ctl, argc, argv);
 	}
-	uc_usage_error(ctl, "unknown command '%s%s%s'", group ? group : "", group ? " " : "", argv[0]);
+	cli_usage_error(ctl, "unknown command '%s%s%s'", group ? group : "", group ? " " : "", argv[0]);
 }
 
-int uc_dispatch_group(struct uc_ctl *ctl, const char *group, const struct uc_command *cmds,
+int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
 		      void (*usage)(FILE *out), int argc, char **argv)
 {
 	ctl->cmd = group;
 	if (argc < 2) {
 		usage(stderr);
-		return UC_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
-		return UC_EXIT_OK;
+		return CLI_EXIT_OK;
 	}
-	return uc_dispatch(ctl, group, cmds, argc - 1, argv + 1);
+	return cli_dispatch(ctl, group, cmds, argc - 1, argv + 1);
 }
 
-bool uc_output_opt(struct uc_ctl *ctl, int c, const char *arg)
+bool cli_output_opt(struct cli_ctl *ctl, int c, const char *arg)
 {
 	switch (c) {
 	case 'o':
@@ -149,17 +149,17 @@ bool uc_output_opt(struct uc_ctl *ctl, int c, const char *arg)
 	return false;
 }
 
-void uc_value_or_err(const struct uc_ctl *ctl, const char *opt, const char *s, struct uc_value *v)
+void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s, struct uc_value *v)
 {
 	int rc = uc_value_parse(s, v);
 
 	if (rc == 0)
 		return;
-	uc_usage_error(ctl, "invalid value '%s' for %s: %s; use %s", s, opt,
+	cli_usage_error(ctl, "invalid value '%s' for %s: %s; use %s", s, opt,
 		       rc == -ERANGE ? "out of range" : "not a clamp value", uc_value_forms);
 }
 
-pid_t uc_pid_or_err(const struct uc_ctl *ctl, const char *s)
+pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s)
 {
 	char *end;
 	long v;
@@ -167,20 +167,20 @@ pid_t uc_pid_or_err(const struct uc_ctl *ctl, const char *s)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v <= 0 || v > INT_MAX || s[0] == '+' || s[0] == ' ')
-		uc_usage_error(ctl, "invalid PID '%s': use a positive decimal process ID", s);
+		cli_usage_error(ctl, "invalid PID '%s': use a positive decimal process ID", s);
 	return (pid_t)v;
 }
 
-int uc_policy_or_err(const struct uc_ctl *ctl, const char *s)
+int cli_policy_or_err(const struct cli_ctl *ctl, const char *s)
 {
 	int p = uc_policy_parse(s);
 
 	if (p < 0)
-		uc_usage_error(ctl, "invalid policy '%s': use other, batch, idle, fifo, rr, deadline or ext", s);
+		cli_usage_error(ctl, "invalid policy '%s': use other, batch, idle, fifo, rr, deadline or ext", s);
 	return p;
 }
 
-uid_t uc_user_or_err(const struct uc_ctl *ctl, const char *s)
+uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s)
 {
 	struct passwd *pw = getpwnam(s);
 	char *end;
@@ -192,45 +192,45 @@ uid_t uc_user_or_err(const struct uc_ctl *ctl, const char *s)
 	v = strtoul(s, &end, 10);
 	if (*s && !errno && !*end && s[0] != '-' && v < (unsigned long)(uid_t)-1)
 		return (uid_t)v;
-	uc_usage_error(ctl, "unknown user '%s': use a user name or a numeric UID", s);
+	cli_usage_error(ctl, "unknown user '%s': use a user name or a numeric UID", s);
 }
 
-void uc_print_columns(const struct uc_col *cols, size_t n)
+void cli_print_columns(const struct uc_col *cols, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		printf(" %14s  %s\n", cols[i].name, cols[i].help);
 }
 
-void uc_table_or_err(const struct uc_ctl *ctl, struct uc_table *t, const char *json_name,
+void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
 		     const struct uc_col *cols, size_t ncols, const char *defaults)
 {
 	const char *bad = NULL;
 	int rc = uc_table_init(t, json_name, cols, ncols, defaults, &ctl->out, &bad);
 
 	if (rc == -EINVAL)
-		uc_usage_error(ctl, "unknown column '%.*s' for --output: see --list-columns",
+		cli_usage_error(ctl, "unknown column '%.*s' for --output: see --list-columns",
 			       bad ? (int)strcspn(bad, ",") : 0, bad ? bad : "");
 	if (rc) {
-		uc_errx("cannot set up the table: %s", strerror(-rc));
-		exit(UC_EXIT_FAIL);
+		cli_errx("cannot set up the table: %s", strerror(-rc));
+		exit(CLI_EXIT_FAIL);
 	}
 }
 
-enum uc_key_state uc_key_state_now(const struct uc_ctl *ctl)
+enum uc_key_state cli_key_state_now(const struct cli_ctl *ctl)
 {
 	struct uc_fastpath fp;
 
 	uc_fastpath_detect(&fp);
-	uc_verbose(ctl, "fast path (sched_uclamp_used): %s: %s", uc_key_state_name(fp.state),
+	cli_verbose(ctl, "fast path (sched_uclamp_used): %s: %s", uc_key_state_name(fp.state),
 		   fp.how[0] ? fp.how : uc_fp_source_name(fp.source));
 	/* "may enable" should say why the state is not known */
 	if (fp.state == UC_KEY_UNKNOWN)
 		for (size_t i = 0; i < fp.nunavailable; i++)
-			uc_verbose(ctl, "  %s", fp.unavailable[i]);
+			cli_verbose(ctl, "  %s", fp.unavailable[i]);
 	return fp.state;
 }
 
-const char *uc_strerr(enum uc_kind kind, int err, char *buf, size_t n)
+const char *cli_strerr(enum uc_kind kind, int err, char *buf, size_t n)
 {
 	switch (-err) {
 	case EPERM:
@@ -270,7 +270,7 @@ static const struct uc_col plan_cols[] = {
 	{ "FAST_PATH", 0.1, 0, UC_COL_STR, "whether the change enables the uclamp fast path" },
 };
 
-void uc_print_plan(const struct uc_ctl *ctl, const struct uc_plan *plan)
+void cli_print_plan(const struct cli_ctl *ctl, const struct uc_plan *plan)
 {
 	struct uc_out_opts o = { .raw = false };
 	struct uc_table t;
@@ -364,19 +364,19 @@ static void report_failures(const struct uc_plan *plan)
 			if (clears_rof && c->err == -EPERM)
 				snprintf(eb, sizeof(eb), "permission denied (clearing reset-on-fork needs CAP_SYS_NICE, e.g. root)");
 			else
-				uc_strerr(c->kind, c->err, eb, sizeof(eb));
-			uc_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab, eb);
+				cli_strerr(c->kind, c->err, eb, sizeof(eb));
+			cli_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab, eb);
 		} else {
-			uc_errx("%s: %s: could not be restored to its old value: %s",
+			cli_errx("%s: %s: could not be restored to its old value: %s",
 				uc_change_target(c, tb, sizeof(tb)), uc_attr_name(c->kind, c->attr),
-				uc_strerr(c->kind, c->err, eb, sizeof(eb)));
+				cli_strerr(c->kind, c->err, eb, sizeof(eb)));
 		}
 	}
 	if (more)
-		uc_errx("... and %zu more failure(s) like these", more);
+		cli_errx("... and %zu more failure(s) like these", more);
 }
 
-int uc_guard_or_refuse(const struct uc_ctl *ctl, const struct uc_plan *plan, enum uc_key_state key,
+int cli_guard_or_refuse(const struct cli_ctl *ctl, const struct uc_plan *plan, enum uc_key_state key,
 		       bool consent_from_config, bool may_ask)
 {
 	struct uc_consent consent = {
@@ -387,27 +387,27 @@ int uc_guard_or_refuse(const struct uc_ctl *ctl, const struct uc_plan *plan, enu
 	switch (uc_guard_check(plan, key, &consent)) {
 	case UC_GUARD_GO:
 		if (uc_plan_flips(plan))
-			uc_verbose(ctl, "the uclamp fast path is already %s: no new cost", uc_key_state_name(key));
+			cli_verbose(ctl, "the uclamp fast path is already %s: no new cost", uc_key_state_name(key));
 		return 0;
 	case UC_GUARD_GO_WARN:
-		uc_warnx(ctl, "%s", uc_guard_warning(key));
+		cli_warnx(ctl, "%s", uc_guard_warning(key));
 		return 0;
 	case UC_GUARD_ASK:
 		fprintf(stderr, "uclampctl: warning: %s\n", uc_guard_warning(key));
 		if (ask_yes())
 			return 0;
-		uc_errx("not confirmed: nothing changed");
-		return UC_EXIT_REFUSED;
+		cli_errx("not confirmed: nothing changed");
+		return CLI_EXIT_REFUSED;
 	case UC_GUARD_REFUSE:
 		break;
 	}
-	uc_errx("refused: %s", uc_guard_warning(key));
-	uc_errx("nothing changed; consent with %s, or see the plan with --dry-run",
+	cli_errx("refused: %s", uc_guard_warning(key));
+	cli_errx("nothing changed; consent with %s, or see the plan with --dry-run",
 		ctl->consent_hint ? ctl->consent_hint : "--yes");
-	return UC_EXIT_REFUSED;
+	return CLI_EXIT_REFUSED;
 }
 
-int uc_run_plan(struct uc_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
+int cli_run_plan(struct cli_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
 		bool consent_from_config)
 {
 	enum uc_key_state key = UC_KEY_UNKNOWN;
@@ -418,18 +418,18 @@ int uc_run_plan(struct uc_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode
 
 	if (plan->n == 0) {
 		if (plan->failed) {
-			uc_errx("nothing changed: %zu target(s) refused or unreadable (see above), %zu already at the requested values",
+			cli_errx("nothing changed: %zu target(s) refused or unreadable (see above), %zu already at the requested values",
 				plan->failed, plan->unchanged);
-			return UC_EXIT_FAIL;
+			return CLI_EXIT_FAIL;
 		}
-		uc_info(ctl, "nothing to change (%zu already at the requested values%s)", plan->unchanged,
+		cli_info(ctl, "nothing to change (%zu already at the requested values%s)", plan->unchanged,
 			plan->gone ? ", some exited" : "");
-		return UC_EXIT_OK;
+		return CLI_EXIT_OK;
 	}
 	if (flips)
-		key = uc_key_state_now(ctl);
+		key = cli_key_state_now(ctl);
 	if (ctl->dry_run) {
-		uc_print_plan(ctl, plan);
+		cli_print_plan(ctl, plan);
 		printf("%zu to change, %zu unchanged; ", count_targets(plan), plan->unchanged);
 		if (!flips)
 			printf("this plan does not enable the uclamp fast path\n");
@@ -439,10 +439,10 @@ int uc_run_plan(struct uc_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode
 			printf("this plan %s enable the uclamp fast path (sched_uclamp_used is %s)\n",
 			       key == UC_KEY_OFF ? "would" : "may", uc_key_state_name(key));
 		printf("dry run: nothing changed\n");
-		return UC_EXIT_OK;
+		return CLI_EXIT_OK;
 	}
 
-	rc = uc_guard_or_refuse(ctl, plan, key, consent_from_config, true);
+	rc = cli_guard_or_refuse(ctl, plan, key, consent_from_config, true);
 	if (rc)
 		return rc;
 
@@ -450,14 +450,14 @@ int uc_run_plan(struct uc_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode
 	report_failures(plan);
 	count_states(plan, cnt);
 	if (mode == UC_EXEC_ATOMIC && r.failed) {
-		uc_errx("failed: %zu change(s) undone%s%s", cnt[UC_CH_ROLLED_BACK],
+		cli_errx("failed: %zu change(s) undone%s%s", cnt[UC_CH_ROLLED_BACK],
 			cnt[UC_CH_ROLLBACK_FAILED] ? ", some could NOT be undone (see above)" : "",
 			flips ? "; the fast path, if enabled, stays on until reboot" : "");
-		return UC_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	}
 	if (!ctl->quiet) {
 		printf("changed %zu, unchanged %zu, gone %zu, failed %zu\n", cnt[UC_CH_DONE],
 		       plan->unchanged, cnt[UC_CH_GONE] + plan->gone, cnt[UC_CH_FAILED] + plan->failed);
 	}
-	return (r.failed || plan->failed) ? UC_EXIT_FAIL : UC_EXIT_OK;
+	return (r.failed || plan->failed) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
