@@ -9,8 +9,10 @@
 
 #include "uclamp/exec.h"
 #include "uclamp/guard.h"
+#include "uclamp/json.h"
 #include "uclamp/output.h"
 #include "uclamp/plan.h"
+#include "uclamp/run.h"
 #include "uclamp/value.h"
 
 /* Exit codes, all commands (check has its own, see cmd/check.c). */
@@ -33,6 +35,7 @@ struct cli_ctl {
 	bool dry_run;		/* -n/--dry-run on write commands */
 	struct uc_out_opts out;
 	const char *consent_hint;	/* how to consent, for the refusal line; NULL = "--yes" */
+	bool to_stderr;		/* run: reports go to stderr, stdout is CMD's */
 };
 
 struct cli_command {
@@ -96,27 +99,40 @@ void cli_print_columns(const struct uc_col *cols, size_t n);
 void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
 		     const struct uc_col *cols, size_t ncols, const char *defaults);
 
+/* ---- running a plan and rendering its report (src/cmd/report.c) ---- */
+
 /* The fast path's state, as the guard needs it (fastpath.c; -v explains). */
 enum uc_key_state cli_key_state_now(const struct cli_ctl *ctl);
 
+/* How a write command runs its plan. */
+struct cli_run {
+	enum uc_exec_mode mode;
+	bool consent_from_config;	/* allow-enable = yes counts as --yes */
+	bool may_ask;			/* prompt on a terminal (-J never does) */
+	bool key_always;		/* report the key's state even if the plan cannot flip it */
+};
+
+/* Run the plan (uc_plan_run) with the terminal's prompt and -v's key reader. */
+void cli_plan_run(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
+		  struct uc_report *r);
+/* The guard's words on stderr: warning, refusal, "not confirmed". */
+void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r);
+/* The report as text: "nothing to change", the dry-run plan, failures, the summary. */
+void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r);
+/* The report's members (changed, mode, changes, failed, ...) into an open JSON object. */
+void cli_report_json(struct uc_json *j, const struct uc_report *r, const char *mode);
+/* The exit code of a report: the one place that maps outcomes to codes. */
+int cli_report_exit(const struct uc_report *r);
+
 /*
- * The common tail of every write command: empty plan -> "nothing to change"
- * (exit 0); --dry-run -> print the plan, exit 0; guard (warn / ask / refuse,
- * exit 3); execute; print what happened (failures one line each, then a
- * summary). Returns the exit code. 'consent_from_config' counts as --yes.
+ * The common tail of every write command: run, then the guard's words and
+ * the report as text; returns the exit code. 'consent_from_config' counts as --yes.
  */
 int cli_run_plan(struct cli_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
-		bool consent_from_config);
+		 bool consent_from_config);
 
-/*
- * The guard step alone: warn, ask (only when may_ask and on a terminal) or
- * refuse. Returns 0 to go on, or CLI_EXIT_REFUSED after saying why.
- */
-int cli_guard_or_refuse(const struct cli_ctl *ctl, const struct uc_plan *plan, enum uc_key_state key,
-		       bool consent_from_config, bool may_ask);
-
-/* Print the plan (what --dry-run shows) to stdout. */
-void cli_print_plan(const struct cli_ctl *ctl, const struct uc_plan *plan);
+/* Print the plan (what --dry-run shows). */
+void cli_print_plan(const struct uc_plan *plan, FILE *f);
 
 /* A short reason for -errno on a target of this kind (EPERM -> the capability needed, ...). */
 const char *cli_strerr(enum uc_kind kind, int err, char *buf, size_t n);

@@ -34,27 +34,6 @@ static void usage(void)
 	       "not run then).\n", uc_value_forms);
 }
 
-/* The plan's report goes to stderr: stdout belongs to CMD. */
-static int plan_on_stderr(struct cli_ctl *ctl, struct uc_selector *sel, struct uc_task_want *want)
-{
-	int saved, rc;
-
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-		cli_errx("cannot redirect messages to stderr: %s", strerror(errno));
-		return CLI_EXIT_FAIL;
-	}
-	rc = cli_task_plan_and_run(ctl, sel, want);
-	fflush(stdout);
-	if (dup2(saved, STDOUT_FILENO) < 0) {
-		cli_errx("cannot restore stdout: %s", strerror(errno));
-		rc = CLI_EXIT_FAIL;
-	}
-	close(saved);
-	return rc;
-}
-
 int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -107,7 +86,8 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 		return rc;
 	sel.need_comm = ctl->dry_run;
 	cli_task_explain_reset(ctl, &want);
-	rc = plan_on_stderr(ctl, &sel, &want);
+	ctl->to_stderr = true;	/* the report goes to stderr: stdout belongs to CMD */
+	rc = cli_task_plan_and_run(ctl, &sel, &want);
 	if (rc || ctl->dry_run)
 		return rc;
 

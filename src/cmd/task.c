@@ -432,15 +432,6 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 		w->max == UC_KEEP ? "add --max" : "use --min", w->max == UC_KEEP ? r->end_min : r->end_max);
 }
 
-/* EOPNOTSUPP from the kernel: no per-task uclamp, exit 4. */
-static bool any_notsupp(const struct uc_plan *p)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].state == UC_CH_FAILED && p->v[i].err == -EOPNOTSUPP)
-			return true;
-	return false;
-}
-
 int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel, struct uc_task_want *want)
 {
 	struct refusal_ctx rctx = { .ctl = ctl, .want = want };
@@ -471,8 +462,6 @@ int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel, st
 		cli_warnx(ctl, "no task matches the selection");
 
 	rc = cli_run_plan(ctl, &plan, UC_EXEC_BEST_EFFORT, false);
-	if (rc == CLI_EXIT_FAIL && any_notsupp(&plan))
-		rc = CLI_EXIT_NOTSUPP;
 	uc_plan_free(&plan);
 	return rc;
 }
