@@ -15,21 +15,15 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/sysctl.h"
 
-static const char about[] =
-	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n"
-	"the tasks in a group; a group's effective values are also capped by its\n"
-	"parent's, and the root group's by the system clamps (uclampctl system).\n"
-	"The kernel stores percentages with two decimals; a value in capacity units is\n"
-	"written as the percentage that maps back to exactly that unit.\n";
-
-static void usage_group(FILE *out)
-{
-	fprintf(out, "Usage:\n"
-		" uclampctl cgroup show [PATH...] [-R] [--pid PID] [options]\n"
-		" uclampctl cgroup set PATH [--min V] [--max V] [--enable-cpu] [options]\n"
-		"\nShow or set cgroup clamps (cpu.uclamp.min/max).\n\n%s"
-		"\nRun 'uclampctl cgroup <command> --help' for its options.\n", about);
-}
+#define ABOUT \
+	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n" \
+	"the tasks in a group; a group's effective values are also capped by its\n" \
+	"parent's, and the root group's by the system clamps (uclampctl system).\n" \
+	"The kernel stores percentages with two decimals; a value in capacity units is\n" \
+	"written as the percentage that maps back to exactly that unit.\n"
+static const char about[] = ABOUT;
+static const char show_synopsis[] = "[PATH...] [-R] [--pid PID] [options]";
+static const char set_synopsis[] = "PATH [--min V] [--max V] [--enable-cpu] [options]";
 
 /* The cpu hierarchy, or exit 4 with the reason. */
 static const struct uc_cg_info *layout_or_exit(const struct cli_ctl *ctl)
@@ -196,8 +190,8 @@ static void show_group(struct show *s, struct libscols_line *parent_ln, const ch
 
 static void usage_show(void)
 {
-	printf("Usage:\n uclampctl cgroup show [PATH...] [-R] [--pid PID] [options]\n\n"
-	       "Show the clamps of cgroups: requested (as the kernel prints them, and in\n"
+	cli_usage_head(stdout, "cgroup show", show_synopsis);
+	printf("\nShow the clamps of cgroups: requested (as the kernel prints them, and in\n"
 	       "capacity units) and effective (computed like the kernel: each clamp capped by\n"
 	       "the parent's effective value, min capped by max, the root by the system\n"
 	       "clamps). Groups without clamp files are listed with the reason.\n"
@@ -304,8 +298,8 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 
 static void usage_set(void)
 {
-	printf("Usage:\n uclampctl cgroup set PATH [--min V] [--max V] [--enable-cpu] [options]\n\n"
-	       "Set a cgroup's clamps. Only values that differ from the current ones are\n"
+	cli_usage_head(stdout, "cgroup set", set_synopsis);
+	printf("\nSet a cgroup's clamps. Only values that differ from the current ones are\n"
 	       "written: ANY write to cpu.uclamp.min/max enables the uclamp fast path until\n"
 	       "reboot, even one of the value already there (asks first, or needs --yes).\n"
 	       "A min above the max is allowed for cgroups, with a warning.\n\n"
@@ -443,10 +437,11 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 int cmd_cgroup(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct cli_command cmds[] = {
-		{ "show", cgroup_show, "show cgroup clamps, requested and effective" },
-		{ "set", cgroup_set, "set a cgroup's clamps" },
-		{ NULL, NULL, NULL },
+		{ "show", cgroup_show, "show cgroup clamps, requested and effective", show_synopsis },
+		{ "set", cgroup_set, "set a cgroup's clamps", set_synopsis },
+		{ NULL, NULL, NULL, NULL },
 	};
 
-	return cli_dispatch_group(ctl, "cgroup", cmds, usage_group, argc, argv);
+	return cli_dispatch_group(ctl, "cgroup", cmds,
+				  "Show or set cgroup clamps (cpu.uclamp.min/max).\n\n" ABOUT, argc, argv);
 }

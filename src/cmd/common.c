@@ -114,16 +114,48 @@ int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_comman
 	cli_usage_error(ctl, "unknown command '%s%s%s'", group ? group : "", group ? " " : "", argv[0]);
 }
 
+static void synopsis_lines(FILE *out, const char *cmd, const char *s)
+{
+	do {
+		size_t len = strcspn(s, "\n");
+
+		fprintf(out, " uclampctl %s %.*s\n", cmd, (int)len, s);
+		s += len;
+	} while (*s++);
+}
+
+void cli_usage_head(FILE *out, const char *cmd, const char *synopsis)
+{
+	fputs("Usage:\n", out);
+	synopsis_lines(out, cmd, synopsis);
+}
+
+static void group_usage(FILE *out, const char *group, const struct cli_command *cmds,
+			const char *about)
+{
+	char cmd[64];
+
+	fputs("Usage:\n", out);
+	for (size_t i = 0; cmds[i].name; i++) {
+		snprintf(cmd, sizeof(cmd), "%s %s", group, cmds[i].name);
+		synopsis_lines(out, cmd, cmds[i].synopsis ? cmds[i].synopsis : "[options]");
+	}
+	fprintf(out, "\n%s\nCommands:\n", about);
+	for (size_t i = 0; cmds[i].name; i++)
+		fprintf(out, " %-8s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(out, "\nRun 'uclampctl %s <command> --help' for its options.\n", group);
+}
+
 int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
-		      void (*usage)(FILE *out), int argc, char **argv)
+		       const char *about, int argc, char **argv)
 {
 	ctl->cmd = group;
 	if (argc < 2) {
-		usage(stderr);
+		group_usage(stderr, group, cmds, about);
 		return CLI_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(stdout);
+		group_usage(stdout, group, cmds, about);
 		return CLI_EXIT_OK;
 	}
 	return cli_dispatch(ctl, group, cmds, argc - 1, argv + 1);

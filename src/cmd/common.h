@@ -42,6 +42,7 @@ struct cli_command {
 	const char *name;
 	int (*fn)(struct cli_ctl *ctl, int argc, char **argv);
 	const char *help;
+	const char *synopsis;	/* after "uclampctl GROUP NAME"; '\n' between alternatives */
 };
 
 /* Dispatch argv[0] through a table of subcommands; usage errors exit 2. */
@@ -88,10 +89,14 @@ uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);
 	{ "list-columns", no_argument, NULL, 'L' }
 bool cli_output_opt(struct cli_ctl *ctl, int c, const char *arg);
 
+/* "Usage:" and one " uclampctl CMD SYNOPSIS" line per alternative of the synopsis. */
+void cli_usage_head(FILE *out, const char *cmd, const char *synopsis);
+
 /* A command group ("system", "cgroup", ...): no subcommand is a usage error
- * (usage to stderr, exit 2), -h/--help prints usage, else cli_dispatch(). */
+ * (usage to stderr, exit 2), -h/--help prints usage, else cli_dispatch().
+ * The usage is built from the table: every synopsis, 'about', the commands. */
 int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
-		      void (*usage)(FILE *out), int argc, char **argv);
+		       const char *about, int argc, char **argv);
 
 /* Print a table's -o column list with their help (for --list-columns). */
 void cli_print_columns(const struct uc_col *cols, size_t n);

@@ -14,25 +14,19 @@
 #include "cmd/common.h"
 #include "uclamp/sysctl.h"
 
-static const char knobs_help[] =
-	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n"
-	" util_min             a LIMIT on every task's requested min, not a default\n"
-	"                      boost: a task that asks for more gets only this much\n"
-	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n"
-	" util_max             a cap on the max of every task and every cgroup\n"
-	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n"
-	" util_min_rt_default  the min that RT tasks get when they ask for none\n"
-	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n"
-	"                      default 1024: RT runs at full speed; kernel 5.9+)\n";
-
-static void usage_group(FILE *out)
-{
-	fprintf(out, "Usage:\n"
-		" uclampctl system show [options]\n"
-		" uclampctl system set [--min V] [--max V] [--rt-default V] [options]\n"
-		"\nShow or set the system-wide clamps.\n\n%s"
-		"\nRun 'uclampctl system <command> --help' for its options.\n", knobs_help);
-}
+#define KNOBS_HELP \
+	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n" \
+	" util_min             a LIMIT on every task's requested min, not a default\n" \
+	"                      boost: a task that asks for more gets only this much\n" \
+	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n" \
+	" util_max             a cap on the max of every task and every cgroup\n" \
+	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n" \
+	" util_min_rt_default  the min that RT tasks get when they ask for none\n" \
+	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n" \
+	"                      default 1024: RT runs at full speed; kernel 5.9+)\n"
+static const char knobs_help[] = KNOBS_HELP;
+static const char show_synopsis[] = "[options]";
+static const char set_synopsis[] = "[--min V] [--max V] [--rt-default V] [options]";
 
 enum { COL_KNOB, COL_VALUE, COL_PERCENT, COL_SYSCTL, COL_NOTE, COL_MEANING };
 
@@ -81,8 +75,8 @@ static int read_sysctls(struct uc_sysctl_values *v)
 
 static void usage_show(void)
 {
-	printf("Usage:\n uclampctl system show [options]\n\n"
-	       "Show the system-wide clamps (kernel.sched_util_clamp_*).\n\n"
+	cli_usage_head(stdout, "system show", show_synopsis);
+	printf("\nShow the system-wide clamps (kernel.sched_util_clamp_*).\n\n"
 	       "Options:\n" CLI_OUTPUT_OPTS_HELP
 	       "     --list-columns     list the columns for --output\n"
 	       " -h, --help             display this help\n\n%s", knobs_help);
@@ -156,8 +150,8 @@ static const char *why_unwritable(int err, char *buf, size_t n)
 
 static void usage_set(void)
 {
-	printf("Usage:\n uclampctl system set [--min V] [--max V] [--rt-default V] [options]\n\n"
-	       "Set the system-wide clamps. Values equal to the current ones are not written.\n"
+	cli_usage_head(stdout, "system set", set_synopsis);
+	printf("\nSet the system-wide clamps. Values equal to the current ones are not written.\n"
 	       "Writes are ordered so that min <= max holds after each one; an end state\n"
 	       "with min > max is refused before anything is written; if a write fails,\n"
 	       "the ones already made are restored. Changing any of the three enables the\n"
@@ -269,10 +263,11 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 int cmd_system(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct cli_command cmds[] = {
-		{ "show", system_show, "show the system-wide clamps" },
-		{ "set", system_set, "set the system-wide clamps" },
-		{ NULL, NULL, NULL },
+		{ "show", system_show, "show the system-wide clamps", show_synopsis },
+		{ "set", system_set, "set the system-wide clamps", set_synopsis },
+		{ NULL, NULL, NULL, NULL },
 	};
 
-	return cli_dispatch_group(ctl, "system", cmds, usage_group, argc, argv);
+	return cli_dispatch_group(ctl, "system", cmds, "Show or set the system-wide clamps.\n\n" KNOBS_HELP,
+				  argc, argv);
 }

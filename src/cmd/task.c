@@ -39,6 +39,25 @@ struct task_args {
 	bool any_filter;	/* --policy/--user/--comm/--cgroup given */
 };
 
+/*
+ * The selector options, defined once for show, set and reset: their long
+ * options (SELECTOR_LONGOPTS), their parser (selector_opt) and their help.
+ */
+#define SELECTOR_LONGOPTS \
+	{ "threads", no_argument, NULL, 'a' }, \
+	{ "all", no_argument, NULL, OPT_ALL }, \
+	{ "policy", required_argument, NULL, OPT_POLICY }, \
+	{ "user", required_argument, NULL, OPT_USER }, \
+	{ "comm", required_argument, NULL, OPT_COMM }, \
+	{ "cgroup", required_argument, NULL, OPT_CGROUP }
+#define FILTERS "[--policy P] [--user U] [--comm NAME] [--cgroup PATH]"
+
+static const char show_synopsis[] = "[options] [PID...]";
+static const char set_synopsis[] =
+	"[--min V] [--max V] [--[no-]reset-on-fork] [options] PID...\n"
+	"[--min V] [--max V] ... --all " FILTERS;
+static const char reset_synopsis[] = "[options] PID...\n[options] --all " FILTERS;
+
 static const char selector_help[] =
 	" -a, --threads          every thread of each process, not only the main one\n"
 	"     --all              every process (instead of PIDs)\n"
@@ -298,8 +317,8 @@ static int show_one(const struct uc_task *tk, void *data)
 
 static void usage_show(void)
 {
-	printf("Usage:\n uclampctl task show [options] [PID...]\n\n"
-	       "Show the clamps of processes or threads: the requested values\n"
+	cli_usage_head(stdout, "task show", show_synopsis);
+	printf("\nShow the clamps of processes or threads: the requested values\n"
 	       "(sched_getattr) and the effective ones after cgroup and system limits.\n"
 	       "Without PIDs, every process (as with --all). Reading changes nothing.\n\n"
 	       "Options:\n%s" CLI_OUTPUT_OPTS_HELP
@@ -310,12 +329,7 @@ static void usage_show(void)
 static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "threads", no_argument, NULL, 'a' },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "user", required_argument, NULL, OPT_USER },
-		{ "comm", required_argument, NULL, OPT_COMM },
-		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		SELECTOR_LONGOPTS,
 		CLI_OUTPUT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -470,9 +484,8 @@ int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel, st
 
 static void usage_set(void)
 {
-	printf("Usage:\n uclampctl task set [--min V] [--max V] [--[no-]reset-on-fork] [options] PID...\n"
-	       " uclampctl task set [--min V] [--max V] ... --all [--policy P] [--user U] [--comm NAME]\n\n"
-	       "Set the requested clamps of tasks. Only the clamps given change; a task\n"
+	cli_usage_head(stdout, "task set", set_synopsis);
+	printf("\nSet the requested clamps of tasks. Only the clamps given change; a task\n"
 	       "already at the requested values gets no system call and counts as\n"
 	       "unchanged. Any real change enables the uclamp fast path until reboot\n"
 	       "(asks first on a terminal; otherwise needs --yes). A task that exits on the\n"
@@ -491,9 +504,8 @@ static void usage_set(void)
 
 static void usage_reset(void)
 {
-	printf("Usage:\n uclampctl task reset [options] PID...\n"
-	       " uclampctl task reset [options] --all [--policy P] [--user U] [--comm NAME]\n\n"
-	       "Reset both clamps of tasks to the kernel default (-1): max 1024, min 0\n"
+	cli_usage_head(stdout, "task reset", reset_synopsis);
+	printf("\nReset both clamps of tasks to the kernel default (-1): max 1024, min 0\n"
 	       "(real-time tasks: kernel.sched_util_clamp_min_rt_default). Tasks already\n"
 	       "at the defaults are left alone. Kernels before 5.11 cannot reset: there\n"
 	       "the default values are written instead. Enables the uclamp fast path\n"
@@ -509,12 +521,7 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 		{ "max", required_argument, NULL, OPT_MAX },
 		{ "reset-on-fork", no_argument, NULL, OPT_ROF },
 		{ "no-reset-on-fork", no_argument, NULL, OPT_NO_ROF },
-		{ "threads", no_argument, NULL, 'a' },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "user", required_argument, NULL, OPT_USER },
-		{ "comm", required_argument, NULL, OPT_COMM },
-		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		SELECTOR_LONGOPTS,
 		{ "yes", no_argument, NULL, 'y' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -594,29 +601,17 @@ static int task_reset(struct cli_ctl *ctl, int argc, char **argv)
 	return set_or_reset(ctl, argc, argv, true);
 }
 
-static void usage_group(FILE *out)
-{
-	fprintf(out, "Usage:\n"
-		" uclampctl task show [options] [PID...]\n"
-		" uclampctl task set [--min V] [--max V] [--[no-]reset-on-fork] [options] (PID... | --all)\n"
-		" uclampctl task reset [options] (PID... | --all)\n\n"
-		"Show, set or reset the clamps tasks request for themselves (sched_setattr):\n"
-		"util_min, a floor, and util_max, a cap, in capacity units 0..1024.\n\n"
-		"Commands:\n"
-		" show     show the clamps of tasks\n"
-		" set      set the clamps of tasks\n"
-		" reset    reset the clamps of tasks to the kernel default\n\n"
-		"Run 'uclampctl task <command> --help' for its options.\n");
-}
-
 int cmd_task(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct cli_command cmds[] = {
-		{ "show", task_show, "show the clamps of tasks" },
-		{ "set", task_set, "set the clamps of tasks" },
-		{ "reset", task_reset, "reset the clamps of tasks to the kernel default" },
-		{ NULL, NULL, NULL },
+		{ "show", task_show, "show the clamps of tasks", show_synopsis },
+		{ "set", task_set, "set the clamps of tasks", set_synopsis },
+		{ "reset", task_reset, "reset the clamps of tasks to the kernel default", reset_synopsis },
+		{ NULL, NULL, NULL, NULL },
 	};
 
-	return cli_dispatch_group(ctl, "task", cmds, usage_group, argc, argv);
+	return cli_dispatch_group(ctl, "task", cmds,
+				  "Show, set or reset the clamps tasks request for themselves (sched_setattr):\n"
+				  "util_min, a floor, and util_max, a cap, in capacity units 0..1024.\n",
+				  argc, argv);
 }
