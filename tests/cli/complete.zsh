@@ -10,12 +10,15 @@ if [[ -z ${@[-1]} ]]; then
 else
 	line="${(j: :)${(q-)@}}"
 fi
+# $ZCOMPDUMP: a dump file, so that the calls after the first skip the fpath scan
+dumpopt=-D
+[[ -n ${ZCOMPDUMP-} ]] && dumpopt="-d ${(q)ZCOMPDUMP}"
 init=$(mktemp "${TMPDIR:-/tmp}/complete-zsh.XXXXXX")
 trap 'rm -f $init; zpty -d z 2>/dev/null' EXIT
 cat >$init <<INIT
 PS1= PS2= RPS1= ; unsetopt zle_bracketed_paste 2>/dev/null
 fpath=(${(q)fdir} \$fpath)
-autoload -Uz compinit && compinit -u -D
+autoload -Uz compinit && compinit -u $dumpopt
 zstyle ':completion:*' list-grouped false
 # every match that reaches compadd, with the prefixes compset moved aside
 compadd() {
@@ -41,7 +44,7 @@ zpty -w z "$line"$'\t'
 local out= chunk
 integer n=0
 while (( n++ < 400 )); do
-	zpty -rt z chunk 2>/dev/null || { sleep 0.05; continue; }
+	zpty -rt z chunk 2>/dev/null || { sleep 0.01; continue; }
 	out+=$chunk
 	[[ $out == *'<<END>>'* ]] && break
 done

@@ -32,7 +32,8 @@ comp_bash() {
 		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
 		_uclampctl; printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPL/uclampctl" "${words[@]}"
 }
-comp_zsh() { zsh -f "$TESTS_SRCDIR/cli/complete.zsh" "$COMPL" "$@"; }
+# (one compinit dump for all the calls: only the first scans $fpath)
+comp_zsh() { ZCOMPDUMP=$T/zcompdump zsh -f "$TESTS_SRCDIR/cli/complete.zsh" "$COMPL" "$@"; }
 comp_fish() {
 	# (the words of these cases need no quoting)
 	fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$COMPL/uclampctl.fish" "$*" | cut -f1
@@ -92,6 +93,23 @@ cases() {
 	includes "$sh" sleep uclampctl run slee
 }
 
+# every option a command's --help lists is offered after "-" (so a new option
+# that a completion misses fails here)
+help_opts() { "$UCLAMPCTL" "$@" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | tr -d ' ' | tr ',' '\n'; }
+options() {
+	local sh=$1 c o got missing
+	for c in "" status check keys run apply "task show" "task set" "task reset" "system show" \
+		"system set" "cgroup show" "cgroup set"; do
+		# shellcheck disable=SC2086 # $c: the command and its subcommand
+		got=" $(cands "$sh" uclampctl $c -)"
+		missing=
+		for o in $(help_opts $c); do
+			[[ $got == *" $o "* ]] || missing+=" $o"
+		done
+		if [ -z "$missing" ]; then _pass "$sh: uclampctl $c - offers every option of --help"; else FAIL=$((FAIL + 1)); echo "not ok - $sh: uclampctl $c - lacks$missing"; fi
+	done
+}
+
 ran=0
 for sh in bash zsh fish; do
 	if ! command -v "$sh" >/dev/null; then
@@ -104,6 +122,7 @@ for sh in bash zsh fish; do
 	fi
 	ran=$((ran + 1))
 	cases "$sh"
+	options "$sh"
 done
 if [ "$ran" = 0 ]; then
 	echo "SKIP: none of bash, zsh, fish can run here"
