@@ -110,6 +110,17 @@ options() {
 	done
 }
 
+# every command of 'uclampctl --help' is offered for the first word
+help_cmds() { "$UCLAMPCTL" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 1 { print $1 }'; }
+commands() {
+	local sh=$1 c got missing=
+	got=" $(cands "$sh" uclampctl "")"
+	for c in $(help_cmds); do
+		[[ $got == *" $c "* ]] || missing+=" $c"
+	done
+	if [ -z "$missing" ]; then _pass "$sh: every command of --help is offered"; else FAIL=$((FAIL + 1)); echo "not ok - $sh: 'uclampctl ' lacks$missing"; fi
+}
+
 ran=0
 for sh in bash zsh fish; do
 	if ! command -v "$sh" >/dev/null; then
@@ -122,6 +133,7 @@ for sh in bash zsh fish; do
 	fi
 	ran=$((ran + 1))
 	cases "$sh"
+	commands "$sh"
 	options "$sh"
 done
 if [ "$ran" = 0 ]; then
