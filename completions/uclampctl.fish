@@ -58,7 +58,9 @@ function __uclampctl_cgmount
     while read -l dev dir type opts rest
         switch $type
             case cgroup2
-                if contains cpu (string split ' ' -- (cat $dir/cgroup.controllers 2>/dev/null))
+                # (the '' keeps string from reading stdin, the mount table)
+                set -l ctl (cat $dir/cgroup.controllers 2>/dev/null) ''
+                if string match -qr '(^| )cpu( |$)' -- $ctl
                     echo $dir
                     return
                 end
@@ -81,7 +83,7 @@ function __uclampctl_cgpaths
     set -l mnt (__uclampctl_cgmount)
     test -n "$mnt"; or return
     set -l dirs $mnt/$tok*/
-    string replace -- $mnt/ '' $dirs
+    test (count $dirs) -gt 0; and string replace -- $mnt/ '' $dirs
 end
 
 set -l values 0 256 512 768 1024 25% 50% 75% 100% max default
