@@ -53,6 +53,27 @@ function __uclampctl_columns
     end
 end
 
+# run's CMD and its arguments: complete them as CMD's own command line
+function __uclampctl_run_cmd
+    set -l toks (commandline -opc)
+    set -l i (contains -i -- run $toks)
+    set -e toks[1..$i]
+    while set -q toks[1]
+        switch $toks[1]
+            case --min --max
+                set -e toks[1..2]
+            case --
+                set -e toks[1]
+                break
+            case '-*'
+                set -e toks[1]
+            case '*'
+                break
+        end
+    end
+    complete -C (string join ' ' -- (string escape -- $toks) (commandline -ct))
+end
+
 # the mount of the hierarchy with the cpu controller (v2, or v1 in a hybrid)
 function __uclampctl_cgmount
     while read -l dev dir type opts rest
@@ -149,7 +170,7 @@ complete -c uclampctl -n '__uclampctl_in task set' -l no-reset-on-fork -d 'child
 # run: options, then a command and its own completion
 complete -c uclampctl -n '__uclampctl_at run' -l reset-on-fork -d "CMD's children start at the default clamps"
 complete -c uclampctl -n '__uclampctl_at run' -a '(__fish_complete_command)'
-complete -c uclampctl -n '__uclampctl_in run; and not __uclampctl_at run' -a '(__fish_complete_subcommand --fcs-skip=2)'
+complete -c uclampctl -n '__uclampctl_in run; and not __uclampctl_at run' -a '(__uclampctl_run_cmd)'
 
 # system
 complete -c uclampctl -n '__uclampctl_in system set' -l rt-default -x -a "$values" -d 'util_min_rt_default'
