@@ -368,53 +368,22 @@ bool uc_cg_parent(const char *rel, char *parent, size_t n)
 static int read_file(const char *rel, const char *name, char *buf, size_t n)
 {
 	char path[PATH_MAX];
-	ssize_t len = 0, r;
-	int fd, rc = uc_cg_path(rel, name, path, sizeof(path));
+	int rc = uc_cg_path(rel, name, path, sizeof(path));
+	ssize_t len;
 
 	if (rc)
 		return rc;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while ((size_t)len < n - 1) {
-		r = read(fd, buf + len, n - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			rc = -errno;
-			close(fd);
-			return rc;
-		}
-		if (r == 0)
-			break;
-		len += r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return 0;
+	len = uc_file_read(path, buf, n);
+	return len < 0 ? (int)len : 0;
 }
 
 /* One write(2); the kernel's errno comes back as is. */
 static int write_file(const char *rel, const char *name, const char *s)
 {
 	char path[PATH_MAX];
-	size_t len = strlen(s);
-	ssize_t w;
-	int fd, rc = uc_cg_path(rel, name, path, sizeof(path));
+	int rc = uc_cg_path(rel, name, path, sizeof(path));
 
-	if (rc)
-		return rc;
-	/* O_TRUNC as the shell's '>' does: ignored by cgroupfs, needed in tests */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do
-		w = write(fd, s, len);
-	while (w < 0 && errno == EINTR);
-	rc = w < 0 ? -errno : (size_t)w != len ? -EIO : 0;
-	if (close(fd) < 0 && !rc && errno != EINTR)
-		rc = -errno;
-	return rc;
+	return rc ? rc : uc_file_write(path, s);
 }
 
 static const char *clamp_file(enum uc_attr attr)

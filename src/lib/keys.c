@@ -76,12 +76,6 @@ static void setf(char *dst, const char *fmt, ...)
 
 /* ---- userspace views ---- */
 
-static bool exists(const char *abspath)
-{
-	char p[4096];
-
-	return uc_path(p, sizeof(p), abspath) == 0 && access(p, F_OK) == 0;
-}
 
 
 struct cap {
@@ -241,7 +235,7 @@ static void view_schedstats(struct uc_skey *k, const struct uc_kmem_key *m, bool
 {
 	direct(k, "/proc/sys/kernel/sched_schedstats", mem);
 	/* the sysctl and the key both exist only with CONFIG_SCHEDSTATS */
-	if (!mem && k->state == UC_SKEY_UNREADABLE && !m->listed && !exists("/proc/sys/kernel/sched_schedstats"))
+	if (!mem && k->state == UC_SKEY_UNREADABLE && !m->listed && !uc_exists("/proc/sys/kernel/sched_schedstats"))
 		infer(k, UC_SKEY_ABSENT, "inferred: no kernel.sched_schedstats (no CONFIG_SCHEDSTATS)");
 }
 
@@ -308,7 +302,7 @@ static void view_energy(struct uc_skey *k, const struct uc_kmem_key *m, bool mem
 
 static void view_psi(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 {
-	bool present = exists("/proc/pressure");
+	bool present = uc_exists("/proc/pressure");
 
 	setf(k->view, "/proc/pressure %s", present ? "present" : "absent");
 	if (mem)
@@ -344,7 +338,7 @@ static bool want_shared_processor(void)
 #if defined(__powerpc__) || defined(__powerpc64__)
 	return true;
 #else
-	return exists("/proc/powerpc/lparcfg");
+	return uc_exists("/proc/powerpc/lparcfg");
 #endif
 }
 

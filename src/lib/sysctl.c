@@ -47,30 +47,14 @@ int uc_sysctl_read(enum uc_attr attr, long *value)
 int uc_sysctl_write(enum uc_attr attr, long value)
 {
 	char path[128], buf[32];
-	size_t len;
-	ssize_t w;
-	int fd, err = 0;
 
 	if (!uc_sysctl_name(attr))
 		return -EINVAL;
 	/* never hand the kernel a value it would mangle (negatives become huge) */
 	if (value < 0 || value > UC_CAPACITY_SCALE)
 		return -ERANGE;
-	len = (size_t)snprintf(buf, sizeof(buf), "%ld\n", value);
-	/* O_TRUNC: procfs ignores it; a regular file in a fake root needs it */
-	fd = uc_open(uc_sysctl_path(attr, path, sizeof(path)), O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return fd;
-	do
-		w = write(fd, buf, len);
-	while (w < 0 && errno == EINTR);
-	if (w < 0)
-		err = -errno;
-	else if ((size_t)w != len)
-		err = -EIO;
-	if (close(fd) < 0 && !err && errno != EINTR)
-		err = -errno;
-	return err;
+	snprintf(buf, sizeof(buf), "%ld\n", value);
+	return uc_write_str(uc_sysctl_path(attr, path, sizeof(path)), buf);
 }
 
 int uc_sysctl_writable(enum uc_attr attr)
