@@ -23,6 +23,7 @@
 #include "uclamp/kallsyms.h"
 #include "uclamp/keys.h"
 #include "uclamp/kmem.h"
+#include "uclamp/sysctl.h"
 #include "uclamp/sysroot.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
@@ -543,10 +544,6 @@ static void print_prometheus(const struct status *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
-	static const char *const sysctl_names[] = {
-		"sched_util_clamp_min", "sched_util_clamp_max", "sched_util_clamp_min_rt_default",
-	};
-	long vals[3] = { sc->sys.min, sc->sys.max, sc->sys.rt_default };
 
 	prom_head("uclamp_fast_path_state",
 		  "The uclamp fast path (static key sched_uclamp_used): 0 off, 1 on, 2 always-on, -1 unknown, -2 no uclamp.");
@@ -558,9 +555,13 @@ static void print_prometheus(const struct status *s)
 	printf("uclamp_supported{part=\"static_key\"} %d\n", fp->has_key);
 	if (fp->sysctls) {
 		prom_head("uclamp_system_clamp", "System-wide clamps (kernel.sched_util_clamp_*), capacity units 0..1024.");
-		for (size_t i = 0; i < 3; i++)
-			if (vals[i] != UC_SYSCTL_ABSENT)
-				printf("uclamp_system_clamp{sysctl=\"%s\"} %ld\n", sysctl_names[i], vals[i]);
+		for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+			const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+			long val = uc_sysctl_value(&sc->sys, k->attr);
+
+			if (val != UC_SYSCTL_ABSENT)
+				printf("uclamp_system_clamp{sysctl=\"%s\"} %ld\n", k->file, val);
+		}
 	}
 	if (sc->done) {
 		prom_head("uclamp_threads", "Threads scanned.");

@@ -27,6 +27,7 @@
 
 #include "uclamp/cgroup.h"
 #include "uclamp/fastpath.h"
+#include "uclamp/sysctl.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
 
@@ -52,20 +53,15 @@ static void evidence_note(struct uc_fastpath *fp, const char *fmt, ...)
 
 bool uc_fp_sysctl_evidence(const struct uc_sysctl_values *v, struct uc_fastpath *fp)
 {
-	const struct {
-		const char *name;
-		long val;
-	} s[] = {
-		{ "sched_util_clamp_min", v->min },
-		{ "sched_util_clamp_max", v->max },
-		{ "sched_util_clamp_min_rt_default", v->rt_default },
-	};
 	bool any = false;
 
-	for (size_t i = 0; i < 3; i++) {
-		if (s[i].val == UC_SYSCTL_ABSENT || s[i].val == UC_CAPACITY_SCALE)
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+		long val = uc_sysctl_value(v, k->attr);
+
+		if (val == UC_SYSCTL_ABSENT || val == UC_CAPACITY_SCALE)
 			continue;
-		evidence_note(fp, "sysctl %s = %ld (default 1024)", s[i].name, s[i].val);
+		evidence_note(fp, "sysctl %s = %ld (default 1024)", k->file, val);
 		any = true;
 	}
 	return any;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "uclamp/plan.h"
+#include "uclamp/sysctl.h"
 #include "uclamp/value.h"
 
 void uc_plan_init(struct uc_plan *p)
@@ -112,11 +113,7 @@ const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr)
 	case UC_KIND_SUBTREE:
 		return "cgroup.subtree_control";
 	case UC_KIND_SYSCTL:
-		switch (attr) {
-		case UC_ATTR_MIN: return "sched_util_clamp_min";
-		case UC_ATTR_MAX: return "sched_util_clamp_max";
-		default: return "sched_util_clamp_min_rt_default";
-		}
+		return uc_sysctl_name(attr) ? uc_sysctl_name(attr) : "?";
 	case UC_KIND_TASK:
 		break;
 	}

@@ -17,13 +17,36 @@
 #include "uclamp/sysroot.h"
 #include "uclamp/value.h"
 
+/* In the order the kernel added them; every name of a knob is here and only here. */
+const struct uc_sysctl_knob uc_sysctl_knobs[UC_SYSCTL_NKNOBS] = {
+	{ UC_ATTR_MIN, "sched_util_clamp_min", "util_min", "limit on every task's requested min" },
+	{ UC_ATTR_MAX, "sched_util_clamp_max", "util_max", "cap on every task's and cgroup's max" },
+	{ UC_ATTR_RT_DEFAULT, "sched_util_clamp_min_rt_default", "util_min_rt_default",
+	  "min of RT tasks that ask for none" },
+};
+
+const struct uc_sysctl_knob *uc_sysctl_knob(enum uc_attr attr)
+{
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
+		if (uc_sysctl_knobs[i].attr == attr)
+			return &uc_sysctl_knobs[i];
+	return NULL;
+}
+
 const char *uc_sysctl_name(enum uc_attr attr)
 {
+	const struct uc_sysctl_knob *k = uc_sysctl_knob(attr);
+
+	return k ? k->file : NULL;
+}
+
+long uc_sysctl_value(const struct uc_sysctl_values *v, enum uc_attr attr)
+{
 	switch (attr) {
-	case UC_ATTR_MIN: return "sched_util_clamp_min";
-	case UC_ATTR_MAX: return "sched_util_clamp_max";
-	case UC_ATTR_RT_DEFAULT: return "sched_util_clamp_min_rt_default";
-	default: return NULL;
+	case UC_ATTR_MIN: return v->min;
+	case UC_ATTR_MAX: return v->max;
+	case UC_ATTR_RT_DEFAULT: return v->rt_default;
+	default: return UC_SYSCTL_ABSENT;
 	}
 }
 
