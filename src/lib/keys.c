@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "uclamp/keys.h"
+#include "uclamp/note.h"
 #include "uclamp/sysroot.h"
 
 const char *uc_skey_state_name(enum uc_skey_state s)
@@ -64,15 +65,7 @@ static const struct {
 		"idle (upstream: schbench p99.9 wakeup latency 6-8 ms -> ~90 us on a dedicated POWER9 LPAR)" },
 };
 
-static void setf(char *dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void setf(char *dst, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(dst, UC_SKEY_TEXT, fmt, ap);
-	va_end(ap);
-}
+#define setf(dst, ...) uc_note_set(dst, UC_SKEY_TEXT, __VA_ARGS__)
 
 /* ---- userspace views ---- */
 
@@ -214,16 +207,10 @@ static void direct(struct uc_skey *k, const char *abspath, bool decided)
 	setf(k->how, "%s", abspath);
 }
 
-static void infer(struct uc_skey *k, enum uc_skey_state st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void infer(struct uc_skey *k, enum uc_skey_state st, const char *fmt, ...)
-{
-	va_list ap;
-
-	k->state = st;
-	va_start(ap, fmt);
-	vsnprintf(k->how, UC_SKEY_TEXT, fmt, ap);
-	va_end(ap);
-}
+#define infer(k, st, ...) do { \
+	(k)->state = (st); \
+	setf((k)->how, __VA_ARGS__); \
+} while (0)
 
 static void view_smt(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 {
