@@ -13,12 +13,18 @@ void uc_plan_init(struct uc_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+void uc_plan_drop_from(struct uc_plan *p, size_t n)
+{
+	while (p->n > n) {
+		p->n--;
+		free(p->v[p->n].target);
+		free(p->v[p->n].label);
+	}
+}
+
 void uc_plan_free(struct uc_plan *p)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->v[i].target);
-		free(p->v[i].label);
-	}
+	uc_plan_drop_from(p, 0);
 	free(p->v);
 	uc_plan_init(p);
 }

@@ -181,8 +181,7 @@ int uc_sysctl_plan(struct uc_plan *p, const struct uc_sysctl_values *cur,
 	if (!rc)
 		rc = add(p, UC_ATTR_RT_DEFAULT, want->rt_default, cur->rt_default, rt);
 	if (rc) {	/* -ENOMEM: leave the plan as it was */
-		while (p->n > n0)
-			free(p->v[--p->n].target);
+		uc_plan_drop_from(p, n0);
 		p->unchanged = u0;
 	}
 	return rc;

@@ -380,12 +380,12 @@ static void test_knob_table(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
-		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+		const struct uc_sysctl_knob *kn = &uc_sysctl_knobs[i];
 
-		assert_ptr_equal(uc_sysctl_knob(k->attr), k);
-		assert_string_equal(uc_sysctl_name(k->attr), k->file);
-		assert_int_equal(uc_sysctl_value(&v, k->attr), want[i]);
-		assert_true(strlen(k->knob) > 0 && strlen(k->meaning) > 0);
+		assert_ptr_equal(uc_sysctl_knob(kn->attr), kn);
+		assert_string_equal(uc_sysctl_name(kn->attr), kn->file);
+		assert_int_equal(uc_sysctl_value(&v, kn->attr), want[i]);
+		assert_true(strlen(kn->knob) > 0 && strlen(kn->meaning) > 0);
 	}
 	assert_string_equal(uc_sysctl_knob(UC_ATTR_RT_DEFAULT)->knob, "util_min_rt_default");
 	assert_null(uc_sysctl_knob(UC_ATTR_CPU_CONTROLLER));
