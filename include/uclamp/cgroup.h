@@ -59,6 +59,11 @@ const char *uc_cg_version_name(enum uc_cg_version v);
  */
 bool uc_cg_path_escapes(const char *path);
 
+/* Walk a path from the root, one component per call: append the next
+ * component of *s to prefix (holding *len bytes, n in all; start with "" and
+ * 0) and advance *s. 1 stepped, 0 at the end, -ENAMETOOLONG. */
+int uc_cg_path_next(const char **s, char *prefix, size_t n, size_t *len);
+
 /* Turn a user path (relative, or absolute under the mount) into rel.
  * Refuses anything resolving outside the mount ("..", symlinks): -EXDEV;
  * -ENOENT when the group does not exist; -ENOTDIR when it is not a directory. */

@@ -236,6 +236,29 @@ bool uc_cg_path_escapes(const char *path)
 	return false;
 }
 
+int uc_cg_path_next(const char **s, char *prefix, size_t n, size_t *len)
+{
+	const char *c = *s;
+	size_t cl;
+
+	while (*c == '/')
+		c++;
+	if (!*c)
+		return 0;
+	cl = strcspn(c, "/");
+	if (*len + cl + 2 > n)
+		return -ENAMETOOLONG;
+	if (*len)
+		prefix[(*len)++] = '/';
+	memcpy(prefix + *len, c, cl);
+	*len += cl;
+	prefix[*len] = '\0';
+	for (c += cl; *c == '/'; c++)
+		;
+	*s = c;
+	return 1;
+}
+
 static int set_rel(const char *rest, char *rel, size_t n)
 {
 	if (strlen(rest) >= n)
@@ -434,17 +457,24 @@ int uc_cg_write(const char *rel, enum uc_attr attr, int pct100)
 	return write_file(rel, clamp_file(attr), uc_pct100_format(pct100, buf, sizeof(buf)));
 }
 
+/* subtree_control exists on v2 only: 0, -EOPNOTSUPP, or no layout's -errno */
+static int need_v2(void)
+{
+	int err;
+	const struct uc_cg_info *info = get_layout(&err);
+
+	if (!info)
+		return err;
+	return info->version == UC_CG_V2 ? 0 : -EOPNOTSUPP;
+}
+
 int uc_cg_subtree_cpu(const char *rel, bool *enabled)
 {
 	char buf[512];
-	int rc;
-	const struct uc_cg_info *info = get_layout(&rc);
+	int rc = need_v2();
 
-	if (!info)
-		return rc;
-	if (info->version != UC_CG_V2)
-		return -EOPNOTSUPP;
-	rc = read_file(rel, "cgroup.subtree_control", buf, sizeof(buf));
+	if (!rc)
+		rc = read_file(rel, "cgroup.subtree_control", buf, sizeof(buf));
 	if (rc)
 		return rc;
 	buf[strcspn(buf, "\n")] = '\0';
@@ -457,14 +487,9 @@ int uc_cg_subtree_cpu(const char *rel, bool *enabled)
 
 int uc_cg_set_subtree_cpu(const char *rel, bool enable)
 {
-	int err;
-	const struct uc_cg_info *info = get_layout(&err);
+	int rc = need_v2();
 
-	if (!info)
-		return err;
-	if (info->version != UC_CG_V2)
-		return -EOPNOTSUPP;
-	return write_file(rel, "cgroup.subtree_control", enable ? "+cpu" : "-cpu");
+	return rc ? rc : write_file(rel, "cgroup.subtree_control", enable ? "+cpu" : "-cpu");
 }
 
 static int exists(const char *rel, const char *name)

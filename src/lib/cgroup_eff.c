@@ -35,30 +35,18 @@ void uc_cg_eff_child(const struct uc_cg_clamps *parent, int req_min, int req_max
 
 int uc_cg_effective(const char *rel, long sys_min, long sys_max, struct uc_cg_clamps *eff)
 {
-	char part[PATH_MAX];
+	char part[PATH_MAX] = "";
 	const char *s = rel;
 	size_t len = 0;
+	int rc;
 
 	if (uc_cg_path_escapes(rel))
 		return -EXDEV;
 	uc_cg_eff_root(sys_min, sys_max, eff);
-	while (*s == '/')
-		s++;
 	/* down from the root, one component at a time */
-	while (*s) {
-		size_t cl = strcspn(s, "/");
-		int mn, mx, rc;
+	while ((rc = uc_cg_path_next(&s, part, sizeof(part), &len)) > 0) {
+		int mn, mx;
 
-		if (len + cl + 2 > sizeof(part))
-			return -ENAMETOOLONG;
-		if (len)
-			part[len++] = '/';
-		memcpy(part + len, s, cl);
-		len += cl;
-		part[len] = '\0';
-		s += cl;
-		while (*s == '/')
-			s++;
 		rc = uc_cg_read(part, UC_ATTR_MIN, &mn);
 		if (!rc)
 			rc = uc_cg_read(part, UC_ATTR_MAX, &mx);
@@ -68,5 +56,5 @@ int uc_cg_effective(const char *rel, long sys_min, long sys_max, struct uc_cg_cl
 			return rc;
 		uc_cg_eff_child(eff, uc_pct100_to_util(mn), uc_pct100_to_util(mx), eff);
 	}
-	return 0;
+	return rc;
 }

@@ -127,7 +127,7 @@ int uc_cg_plan(struct uc_plan *p, const char *rel, int want_min, int want_max)
 int uc_cg_plan_enable_cpu(struct uc_plan *p, const char *rel)
 {
 	struct uc_cg_info info;
-	char anc[PATH_MAX];
+	char anc[PATH_MAX] = "";
 	const char *comp = rel;
 	size_t len = 0, n0 = p->n;
 	int added = 0, rc = uc_cg_init(&info);
@@ -140,39 +140,25 @@ int uc_cg_plan_enable_cpu(struct uc_plan *p, const char *rel)
 		return -EXDEV;
 	while (*comp == '/')
 		comp++;
-	anc[0] = '\0';
 	/* every ancestor, root first, down to rel's parent */
 	while (*comp) {
-		size_t cl = strcspn(comp, "/");
-		const char *next = comp + cl;
 		bool on;
 
-		if ((rc = uc_cg_subtree_cpu(anc, &on))) {
-			uc_plan_drop_from(p, n0);
-			return rc;
-		}
+		if ((rc = uc_cg_subtree_cpu(anc, &on)))
+			goto fail;
 		if (!on) {
 			if (!uc_plan_add(p, UC_KIND_SUBTREE, UC_ATTR_CPU_CONTROLLER, anc, 0, 1)) {
-				uc_plan_drop_from(p, n0);
-				return -ENOMEM;
+				rc = -ENOMEM;
+				goto fail;
 			}
 			added++;
 		}
-		while (*next == '/')
-			next++;
-		if (!*next)
-			break;	/* comp is rel's own name */
-		if (len + cl + 2 > sizeof(anc)) {
-			uc_plan_drop_from(p, n0);
-			return -ENAMETOOLONG;
-		}
-		if (len)
-			anc[len++] = '/';
-		memcpy(anc + len, comp, cl);
-		len += cl;
-		anc[len] = '\0';
-		comp = next;
+		if ((rc = uc_cg_path_next(&comp, anc, sizeof(anc), &len)) < 0)
+			goto fail;
 	}
 	return added;
+fail:
+	uc_plan_drop_from(p, n0);
+	return rc;
 }
 
