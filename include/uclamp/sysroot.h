@@ -40,6 +40,11 @@ int uc_write_str(const char *abspath, const char *s);
  * cgroup mount (from the real mount table) or a unit test's directory tree. */
 int uc_file_open(const char *path, int flags);
 ssize_t uc_file_read(const char *path, char *buf, size_t n);
+/* The reader under all of them: path relative to the directory fd dfd
+ * (AT_FDCWD, or a cgroup directory during a walk). UC_READ_HEAD: the first
+ * n-1 bytes are enough (no -EFBIG) and are returned as read, newlines kept. */
+#define UC_READ_HEAD 0x1
+ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned int flags);
 int uc_file_write(const char *path, const char *s);
 
 /* Running kernel release (/proc/sys/kernel/osrelease) and its version as

@@ -163,21 +163,15 @@ static int quota_cb(int dfd, const char *rel, void *data)
 	struct quota_ctx *q = data;
 	char buf[64];
 	ssize_t len;
-	int fd;
 
 	(void)rel;
 	q->groups++;
 	/* v2 cpu.max "max 100000" / "50000 100000"; v1 cpu.cfs_quota_us -1 / N */
-	fd = openat(dfd, "cpu.max", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		fd = openat(dfd, "cpu.cfs_quota_us", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	len = uc_file_read_at(dfd, "cpu.max", buf, sizeof(buf), UC_READ_HEAD);
+	if (len < 0)
+		len = uc_file_read_at(dfd, "cpu.cfs_quota_us", buf, sizeof(buf), UC_READ_HEAD);
 	if (len <= 0)
 		return 0;
-	buf[len] = '\0';
 	if (strncmp(buf, "max", 3) && strncmp(buf, "-1", 2))
 		q->with_quota++;
 	return 0;

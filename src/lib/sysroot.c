@@ -61,16 +61,16 @@ bool uc_exists(const char *abspath)
 	return uc_path(p, sizeof(p), abspath) == 0 && access(p, F_OK) == 0;
 }
 
-ssize_t uc_file_read(const char *path, char *buf, size_t n)
+ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned int flags)
 {
 	ssize_t len = 0, r;
 	int fd;
 
 	if (n == 0)
 		return -EINVAL;	/* no room even for the NUL */
-	fd = uc_file_open(path, O_RDONLY);
+	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return fd;
+		return -errno;
 	while ((size_t)len < n - 1) {
 		r = read(fd, buf + len, n - 1 - len);
 		if (r < 0) {
@@ -85,7 +85,7 @@ ssize_t uc_file_read(const char *path, char *buf, size_t n)
 		len += r;
 	}
 	/* a full buffer with more to come: too big for this reader */
-	if ((size_t)len == n - 1) {
+	if ((size_t)len == n - 1 && !(flags & UC_READ_HEAD)) {
 		char c;
 
 		if (read(fd, &c, 1) == 1) {
@@ -95,9 +95,14 @@ ssize_t uc_file_read(const char *path, char *buf, size_t n)
 	}
 	close(fd);
 	buf[len] = '\0';
-	while (len > 0 && buf[len - 1] == '\n')
+	while (!(flags & UC_READ_HEAD) && len > 0 && buf[len - 1] == '\n')
 		buf[--len] = '\0';
 	return len;
+}
+
+ssize_t uc_file_read(const char *path, char *buf, size_t n)
+{
+	return uc_file_read_at(AT_FDCWD, path, buf, n, 0);
 }
 
 ssize_t uc_read_str(const char *abspath, char *buf, size_t n)
