@@ -314,6 +314,39 @@ static int resolve(const char *user, char *rel)
 	return uc_cg_resolve(&i, user, rel, PATH_MAX);
 }
 
+/* The one lexical check, as config.c and the command line use it. */
+static void test_path_escapes(void **state)
+{
+	static const char *const bad[] = { "..", "../b", "a/..", "a/../b", "/a//../b", "a/b/../../..", "../" };
+	static const char *const good[] = { "", "/", "a", "a..b", "..a", "a..", ".hidden", "...", "a/./b", "//a//b//" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!uc_cg_path_escapes(bad[i]))
+			fail_msg("'%s' passed", bad[i]);
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		if (uc_cg_path_escapes(good[i]))
+			fail_msg("'%s' refused", good[i]);
+}
+
+static void test_path_next(void **state)
+{
+	char pre[8] = "";
+	const char *s = "//a//bc/";
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(uc_cg_path_next(&s, pre, sizeof(pre), &len), 1);
+	assert_string_equal(pre, "a");
+	assert_int_equal(uc_cg_path_next(&s, pre, sizeof(pre), &len), 1);
+	assert_string_equal(pre, "a/bc");
+	assert_string_equal(s, "");
+	assert_int_equal(uc_cg_path_next(&s, pre, sizeof(pre), &len), 0);
+	s = "defg";
+	assert_int_equal(uc_cg_path_next(&s, pre, sizeof(pre), &len), -ENAMETOOLONG);
+	assert_string_equal(pre, "a/bc");	/* untouched */
+}
+
 static void test_resolve_inside(void **state)
 {
 	static const struct { const char *in, *rel; } ok[] = {
@@ -911,6 +944,8 @@ int main(void)
 		cmocka_unit_test(test_discover_v2),
 		cmocka_unit_test(test_discover_v1_and_hybrid),
 		cmocka_unit_test(test_discover_none),
+		cmocka_unit_test(test_path_escapes),
+		cmocka_unit_test(test_path_next),
 		cmocka_unit_test(test_resolve_inside),
 		cmocka_unit_test(test_resolve_traversal),
 		cmocka_unit_test(test_resolve_missing),
