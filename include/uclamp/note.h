@@ -22,6 +22,7 @@ bool uc_note_add(char *notes, size_t len, size_t max, size_t *n, const char *fmt
 
 /* For a char arr[MAX][LEN] member and its count: UC_NOTE_ADD(fp->evidence, fp->nevidence, ...). */
 #define UC_NOTE_ADD(arr, n, ...) \
-	uc_note_add(&(arr)[0][0], sizeof((arr)[0]), sizeof(arr) / sizeof((arr)[0]), &(n), __VA_ARGS__)
+	uc_note_add(&(arr)[0][0], sizeof((arr)[0]), sizeof(arr) / sizeof((arr)[0]), &(n), \
+		    __VA_ARGS__)
 
 #endif

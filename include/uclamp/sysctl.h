@@ -9,7 +9,7 @@
 /* The knobs' names, one table (sysctl.c) for every user: plans, status, system. */
 struct uc_sysctl_knob {
 	enum uc_attr attr;	/* UC_ATTR_MIN, UC_ATTR_MAX, UC_ATTR_RT_DEFAULT */
-	const char *file;	/* "sched_util_clamp_min": under /proc/sys/kernel; Prometheus label */
+	const char *file;	/* "sched_util_clamp_min" in /proc/sys/kernel; Prometheus label */
 	const char *knob;	/* "util_min": what users write, JSON key */
 	const char *meaning;	/* one line for tables */
 };

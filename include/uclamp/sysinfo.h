@@ -30,7 +30,7 @@ struct uc_sysinfo {
 	struct uc_cpufreq_policy gov[UC_SI_MAX_POLICIES];	/* by id */
 	size_t ngov, nschedutil;
 	int gov_rc;		/* -ENOENT: no cpufreq */
-	int cap_rc;		/* 1 symmetric, 0 asymmetric, -errno (uc_cpu_capacity_symmetric) */
+	int cap_rc;		/* uc_cpu_capacity_symmetric(): 1 symmetric, 0 not, -errno */
 	char caps[UC_SKEY_TEXT];	/* "cpu0-3 446, cpu4-7 1024" */
 	int scx_rc;		/* 0: scx holds /sys/kernel/sched_ext/state; -errno */
 	char scx[32], scx_ops[64];	/* scx_ops: the loaded scheduler, "" if none */

@@ -171,17 +171,14 @@ static void print_json(const struct uc_sysinfo *s)
 	uc_json_close(&j, '}');
 
 	uc_json_open(&j, "system", '{', false);
-	if (fp->sysctls) {
-		uc_json_int(&j, "util_min", sc->sys.min);
-		uc_json_int(&j, "util_max", sc->sys.max);
-		if (sc->sys.rt_default == UC_SYSCTL_ABSENT)
-			uc_json_null(&j, "util_min_rt_default");
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+		long v = fp->sysctls ? uc_sysctl_value(&sc->sys, k->attr) : UC_SYSCTL_ABSENT;
+
+		if (v == UC_SYSCTL_ABSENT)
+			uc_json_null(&j, k->knob);
 		else
-			uc_json_int(&j, "util_min_rt_default", sc->sys.rt_default);
-	} else {
-		uc_json_null(&j, "util_min");
-		uc_json_null(&j, "util_max");
-		uc_json_null(&j, "util_min_rt_default");
+			uc_json_int(&j, k->knob, v);
 	}
 	uc_json_close(&j, '}');
 

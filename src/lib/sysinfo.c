@@ -35,7 +35,8 @@ void uc_sysinfo_governors(struct uc_sysinfo *s)
 
 		if (strncmp(de->d_name, "policy", 6) || !isdigit((unsigned char)de->d_name[6]))
 			continue;
-		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpufreq/%s/scaling_governor", de->d_name);
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpufreq/%s/scaling_governor",
+			 de->d_name);
 		s->gov[s->ngov].id = atoi(de->d_name + 6);
 		if (uc_read_str(p, s->gov[s->ngov].gov, sizeof(s->gov[0].gov)) < 0)
 			snprintf(s->gov[s->ngov].gov, sizeof(s->gov[0].gov), "?");

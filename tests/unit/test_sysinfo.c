@@ -128,7 +128,8 @@ static void kernel_config(void **state)
 	assert_int_equal(uc_kernel_config("6.1.0-test", "CONFIG_UCLAMP_TASK"), 1);
 	assert_int_equal(uc_kernel_config("6.1.0-test", "CONFIG_UCLAMP_TASK_GROUP"), 0);
 	assert_int_equal(uc_kernel_config("6.1.0-test", "CONFIG_FOO"), 0);
-	assert_int_equal(uc_kernel_config("6.1.0-test", "CONFIG_UCLAMP"), -1);	/* a prefix only */
+	/* a prefix of a listed option is not that option */
+	assert_int_equal(uc_kernel_config("6.1.0-test", "CONFIG_UCLAMP"), -1);
 	assert_int_equal(uc_kernel_config("6.1.0-test", "CONFIG_BAR"), -1);
 }
 
@@ -195,10 +196,11 @@ static void advice(void **state)
 
 	snprintf(s->scx, sizeof(s->scx), "disabled");
 	s->cap_rc = 0;		/* asymmetric */
-	expect_advice(s, "no cpufreq policies: clamps cannot change CPU frequency here (only task placement)");
+	expect_advice(s, "no cpufreq policies: clamps cannot change CPU frequency here "
+			 "(only task placement)");
 	s->cap_rc = 1;
 	s->ngov = 2;
-	expect_advice(s, "no CPU uses the schedutil governor: clamps will not change CPU frequency");
+	expect_advice(s, "no CPU uses the schedutil governor: clamps will not change CPU");
 	assert_null(strstr(s->advice, "placement"));
 
 	s->nschedutil = 1;
@@ -241,7 +243,9 @@ static int two_tasks(uc_fp_task_fn fn, void *data)
 
 static void full_read(void **state)
 {
-	static const struct uc_fp_ops ops = { .probe = probe, .cgroups = no_cgroups, .tasks = two_tasks };
+	static const struct uc_fp_ops ops = {
+		.probe = probe, .cgroups = no_cgroups, .tasks = two_tasks,
+	};
 	struct uc_cg_info cg = { .version = UC_CG_V2 };
 	struct uc_sysinfo *s = malloc(sizeof(*s));
 
@@ -279,7 +283,8 @@ static void full_read(void **state)
 	assert_string_equal(s->lockdown, "integrity");
 	/* a clamped task is evidence that the key is on */
 	assert_int_equal(s->fp.state, UC_KEY_ON);
-	assert_string_equal(s->advice, "the fast path is already on: more clamps add no static-key cost");
+	assert_string_equal(s->advice,
+			    "the fast path is already on: more clamps add no static-key cost");
 	uc_fastpath_set_ops(NULL);
 	free(s);
 }
