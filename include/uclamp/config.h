@@ -128,6 +128,27 @@ int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err,
 	__attribute__((format(printf, 4, 5)));
 
 /*
+ * For the section parsers (config.c, config_tasks.c): set a clamp value or
+ * a boolean from its text, or record "file:line: invalid value ..." for the
+ * key in section label sec. 0 or -ENOMEM.
+ */
+int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key, const char *sec,
+		      const char *val, const struct uc_conf_loc *loc);
+int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key, const char *sec,
+		     const char *val, const struct uc_conf_loc *loc);
+
+/*
+ * [tasks NAME] (config_tasks.c). uc_conf_tasks_key sets one key of section
+ * t written at loc: 0 (set, or its error recorded), -ENOENT (not a [tasks]
+ * key: nothing recorded) or -ENOMEM. uc_conf_tasks_validate adds the checks
+ * that need every file (a selector, something to set, min <= max).
+ */
+int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key, const char *value,
+		      const struct uc_conf_loc *loc);
+void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t);
+void uc_conf_tasks_free(struct uc_conf_tasks *t);
+
+/*
  * Plans. Each adds only the values that differ from the current state; a
  * problem (a value the host cannot take, a missing cgroup, no kernel
  * support) goes to c->errors with the key's file:line, and the function

@@ -21,7 +21,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -38,10 +37,8 @@
 
 enum sec_type { SEC_FASTPATH, SEC_SYSTEM, SEC_CGROUP, SEC_TASKS, SEC_N };
 
-enum key {
-	K_ALLOW_ENABLE, K_MIN, K_MAX, K_RT_DEFAULT, K_COMM, K_USER, K_POLICY, K_THREADS,
-	K_RESET_ON_FORK, K_N
-};
+/* The keys of the sections other than [tasks] (config_tasks.c has those). */
+enum key { K_ALLOW_ENABLE, K_MIN, K_MAX, K_RT_DEFAULT, K_N };
 
 #define IN(s) (1u << (s))
 static const struct {
@@ -49,14 +46,9 @@ static const struct {
 	unsigned in;	/* sections it belongs to */
 } keys[K_N] = {
 	[K_ALLOW_ENABLE] = { "allow-enable", IN(SEC_FASTPATH) },
-	[K_MIN] = { "min", IN(SEC_SYSTEM) | IN(SEC_CGROUP) | IN(SEC_TASKS) },
-	[K_MAX] = { "max", IN(SEC_SYSTEM) | IN(SEC_CGROUP) | IN(SEC_TASKS) },
+	[K_MIN] = { "min", IN(SEC_SYSTEM) | IN(SEC_CGROUP) },
+	[K_MAX] = { "max", IN(SEC_SYSTEM) | IN(SEC_CGROUP) },
 	[K_RT_DEFAULT] = { "rt-default", IN(SEC_SYSTEM) },
-	[K_COMM] = { "comm", IN(SEC_TASKS) },
-	[K_USER] = { "user", IN(SEC_TASKS) },
-	[K_POLICY] = { "policy", IN(SEC_TASKS) },
-	[K_THREADS] = { "threads", IN(SEC_TASKS) },
-	[K_RESET_ON_FORK] = { "reset-on-fork", IN(SEC_TASKS) },
 };
 
 static const struct {
@@ -146,14 +138,8 @@ void uc_config_free(struct uc_config *c)
 	for (size_t i = 0; i < c->ncgroups; i++)
 		free(c->cgroups[i].path);
 	free(c->cgroups);
-	for (size_t i = 0; i < c->ntasks; i++) {
-		struct uc_conf_tasks *t = &c->tasks[i];
-
-		free(t->name);
-		free_strv(t->comms, t->ncomms);
-		free(t->uids);
-		free(t->policies);
-	}
+	for (size_t i = 0; i < c->ntasks; i++)
+		uc_conf_tasks_free(&c->tasks[i]);
 	free(c->tasks);
 	free_strv(c->files, c->nfiles);
 	for (size_t i = 0; i < c->nerrors; i++)
@@ -169,7 +155,11 @@ struct file_sec {
 	char *arg;		/* cgroup path (normalized) or tasks name; NULL otherwise */
 	int line;
 	size_t idx;		/* into c->cgroups / c->tasks */
-	int key_line[K_N];	/* where each key was first set in this section */
+	struct {		/* the known keys set in this section, and where */
+		char name[16];
+		int line;
+	} seen[8];
+	size_t nseen;
 };
 
 struct parse {
@@ -424,216 +414,53 @@ static int parse_bool(const char *s, bool *b)
 	return -EINVAL;
 }
 
-/* Split a list at white space and commas into a NULL-free vector of copies. */
-static int split_list(const char *s, char ***out, size_t *n)
-{
-	const char *sep = " \t,";
-	char **v = NULL;
-	size_t k = 0;
-
-	while (*s) {
-		size_t len;
-		char **nv;
-
-		s += strspn(s, sep);
-		len = strcspn(s, sep);
-		if (!len)
-			break;
-		nv = realloc(v, (k + 1) * sizeof(*v));
-		if (!nv || !(nv[k] = strndup(s, len))) {
-			free_strv(nv ? nv : v, k);
-			return -ENOMEM;
-		}
-		v = nv;
-		k++;
-		s += len;
-	}
-	*out = v;
-	*n = k;
-	return 0;
-}
-
-static int parse_uid(const char *s, uid_t *uid)
-{
-	struct passwd *pw = getpwnam(s);
-	unsigned long v;
-	char *end;
-
-	if (pw) {
-		*uid = pw->pw_uid;
-		return 0;
-	}
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!*s || errno || *end || !isdigit((unsigned char)s[0]) || v >= (unsigned long)(uid_t)-1)
-		return -EINVAL;
-	*uid = (uid_t)v;
-	return 0;
-}
-
-static void set_value(struct parse *px, struct uc_conf_value *dst, const char *key, const char *sec,
-		      const char *val)
+int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key, const char *sec,
+		      const char *val, const struct uc_conf_loc *loc)
 {
 	struct uc_value v;
 	int rc = uc_value_parse(val, &v);
 
-	if (rc) {
-		ERR(px, px->line, "invalid value '%s' for %s in %s: %s; use %s%s", val, key, sec,
-		    rc == -ERANGE ? "out of range" : "not a clamp value", uc_value_forms,
-		    strchr(val, '#') ? " (a comment after a value starts with ' ;', not '#')" : "");
-		return;
-	}
-	*dst = (struct uc_conf_value){ .set = true, .v = v, .loc = { px->file, px->line } };
+	if (rc)
+		return uc_config_error(c, loc, -EINVAL, "invalid value '%s' for %s in %s: %s; use %s%s", val, key,
+				       sec, rc == -ERANGE ? "out of range" : "not a clamp value", uc_value_forms,
+				       strchr(val, '#') ? " (a comment after a value starts with ' ;', not '#')" : "");
+	*dst = (struct uc_conf_value){ .set = true, .v = v, .loc = *loc };
+	return 0;
 }
 
-static void set_bool(struct parse *px, struct uc_conf_bool *dst, const char *key, const char *sec,
-		     const char *val)
+int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key, const char *sec,
+		     const char *val, const struct uc_conf_loc *loc)
 {
 	bool b;
 
-	if (parse_bool(val, &b)) {
-		ERR(px, px->line, "invalid value '%s' for %s in %s: use yes or no", val, key, sec);
-		return;
-	}
-	*dst = (struct uc_conf_bool){ .set = true, .value = b, .loc = { px->file, px->line } };
+	if (parse_bool(val, &b))
+		return uc_config_error(c, loc, -EINVAL, "invalid value '%s' for %s in %s: use yes or no", val, key, sec);
+	*dst = (struct uc_conf_bool){ .set = true, .value = b, .loc = *loc };
+	return 0;
 }
 
-static bool check_comms(struct parse *px, char **words, size_t n, const char *sec)
-{
-	bool ok = true;
-
-	for (size_t i = 0; i < n; i++)
-		if (strlen(words[i]) > UC_COMM_MAX) {
-			ERR(px, px->line, "comm '%s' in %s is longer than %d characters, the kernel's limit, so it never matches (use its first %d)",
-			    words[i], sec, UC_COMM_MAX, UC_COMM_MAX);
-			ok = false;
-		}
-	return ok;
-}
-
-/* Names -> uids / policy numbers in out[] (n ints or uid_t). False when one is unknown. */
-static bool resolve_users(struct parse *px, char **words, size_t n, uid_t *out, const char *sec)
-{
-	bool ok = true;
-
-	for (size_t i = 0; i < n; i++)
-		if (parse_uid(words[i], &out[i])) {
-			ERR(px, px->line, "unknown user '%s' in %s: use a user name or a numeric UID", words[i], sec);
-			ok = false;
-		}
-	return ok;
-}
-
-static bool resolve_policies(struct parse *px, char **words, size_t n, int *out, const char *sec)
-{
-	bool ok = true;
-
-	for (size_t i = 0; i < n; i++) {
-		out[i] = uc_policy_parse(words[i]);
-		if (out[i] < 0) {
-			ERR(px, px->line, "unknown policy '%s' in %s: use other, batch, idle, fifo, rr, deadline or ext",
-			    words[i], sec);
-			ok = false;
-		}
-	}
-	return ok;
-}
-
-/* comm, user, policy: a list that replaces the one of an earlier file. */
-static void set_list(struct parse *px, struct uc_conf_tasks *t, enum key k, const char *sec, const char *val)
-{
-	struct uc_conf_loc loc = { px->file, px->line };
-	char **words;
-	size_t n;
-	void *ids = NULL;
-	bool ok;
-
-	if (split_list(val, &words, &n)) {
-		px->err = -ENOMEM;
-		return;
-	}
-	if (!n) {
-		ERR(px, px->line, "%s in %s is empty: give one or more names", keys[k].name, sec);
-		free(words);
-		return;
-	}
-	if (k == K_COMM) {
-		if (!check_comms(px, words, n, sec)) {
-			free_strv(words, n);
-			return;
-		}
-		free_strv(t->comms, t->ncomms);
-		t->comms = words;
-		t->ncomms = n;
-		t->comm_set = true;
-		t->comm_loc = loc;
-		return;
-	}
-	ids = calloc(n, k == K_USER ? sizeof(uid_t) : sizeof(int));
-	if (!ids) {
-		px->err = -ENOMEM;
-		free_strv(words, n);
-		return;
-	}
-	ok = k == K_USER ? resolve_users(px, words, n, ids, sec) : resolve_policies(px, words, n, ids, sec);
-	free_strv(words, n);
-	if (!ok) {
-		free(ids);
-		return;
-	}
-	if (k == K_USER) {
-		free(t->uids);
-		t->uids = ids;
-		t->nuids = n;
-		t->user_set = true;
-		t->user_loc = loc;
-	} else {
-		free(t->policies);
-		t->policies = ids;
-		t->npolicies = n;
-		t->policy_set = true;
-		t->policy_loc = loc;
-	}
-}
-
-static void set_key(struct parse *px, struct file_sec *fs, enum key k, const char *val)
+/* A known key of [fast-path], [system] or [cgroup]. */
+static int set_key(struct parse *px, struct file_sec *fs, enum key k, const char *val)
 {
 	struct uc_config *c = px->c;
+	struct uc_conf_loc loc = { px->file, px->line };
 	char sec[PATH_MAX + 32];
 	const char *key = keys[k].name;
+	struct uc_conf_cgroup *g;
 
 	sec_label(fs->type, fs->arg, sec, sizeof(sec));
 	switch (fs->type) {
 	case SEC_FASTPATH:
-		set_bool(px, &c->allow_enable, key, sec, val);
-		return;
+		return uc_conf_set_bool(c, &c->allow_enable, key, sec, val, &loc);
 	case SEC_SYSTEM:
-		set_value(px, k == K_MIN ? &c->sys_min : k == K_MAX ? &c->sys_max : &c->sys_rt_default, key, sec, val);
-		return;
-	case SEC_CGROUP: {
-		struct uc_conf_cgroup *g = &c->cgroups[fs->idx];
-
+		return uc_conf_set_value(c, k == K_MIN ? &c->sys_min : k == K_MAX ? &c->sys_max : &c->sys_rt_default,
+					 key, sec, val, &loc);
+	case SEC_CGROUP:
+		g = &c->cgroups[fs->idx];
 		g->had_setting = true;
-		set_value(px, k == K_MIN ? &g->min : &g->max, key, sec, val);
-		return;
-	}
-	case SEC_TASKS: {
-		struct uc_conf_tasks *t = &c->tasks[fs->idx];
-
-		if (k == K_COMM || k == K_USER || k == K_POLICY)
-			t->had_selector = true;
-		else if (k != K_THREADS)
-			t->had_setting = true;
-		if (k == K_MIN || k == K_MAX)
-			set_value(px, k == K_MIN ? &t->min : &t->max, key, sec, val);
-		else if (k == K_THREADS || k == K_RESET_ON_FORK)
-			set_bool(px, k == K_THREADS ? &t->threads : &t->reset_on_fork, key, sec, val);
-		else
-			set_list(px, t, k, sec, val);
-		return;
-	}
-	case SEC_N:
-		break;
+		return uc_conf_set_value(c, k == K_MIN ? &g->min : &g->max, key, sec, val, &loc);
+	default:
+		return 0;
 	}
 }
 
@@ -651,7 +478,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	struct parse *px = user;
 	struct file_sec *fs;
 	char sec[PATH_MAX + 32];
-	int k;
+	int k, rc;
 
 	px->pending = false;
 	if (!*section) {
@@ -668,20 +495,34 @@ static int handler(void *user, const char *section, const char *name, const char
 		no_cascade(px, fs);
 		return 1;
 	}
-	for (k = 0; k < K_N; k++)
-		if (!strcmp(name, keys[k].name) && (keys[k].in & IN(fs->type)))
-			break;
-	if (k == K_N) {
+	for (size_t i = 0; i < fs->nseen; i++) {
+		if (!strcmp(fs->seen[i].name, name)) {
+			ERR(px, px->line, "duplicate key '%s' in %s (first at line %d)", name, sec, fs->seen[i].line);
+			return 1;
+		}
+	}
+	if (fs->type == SEC_TASKS) {
+		struct uc_conf_loc loc = { px->file, px->line };
+
+		rc = uc_conf_tasks_key(px->c, &px->c->tasks[fs->idx], name, value, &loc);
+	} else {
+		for (k = 0; k < K_N; k++)
+			if (!strcmp(name, keys[k].name) && (keys[k].in & IN(fs->type)))
+				break;
+		rc = k == K_N ? -ENOENT : set_key(px, fs, k, value);
+	}
+	if (rc == -ENOENT) {
 		ERR(px, px->line, "unknown key '%s' in %s; use %s", name, sec, sections[fs->type].keys);
 		no_cascade(px, fs);
 		return 1;
 	}
-	if (fs->key_line[k]) {
-		ERR(px, px->line, "duplicate key '%s' in %s (first at line %d)", name, sec, fs->key_line[k]);
-		return 1;
+	if (rc)
+		px->err = rc;
+	/* a known key is short; the table has room for every key of a section */
+	if (fs->nseen < sizeof(fs->seen) / sizeof(fs->seen[0]) && strlen(name) < sizeof(fs->seen[0].name)) {
+		strcpy(fs->seen[fs->nseen].name, name);
+		fs->seen[fs->nseen++].line = px->line;
 	}
-	fs->key_line[k] = px->line;
-	set_key(px, fs, k, value);
 	return 1;
 }
 
@@ -870,21 +711,8 @@ size_t uc_config_validate(struct uc_config *c)
 		if (!g->had_setting)
 			uc_config_error(c, &g->loc, -EINVAL, "[cgroup %s] sets nothing: add min or max", g->path);
 	}
-	for (size_t i = 0; i < c->ntasks; i++) {
-		const struct uc_conf_tasks *t = &c->tasks[i];
-
-		if (!t->had_selector)
-			uc_config_error(c, &t->loc, -EINVAL,
-					"[tasks %s] has no selector: add comm, user or policy (a task must match all of them)",
-					t->name);
-		if (!t->had_setting)
-			uc_config_error(c, &t->loc, -EINVAL, "[tasks %s] sets nothing: add min, max or reset-on-fork", t->name);
-		if (t->min.set && t->max.set && t->min.v.util != UC_RESET && t->max.v.util != UC_RESET &&
-		    t->min.v.util > t->max.v.util) {
-			uc_config_error(c, &t->max.loc, -EINVAL, "[tasks %s] max %d is below min %d (set at %s:%d)",
-					t->name, t->max.v.util, t->min.v.util, t->min.loc.file, t->min.loc.line);
-		}
-	}
+	for (size_t i = 0; i < c->ntasks; i++)
+		uc_conf_tasks_validate(c, &c->tasks[i]);
 	uc_config_sort_errors(c);
 	return c->nerrors_total;
 }
