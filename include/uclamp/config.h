@@ -1,6 +1,7 @@
 /*
  * The declarative configuration: /etc/uclampctl.conf + /etc/uclampctl.d/\*.conf
- * (name order, a later file wins per key), INI syntax read with libinih.
+ * (name order, a later file wins per key), an INI-like syntax (our own
+ * parser, config_parse.c; the grammar is in uclampctl.conf(5)).
  *
  *   [fast-path]        allow-enable = yes|no
  *   [system]           min, max, rt-default
@@ -11,7 +12,9 @@
  *
  * Loading collects every problem as "file:line: message" in the struct and
  * goes on, so one run shows them all; nothing may be applied while
- * uc_config has errors. Building the plan is a separate step that reads the
+ * uc_config has errors. Only trusted files are read (config_load.c): owned
+ * by root, or by the user running uclampctl when that is not root, and not
+ * writable by group or others. Building the plan is a separate step that reads the
  * current state through the shared plan builders (sysctl, cgroup, tasks).
  */
 #ifndef UCLAMP_CONFIG_H
@@ -29,6 +32,11 @@
 /* The default locations (under the sysroot, see sysroot.h). */
 #define UC_CONFIG_FILE SYSCONFDIR "/uclampctl.conf"
 #define UC_CONFIG_DIR SYSCONFDIR "/uclampctl.d"
+
+/* A line, in bytes without its '\n': a longer one is an error. */
+#define UC_CONF_LINE_MAX 8192
+/* A "key = value" line, trimmed (libinih's limit, which files were written for). */
+#define UC_CONF_KEY_LINE_MAX 197
 
 /* The kernel's comm limit (TASK_COMM_LEN 16, NUL included). */
 #define UC_COMM_MAX 15
@@ -102,13 +110,20 @@ void uc_config_free(struct uc_config *c);
 
 /*
  * Read one file (name: how messages call it). A later call wins per key.
- * Problems go to c->errors. Returns 0, -ENOMEM, or -errno when the file
- * cannot be opened (also recorded as an error "file: message").
+ * Problems go to c->errors. Returns 0 or -ENOMEM. Any bytes: never crashes.
  */
 int uc_config_load_stream(struct uc_config *c, FILE *f, const char *name);
+/*
+ * Open and read path: 0, -ENOMEM, or -errno when it is not read (recorded
+ * as "file: message"): missing or unreadable, a dangling symbolic link,
+ * not a regular file (-EINVAL, never opened), not trusted (-EPERM).
+ * "/dev/stdin" is the invoker's own input and is read as it is.
+ */
 int uc_config_load_file(struct uc_config *c, const char *path);
-/* A file, or a directory whose *.conf files are read in name order. A
- * path ending in '/' is a directory that may be missing (no files). */
+/* A file, or a directory whose *.conf files are read in name order (the
+ * directory must be trusted too; subdirectories are skipped, any other
+ * entry is read or refused as a file). A path ending in '/' is a
+ * directory that may be missing (no files). */
 int uc_config_load_path(struct uc_config *c, const char *path);
 /* UC_CONFIG_FILE (when it exists) then UC_CONFIG_DIR/\*.conf, under the
  * sysroot. Returns how many files were read, or -ENOMEM. */
@@ -122,6 +137,9 @@ size_t uc_config_validate(struct uc_config *c);
 
 /* Sort the errors by file order, then line (stable). */
 void uc_config_sort_errors(struct uc_config *c);
+
+/* Record a file's name in c->files (errors point there). NULL: no memory. */
+const char *uc_config_add_file(struct uc_config *c, const char *name);
 
 /* Append an error (printf-style message). -ENOMEM or 0. */
 int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err, const char *fmt, ...)
