@@ -63,7 +63,7 @@ struct file_sec {
 	struct {		/* the known keys set in this section, and where */
 		char name[16];
 		int line;
-	} seen[8];
+	} seen[16];
 	size_t nseen;
 };
 
@@ -443,7 +443,7 @@ static void key(struct parse *px, const char *name, const char *value)
 		px->err = rc;
 		return;
 	}
-	/* a known key is short, and a section has fewer keys than the table holds */
+	/* a known key is short, and a section has far fewer keys than the table holds */
 	if (fs->nseen < sizeof(fs->seen) / sizeof(fs->seen[0]) &&
 	    strlen(name) < sizeof(fs->seen[0].name)) {
 		strcpy(fs->seen[fs->nseen].name, name);
