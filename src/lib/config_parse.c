@@ -72,7 +72,6 @@ struct parse {
 	const char *file;	/* == c->files[i] */
 	FILE *f;
 	char *buf;		/* UC_CONF_LINE_MAX + 1 */
-	size_t len;
 	int line;
 	struct file_sec *secs;
 	size_t nsecs;
@@ -116,7 +115,6 @@ static enum line_kind read_line(struct parse *px)
 	if (n > UC_CONF_LINE_MAX)
 		return LINE_TOO_LONG;
 	px->buf[n] = '\0';
-	px->len = n;
 	return nul ? LINE_NUL : LINE_TEXT;
 }
 
