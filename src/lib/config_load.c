@@ -160,7 +160,8 @@ static int list_dir(DIR *d, char ***out, size_t *nout)
 		names = v;
 		n++;
 	}
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n)	/* qsort(NULL, 0) is undefined */
+		qsort(names, n, sizeof(*names), cmp_str);
 	*out = names;
 	*nout = n;
 	return 0;
