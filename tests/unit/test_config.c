@@ -446,55 +446,6 @@ static void test_plan_system(void **state)
 	uc_config_free(&c);
 }
 
-/* ---- [tasks]: a later section wins per task and value --------------------------- */
-
-static void test_merge_tasks(void **state)
-{
-	struct uc_plan later, earlier, out;
-	struct uc_claims cl = { 0 };
-	const pid_t later_matched[] = { 10, 11 }, earlier_matched[] = { 10, 12 };
-	const int later_attrs[] = { UC_ATTR_MAX }, earlier_attrs[] = { UC_ATTR_MIN, UC_ATTR_MAX };
-
-	(void)state;
-	uc_plan_init(&later);
-	uc_plan_init(&earlier);
-	uc_plan_init(&out);
-	/* the later section matched 10 and 11 and sets max; 10's max is already right (no change) */
-	assert_non_null(uc_plan_add_task(&later, 11, 11, "b", NULL, UC_ATTR_MAX, 1024, 300));
-	/* the earlier one sets min and max on 10 and 12 */
-	assert_non_null(uc_plan_add_task(&earlier, 10, 10, "a", NULL, UC_ATTR_MIN, 0, 100));
-	assert_non_null(uc_plan_add_task(&earlier, 10, 10, "a", NULL, UC_ATTR_MAX, 200, 900));
-	assert_non_null(uc_plan_add_task(&earlier, 12, 12, "c", NULL, UC_ATTR_MIN, 0, 100));
-	assert_non_null(uc_plan_add_task(&earlier, 12, 12, "c", NULL, UC_ATTR_MAX, 1024, 900));
-
-	/* processed last section first */
-	assert_int_equal(uc_config_merge_tasks(&out, &later, &cl, later_matched, 2, later_attrs, 1), 0);
-	assert_int_equal(out.n, 1);
-	assert_true(uc_claims_has(&cl, 10, UC_ATTR_MAX));
-	assert_true(uc_claims_has(&cl, 11, UC_ATTR_MAX));
-	assert_false(uc_claims_has(&cl, 10, UC_ATTR_MIN));
-	assert_int_equal(uc_config_merge_tasks(&out, &earlier, &cl, earlier_matched, 2, earlier_attrs, 2), 0);
-
-	/* 10's max stays as the later section wants (unchanged), its min comes from the earlier one */
-	assert_int_equal(out.n, 4);
-	assert_int_equal(out.v[0].tid, 11);
-	assert_int_equal(out.v[1].tid, 10);
-	assert_int_equal(out.v[1].attr, UC_ATTR_MIN);
-	assert_int_equal(out.v[1].to, 100);
-	assert_string_equal(out.v[1].label, "a");
-	assert_int_equal(out.v[2].tid, 12);
-	assert_int_equal(out.v[3].tid, 12);
-	assert_int_equal(out.v[3].attr, UC_ATTR_MAX);
-	for (size_t i = 0; i < out.n; i++)
-		assert_true(out.v[i].flips);
-	assert_true(uc_claims_has(&cl, 12, UC_ATTR_MIN));
-
-	uc_claims_free(&cl);
-	uc_plan_free(&later);
-	uc_plan_free(&earlier);
-	uc_plan_free(&out);
-}
-
 static int setup_root(void **state)
 {
 	(void)state;
@@ -519,7 +470,6 @@ int main(void)
 		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_explicit_paths),
 		cmocka_unit_test(test_plan_system),
-		cmocka_unit_test(test_merge_tasks),
 	};
 
 	if (setup_root(NULL))

@@ -195,7 +195,7 @@ static int setup(void **state)
 
 static void test_all_main_threads(void **state)
 {
-	struct uc_selector sel = { .all = true, .policy = -1 };
+	struct uc_selector sel = { .all = true };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t want[] = { 100, 200, 300 };
@@ -213,7 +213,7 @@ static void test_all_main_threads(void **state)
 
 static void test_all_threads(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true, .policy = -1, .need_comm = true };
+	struct uc_selector sel = { .all = true, .threads = true, .need_comm = true };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t want[] = { 100, 101, 102, 200, 300 };
@@ -230,7 +230,9 @@ static void test_all_threads(void **state)
 
 static void test_policy_user_comm(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true, .policy = 1 };
+	static const int pol_fifo[] = { 1 }, pol_other[] = { 0 };
+	static const uid_t u1000[] = { 1000 }, u1001[] = { 1001 };
+	struct uc_selector sel = { .all = true, .threads = true, .policies = pol_fifo, .npolicies = 1 };
 	char *comms[] = { "rtproc", "other", "nosuch" };
 	struct seen s = { .n = 0 };
 	static const pid_t fifo[] = { 200 }, other_uid1000[] = { 100, 101, 300 }, by_comm[] = { 200, 300 };
@@ -240,17 +242,17 @@ static void test_policy_user_comm(void **state)
 	expect_tids(&s, fifo, 1);
 
 	/* policy per thread (102 is batch), user from status' real uid */
-	sel = (struct uc_selector){ .all = true, .threads = true, .policy = 0, .has_uid = true, .uid = 1000 };
+	sel = (struct uc_selector){ .all = true, .threads = true, .policies = pol_other, .npolicies = 1, .uids = u1000, .nuids = 1 };
 	s.n = 0;
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, other_uid1000, 3);
 
-	sel = (struct uc_selector){ .all = true, .policy = -1, .has_uid = true, .uid = 1001 };	/* effective uid */
+	sel = (struct uc_selector){ .all = true, .uids = u1001, .nuids = 1 };	/* effective uid */
 	s.n = 0;
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
 	assert_int_equal(s.n, 0);
 
-	sel = (struct uc_selector){ .all = true, .policy = -1, .comms = comms, .ncomms = 3 };
+	sel = (struct uc_selector){ .all = true, .comms = comms, .ncomms = 3 };
 	s.n = 0;
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, by_comm, 2);
@@ -267,7 +269,7 @@ static void test_policy_user_comm(void **state)
 static void test_explicit_pids(void **state)
 {
 	pid_t pids[] = { 300, 100, 300 };
-	struct uc_selector sel = { .pids = pids, .npids = 3, .policy = -1 };
+	struct uc_selector sel = { .pids = pids, .npids = 3 };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t two[] = { 300, 100 }, threads[] = { 300, 100, 101, 102 };
@@ -295,7 +297,7 @@ static void test_explicit_pids(void **state)
 static void test_explicit_thread_id(void **state)
 {
 	pid_t pids[] = { 101 };
-	struct uc_selector sel = { .pids = pids, .npids = 1, .policy = -1 };
+	struct uc_selector sel = { .pids = pids, .npids = 1 };
 	struct seen s = { .n = 0 };
 	static const pid_t one[] = { 101 }, group[] = { 100, 101, 102 };
 
@@ -316,7 +318,7 @@ static void test_explicit_thread_id(void **state)
 static void test_cgroup_selector(void **state)
 {
 	struct uc_cg_info info = { .version = UC_CG_V2 };
-	struct uc_selector sel = { .all = true, .policy = -1, .cgroup = "system.slice" };
+	struct uc_selector sel = { .all = true, .cgroup = "system.slice" };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t slice[] = { 100, 200 }, app[] = { 100 }, all[] = { 100, 200, 300 }, v1[] = { 300 };
@@ -381,7 +383,7 @@ static const struct uc_change *find(const struct uc_plan *p, pid_t tid, enum uc_
 
 static void test_plan_max_only(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true, .policy = -1 };
+	struct uc_selector sel = { .all = true, .threads = true };
 	struct uc_task_want want = { .min = UC_KEEP, .max = 300, .reset_on_fork = UC_KEEP,
 				     .on_refusal = on_refusal, .data = &nrefusals };
 	struct uc_walk_stats st;
@@ -443,7 +445,7 @@ static void test_plan_max_only(void **state)
 static void test_plan_unchanged_no_entries(void **state)
 {
 	pid_t pids[] = { 100 };
-	struct uc_selector sel = { .pids = pids, .npids = 1, .policy = -1 };
+	struct uc_selector sel = { .pids = pids, .npids = 1 };
 	struct uc_task_want want = { .min = 0, .max = 1024, .reset_on_fork = 0 };
 	struct uc_plan p;
 
@@ -458,7 +460,7 @@ static void test_plan_unchanged_no_entries(void **state)
 
 static void test_plan_reset(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true, .policy = -1 };
+	struct uc_selector sel = { .all = true, .threads = true };
 	struct uc_task_want want = { .min = UC_RESET, .max = UC_RESET, .reset_on_fork = UC_KEEP };
 	struct uc_plan p;
 	const struct uc_change *c;
@@ -488,7 +490,7 @@ static void test_plan_reset(void **state)
 static void test_plan_reset_on_fork(void **state)
 {
 	pid_t pids[] = { 100, 300 };
-	struct uc_selector sel = { .pids = pids, .npids = 2, .policy = -1 };
+	struct uc_selector sel = { .pids = pids, .npids = 2 };
 	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = 1 };
 	struct uc_plan p;
 	const struct uc_change *c;
@@ -510,7 +512,7 @@ static void test_plan_reset_on_fork(void **state)
 
 static void test_plan_bad_want(void **state)
 {
-	struct uc_selector sel = { .all = true, .policy = -1 };
+	struct uc_selector sel = { .all = true };
 	struct uc_task_want want = { .min = 1025, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
 	struct uc_plan p;
 
@@ -529,7 +531,7 @@ static void test_plan_bad_want(void **state)
 static void test_plan_missing_pid(void **state)
 {
 	pid_t pids[] = { 100, 424242 };
-	struct uc_selector sel = { .pids = pids, .npids = 2, .policy = -1 };
+	struct uc_selector sel = { .pids = pids, .npids = 2 };
 	struct uc_task_want want = { .min = 100, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
 	struct uc_walk_stats st;
 	struct uc_plan p;
