@@ -44,14 +44,14 @@ struct task_args {
 
 static const char selector_help[] =
 	" -a, --threads          every thread of each process, not only the main one\n"
-	"     --all              every process (instead of PIDs)\n"
+	"     --all              every user-space process (instead of PIDs)\n"
 	"     --kernel-threads   with --all: kernel threads too\n"
 	"     --policy <policy>  only tasks with this policy: other batch idle fifo rr\n"
 	"                        deadline ext; repeat or separate with commas for several\n"
 	"     --user <user>      only processes of this user (real UID; name or number);\n"
 	"                        repeat or separate with commas for several\n"
-	"     --comm <name>      only processes with this name (/proc/PID/comm); repeat\n"
-	"                        or separate with commas for several\n"
+	"     --comm <name>      only processes with this name (/proc/PID/comm) or glob;\n"
+	"                        repeat or separate with commas for several\n"
 	"     --cgroup <path>    only processes in this cgroup (of the cpu hierarchy)\n"
 	"                        or in a group below it\n";
 
