@@ -86,7 +86,8 @@ struct uc_walk_stats {
 int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st);
 
 /* The same over a rule set (see rules.h): one pass over /proc (or the
- * explicit PIDs), every rule evaluated per task; fn sees the tasks some rule
+ * explicit PIDs: a process, or one thread when its ID is given and no rule
+ * takes threads), every rule evaluated per task; fn sees the tasks some rule
  * matched (t->match says which rule wins each value). need_comm: fill
  * t->comm. The caller's rules are read only: this allocates one walk state. */
 int uc_tasks_walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids, bool need_comm,
@@ -120,11 +121,13 @@ int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct
  * marked absent; a task that exited is -ESRCH. */
 int uc_task_fill(struct uc_proc *p, unsigned want, void *data);
 
-/* Plan what rs says for every running task in one walk: per task and value
- * the winning rule (see rules.h), then as uc_tasks_plan. -ERANGE/-EINVAL
- * for a rule whose values no task could take, before any task is read. */
-int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, uc_refusal_fn on_refusal, void *data,
-			struct uc_walk_stats *st);
+/* Plan what rs says for every running task (npids == 0) or for the given
+ * ones (the daemon: a process that just exec'd) in one walk: per task and
+ * value the winning rule (see rules.h), then as uc_tasks_plan. -ERANGE or
+ * -EINVAL for a rule whose values no task could take, -ESRCH for a PID
+ * that is gone, before any task is read. */
+int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids, size_t npids,
+			uc_refusal_fn on_refusal, void *data, struct uc_walk_stats *st);
 
 int uc_task_exists(pid_t pid);		/* 0 or -ESRCH; the calling process always exists */
 int uc_task_comm(pid_t pid, pid_t tid, char *buf, size_t n);

@@ -552,7 +552,7 @@ int uc_config_plan_tasks(struct uc_config *c, struct uc_plan *p)
 		return -ENOMEM;
 	}
 	uc_plan_init(&acc);
-	rc = uc_tasks_plan_rules(&acc, &rs, on_refusal, per, &st);
+	rc = uc_tasks_plan_rules(&acc, &rs, NULL, 0, on_refusal, per, &st);
 	if (rc && rc != -ENOMEM)
 		uc_config_error(c, &c->tasks[0].loc, rc, "[tasks %s]: cannot list the tasks: %s", c->tasks[0].name,
 				strerror(-rc));

@@ -432,6 +432,7 @@ struct walk {
 	const struct uc_rules *rs;
 	bool all_threads;	/* a rule may take threads: visit them all */
 	bool need_comm;
+	bool thread_id_any;	/* the command line: an explicit thread ID is taken as it is */
 	uc_task_fn fn;
 	void *data;
 	struct uc_walk_stats *st;
@@ -589,8 +590,11 @@ static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 		done[ndone++] = key;
 		if (w->all_threads || tgid == id) {
 			rc = visit_process(w, tgid);
+		} else if (!w->thread_id_any) {
+			uc_proc_reset(&w->proc, tgid, id, walk_fill, w);
+			rc = visit_task(w, id);
 		} else {
-			/* one thread; process filters do not apply */
+			/* the command line: one thread, process filters do not apply */
 			static const struct uc_rule any = {
 				.rt = true, .kthreads = true, .threads = true,
 				.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP,
@@ -624,8 +628,8 @@ static int pids_exist(const pid_t *pids, size_t npids, struct uc_walk_stats *st)
 	return 0;
 }
 
-int uc_tasks_walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids, bool need_comm,
-			uc_task_fn fn, void *data, struct uc_walk_stats *st)
+static int walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids, bool need_comm,
+		      bool thread_id_any, uc_task_fn fn, void *data, struct uc_walk_stats *st)
 {
 	struct uc_walk_stats local;
 	struct walk *w;
@@ -641,10 +645,16 @@ int uc_tasks_walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npi
 	if (!w)
 		return -ENOMEM;
 	*w = (struct walk){ .rs = rs, .all_threads = rs->any_threads, .need_comm = need_comm,
-			    .fn = fn, .data = data, .st = st };
+			    .thread_id_any = thread_id_any, .fn = fn, .data = data, .st = st };
 	rc = npids ? walk_pids(w, pids, npids) : walk_all(w);
 	free(w);
 	return rc;
+}
+
+int uc_tasks_walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids, bool need_comm,
+			uc_task_fn fn, void *data, struct uc_walk_stats *st)
+{
+	return walk_rules(rs, pids, npids, need_comm, false, fn, data, st);
 }
 
 /* "a[b]*" as a pattern that matches exactly that string. */
@@ -699,7 +709,7 @@ int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data, stru
 	rc = uc_rules_init(&rs, &r, 1);
 	if (rc)
 		return rc;
-	rc = uc_tasks_walk_rules(&rs, sel->pids, sel->npids, sel->need_comm, fn, data, st);
+	rc = walk_rules(&rs, sel->pids, sel->npids, sel->need_comm, true, fn, data, st);
 	uc_rules_free(&rs);
 	return rc;
 }
@@ -859,8 +869,8 @@ int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct
 	return rc;
 }
 
-int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, uc_refusal_fn on_refusal, void *data,
-			struct uc_walk_stats *st)
+int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids, size_t npids,
+			uc_refusal_fn on_refusal, void *data, struct uc_walk_stats *st)
 {
 	struct uc_walk_stats local;
 	struct plan_ctx c = { .p = p, .rs = rs, .on_refusal = on_refusal, .data = data,
@@ -875,7 +885,7 @@ int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, uc_refusal
 		if (rc)
 			return rc;
 	}
-	rc = uc_tasks_walk_rules(rs, NULL, 0, true, plan_one, &c, c.st);
+	rc = uc_tasks_walk_rules(rs, pids, npids, true, plan_one, &c, c.st);
 	p->gone += c.st->gone;
 	p->failed += c.st->failed;
 	return rc;

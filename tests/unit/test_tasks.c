@@ -763,7 +763,7 @@ static void test_plan_rules(void **state)
 	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
 	uc_plan_init(&p);
 	ngetattr = 0;
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, on_refusal, &nrefusals, &st), 0);
+	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
 	/* 100: min from rule 1 (main thread), max from rule 0; 101: max 300 -> 900; 102 (batch):
 	 * rule 2 is later, max 800; 300 ("other") excluded; 200 (root, fifo) matches nothing */
 	assert_int_equal(p.n, 4);
@@ -784,7 +784,7 @@ static void test_plan_rules(void **state)
 	v[0].priority = 1;
 	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
 	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, on_refusal, &nrefusals, &st), 0);
+	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
 	assert_int_equal(find(&p, 102, UC_ATTR_MAX)->to, 900);
 	assert_int_equal(find(&p, 300, UC_ATTR_MAX)->to, 900);
 	uc_plan_free(&p);
@@ -795,7 +795,7 @@ static void test_plan_rules(void **state)
 	nrefusals = 0;
 	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
 	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, on_refusal, &nrefusals, &st), 0);
+	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
 	assert_int_equal(st.refused, 1);
 	assert_int_equal(nrefusals, 1);
 	assert_int_equal(refusals[0].tid, 300);
@@ -803,12 +803,31 @@ static void test_plan_rules(void **state)
 	uc_plan_free(&p);
 	uc_rules_free(&rs);
 
+	/* one process (the daemon after an exec): its threads, nothing else */
+	{
+		pid_t one[] = { 100 }, gone[] = { 999 };
+
+		assert_int_equal(uc_rules_init(&rs, v, 4), 0);
+		uc_plan_init(&p);
+		assert_int_equal(uc_tasks_plan_rules(&p, &rs, one, 1, NULL, NULL, &st), 0);
+		assert_non_null(find(&p, 101, UC_ATTR_MAX));
+		assert_non_null(find(&p, 102, UC_ATTR_MAX));
+		assert_null(find(&p, 300, UC_ATTR_MAX));
+		assert_int_equal(st.seen, 3);
+		uc_plan_free(&p);
+		uc_plan_init(&p);
+		assert_int_equal(uc_tasks_plan_rules(&p, &rs, gone, 1, NULL, NULL, &st), -ESRCH);
+		assert_int_equal(p.n, 0);
+		uc_plan_free(&p);
+		uc_rules_free(&rs);
+	}
+
 	/* a value no task can take: before any task is read */
 	v[1].min = 2000;
 	ngetattr = 0;
 	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
 	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, NULL, &st), -ERANGE);
+	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, NULL, NULL, &st), -ERANGE);
 	assert_int_equal(ngetattr, 0);
 	uc_plan_free(&p);
 	uc_rules_free(&rs);
