@@ -76,40 +76,40 @@ static int split_list(const char *s, char ***out, size_t *n)
 	return 0;
 }
 
+/* A numeric UID or GID: digits only, below the "-1" that means "none". */
+static int parse_numeric_id(const char *s, unsigned *id)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!*s || errno || *end || !isdigit((unsigned char)s[0]) || v >= (unsigned long)(unsigned)-1)
+		return -EINVAL;
+	*id = (unsigned)v;
+	return 0;
+}
+
 static int parse_uid(const char *s, uid_t *uid)
 {
 	struct passwd *pw = getpwnam(s);
-	unsigned long v;
-	char *end;
 
 	if (pw) {
 		*uid = pw->pw_uid;
 		return 0;
 	}
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!*s || errno || *end || !isdigit((unsigned char)s[0]) || v >= (unsigned long)(uid_t)-1)
-		return -EINVAL;
-	*uid = (uid_t)v;
-	return 0;
+	return parse_numeric_id(s, uid);
 }
 
 static int parse_gid(const char *s, gid_t *gid)
 {
 	struct group *gr = getgrnam(s);
-	unsigned long v;
-	char *end;
 
 	if (gr) {
 		*gid = gr->gr_gid;
 		return 0;
 	}
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!*s || errno || *end || !isdigit((unsigned char)s[0]) || v >= (unsigned long)(gid_t)-1)
-		return -EINVAL;
-	*gid = (gid_t)v;
-	return 0;
+	return parse_numeric_id(s, gid);
 }
 
 /* The checks below record their errors; they return false when one failed,
@@ -158,26 +158,15 @@ static bool check_cgroups(struct ctx *x, char **words, size_t n)
 	return ok;
 }
 
-static bool resolve_groups(struct ctx *x, char **words, size_t n, gid_t *out)
+/* User or group names -> IDs in out[]. False when one is unknown. */
+static bool resolve_ids(struct ctx *x, char **words, size_t n, unsigned *out, bool group)
 {
 	bool ok = true;
 
 	for (size_t i = 0; i < n; i++)
-		if (parse_gid(words[i], &out[i])) {
-			ERR(x, "unknown group '%s' in %s: use a group name or a numeric GID", words[i], x->sec);
-			ok = false;
-		}
-	return ok;
-}
-
-/* Names -> uids / policy numbers in out[] (n ints or uid_t). False when one is unknown. */
-static bool resolve_users(struct ctx *x, char **words, size_t n, uid_t *out)
-{
-	bool ok = true;
-
-	for (size_t i = 0; i < n; i++)
-		if (parse_uid(words[i], &out[i])) {
-			ERR(x, "unknown user '%s' in %s: use a user name or a numeric UID", words[i], x->sec);
+		if (group ? parse_gid(words[i], &out[i]) : parse_uid(words[i], &out[i])) {
+			ERR(x, "unknown %s '%s' in %s: use a %s name or a numeric %s", group ? "group" : "user",
+			    words[i], x->sec, group ? "group" : "user", group ? "GID" : "UID");
 			ok = false;
 		}
 	return ok;
@@ -235,8 +224,7 @@ static void set_list(struct ctx *x, struct uc_conf_tasks *t, enum list k, const 
 		free_words(words, n);
 		return;
 	}
-	ok = k == L_USER ? resolve_users(x, words, n, ids)
-	     : k == L_GROUP ? resolve_groups(x, words, n, ids) : resolve_policies(x, words, n, ids);
+	ok = k == L_POLICY ? resolve_policies(x, words, n, ids) : resolve_ids(x, words, n, ids, k == L_GROUP);
 	free_words(words, n);
 	if (!ok) {
 		free(ids);
