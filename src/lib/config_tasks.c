@@ -224,7 +224,8 @@ static void set_list(struct ctx *x, struct uc_conf_tasks *t, enum list k, const 
 		free_words(words, n);
 		return;
 	}
-	ok = k == L_POLICY ? resolve_policies(x, words, n, ids) : resolve_ids(x, words, n, ids, k == L_GROUP);
+	ok = k == L_POLICY ? resolve_policies(x, words, n, ids)
+			   : resolve_ids(x, words, n, ids, k == L_GROUP);
 	free_words(words, n);
 	if (!ok) {
 		free(ids);
@@ -378,8 +379,8 @@ void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t)
 				"[tasks %s] has no selector: add comm, user, group, policy, cgroup, exe, argv0, cmdline or parent (a task must match all of them)",
 				t->name);
 	if (!t->had_setting || (t->exclude.set && !t->exclude.value && !sets))
-		uc_config_error(c, &t->loc, -EINVAL, "[tasks %s] sets nothing: add min, max or reset-on-fork (or exclude = yes)",
-				t->name);
+		uc_config_error(c, &t->loc, -EINVAL,
+				"[tasks %s] sets nothing: add min, max or reset-on-fork (or exclude = yes)", t->name);
 	if (excludes(t) && sets)
 		uc_config_error(c, &t->exclude.loc, -EINVAL,
 				"[tasks %s] has exclude = yes and values to set: an exclude leaves its tasks alone; move min, max and reset-on-fork to another section",
