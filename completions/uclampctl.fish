@@ -160,6 +160,7 @@ set -l tasks '__uclampctl_in task show; or __uclampctl_in task set; or __uclampc
 complete -c uclampctl -n $tasks -a '(__uclampctl_pids)'
 complete -c uclampctl -n $tasks -s a -l threads -d 'every thread of each process'
 complete -c uclampctl -n $tasks -l all -d 'every process'
+complete -c uclampctl -n $tasks -l kernel-threads -d 'with --all: kernel threads too'
 complete -c uclampctl -n $tasks -l policy -x -a "$policies" -d 'only tasks with this policy'
 complete -c uclampctl -n $tasks -l user -x -a '(__fish_complete_users)' -d 'only processes of this user'
 complete -c uclampctl -n $tasks -l comm -x -a '(cat /proc/*/comm 2>/dev/null | sort -u)' -d 'only processes with this name'
