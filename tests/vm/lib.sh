@@ -8,7 +8,8 @@
 #   expect_out REGEX        fail unless $OUT matches (grep -E)
 #   expect_no_out REGEX     fail if $OUT matches
 #   check "what" CMD...     fail unless CMD succeeds
-#   uclampctl ...           the binary under test ($UCLAMPCTL)
+#   uclampctl ...           the binary under test ($UCLAMPCTL, as installed: no
+#                           fake-root seam; $UCLAMPCTL_TEST is the test build with it)
 #   tclamp PID              print "min max" requested by PID (sched_getattr via uclampset -p)
 #   done_scenario           print the verdict and exit (call last)
 set -u
