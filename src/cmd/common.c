@@ -11,6 +11,7 @@
 
 #include "cmd/common.h"
 #include "uclamp/fastpath.h"
+#include "uclamp/pid.h"
 #include "uclamp/sched.h"
 
 __attribute__((format(printf, 3, 0)))
@@ -161,14 +162,11 @@ void uc_value_or_err(const struct uc_ctl *ctl, const char *opt, const char *s, s
 
 pid_t uc_pid_or_err(const struct uc_ctl *ctl, const char *s)
 {
-	char *end;
-	long v;
+	pid_t pid = 0;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v <= 0 || v > INT_MAX || s[0] == '+' || s[0] == ' ')
+	if (uc_pid_parse(s, &pid))
 		uc_usage_error(ctl, "invalid PID '%s': use a positive decimal process ID", s);
-	return (pid_t)v;
+	return pid;
 }
 
 int uc_policy_or_err(const struct uc_ctl *ctl, const char *s)

@@ -167,6 +167,12 @@ t "set: bad PID" 2 "$UCLAMPCTL" task set --max 300 12abc
 has "invalid PID '12abc'"
 t "set: PID 0" 2 "$UCLAMPCTL" task set --max 300 0
 has "invalid PID '0'"
+# white space anywhere is refused alike (strtol would skip a leading TAB)
+for bad in " $S1" $'\t'"$S1" $'\n'"$S1" "$S1 " "$S1"$'\t' "+$S1"; do
+	t "set: PID '$(printf '%q' "$bad")'" 2 "$UCLAMPCTL" task set --max 300 "$bad"
+	has "invalid PID '"
+	has "': use a positive decimal process ID"
+done
 t "set: bad policy" 2 "$UCLAMPCTL" task set --max 300 --all --policy fast
 has "invalid policy 'fast'"
 t "set: unknown user" 2 "$UCLAMPCTL" task set --max 300 --all --user no-such-user-xyz
