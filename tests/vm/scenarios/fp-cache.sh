@@ -48,8 +48,8 @@ expect_key 0 "after a refused sysctl write through a 1024 cache"
 # 3. the key on (a sysctl: evidence), the cache at a key that reads 0
 expect_rc 0 uclampctl system set --min 512 --yes
 expect_key 1 "after 'system set --min 512 --yes'"
-zero=$(sym sched_schedstats)
-check "sched_schedstats reads 0" test "$(key sched_schedstats)" = 0
+zero=$(sym sched_smt_present)
+check "sched_smt_present reads 0" test "$(key sched_smt_present)" = 0
 put_cache "$zero"
 expect_rc 1 uclampctl check -v
 expect_out '^on \(kcore\)'
