@@ -14,6 +14,7 @@ echo "# host kernel has uclamp: $HOST_UCLAMP"
 sleep 600 & S1=$!
 sleep 600 & S2=$!
 sleep 600 & S3=$!
+alias_value "$S1" S1; alias_value "$S2" S2; alias_value "$S3" S3
 trap 'kill $S1 $S2 $S3 2>/dev/null; rm -rf "${_tmpdirs[@]}"' EXIT
 GHOST=4194305	# above any pid_max: getattr says ESRCH
 same_out() { if [ "$OUT" = "$1" ]; then _pass "output is '$1'"; else _fail "output is not '$1'"; fi; }
@@ -311,7 +312,7 @@ if [ "$HOST_UCLAMP" = 0 ]; then
 	has "changed 0, unchanged 0, gone 0, failed 2"
 	# many failures: ten lines, then a count (not one line per task)
 	many=()
-	for i in $(seq 12); do sleep 600 & many+=($!); fake_proc "$!" many 4242; done
+	for i in $(seq 12); do sleep 600 & many+=($!); fake_proc "$!" many 4242; alias_value "$!" "M$i"; done
 	t "set --yes on 12 tasks: EOPNOTSUPP each" 4 "$UCLAMPCTL" task set --max "$OTHER_MAX" --min 1 --yes "${many[@]}"
 	n=$(printf '%s\n' "$OUT" | grep -c 'util_min, util_max: the kernel has no uclamp support')
 	[ "$n" = 10 ] && _pass "ten failure lines, both clamps named once per task" || _fail "$n failure lines, expected 10"
