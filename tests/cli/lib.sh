@@ -36,6 +36,10 @@ alias_value() { _alias_from+=("$1"); _alias_to+=("$2"); }
 _anon() {	# the text with ROOT, temp dirs and registered values by name
 	local s=$1 i
 	[ -n "$ROOT" ] && s=${s//"$ROOT"/ROOT}
+	# the checkout's location must not show: the table is compared across builds
+	s=${s//"$UCLAMPCTL"/uclampctl}
+	[ -n "${TESTS_BUILDDIR-}" ] && s=${s//"$TESTS_BUILDDIR"/BUILD/tests}
+	[ -n "${TESTS_SRCDIR-}" ] && s=${s//"$TESTS_SRCDIR"/SRC/tests}
 	for ((i = ${#_alias_from[@]} - 1; i >= 0; i--)); do
 		s=$(printf '%s' "$s" | sed -E "s/(^|[^0-9])${_alias_from[i]}([^0-9]|\$)/\1${_alias_to[i]}\2/g")
 	done
@@ -59,8 +63,10 @@ bad_end() {
 	local what=$1 want=$2 cmd= a msg same
 	shift 2
 	[ -n "$_bad_log" ] && [ "$want" != 0 ] || return 0
-	[ "${2-}" = check ] && return 0	# check's exits are states, not errors
-	for a in "${@:2}"; do cmd+=" $(printf '%q' "$a")"; done
+	for a in "$@"; do [ "$a" = check ] && return 0; done	# check's exits are states, not errors
+	for a in "$@"; do
+		if [ "$a" = "$UCLAMPCTL" ]; then cmd+=" uclampctl"; else cmd+=" $(printf '%q' "$a")"; fi
+	done
 	msg=$(printf '%s\n' "$OUT" | sed -n 's/^\(stderr: \)\{0,1\}\(uclampctl: .*\)/\2/p' | head -n 1)
 	[ -n "$msg" ] || msg=$(printf '%s\n' "$OUT" | sed -e 's/^std\(out\|err\): //' -e '/^[[:space:]]*$/d' | head -n 1)
 	[ -n "$msg" ] || msg="(no output)"
@@ -68,7 +74,7 @@ bad_end() {
 	what=${what//$'\t'/\\t}
 	if [ "$(_snap)" = "$_bad_before" ]; then same=yes; else same=no; fi
 	[ "$_bad_before" = "none" ] && same=n/a
-	printf '%s\t%s\t%s\t%s\t%s\n' "$(_anon "$what")" "$(_anon "uclampctl$cmd")" "$want" "$(_anon "$msg")" "$same" \
+	printf '%s\t%s\t%s\t%s\t%s\n' "$(_anon "$what")" "$(_anon "${cmd# }")" "$want" "$(_anon "$msg")" "$same" \
 		| tr -d '\r' >>"$_bad_log"
 }
 
