@@ -1,0 +1,161 @@
+/*
+ * The same bytes libsmartcols prints for a flat table or its JSON when the
+ * output is not a terminal, without its per-character width and encoding
+ * work (about 40,000 instructions a row of 'task show': more than the
+ * system calls behind the row). Only for plain printable ASCII cells; any
+ * other table goes to libsmartcols (-EAGAIN). tests/unit/test_output.c
+ * compares the two renderers byte for byte.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "uclamp/output.h"
+
+#define MAXCOLS 64
+
+struct plain {
+	struct libscols_table *tb;
+	size_t ncols;
+	struct libscols_column *cl[MAXCOLS];
+	size_t width[MAXCOLS];
+	size_t head[MAXCOLS];
+	bool right[MAXCOLS];
+};
+
+/* printable ASCII; in raw output no blank or backslash (libsmartcols escapes them) */
+static bool plain_ascii(const char *s, bool raw)
+{
+	for (; *s; s++) {
+		if (*s < ' ' || *s > '~')
+			return false;
+		if (raw && (*s == ' ' || *s == '\\'))
+			return false;
+	}
+	return true;
+}
+
+static const char *cell(struct libscols_line *ln, size_t i)
+{
+	const char *d = scols_cell_get_data(scols_line_get_cell(ln, i));
+
+	return d ? d : "";
+}
+
+/* Column widths (header and cells); false when a cell needs libsmartcols. */
+static bool measure(struct plain *p, bool raw)
+{
+	struct libscols_iter *itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_line *ln;
+	bool ok = true;
+
+	if (!itr)
+		return false;
+	for (size_t i = 0; i < p->ncols; i++) {
+		const char *h = scols_cell_get_data(scols_column_get_header(p->cl[i]));
+
+		p->width[i] = 0;
+		p->head[i] = h ? strlen(h) : 1;
+		p->right[i] = scols_column_get_flags(p->cl[i]) & SCOLS_FL_RIGHT;
+		ok = ok && plain_ascii(h ? h : "", raw);
+	}
+	while (ok && scols_table_next_line(p->tb, itr, &ln) == 0) {
+		for (size_t i = 0; i < p->ncols && ok; i++) {
+			const char *d = cell(ln, i);
+			size_t len = strlen(d);
+
+			ok = plain_ascii(d, raw);
+			if (len > p->width[i])
+				p->width[i] = len;
+		}
+	}
+	scols_free_iter(itr);
+	/* libsmartcols' count_column_width(): the heading's width is the minimum;
+	 * else an absolute width hint above the data's width is taken */
+	for (size_t i = 0; i < p->ncols; i++) {
+		double hint = scols_column_get_whint(p->cl[i]);
+
+		if (p->width[i] < p->head[i])
+			p->width[i] = p->head[i];
+		else if (hint >= 1 && p->width[i] < (size_t)hint && p->head[i] < (size_t)hint)
+			p->width[i] = (size_t)hint;
+	}
+	return ok;
+}
+
+static void spaces(FILE *f, size_t n)
+{
+	static const char sp[] = "                                                                ";
+
+	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
+		fwrite(sp, 1, sizeof(sp) - 1, f);
+	fwrite(sp, 1, n, f);
+}
+
+/* Cells padded to the column width (right-aligned ones on the left), one
+ * blank between; the last column unpadded unless right-aligned and not
+ * empty. Raw: no padding. */
+static void put_row(struct plain *p, FILE *f, const char *const *v, bool raw)
+{
+	for (size_t i = 0; i < p->ncols; i++) {
+		size_t len = strlen(v[i]), pad = raw ? 0 : p->width[i] - len;
+		bool last = i + 1 == p->ncols;
+
+		if (last && !len)
+			pad = 0;	/* an empty last cell: nothing, not even padding */
+
+		if (p->right[i])
+			spaces(f, pad);
+		fwrite(v[i], 1, len, f);
+		if (!p->right[i] && !last)
+			spaces(f, pad);
+		if (!last)
+			fputc(' ', f);
+	}
+	fputc('\n', f);
+}
+
+static int print_table(struct plain *p, FILE *f)
+{
+	bool raw = scols_table_is_raw(p->tb);
+	struct libscols_iter *itr;
+	struct libscols_line *ln;
+	const char *v[MAXCOLS];
+
+	if (!scols_table_get_nlines(p->tb))
+		return 0;	/* libsmartcols prints nothing, not even the headings */
+	if (!measure(p, raw))
+		return -EAGAIN;
+	if (!scols_table_is_noheadings(p->tb)) {
+		for (size_t i = 0; i < p->ncols; i++) {
+			const char *h = scols_cell_get_data(scols_column_get_header(p->cl[i]));
+
+			v[i] = h ? h : "";
+		}
+		put_row(p, f, v, raw);
+	}
+	itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	if (!itr)
+		return -ENOMEM;
+	while (scols_table_next_line(p->tb, itr, &ln) == 0) {
+		for (size_t i = 0; i < p->ncols; i++)
+			v[i] = cell(ln, i);
+		put_row(p, f, v, raw);
+	}
+	scols_free_iter(itr);
+	return 0;
+}
+
+int uc_table_print_plain(struct libscols_table *tb, FILE *f)
+{
+	struct plain p = { .tb = tb, .ncols = scols_table_get_ncols(tb) };
+	int fd = fileno(f);
+
+	if (p.ncols == 0 || p.ncols > MAXCOLS || scols_table_is_tree(tb) || scols_table_is_json(tb) ||
+	    (fd >= 0 && isatty(fd)))
+		return -EAGAIN;
+	for (size_t i = 0; i < p.ncols; i++)
+		p.cl[i] = scols_table_get_column(tb, i);
+	return print_table(&p, f);
+}
