@@ -281,15 +281,15 @@ static int show_one(const struct uc_task *tk, void *data)
 
 	if (!ln)
 		return -ENOMEM;
-	uc_table_setf(t, ln, COL_PID, "%d", (int)tk->pid);
-	uc_table_setf(t, ln, COL_TID, "%d", (int)tk->tid);
+	uc_table_set_int(t, ln, COL_PID, tk->pid);
+	uc_table_set_int(t, ln, COL_TID, tk->tid);
 	uc_table_set(t, ln, COL_COMM, tk->comm);
 	uc_table_set(t, ln, COL_POLICY, uc_policy_name((int)tk->sa.sched_policy));
-	uc_table_setf(t, ln, COL_UTIL_MIN, "%u", tk->sa.sched_util_min);
-	uc_table_setf(t, ln, COL_UTIL_MAX, "%u", tk->sa.sched_util_max);
+	uc_table_set_int(t, ln, COL_UTIL_MIN, tk->sa.sched_util_min);
+	uc_table_set_int(t, ln, COL_UTIL_MAX, tk->sa.sched_util_max);
 	if (s->eff_shown && uc_eff_task(&s->eff, tk->pid, tk->tid, &tk->sa, &e) != UC_EFF_NONE) {
-		uc_table_setf(t, ln, COL_EFF_MIN, "%d", e.min);
-		uc_table_setf(t, ln, COL_EFF_MAX, "%d", e.max);
+		uc_table_set_int(t, ln, COL_EFF_MIN, e.min);
+		uc_table_set_int(t, ln, COL_EFF_MAX, e.max);
 	}
 	uc_table_set(t, ln, COL_ROF, tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
 	if (s->cg)
