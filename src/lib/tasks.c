@@ -45,6 +45,10 @@ static ssize_t read_head(const char *abspath, char *buf, size_t n)
 		if (r == 0)
 			break;
 		len += r;
+		/* a short read ending a line is the whole /proc file (seq_file fills
+		 * the buffer otherwise): no second read() just to see EOF */
+		if ((size_t)len < n - 1 && buf[len - 1] == '\n')
+			break;
 	}
 	close(fd);
 	buf[len] = '\0';
