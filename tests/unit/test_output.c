@@ -428,7 +428,7 @@ static char *scols_bytes(struct libscols_table *tb, bool plain)
 }
 
 /* The fast renderer prints libsmartcols' bytes: 1,000 random tables (columns,
- * alignment, empty and long cells, blanks) in every flat mode. */
+ * alignment, empty and long cells, blanks) in every flat mode and JSON. */
 static void test_plain_equals_libsmartcols(void **state)
 {
 	static const char *const words[] = { "", "0", "7", "1024", "other", "a b", "x", "sleep",
@@ -439,7 +439,7 @@ static void test_plain_equals_libsmartcols(void **state)
 	(void)state;
 	srand(11);
 	for (int round = 0; round < 1000; round++) {
-		struct uc_out_opts o = { .raw = round & 1, .noheadings = round & 2 };
+		struct uc_out_opts o = { .raw = round & 1, .noheadings = round & 2, .json = round % 5 == 4 };
 		char list[256] = "";
 		struct uc_table t;
 		char *a, *b;
@@ -509,6 +509,8 @@ static void test_plain_declines(void **state)
 	assert_non_null(f);
 	init_ok(&t, &json);
 	fill(&t);
+	assert_int_equal(uc_table_print_plain(t.tb, f), 0);
+	uc_table_set(&t, uc_table_line(&t, NULL), C_COMM, "a\"b");	/* JSON escaping */
 	assert_int_equal(uc_table_print_plain(t.tb, f), -EAGAIN);
 	uc_table_free(&t);
 	init_ok(&t, &raw);
