@@ -8,6 +8,7 @@
  * compares the two renderers byte for byte.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,7 +181,8 @@ static void json_value(FILE *f, const char *d, int type)
 
 static int print_json(struct plain *p, FILE *f)
 {
-	const char *name = scols_table_get_name(p->tb), *key[MAXCOLS];
+	const char *name = scols_table_get_name(p->tb), *key;
+	char prefix[MAXCOLS][80];	/* '         "key": ' */
 	struct libscols_iter *itr;
 	struct libscols_line *ln;
 	int type[MAXCOLS];
@@ -189,10 +191,11 @@ static int print_json(struct plain *p, FILE *f)
 	if (!name || !json_plain(name))
 		return -EAGAIN;
 	for (size_t i = 0; i < p->ncols; i++) {
-		key[i] = scols_cell_get_data(scols_column_get_header(p->cl[i]));
+		key = scols_cell_get_data(scols_column_get_header(p->cl[i]));
 		type[i] = scols_column_get_json_type(p->cl[i]);
-		if (!key[i] || !json_plain(key[i]))
+		if (!key || !json_plain(key) || strlen(key) > sizeof(prefix[i]) - 16)
 			return -EAGAIN;
+		snprintf(prefix[i], sizeof(prefix[i]), "         \"%s\": ", key);
 	}
 	itr = scols_new_iter(SCOLS_ITER_FORWARD);
 	if (!itr)
@@ -211,7 +214,7 @@ static int print_json(struct plain *p, FILE *f)
 		fputs(first ? "      {\n" : "      },{\n", f);
 		first = false;
 		for (size_t i = 0; i < p->ncols; i++) {
-			fprintf(f, "         \"%s\": ", key[i]);
+			fputs(prefix[i], f);
 			json_value(f, cell(ln, i), type[i]);
 			fputs(i + 1 < p->ncols ? ",\n" : "\n", f);
 		}
