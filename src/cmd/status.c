@@ -6,199 +6,21 @@
  * and one line of advice. As text, JSON (-J) or Prometheus text
  * (node_exporter textfile collector).
  */
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/common.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/fastpath.h"
-#include "uclamp/kallsyms.h"
+#include "uclamp/json.h"
 #include "uclamp/keys.h"
-#include "uclamp/kmem.h"
-#include "uclamp/sysroot.h"
+#include "uclamp/sysctl.h"
+#include "uclamp/sysinfo.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
-
-#define MAX_POLICIES 256
-
-struct status {
-	char release[128];
-	struct uc_fastpath fp;
-	int task, task_group;	/* 1 yes, 0 no, -1 unknown */
-	int cg_rc;
-	struct uc_cg_info cg;
-	struct {
-		int id;
-		char gov[32];
-	} gov[MAX_POLICIES];
-	size_t ngov, nschedutil;
-	int gov_rc;		/* -ENOENT: no cpufreq */
-	int cap_rc;		/* 1 symmetric, 0 asymmetric, -errno */
-	char caps[UC_SKEY_TEXT];
-	int scx_rc;
-	char scx[32], scx_ops[64];
-	int ld_rc;
-	char lockdown[32];
-	char advice[256];
-};
-
-/* ---- gathering ---- */
-
-static int cmp_gov(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;	/* id is the first member */
-}
-
-static void read_governors(struct status *s)
-{
-	DIR *d = uc_opendir("/sys/devices/system/cpu/cpufreq");
-	struct dirent *de;
-
-	s->gov_rc = d ? 0 : -errno;
-	if (!d)
-		return;
-	while ((de = readdir(d)) && s->ngov < MAX_POLICIES) {
-		char p[340];
-
-		if (strncmp(de->d_name, "policy", 6) || !isdigit((unsigned char)de->d_name[6]))
-			continue;
-		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpufreq/%s/scaling_governor", de->d_name);
-		s->gov[s->ngov].id = atoi(de->d_name + 6);
-		if (uc_read_str(p, s->gov[s->ngov].gov, sizeof(s->gov[0].gov)) < 0)
-			snprintf(s->gov[s->ngov].gov, sizeof(s->gov[0].gov), "?");
-		s->nschedutil += !strcmp(s->gov[s->ngov].gov, "schedutil");
-		s->ngov++;
-	}
-	closedir(d);
-	qsort(s->gov, s->ngov, sizeof(s->gov[0]), cmp_gov);
-}
-
-/* CONFIG_X from /boot/config-REL: 1 y, 0 not set, -1 unknown */
-static int boot_config(const char *release, const char *opt)
-{
-	char path[200], line[512];
-	size_t olen = strlen(opt);
-	int fd, found = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	fd = uc_open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return -1;
-	}
-	while (found < 0 && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, opt, olen) && line[olen] == '=')
-			found = line[olen + 1] == 'y';
-		else if (!strncmp(line, "# ", 2) && !strncmp(line + 2, opt, olen) &&
-			 !strncmp(line + 2 + olen, " is not set", 11))
-			found = 0;
-	}
-	fclose(f);
-	return found;
-}
-
-/*
- * CONFIG_UCLAMP_TASK_GROUP from the symbol list: cpu_uclamp_min_write() is
- * a cftype callback (never inlined), and kallsyms lists text symbols, with
- * or without KALLSYMS_ALL and even with zeroed addresses. 1 listed, 0 not
- * in a real (long) list, -1 cannot tell.
- */
-static int group_symbol(void)
-{
-	struct uc_ksym k[] = { { .name = "cpu_uclamp_min_write" }, { .name = "_text" } };
-	struct uc_ksym_stats st;
-
-	if (uc_ksym_lookup_many("/proc/kallsyms", k, 2, &st))
-		return -1;
-	if (k[0].rc != -ENOENT)
-		return 1;
-	return k[1].rc != -ENOENT && st.lines - st.modules >= 1000 ? 0 : -1;
-}
-
-static void support(struct status *s)
-{
-	const struct uc_fastpath *fp = &s->fp;
-
-	if (fp->sysctls || fp->support == UC_SUPPORT_YES)
-		s->task = 1;
-	else if (fp->state == UC_KEY_UNSUPPORTED)
-		s->task = 0;
-	else
-		s->task = -1;
-	/* group support: a cgroup with the files, or cpu groups without them */
-	if (s->task == 0)
-		s->task_group = 0;
-	else if (fp->scan.cgroups_uclamp)
-		s->task_group = 1;
-	else if (fp->scan.cgroups_cpu)
-		s->task_group = 0;
-	else if ((s->task_group = group_symbol()) < 0)
-		s->task_group = boot_config(s->release, "CONFIG_UCLAMP_TASK_GROUP");
-}
-
-static void advise(struct status *s)
-{
-	const struct uc_fastpath *fp = &s->fp;
-	bool clamped = fp->scan.tasks_nondefault || fp->scan.cgroups_nondefault;
-
-	if (fp->state == UC_KEY_UNSUPPORTED)
-		snprintf(s->advice, sizeof(s->advice),
-			 "this kernel has no uclamp (needs CONFIG_UCLAMP_TASK, Linux 5.3+): clamps cannot be used here");
-	else if (s->scx_rc == 0 && !strcmp(s->scx, "enabled"))
-		snprintf(s->advice, sizeof(s->advice),
-			 "a sched_ext scheduler is loaded: what clamps do now depends on it");
-	else if (s->ngov && !s->nschedutil)
-		snprintf(s->advice, sizeof(s->advice),
-			 "no CPU uses the schedutil governor: clamps will not change CPU frequency%s",
-			 s->cap_rc == 0 ? " (only task placement)" : "");
-	else if (!s->ngov)
-		snprintf(s->advice, sizeof(s->advice), "no cpufreq policies: clamps cannot change CPU frequency here%s",
-			 s->cap_rc == 0 ? " (only task placement)" : "");
-	else if (fp->state == UC_KEY_OFF)
-		snprintf(s->advice, sizeof(s->advice),
-			 "the fast path is off: the first clamp write turns it on until reboot (uclampctl asks first)");
-	else if (fp->state == UC_KEY_ON && !clamped)
-		snprintf(s->advice, sizeof(s->advice),
-			 "the fast path is on but nothing is clamped now: its cost stays until reboot");
-	else if (fp->state == UC_KEY_ON || fp->state == UC_KEY_ALWAYS_ON)
-		snprintf(s->advice, sizeof(s->advice), "the fast path is already %s: more clamps add no static-key cost",
-			 uc_key_state_name(fp->state));
-	else
-		snprintf(s->advice, sizeof(s->advice),
-			 "the fast path's state is unknown: run as root to read it (see -v); writes will ask first");
-}
-
-static void gather(struct status *s)
-{
-	char buf[128];
-
-	memset(s, 0, sizeof(*s));
-	if (uc_kernel_release(s->release, sizeof(s->release)) < 0)
-		s->release[0] = '\0';
-	uc_fastpath_detect_flags(&s->fp, UC_FP_FULL_SCAN);
-	s->cg_rc = uc_cg_init(&s->cg);
-	read_governors(s);
-	s->cap_rc = uc_cpu_capacity_symmetric(s->caps, sizeof(s->caps));
-	s->scx_rc = (int)uc_read_str("/sys/kernel/sched_ext/state", s->scx, sizeof(s->scx));
-	s->scx_rc = s->scx_rc < 0 ? s->scx_rc : 0;
-	if (s->scx_rc == 0 && uc_read_str("/sys/kernel/sched_ext/root/ops", buf, sizeof(buf)) > 0)
-		snprintf(s->scx_ops, sizeof(s->scx_ops), "%.63s", buf);
-	s->ld_rc = uc_lockdown_state(s->lockdown, sizeof(s->lockdown));
-	support(s);
-	advise(s);
-}
 
 /* ---- text ---- */
 
@@ -219,7 +41,7 @@ static const char *yes_no(int v)
 	return v > 0 ? "yes" : v == 0 ? "no" : "unknown";
 }
 
-static void print_governors(const struct status *s)
+static void print_governors(const struct uc_sysinfo *s)
 {
 	char line[512];
 	size_t used = 0;
@@ -253,7 +75,7 @@ static void print_governors(const struct status *s)
 		    s->ngov);
 }
 
-static void print_text(const struct uc_ctl *ctl, const struct status *s)
+static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
@@ -308,202 +130,99 @@ tail:
 	row("advice", "%s", s->advice);
 }
 
-/* ---- JSON: hand-built, all of it through these few helpers ---- */
+/* ---- JSON ---- */
 
-struct jw {
-	FILE *f;
-	int depth;
-	bool first;
-};
-
-/* a JSON string: escapes, and invalid UTF-8 (a comm can hold any byte) as U+FFFD */
-static void jw_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	while (*p) {
-		size_t len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
-		bool ok = len > 0 && !(len == 2 && *p < 0xc2);
-
-		for (size_t i = 1; ok && i < len; i++)
-			ok = (p[i] & 0xc0) == 0x80;
-		if (!ok) {
-			fputs("\\ufffd", f);
-			p++;
-			continue;
-		}
-		if (len > 1) {
-			fwrite(p, 1, len, f);
-			p += len;
-			continue;
-		}
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-		p++;
-	}
-	fputc('"', f);
-}
-
-static void jw_key(struct jw *j, const char *key)
-{
-	fputs(j->first ? "\n" : ",\n", j->f);
-	j->first = false;
-	fprintf(j->f, "%*s", j->depth * 3, "");
-	if (key) {
-		jw_string(j->f, key);
-		fputs(": ", j->f);
-	}
-}
-
-static void jw_open(struct jw *j, const char *key, char c)
-{
-	if (j->depth || key)
-		jw_key(j, key);
-	fputc(c, j->f);
-	j->depth++;
-	j->first = true;
-}
-
-static void jw_close(struct jw *j, char c)
-{
-	j->depth--;
-	if (!j->first)
-		fprintf(j->f, "\n%*s", j->depth * 3, "");
-	fputc(c, j->f);
-	j->first = false;
-}
-
-static void jw_str(struct jw *j, const char *key, const char *val)
-{
-	jw_key(j, key);
-	if (val)
-		jw_string(j->f, val);
-	else
-		fputs("null", j->f);
-}
-
-static void jw_num(struct jw *j, const char *key, long long v)
-{
-	jw_key(j, key);
-	fprintf(j->f, "%lld", v);
-}
-
-static void jw_tri(struct jw *j, const char *key, int v)
-{
-	jw_key(j, key);
-	fputs(v > 0 ? "true" : v == 0 ? "false" : "null", j->f);
-}
-
-static void jw_null(struct jw *j, const char *key)
-{
-	jw_key(j, key);
-	fputs("null", j->f);
-}
-
-static void print_json(const struct status *s)
+static void print_json(const struct uc_sysinfo *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
-	struct jw j = { .f = stdout };
+	struct uc_json j;
 	char buf[64];
 
-	jw_open(&j, NULL, '{');
-	jw_open(&j, "kernel", '{');
-	jw_str(&j, "release", s->release[0] ? s->release : NULL);
-	jw_tri(&j, "uclamp_task", s->task);
-	jw_tri(&j, "uclamp_task_group", s->task_group);
-	jw_tri(&j, "static_key", fp->has_key);
-	jw_close(&j, '}');
+	uc_json_init(&j, stdout, 3);
+	uc_json_open(&j, NULL, '{', false);
+	uc_json_open(&j, "kernel", '{', false);
+	uc_json_str(&j, "release", s->release[0] ? s->release : NULL);
+	uc_json_tri(&j, "uclamp_task", s->task);
+	uc_json_tri(&j, "uclamp_task_group", s->task_group);
+	uc_json_tri(&j, "static_key", fp->has_key);
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "fast_path", '{');
-	jw_str(&j, "state", uc_key_state_name(fp->state));
-	jw_str(&j, "source", fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
-	jw_str(&j, "how", fp->how);
+	uc_json_open(&j, "fast_path", '{', false);
+	uc_json_str(&j, "state", uc_key_state_name(fp->state));
+	uc_json_str(&j, "source", fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
+	uc_json_str(&j, "how", fp->how);
 	if (fp->value_read) {
-		jw_num(&j, "value", fp->value);
+		uc_json_int(&j, "value", fp->value);
 		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)fp->addr);
-		jw_str(&j, "address", buf);
+		uc_json_str(&j, "address", buf);
 	} else {
-		jw_null(&j, "value");
-		jw_null(&j, "address");
+		uc_json_null(&j, "value");
+		uc_json_null(&j, "address");
 	}
-	jw_open(&j, "evidence", '[');
+	uc_json_open(&j, "evidence", '[', false);
 	for (size_t i = 0; i < fp->nevidence; i++)
-		jw_str(&j, NULL, fp->evidence[i]);
-	jw_close(&j, ']');
-	jw_open(&j, "unavailable", '[');
+		uc_json_str(&j, NULL, fp->evidence[i]);
+	uc_json_close(&j, ']');
+	uc_json_open(&j, "unavailable", '[', false);
 	for (size_t i = 0; i < fp->nunavailable; i++)
-		jw_str(&j, NULL, fp->unavailable[i]);
-	jw_close(&j, ']');
-	jw_close(&j, '}');
+		uc_json_str(&j, NULL, fp->unavailable[i]);
+	uc_json_close(&j, ']');
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "system", '{');
-	if (fp->sysctls) {
-		jw_num(&j, "util_min", sc->sys.min);
-		jw_num(&j, "util_max", sc->sys.max);
-		if (sc->sys.rt_default == UC_SYSCTL_ABSENT)
-			jw_null(&j, "util_min_rt_default");
+	uc_json_open(&j, "system", '{', false);
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+		long v = fp->sysctls ? uc_sysctl_value(&sc->sys, k->attr) : UC_SYSCTL_ABSENT;
+
+		if (v == UC_SYSCTL_ABSENT)
+			uc_json_null(&j, k->knob);
 		else
-			jw_num(&j, "util_min_rt_default", sc->sys.rt_default);
-	} else {
-		jw_null(&j, "util_min");
-		jw_null(&j, "util_max");
-		jw_null(&j, "util_min_rt_default");
+			uc_json_int(&j, k->knob, v);
 	}
-	jw_close(&j, '}');
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "cgroup", '{');
+	uc_json_open(&j, "cgroup", '{', false);
 	if (s->cg_rc)
-		jw_null(&j, "version");
+		uc_json_null(&j, "version");
 	else
-		jw_num(&j, "version", s->cg.version);
-	jw_tri(&j, "hybrid", s->cg_rc ? -1 : s->cg.hybrid);
-	jw_open(&j, "mounts", '[');
+		uc_json_int(&j, "version", s->cg.version);
+	uc_json_tri(&j, "hybrid", s->cg_rc ? -1 : s->cg.hybrid);
+	uc_json_open(&j, "mounts", '[', false);
 	if (!s->cg_rc)
-		jw_str(&j, NULL, s->cg.mount);
+		uc_json_str(&j, NULL, s->cg.mount);
 	if (!s->cg_rc && s->cg.hybrid)
-		jw_str(&j, NULL, s->cg.unified);
-	jw_close(&j, ']');
-	jw_close(&j, '}');
+		uc_json_str(&j, NULL, s->cg.unified);
+	uc_json_close(&j, ']');
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "clamped", '{');
-	jw_tri(&j, "scanned", sc->done && sc->complete);
-	jw_num(&j, "threads", (long long)sc->tasks);
-	jw_num(&j, "threads_nondefault", (long long)sc->tasks_nondefault);
-	jw_num(&j, "cgroups", (long long)sc->cgroups);
-	jw_num(&j, "cgroups_nondefault", (long long)sc->cgroups_nondefault);
-	jw_close(&j, '}');
+	uc_json_open(&j, "clamped", '{', false);
+	uc_json_tri(&j, "scanned", sc->done && sc->complete);
+	uc_json_int(&j, "threads", (long long)sc->tasks);
+	uc_json_int(&j, "threads_nondefault", (long long)sc->tasks_nondefault);
+	uc_json_int(&j, "cgroups", (long long)sc->cgroups);
+	uc_json_int(&j, "cgroups_nondefault", (long long)sc->cgroups_nondefault);
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "governors", '{');
+	uc_json_open(&j, "governors", '{', false);
 	for (size_t i = 0; i < s->ngov; i++) {
 		snprintf(buf, sizeof(buf), "policy%d", s->gov[i].id);
-		jw_str(&j, buf, s->gov[i].gov);
+		uc_json_str(&j, buf, s->gov[i].gov);
 	}
-	jw_close(&j, '}');
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "cpu_capacity", '{');
-	jw_tri(&j, "asymmetric", s->cap_rc == 0 ? 1 : s->cap_rc == 1 ? 0 : -1);
-	jw_str(&j, "capacities", s->cap_rc >= 0 ? s->caps : NULL);
-	jw_close(&j, '}');
+	uc_json_open(&j, "cpu_capacity", '{', false);
+	uc_json_tri(&j, "asymmetric", s->cap_rc == 0 ? 1 : s->cap_rc == 1 ? 0 : -1);
+	uc_json_str(&j, "capacities", s->cap_rc >= 0 ? s->caps : NULL);
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "sched_ext", '{');
-	jw_str(&j, "state", s->scx_rc ? NULL : s->scx);
-	jw_str(&j, "ops", s->scx_ops[0] ? s->scx_ops : NULL);
-	jw_close(&j, '}');
-	jw_str(&j, "lockdown", s->ld_rc ? NULL : s->lockdown);
-	jw_str(&j, "advice", s->advice);
-	jw_close(&j, '}');
+	uc_json_open(&j, "sched_ext", '{', false);
+	uc_json_str(&j, "state", s->scx_rc ? NULL : s->scx);
+	uc_json_str(&j, "ops", s->scx_ops[0] ? s->scx_ops : NULL);
+	uc_json_close(&j, '}');
+	uc_json_str(&j, "lockdown", s->ld_rc ? NULL : s->lockdown);
+	uc_json_str(&j, "advice", s->advice);
+	uc_json_close(&j, '}');
 	fputc('\n', stdout);
 }
 
@@ -539,14 +258,10 @@ static int state_value(enum uc_key_state st)
 	return -1;
 }
 
-static void print_prometheus(const struct status *s)
+static void print_prometheus(const struct uc_sysinfo *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
-	static const char *const sysctl_names[] = {
-		"sched_util_clamp_min", "sched_util_clamp_max", "sched_util_clamp_min_rt_default",
-	};
-	long vals[3] = { sc->sys.min, sc->sys.max, sc->sys.rt_default };
 
 	prom_head("uclamp_fast_path_state",
 		  "The uclamp fast path (static key sched_uclamp_used): 0 off, 1 on, 2 always-on, -1 unknown, -2 no uclamp.");
@@ -558,9 +273,13 @@ static void print_prometheus(const struct status *s)
 	printf("uclamp_supported{part=\"static_key\"} %d\n", fp->has_key);
 	if (fp->sysctls) {
 		prom_head("uclamp_system_clamp", "System-wide clamps (kernel.sched_util_clamp_*), capacity units 0..1024.");
-		for (size_t i = 0; i < 3; i++)
-			if (vals[i] != UC_SYSCTL_ABSENT)
-				printf("uclamp_system_clamp{sysctl=\"%s\"} %ld\n", sysctl_names[i], vals[i]);
+		for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+			const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+			long val = uc_sysctl_value(&sc->sys, k->attr);
+
+			if (val != UC_SYSCTL_ABSENT)
+				printf("uclamp_system_clamp{sysctl=\"%s\"} %ld\n", k->file, val);
+		}
 	}
 	if (sc->done) {
 		prom_head("uclamp_threads", "Threads scanned.");
@@ -612,7 +331,7 @@ static void usage(void)
 	       "unavailable (not root, lockdown, no /proc/kcore, kptr_restrict, ...).\n");
 }
 
-int cmd_status(struct uc_ctl *ctl, int argc, char **argv)
+int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
@@ -621,7 +340,7 @@ int cmd_status(struct uc_ctl *ctl, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	enum format fmt = FMT_TEXT;
-	struct status *s;
+	struct uc_sysinfo *s;
 	int c;
 
 	opterr = 0;
@@ -638,29 +357,29 @@ int cmd_status(struct uc_ctl *ctl, int argc, char **argv)
 			else if (!strcmp(optarg, "prometheus"))
 				fmt = FMT_PROMETHEUS;
 			else
-				uc_usage_error(ctl, "invalid format '%s' for --format: use text, json or prometheus",
+				cli_usage_error(ctl, "invalid format '%s' for --format: use text, json or prometheus",
 					       optarg);
 			break;
 		case 'h':
 			usage();
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		case ':':
-			uc_usage_error(ctl, "option '%s' needs a value: text, json or prometheus", argv[optind - 1]);
+			cli_usage_error(ctl, "option '%s' needs a value: text, json or prometheus", argv[optind - 1]);
 		default:
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
-		uc_usage_error(ctl, "unexpected argument '%s': 'status' takes no arguments", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': 'status' takes no arguments", argv[optind]);
 	if (ctl->out.json)
 		fmt = FMT_JSON;
 
 	s = malloc(sizeof(*s));
 	if (!s) {
-		uc_errx("out of memory");
-		return UC_EXIT_FAIL;
+		cli_errx("out of memory");
+		return CLI_EXIT_FAIL;
 	}
-	gather(s);
+	uc_sysinfo_read(s);
 	if (fmt == FMT_JSON)
 		print_json(s);
 	else if (fmt == FMT_PROMETHEUS)
@@ -668,5 +387,5 @@ int cmd_status(struct uc_ctl *ctl, int argc, char **argv)
 	else
 		print_text(ctl, s);
 	free(s);
-	return UC_EXIT_OK;
+	return CLI_EXIT_OK;
 }

@@ -1,11 +1,12 @@
 /*
  * Effective task clamps from the kernel's rule, one cgroup read per group
  * (see include/uclamp/effective.h). The per-group step (cpu_util_update_eff)
- * and the per-task one (uclamp_eff_get) are cgroup.c's; this file finds each
- * task's group, remembers every group's result and picks the source.
+ * is cgroup_eff.c's; this file has the per-task one (uclamp_eff_get), finds
+ * each task's group, remembers every group's result and picks the source.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -125,29 +126,30 @@ static int grow(struct uc_eff *e)
 	return 0;
 }
 
-/* v2: "domain" (or no file: the root) keeps a process's threads together */
-static bool is_threaded(const char *rel)
+/* mount/rel/name (the mount path has any sysroot in it already) */
+static bool group_path(const struct uc_eff *e, const char *rel, const char *name, char *p, size_t n)
 {
-	char p[PATH_MAX + 32], buf[32];
-	ssize_t n;
-	int fd;
+	int len = snprintf(p, n, "%s/%s%s%s", e->cg->mount, rel, *rel && *name ? "/" : "", name);
 
-	if (!*rel || uc_cg_path(rel, "cgroup.type", p, sizeof(p)))
-		return false;
-	fd = open(p, O_RDONLY | O_CLOEXEC);	/* the mount path has the sysroot in it already */
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 && strncmp(buf, "domain\n", 7) != 0;
+	return len > 0 && (size_t)len < n;
 }
 
-static bool group_exists(const char *rel)
+/* v2: "domain" (or no file: the root) keeps a process's threads together */
+static bool is_threaded(const struct uc_eff *e, const char *rel)
 {
-	char p[PATH_MAX + 32];
+	char p[PATH_MAX * 2], buf[32];
+
+	if (!*rel || !group_path(e, rel, "cgroup.type", p, sizeof(p)) || uc_file_read(p, buf, sizeof(buf)) < 0)
+		return false;
+	return strcmp(buf, "domain") != 0;
+}
+
+static bool group_exists(const struct uc_eff *e, const char *rel)
+{
+	char p[PATH_MAX * 2];
 	struct stat st;
 
-	return !uc_cg_path(rel, NULL, p, sizeof(p)) && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+	return group_path(e, rel, "", p, sizeof(p)) && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Group rel and its effective clamps, from its parent's (memoized); NULL: no memory. */
@@ -185,11 +187,11 @@ static struct uc_eff_group *group(struct uc_eff *e, const char *rel)
 		if (!rc) {
 			uc_cg_eff_child(&parent->eff, uc_pct100_to_util(mn), uc_pct100_to_util(mx), &g->eff);
 			g->in_root = false;
-		} else if (rc != -ENOENT || !group_exists(rel)) {
+		} else if (rc != -ENOENT || !group_exists(e, rel)) {
 			g->known = false;	/* no files is the parent's group; anything else unknown */
 		}
 	}
-	g->threaded = e->cg && e->cg->version == UC_CG_V2 && is_threaded(rel);
+	g->threaded = e->cg && e->cg->version == UC_CG_V2 && is_threaded(e, rel);
 	*slot(e, rel) = g;
 	e->ngroups++;
 	return g;
@@ -230,6 +232,28 @@ static enum uc_eff_source from_proc(struct uc_eff *e, pid_t pid, pid_t tid, stru
 	return UC_EFF_PROC;
 }
 
+void uc_eff_apply(const struct uc_cg_clamps *tg, bool in_root, int req_min, int req_max, long sys_min,
+		  long sys_max, struct uc_cg_clamps *eff)
+{
+	int v[2] = { req_min, req_max };
+	long sys[2] = { sys_min, sys_max };
+
+	for (int i = 0; i < 2; i++) {
+		/* uclamp_tg_restrict(): clamp(req, tg_min, tg_max) outside the root group */
+		if (!in_root) {
+			if (v[i] < tg->min)
+				v[i] = tg->min;
+			if (v[i] > tg->max)
+				v[i] = tg->max;
+		}
+		/* uclamp_eff_get(): the system default restrictions always apply */
+		if (v[i] > sys[i])
+			v[i] = (int)sys[i];
+	}
+	eff->min = v[0];
+	eff->max = v[1];
+}
+
 enum uc_eff_source uc_eff_task(struct uc_eff *e, pid_t pid, pid_t tid, const struct uc_sched_attr *sa,
 			       struct uc_cg_clamps *out)
 {
@@ -246,8 +270,8 @@ enum uc_eff_source uc_eff_task(struct uc_eff *e, pid_t pid, pid_t tid, const str
 		in_root = g->in_root;
 		tg = g->eff;
 	}
-	uc_cg_task_effective(&tg, in_root, (int)sa->sched_util_min, (int)sa->sched_util_max, e->sys_min,
-			     e->sys_max, out);
+	uc_eff_apply(&tg, in_root, (int)sa->sched_util_min, (int)sa->sched_util_max, e->sys_min, e->sys_max,
+		     out);
 	e->n_rule++;
 	return UC_EFF_RULE;
 }
