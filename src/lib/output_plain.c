@@ -24,6 +24,8 @@ struct plain {
 	size_t width[MAXCOLS];
 	size_t head[MAXCOLS];
 	bool right[MAXCOLS];
+	char *buf;		/* one row */
+	size_t cap;
 };
 
 /* printable ASCII; in raw output no blank or backslash (libsmartcols escapes them) */
@@ -86,36 +88,43 @@ static bool measure(struct plain *p, bool raw)
 	return ok;
 }
 
-static void spaces(FILE *f, size_t n)
+/* One row into p->buf (grown as needed), then one fwrite: cells padded to
+ * the column width (right-aligned ones on the left), one blank between; the
+ * last column unpadded unless right-aligned and not empty. Raw: no padding. */
+static int put_row(struct plain *p, FILE *f, const char *const *v, bool raw)
 {
-	static const char sp[] = "                                                                ";
+	size_t at = 0;
 
-	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
-		fwrite(sp, 1, sizeof(sp) - 1, f);
-	fwrite(sp, 1, n, f);
-}
-
-/* Cells padded to the column width (right-aligned ones on the left), one
- * blank between; the last column unpadded unless right-aligned and not
- * empty. Raw: no padding. */
-static void put_row(struct plain *p, FILE *f, const char *const *v, bool raw)
-{
 	for (size_t i = 0; i < p->ncols; i++) {
 		size_t len = strlen(v[i]), pad = raw ? 0 : p->width[i] - len;
 		bool last = i + 1 == p->ncols;
 
 		if (last && !len)
 			pad = 0;	/* an empty last cell: nothing, not even padding */
+		if (at + len + pad + 2 > p->cap) {
+			size_t cap = (at + len + pad + 2) * 2;
+			char *nb = realloc(p->buf, cap);
 
-		if (p->right[i])
-			spaces(f, pad);
-		fwrite(v[i], 1, len, f);
-		if (!p->right[i] && !last)
-			spaces(f, pad);
+			if (!nb)
+				return -ENOMEM;
+			p->buf = nb;
+			p->cap = cap;
+		}
+		if (p->right[i]) {
+			memset(p->buf + at, ' ', pad);
+			at += pad;
+		}
+		memcpy(p->buf + at, v[i], len);
+		at += len;
+		if (!p->right[i] && !last) {
+			memset(p->buf + at, ' ', pad);
+			at += pad;
+		}
 		if (!last)
-			fputc(' ', f);
+			p->buf[at++] = ' ';
 	}
-	fputc('\n', f);
+	p->buf[at++] = '\n';
+	return fwrite(p->buf, 1, at, f) == at ? 0 : -EIO;
 }
 
 static int print_table(struct plain *p, FILE *f)
@@ -124,6 +133,7 @@ static int print_table(struct plain *p, FILE *f)
 	struct libscols_iter *itr;
 	struct libscols_line *ln;
 	const char *v[MAXCOLS];
+	int rc = 0;
 
 	if (!scols_table_get_nlines(p->tb))
 		return 0;	/* libsmartcols prints nothing, not even the headings */
@@ -135,18 +145,18 @@ static int print_table(struct plain *p, FILE *f)
 
 			v[i] = h ? h : "";
 		}
-		put_row(p, f, v, raw);
+		rc = put_row(p, f, v, raw);
 	}
 	itr = scols_new_iter(SCOLS_ITER_FORWARD);
 	if (!itr)
 		return -ENOMEM;
-	while (scols_table_next_line(p->tb, itr, &ln) == 0) {
+	while (!rc && scols_table_next_line(p->tb, itr, &ln) == 0) {
 		for (size_t i = 0; i < p->ncols; i++)
 			v[i] = cell(ln, i);
-		put_row(p, f, v, raw);
+		rc = put_row(p, f, v, raw);
 	}
 	scols_free_iter(itr);
-	return 0;
+	return rc;
 }
 
 /* JSON strings here need no escaping: no quote, backslash or control character */
@@ -228,11 +238,13 @@ static int print_json(struct plain *p, FILE *f)
 int uc_table_print_plain(struct libscols_table *tb, FILE *f)
 {
 	struct plain p = { .tb = tb, .ncols = scols_table_get_ncols(tb) };
-	int fd = fileno(f);
+	int fd = fileno(f), rc;
 
 	if (p.ncols == 0 || p.ncols > MAXCOLS || scols_table_is_tree(tb) || (fd >= 0 && isatty(fd)))
 		return -EAGAIN;
 	for (size_t i = 0; i < p.ncols; i++)
 		p.cl[i] = scols_table_get_column(tb, i);
-	return scols_table_is_json(tb) ? print_json(&p, f) : print_table(&p, f);
+	rc = scols_table_is_json(tb) ? print_json(&p, f) : print_table(&p, f);
+	free(p.buf);
+	return rc;
 }
