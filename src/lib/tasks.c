@@ -231,13 +231,17 @@ static void note_err(struct uc_walk_stats *st, int err, pid_t tid)
  * components instead of five, once per thread */
 static void comm_at(int taskfd, pid_t tid, char *buf, size_t n)
 {
-	char rel[32];
+	char rel[32], *r = rel + sizeof(rel) - 6;
 	ssize_t len = 0;
+	unsigned int v = (unsigned int)tid;
 	int fd;
 
 	buf[0] = '\0';
-	snprintf(rel, sizeof(rel), "%d/comm", (int)tid);
-	fd = openat(taskfd, rel, O_RDONLY | O_CLOEXEC);
+	memcpy(r, "/comm", 6);	/* "TID/comm" right to left: no snprintf per thread */
+	do
+		*--r = (char)('0' + v % 10);
+	while (v /= 10);
+	fd = openat(taskfd, r, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	len = read(fd, buf, n - 1);
