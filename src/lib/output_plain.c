@@ -168,34 +168,53 @@ static bool json_plain(const char *s)
 	return true;
 }
 
-/* libsmartcols' JSON value of a cell of the given type */
-static void json_value(FILE *f, const char *d, int type)
+/* Append len bytes to p->buf; false when out of memory. */
+static bool add(struct plain *p, size_t *at, const char *s, size_t len)
 {
+	if (*at + len + 1 > p->cap) {
+		size_t cap = (*at + len + 1) * 2;
+		char *nb = realloc(p->buf, cap);
+
+		if (!nb)
+			return false;
+		p->buf = nb;
+		p->cap = cap;
+	}
+	memcpy(p->buf + *at, s, len);
+	*at += len;
+	return true;
+}
+
+/* libsmartcols' JSON value of a cell of the given type */
+static bool json_value(struct plain *p, size_t *at, const char *d, int type)
+{
+	const char *v = d;
+
 	switch (type) {
 	case SCOLS_JSON_NUMBER:
-		fputs(*d ? d : "null", f);
+		v = *d ? d : "null";
 		break;
 	case SCOLS_JSON_BOOLEAN:
-		fputs(!*d || *d == '0' || *d == 'N' || *d == 'n' ? "false" : "true", f);
+		v = !*d || *d == '0' || *d == 'N' || *d == 'n' ? "false" : "true";
 		break;
 	default:
 		if (!*d) {
-			fputs("null", f);
+			v = "null";
 			break;
 		}
-		fputc('"', f);
-		fputs(d, f);
-		fputc('"', f);
+		return add(p, at, "\"", 1) && add(p, at, d, strlen(d)) && add(p, at, "\"", 1);
 	}
+	return add(p, at, v, strlen(v));
 }
 
 static int print_json(struct plain *p, FILE *f)
 {
 	const char *name = scols_table_get_name(p->tb), *key;
 	char prefix[MAXCOLS][80];	/* '         "key": ' */
+	size_t plen[MAXCOLS];
 	struct libscols_iter *itr;
 	struct libscols_line *ln;
-	int type[MAXCOLS];
+	int type[MAXCOLS], rc = 0;
 	bool first = true;
 
 	if (!name || !json_plain(name))
@@ -205,7 +224,7 @@ static int print_json(struct plain *p, FILE *f)
 		type[i] = scols_column_get_json_type(p->cl[i]);
 		if (!key || !json_plain(key) || strlen(key) > sizeof(prefix[i]) - 16)
 			return -EAGAIN;
-		snprintf(prefix[i], sizeof(prefix[i]), "         \"%s\": ", key);
+		plen[i] = (size_t)snprintf(prefix[i], sizeof(prefix[i]), "         \"%s\": ", key);
 	}
 	itr = scols_new_iter(SCOLS_ITER_FORWARD);
 	if (!itr)
@@ -220,19 +239,24 @@ static int print_json(struct plain *p, FILE *f)
 	}
 	scols_reset_iter(itr, SCOLS_ITER_FORWARD);
 	fprintf(f, "{\n   \"%s\": [\n", name);
-	while (scols_table_next_line(p->tb, itr, &ln) == 0) {
-		fputs(first ? "      {\n" : "      },{\n", f);
+	/* one object at a time into p->buf, then one fwrite */
+	while (!rc && scols_table_next_line(p->tb, itr, &ln) == 0) {
+		size_t at = 0;
+		bool ok = first ? add(p, &at, "      {\n", 8) : add(p, &at, "      },{\n", 10);
+
 		first = false;
-		for (size_t i = 0; i < p->ncols; i++) {
-			fputs(prefix[i], f);
-			json_value(f, cell(ln, i), type[i]);
-			fputs(i + 1 < p->ncols ? ",\n" : "\n", f);
-		}
+		for (size_t i = 0; ok && i < p->ncols; i++)
+			ok = add(p, &at, prefix[i], plen[i]) && json_value(p, &at, cell(ln, i), type[i]) &&
+			     add(p, &at, i + 1 < p->ncols ? ",\n" : "\n", i + 1 < p->ncols ? 2 : 1);
+		if (!ok)
+			rc = -ENOMEM;
+		else if (fwrite(p->buf, 1, at, f) != at)
+			rc = -EIO;
 	}
 	fputs(first ? "\n" : "      }\n", f);	/* libsmartcols: an empty line for no rows */
 	fputs("   ]\n}\n", f);
 	scols_free_iter(itr);
-	return 0;
+	return rc;
 }
 
 int uc_table_print_plain(struct libscols_table *tb, FILE *f)
