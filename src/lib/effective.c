@@ -139,7 +139,8 @@ static bool is_threaded(const struct uc_eff *e, const char *rel)
 {
 	char p[PATH_MAX * 2], buf[32];
 
-	if (!*rel || !group_path(e, rel, "cgroup.type", p, sizeof(p)) || uc_file_read(p, buf, sizeof(buf)) < 0)
+	if (!*rel || !group_path(e, rel, "cgroup.type", p, sizeof(p)) ||
+	    uc_file_read(p, buf, sizeof(buf)) < 0)
 		return false;
 	return strcmp(buf, "domain") != 0;
 }
@@ -220,7 +221,8 @@ static struct uc_eff_group *task_group(struct uc_eff *e, pid_t pid, pid_t tid)
 	return e->pid_group;
 }
 
-static enum uc_eff_source from_proc(struct uc_eff *e, pid_t pid, pid_t tid, struct uc_cg_clamps *out)
+static enum uc_eff_source from_proc(struct uc_eff *e, pid_t pid, pid_t tid,
+				    struct uc_cg_clamps *out)
 {
 	int mn, mx;
 
@@ -232,8 +234,8 @@ static enum uc_eff_source from_proc(struct uc_eff *e, pid_t pid, pid_t tid, stru
 	return UC_EFF_PROC;
 }
 
-void uc_eff_apply(const struct uc_cg_clamps *tg, bool in_root, int req_min, int req_max, long sys_min,
-		  long sys_max, struct uc_cg_clamps *eff)
+void uc_eff_apply(const struct uc_cg_clamps *tg, bool in_root, int req_min, int req_max,
+		  long sys_min, long sys_max, struct uc_cg_clamps *eff)
 {
 	int v[2] = { req_min, req_max };
 	long sys[2] = { sys_min, sys_max };
@@ -254,8 +256,8 @@ void uc_eff_apply(const struct uc_cg_clamps *tg, bool in_root, int req_min, int 
 	eff->max = v[1];
 }
 
-enum uc_eff_source uc_eff_task(struct uc_eff *e, pid_t pid, pid_t tid, const struct uc_sched_attr *sa,
-			       struct uc_cg_clamps *out)
+enum uc_eff_source uc_eff_task(struct uc_eff *e, pid_t pid, pid_t tid,
+			       const struct uc_sched_attr *sa, struct uc_cg_clamps *out)
 {
 	struct uc_eff_group *g;
 	bool in_root = true;
@@ -270,8 +272,8 @@ enum uc_eff_source uc_eff_task(struct uc_eff *e, pid_t pid, pid_t tid, const str
 		in_root = g->in_root;
 		tg = g->eff;
 	}
-	uc_eff_apply(&tg, in_root, (int)sa->sched_util_min, (int)sa->sched_util_max, e->sys_min, e->sys_max,
-		     out);
+	uc_eff_apply(&tg, in_root, (int)sa->sched_util_min, (int)sa->sched_util_max, e->sys_min,
+		     e->sys_max, out);
 	e->n_rule++;
 	return UC_EFF_RULE;
 }
