@@ -44,7 +44,7 @@ eff_compare() {
 		awk -v t="${t##*/}" -F: '/^effective uclamp\.min/ { gsub(/ /, "", $2); mn = $2 }
 			/^effective uclamp\.max/ { gsub(/ /, "", $2); print t, mn, $2 }' "$f" 2>/dev/null
 	done | sort)
-	run uclampctl -v task show --all -a -o TID,EFF_MIN,EFF_MAX -r -n
+	run uclampctl -v task show --all --kernel-threads -a -o TID,EFF_MIN,EFF_MAX -r -n
 	tool=$(printf '%s\n' "$OUT" | grep -E '^[0-9]+ [0-9]+ [0-9]+$' | sort)
 	# tasks in both lists (the shell's helpers come and go)
 	bad=$(join <(printf '%s\n' "$proc") <(printf '%s\n' "$tool") | awk '$2 != $4 || $3 != $5')
