@@ -103,7 +103,7 @@ if want show; then
 	row "uclampset -a -p PID (peer)" uclampset-show - getattr-loop -
 	row "task show -a PID" show uclampset-show getattr-loop "<= 0.80 peer"
 	row "task show -a -J PID" show-json uclampset-show getattr-loop "<= 0.80 peer"
-	row "task show --all -a (N+system threads)" show-all uclampset-show getattr-all "<= 0.80 peer"
+	row "task show --all -a (user-space threads)" show-all uclampset-show getattr-all "<= 0.80 peer"
 	row "task show -a PID, EFF from /proc (before)" show-proc uclampset-show getattr-loop "-"
 fi
 
