@@ -143,8 +143,10 @@ static int on_task(const struct uc_fp_task_sample *t, void *data)
 	x->fp->scan.tasks++;
 	if (!uc_fp_task_evidence(t, x->fp->scan.sys.rt_default, NULL))
 		return 0;
-	/* only now read the name, for the note */
-	if (!named.comm && uc_task_comm(t->pid, t->tid, comm, sizeof(comm)) == 0)
+	/* only now read the name, for the note, while notes are still kept
+	 * (10,000 clamped threads would be 10,000 reads for a count) */
+	if (!named.comm && x->fp->nevidence < UC_FP_MAX_NOTES - 1 &&
+	    uc_task_comm(t->pid, t->tid, comm, sizeof(comm)) == 0)
 		named.comm = comm;
 	uc_fp_task_evidence(&named, x->fp->scan.sys.rt_default, x->fp);
 	x->fp->scan.tasks_nondefault++;

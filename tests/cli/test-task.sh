@@ -136,6 +136,27 @@ print("json ok", rows[1]["eff_min"], rows[1]["eff_max"], rows[0]["eff_min"])
 	has "^json ok 210 819 None$"
 fi
 
+# EFF_* by the kernel's rule where /proc/PID/sched shows effective clamps
+# (here: a fake /proc/self/sched): S1 sits in the root group (fake
+# /proc/PID/cgroup above), so its effective max is its request capped by
+# kernel.sched_util_clamp_max; -v names the source
+mkdir -p "$ROOT/proc/self"
+printf 'effective uclamp.min  :  0\neffective uclamp.max  :  1024\n' >"$ROOT/proc/self/sched"
+fake_sysctls 1024 800 1024
+t "show EFF_* by the rule (-v)" 0 "$UCLAMPCTL" -v task show -o UTIL_MAX,EFF_MAX -n -r "$S1"
+has "EFF_MIN/EFF_MAX of 1 task\(s\): the kernel's rule"
+read -r umax emax <<<"$(printf '%s\n' "$OUT" | grep -E '^[0-9]+ [0-9]+$')"
+if [ -n "$umax" ] && [ "$emax" = "$((umax < 800 ? umax : 800))" ]; then
+	_pass "EFF_MAX $emax = min(UTIL_MAX $umax, sysctl 800)"
+else
+	_fail "EFF_MAX '$emax' is not min(UTIL_MAX '$umax', sysctl 800)"
+fi
+UCLAMPCTL_EFF=proc t "UCLAMPCTL_EFF=proc: /proc/PID/sched (-v)" 0 "$UCLAMPCTL" -v task show -o EFF_MAX -n -r "$S2"
+has "^819$"
+has "of 1 task\(s\): /proc/PID/task/TID/sched \(UCLAMPCTL_EFF=proc\)"
+rm "$ROOT/proc/self/sched"
+fake_sysctls 1024 1024 1024
+
 # ---- kernel support --------------------------------------------------------------
 rm "$ROOT/proc/sys/kernel/sched_util_clamp_min" "$ROOT/proc/sys/kernel/sched_util_clamp_max" \
 	"$ROOT/proc/sys/kernel/sched_util_clamp_min_rt_default"
