@@ -165,6 +165,8 @@ long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms);
 int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms);
 
 const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w);
+/* Count a reload that took (ok) or kept the old rules. */
+void uc_watch_note_reload(struct uc_watch *w, bool ok);
 
 /* Log through the callback (printf-style); used by the loop and the loader too. */
 void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
@@ -172,5 +174,44 @@ void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
 void uc_watch_log_rec(const struct uc_watch *w, const struct uc_watch_log *l);
 
 uint64_t uc_watch_now_ms(void);	/* CLOCK_MONOTONIC */
+
+
+/* ---- the event loop (watch_loop.c) ---------------------------------------- */
+
+/* How the loop talks to its host: systemd's sd_notify when there is one. */
+struct uc_watch_loop_opts {
+	const char *const *config_paths;	/* watched with inotify; reloads are debounced */
+	size_t nconfig;
+	/* Load, validate and compile the rules: 0 and *rs filled, or -errno
+	 * after logging why (file:line); the old rules then stay. */
+	int (*load)(void *data, struct uc_watch_ruleset *rs);
+	/* May these rules run? false: refused (the callback logs why). */
+	bool (*may_run)(void *data, const struct uc_watch_ruleset *rs);
+	void *data;
+	/* "READY=1", "RELOADING=1", "STATUS=...", "WATCHDOG=1", "STOPPING=1" */
+	void (*notify)(void *data, const char *state);
+	uint64_t watchdog_usec;			/* 0: no watchdog timer (idle means asleep) */
+	const char *status_socket;		/* NULL: none */
+	int ack_timeout_ms;			/* 0: 3000 */
+	int rcvbuf;				/* 0: 16 MiB */
+};
+
+/* Subscribe, wait for the ack, scan /proc once, then serve events until
+ * SIGTERM or SIGINT (SIGHUP reloads). Returns 0 after a clean stop, or the
+ * setup's -errno: -EPERM (the connector needs CAP_NET_ADMIN before 6.6),
+ * -ETIMEDOUT (no ack: a non-initial user/PID namespace, or no
+ * CONFIG_PROC_EVENTS), -EPROTONOSUPPORT (no CONFIG_CONNECTOR). */
+int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo);
+
+/* ---- the status socket (watch_status.c) ----------------------------------- */
+
+#define UC_WATCH_SOCKET "/run/uclampctl/watch.sock"
+
+/* A listening root-only unix socket at path (its directory is created). */
+int uc_watch_status_listen(const char *path);
+/* Answer one client on the listening fd: the counters, then close. */
+int uc_watch_status_serve(struct uc_watch *w, int lfd);
+/* Ask the daemon: 0 and s filled, -ENOENT/-ECONNREFUSED (not running), -EACCES. */
+int uc_watch_status_query(const char *path, struct uc_watch_stats *s);
 
 #endif

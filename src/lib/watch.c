@@ -239,6 +239,14 @@ const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w)
 	return &w->st;
 }
 
+void uc_watch_note_reload(struct uc_watch *w, bool ok)
+{
+	if (ok)
+		w->st.reloads++;
+	else
+		w->st.reload_failures++;
+}
+
 /* ---- identity ----------------------------------------------------------- */
 
 struct ident {
