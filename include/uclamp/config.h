@@ -1,6 +1,7 @@
 /*
  * The declarative configuration: /etc/uclampctl.conf + /etc/uclampctl.d/\*.conf
- * (name order, a later file wins per key), INI syntax read with libinih.
+ * (name order, a later file wins per key), an INI-like syntax (our own
+ * parser, config_parse.c; the grammar is in uclampctl.conf(5)).
  *
  *   [fast-path]        allow-enable = yes|no
  *   [system]           min, max, rt-default
@@ -11,7 +12,9 @@
  *
  * Loading collects every problem as "file:line: message" in the struct and
  * goes on, so one run shows them all; nothing may be applied while
- * uc_config has errors. Building the plan is a separate step that reads the
+ * uc_config has errors. Only trusted files are read (config_load.c): owned
+ * by root, or by the user running uclampctl when that is not root, and not
+ * writable by group or others. Building the plan is a separate step that reads the
  * current state through the shared plan builders (sysctl, cgroup, tasks).
  */
 #ifndef UCLAMP_CONFIG_H
@@ -29,6 +32,11 @@
 /* The default locations (under the sysroot, see sysroot.h). */
 #define UC_CONFIG_FILE SYSCONFDIR "/uclampctl.conf"
 #define UC_CONFIG_DIR SYSCONFDIR "/uclampctl.d"
+
+/* A line, in bytes without its '\n': a longer one is an error. */
+#define UC_CONF_LINE_MAX 8192
+/* A "key = value" line, trimmed (libinih's limit, which files were written for). */
+#define UC_CONF_KEY_LINE_MAX 197
 
 /* The kernel's comm limit (TASK_COMM_LEN 16, NUL included). */
 #define UC_COMM_MAX 15
@@ -102,13 +110,20 @@ void uc_config_free(struct uc_config *c);
 
 /*
  * Read one file (name: how messages call it). A later call wins per key.
- * Problems go to c->errors. Returns 0, -ENOMEM, or -errno when the file
- * cannot be opened (also recorded as an error "file: message").
+ * Problems go to c->errors. Returns 0 or -ENOMEM. Any bytes: never crashes.
  */
 int uc_config_load_stream(struct uc_config *c, FILE *f, const char *name);
+/*
+ * Open and read path: 0, -ENOMEM, or -errno when it is not read (recorded
+ * as "file: message"): missing or unreadable, a dangling symbolic link,
+ * not a regular file (-EINVAL, never opened), not trusted (-EPERM).
+ * "/dev/stdin" is the invoker's own input and is read as it is.
+ */
 int uc_config_load_file(struct uc_config *c, const char *path);
-/* A file, or a directory whose *.conf files are read in name order. A
- * path ending in '/' is a directory that may be missing (no files). */
+/* A file, or a directory whose *.conf files are read in name order (the
+ * directory must be trusted too; subdirectories are skipped, any other
+ * entry is read or refused as a file). A path ending in '/' is a
+ * directory that may be missing (no files). */
 int uc_config_load_path(struct uc_config *c, const char *path);
 /* UC_CONFIG_FILE (when it exists) then UC_CONFIG_DIR/\*.conf, under the
  * sysroot. Returns how many files were read, or -ENOMEM. */
@@ -123,9 +138,33 @@ size_t uc_config_validate(struct uc_config *c);
 /* Sort the errors by file order, then line (stable). */
 void uc_config_sort_errors(struct uc_config *c);
 
+/* Record a file's name in c->files (errors point there). NULL: no memory. */
+const char *uc_config_add_file(struct uc_config *c, const char *name);
+
 /* Append an error (printf-style message). -ENOMEM or 0. */
 int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * For the section parsers (config.c, config_tasks.c): set a clamp value or
+ * a boolean from its text, or record "file:line: invalid value ..." for the
+ * key in section label sec. 0 or -ENOMEM.
+ */
+int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key, const char *sec,
+		      const char *val, const struct uc_conf_loc *loc);
+int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key, const char *sec,
+		     const char *val, const struct uc_conf_loc *loc);
+
+/*
+ * [tasks NAME] (config_tasks.c). uc_conf_tasks_key sets one key of section
+ * t written at loc: 0 (set, or its error recorded), -ENOENT (not a [tasks]
+ * key: nothing recorded) or -ENOMEM. uc_conf_tasks_validate adds the checks
+ * that need every file (a selector, something to set, min <= max).
+ */
+int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key, const char *value,
+		      const struct uc_conf_loc *loc);
+void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t);
+void uc_conf_tasks_free(struct uc_conf_tasks *t);
 
 /*
  * Plans. Each adds only the values that differ from the current state; a

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "uclamp/plan.h"
+#include "uclamp/rules.h"
 #include "uclamp/sched.h"
 
 struct uc_selector {
@@ -93,6 +94,12 @@ struct uc_task_want {
  * (st->first_err_tid), each before any task is read; -ENOMEM. */
 int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct uc_task_want *want,
 		  struct uc_walk_stats *st);
+
+/* The uc_proc fill callback that reads /proc (through the sysroot): pass it
+ * to uc_proc_reset. data is unused. Fields the task has not got (a kernel
+ * thread's exe, an empty cmdline, no cpu cgroup line, a parent gone) are
+ * marked absent; a task that exited is -ESRCH. */
+int uc_task_fill(struct uc_proc *p, unsigned want, void *data);
 
 int uc_task_exists(pid_t pid);		/* 0 or -ESRCH; the calling process always exists */
 int uc_task_comm(pid_t pid, pid_t tid, char *buf, size_t n);

@@ -197,6 +197,235 @@ int uc_task_effective(pid_t pid, pid_t tid, int *eff_min, int *eff_max)
 	return rc;
 }
 
+/* ---- filling a rule's process description (uc_proc) ------------------- */
+
+/* /proc/PID/stat after the comm's last ')': state ppid pgrp session tty tpgid flags ... */
+static int parse_stat(const char *buf, struct uc_proc *p)
+{
+	const char *s = strrchr(buf, ')');
+	unsigned long long v;
+	char *end;
+
+	if (!s || s[1] != ' ' || !s[2])
+		return -EINVAL;
+	p->state = s[2];
+	s += 3;
+	for (int field = 4; field <= 22; field++) {
+		v = strtoull(s, &end, 10);
+		if (end == s)
+			return -EINVAL;
+		if (field == 4)
+			p->ppid = (pid_t)v;
+		else if (field == 9)
+			p->kthread = (v & 0x00200000) != 0;	/* PF_KTHREAD */
+		else if (field == 22)
+			p->start_time = v;
+		s = end;
+		while (*s == ' ')
+			s++;
+		if (field < 22 && !*s)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The first character after "\nState:\t" in /proc/PID/status. */
+static char status_state(const char *status)
+{
+	const char *s = strstr(status, "State:");
+
+	if (!s)
+		return '?';
+	s += 6;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s ? *s : '?';
+}
+
+static int fill_cmdline(struct uc_proc *p)
+{
+	char abspath[64];
+	ssize_t len;
+	const char *a0, *slash;
+	size_t n;
+
+	snprintf(abspath, sizeof(abspath), "/proc/%d/cmdline", (int)p->pid);
+	len = read_head(abspath, p->cmdline, sizeof(p->cmdline));
+	if (len == -ESRCH && uc_task_exists(p->pid) == 0)
+		len = 0;	/* a test tree without the file: nothing known, as a kernel thread */
+	if (len < 0)
+		return (int)len;
+	/* argv[0] ends at the first NUL; its basename, then NULs as spaces */
+	a0 = p->cmdline;
+	slash = strrchr(a0, '/');
+	a0 = slash ? slash + 1 : a0;
+	n = strnlen(a0, sizeof(p->argv0) - 1);
+	memcpy(p->argv0, a0, n);
+	p->argv0[n] = '\0';
+	while (len > 0 && p->cmdline[len - 1] == '\0')
+		len--;
+	for (ssize_t i = 0; i < len; i++)
+		if (p->cmdline[i] == '\0')
+			p->cmdline[i] = ' ';
+	p->cmdline[len] = '\0';
+	if (!len)
+		p->absent |= UC_PF_CMDLINE;	/* kernel thread or zombie */
+	return 0;
+}
+
+static int fill_stat(struct uc_proc *p)
+{
+	char abspath[64], buf[1024];
+	ssize_t len;
+	unsigned long v;
+	int rc;
+
+	snprintf(abspath, sizeof(abspath), "/proc/%d/stat", (int)p->pid);
+	len = read_head(abspath, buf, sizeof(buf));
+	if (len >= 0 && !parse_stat(buf, p))
+		return 0;
+	if (len < 0 && len != -ESRCH)
+		return (int)len;
+	/* no usable stat (a test tree): status, and "no cmdline, child of kthreadd" */
+	rc = read_status(p->pid, buf, sizeof(buf));
+	if (rc)
+		return rc;
+	p->state = status_state(buf);
+	p->ppid = status_field(buf, "PPid", &v) ? 0 : (pid_t)v;
+	p->start_time = 0;
+	if (!(p->have & UC_PF_CMDLINE)) {
+		rc = fill_cmdline(p);
+		if (rc)
+			return rc;
+		p->have |= UC_PF_CMDLINE;
+	}
+	p->kthread = (p->pid == 2 || p->ppid == 2) && (p->absent & UC_PF_CMDLINE);
+	return 0;
+}
+
+static int fill_status(struct uc_proc *p)
+{
+	char buf[2048];
+	unsigned long v;
+	int rc = read_status(p->pid, buf, sizeof(buf));
+
+	if (rc)
+		return rc;
+	rc = status_field(buf, "Uid", &v);	/* real, effective, saved, fs: the first */
+	if (rc)
+		return rc;
+	p->uid = (uid_t)v;
+	/* a test tree may leave Gid out: only a group selector needs it */
+	p->gid = status_field(buf, "Gid", &v) ? (gid_t)-1 : (gid_t)v;
+	return 0;
+}
+
+static int fill_exe(struct uc_proc *p)
+{
+	char abspath[64], path[PATH_MAX];
+	ssize_t len;
+	int rc;
+
+	snprintf(abspath, sizeof(abspath), "/proc/%d/exe", (int)p->pid);
+	rc = uc_path(path, sizeof(path), abspath);
+	if (rc)
+		return rc;
+	len = readlink(path, p->exe, sizeof(p->exe) - 1);
+	if (len < 0) {
+		rc = -errno;
+		if (rc != -ENOENT)
+			return rc;
+		rc = uc_task_exists(p->pid);	/* ENOENT: gone, or a kernel thread */
+		if (rc)
+			return rc;
+		len = 0;
+		p->absent |= UC_PF_EXE;
+	}
+	p->exe[len] = '\0';
+	return 0;
+}
+
+static int fill_cgroup(struct uc_proc *p)
+{
+	const struct uc_cg_info *info = uc_cg_layout();
+	int rc;
+
+	if (!info) {
+		p->absent |= UC_PF_CGROUP;
+		return 0;
+	}
+	rc = uc_cg_of_pid(info, p->pid, p->cgroup, sizeof(p->cgroup));
+	if (rc == -ENOENT || rc == -EXDEV) {
+		/* no cpu hierarchy line, or outside our cgroup namespace */
+		p->absent |= UC_PF_CGROUP;
+		return 0;
+	}
+	return rc;
+}
+
+static int fill_parent(struct uc_proc *p)
+{
+	if (p->ppid <= 0 || uc_task_comm(p->ppid, p->ppid, p->pcomm, sizeof(p->pcomm)))
+		p->absent |= UC_PF_PARENT;	/* none, or gone since: no parent to match */
+	return 0;
+}
+
+static int fill_policy(struct uc_proc *p)
+{
+	struct uc_sched_attr sa;
+	int rc = uc_sched_get(p->tid, &sa);
+
+	if (rc)
+		return rc;
+	p->policy = (int)sa.sched_policy;
+	return 0;
+}
+
+int uc_task_fill(struct uc_proc *p, unsigned want, void *data)
+{
+	static const struct {
+		unsigned field, after;	/* after: needed first */
+		int (*fn)(struct uc_proc *p);
+	} steps[] = {
+		{ UC_PF_STATUS, 0, fill_status },
+		{ UC_PF_CMDLINE, 0, fill_cmdline },
+		{ UC_PF_STAT, 0, fill_stat },
+		{ UC_PF_EXE, 0, fill_exe },
+		{ UC_PF_CGROUP, 0, fill_cgroup },
+		{ UC_PF_POLICY, 0, fill_policy },
+		{ UC_PF_PARENT, UC_PF_STAT, fill_parent },
+	};
+	int rc;
+
+	(void)data;
+	if (want & UC_PF_COMM) {
+		rc = uc_task_comm(p->pid, p->pid, p->comm, sizeof(p->comm));
+		if (rc)
+			return rc;
+		p->have |= UC_PF_COMM;
+	}
+	if (want & UC_PF_TCOMM) {
+		rc = uc_task_comm(p->pid, p->tid, p->tcomm, sizeof(p->tcomm));
+		if (rc)
+			return rc;
+		p->have |= UC_PF_TCOMM;
+	}
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (!(want & steps[i].field) || (p->have & steps[i].field))
+			continue;
+		if (steps[i].after && !(p->have & steps[i].after)) {
+			rc = uc_task_fill(p, steps[i].after, data);
+			if (rc)
+				return rc;
+		}
+		rc = steps[i].fn(p);
+		if (rc)
+			return rc;
+		p->have |= steps[i].field;
+	}
+	return 0;
+}
+
 /* ---- the walk ---------------------------------------------------------- */
 
 struct walk {
