@@ -21,6 +21,7 @@ static const struct uc_command commands[] = {
 	{ "system", cmd_system, "show or set the system-wide clamps (sysctls)" },
 	{ "cgroup", cmd_cgroup, "show or set cgroup clamps (cpu.uclamp.min/max)" },
 	{ "apply", cmd_apply, "apply or check a declarative configuration" },
+	{ "watch", cmd_watch, "keep the [tasks] rules true for processes that start later" },
 	{ NULL, NULL, NULL },
 };
 

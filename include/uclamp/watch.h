@@ -30,6 +30,8 @@ struct uc_watch_want {
 	bool allow_rt;		/* the rule may touch SCHED_FIFO/RR/DEADLINE tasks */
 	int rule;		/* index of the deciding rule, -1: none matched */
 	const char *rule_name;	/* for logs; valid while the rule set lives */
+	bool threads;		/* main thread: some rule wants the other threads visited */
+	bool skipped_rt;	/* a rule matched but the task is real-time and the rule is not rt */
 };
 
 /* One generation of rules behind the matcher seam (watch_rules.c adapts
@@ -175,6 +177,18 @@ void uc_watch_log_rec(const struct uc_watch *w, const struct uc_watch_log *l);
 
 uint64_t uc_watch_now_ms(void);	/* CLOCK_MONOTONIC */
 
+
+/* ---- the rules from the configuration (watch_rules.c) --------------------- */
+
+struct uc_conf_error;
+typedef void (*uc_watch_conf_err_fn)(void *data, const struct uc_conf_error *e);
+
+/* Load the configuration (paths, or the default locations when n == 0),
+ * validate it fully and compile its [tasks] sections into a rule set.
+ * Returns 0, or -EINVAL after calling err once per problem (file:line),
+ * or -ENOMEM. Nothing of a failed load is kept. */
+int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_ruleset *out,
+			uc_watch_conf_err_fn err, void *data);
 
 /* ---- the event loop (watch_loop.c) ---------------------------------------- */
 

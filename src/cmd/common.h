@@ -130,5 +130,6 @@ int cmd_status(struct uc_ctl *ctl, int argc, char **argv);
 int cmd_check(struct uc_ctl *ctl, int argc, char **argv);
 int cmd_keys(struct uc_ctl *ctl, int argc, char **argv);
 int cmd_apply(struct uc_ctl *ctl, int argc, char **argv);
+int cmd_watch(struct uc_ctl *ctl, int argc, char **argv);
 
 #endif

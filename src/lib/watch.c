@@ -411,8 +411,9 @@ static bool over_limit(struct uc_watch *w, struct uc_wproc *e, pid_t tgid)
 	return true;
 }
 
-/* One thread: match, plan what differs, check identity, write. */
-static void apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, struct uc_wproc **ep,
+/* One thread: match, plan what differs, check identity, write. Returns
+ * whether the rules want the process's other threads visited. */
+static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, struct uc_wproc **ep,
 		       struct round *r)
 {
 	struct uc_watch_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP, .rule = -1 };
@@ -425,13 +426,16 @@ static void apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	int rc = w->rs.ops->match(w->rs.rules, id->tgid, tid, &want);
 
 	if (rc == -ESRCH)
-		return;
+		return false;
 	if (rc) {
 		count_err(w, rc);
-		return;
+		return false;
 	}
-	if (want.rule < 0)
-		return;
+	if (want.rule < 0) {
+		if (want.skipped_rt)
+			w->st.skipped_rt++;
+		return want.threads;
+	}
 	r->matched = true;
 	if (!*ep) {
 		*ep = uc_wtable_add(&w->table, id->tgid);
@@ -441,7 +445,7 @@ static void apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 			w->st.untracked++;
 	}
 	if (*ep && (*ep)->given_up)
-		return;
+		return false;
 	tw = (struct uc_task_want){ .min = want.min, .max = want.max, .reset_on_fork = want.reset_on_fork };
 	uc_plan_init(&p);
 	rc = uc_tasks_plan(&p, &sel, &tw, &ws);
@@ -493,6 +497,7 @@ static void apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	}
 out:
 	uc_plan_free(&p);
+	return want.threads;
 }
 
 /* Thread IDs of a process: every /proc/PID/task entry. */
@@ -571,7 +576,8 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 	}
 	if (only_tid > 0) {
 		apply_task(w, &id, only_tid, &e, &r);
-	} else {
+	} else if (apply_task(w, &id, tgid, &e, &r)) {
+		/* the main thread first: it says whether the others matter */
 		rc = list_tids(tgid, &tids, &n);
 		if (rc == -ESRCH) {
 			w->st.gone++;
@@ -582,7 +588,8 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 			goto out;
 		}
 		for (size_t i = 0; i < n; i++)
-			apply_task(w, &id, tids[i], &e, &r);
+			if (tids[i] != tgid)
+				apply_task(w, &id, tids[i], &e, &r);
 	}
 	if (e)
 		e->scan = w->scan_mark;
