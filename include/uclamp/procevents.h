@@ -44,7 +44,8 @@ enum uc_pev_kind {
 };
 
 struct uc_pev_ack {
-	uint32_t seq, ack;	/* cn_msg seq/ack: ours come back as (our seq, our ack + 1) */
+	uint32_t seq, ack;	/* cn_msg seq/ack: ours comes back as our ack + 1 (the seq is
+				   the kernel's per-CPU counter, not ours) */
 	uint32_t err;		/* 0 or a positive errno (EPERM before 6.6 without CAP_NET_ADMIN) */
 };
 
@@ -67,22 +68,23 @@ int uc_procev_fd(const struct uc_procev *pe);
 
 /*
  * Subscribe (listen) or unsubscribe and wait up to timeout_ms for the
- * kernel's answer. mask != 0 asks for the 6.6+ filtered form (events in
- * mask only); on a timeout with it, the 4-byte form is tried once, since
- * older kernels silently ignore the longer request. Returns 0, the
- * kernel's -errno (-EPERM), or -ETIMEDOUT: no answer, which means the
- * kernel ignored the request (a non-initial user or PID namespace) or
- * events are not built in. Events read while waiting are dropped: the
- * caller scans /proc after this. Unsubscribing answers nothing when we
- * were the last listener (the kernel acks only while someone listens), so
- * -ETIMEDOUT is normal there.
+ * kernel's answer to the 4-byte request. mask != 0 (only on 6.6+: older
+ * kernels drop other lengths) then narrows the subscription with the
+ * proc_input form, which is never answered (the kernel's filter drops the
+ * ack for a filtered listener). Returns 0, the kernel's -errno (-EPERM),
+ * or -ETIMEDOUT: no answer, which means the kernel ignored the request (a
+ * non-initial user or PID namespace). Events read while waiting are
+ * dropped: the caller scans /proc after this. Unsubscribing answers
+ * nothing when we were the last listener (the kernel acks only while
+ * someone listens), so -ETIMEDOUT is normal there.
  */
 int uc_procev_subscribe(struct uc_procev *pe, bool listen, uint32_t mask, int timeout_ms);
 /* True when the kernel filters for us (the 6.6+ form was accepted): the
  * per-CPU sequence then skips the events we did not ask for. */
 bool uc_procev_filtered(const struct uc_procev *pe);
 
-/* Called per event; return nonzero to stop reading (the rest stays queued in the socket). */
+/* Called per event (acks too, what == UC_PEV_NONE: they use up sequence
+ * numbers); return nonzero to stop reading (the rest stays queued). */
 typedef int (*uc_pev_fn)(const struct uc_pev *ev, void *data);
 
 /*

@@ -238,11 +238,12 @@ static int walk_datagram(struct uc_procev *pe, size_t n, uc_pev_fn fn, void *dat
 			continue;	/* the connector sends everything as NLMSG_DONE */
 		switch (uc_pev_decode(nlmsg_data(h), (size_t)nlmsg_datalen(h), &ev, &ack)) {
 		case UC_PEV_KIND_ACK:
-			if (want && ack.seq == want->seq && ack.ack == want->ack + 1) {
+			if (want && ack.ack == want->ack + 1) {
 				*got = ack;
 				*acked = true;
 			}
-			break;
+			/* an ack (anyone's) uses up a sequence number too: pass it on */
+			/* fall through */
 		case UC_PEV_KIND_EVENT:
 			if (fn && !*stop) {
 				count++;
@@ -286,7 +287,9 @@ static int64_t now_ms(void)
 static int request(struct uc_procev *pe, bool listen, uint32_t mask, int timeout_ms)
 {
 	unsigned char req[CN_MSG_HDR + 8];
-	struct uc_pev_ack want = { .seq = pe->next_seq++, .ack = 0 }, got = { 0 };
+	/* the kernel's send_msg() overwrites the seq with its per-CPU counter:
+	 * only the ack (ours + 1) identifies our answer */
+	struct uc_pev_ack want = { .seq = 0, .ack = pe->next_seq++ }, got = { 0 };
 	size_t len = uc_pev_encode_op(req, sizeof(req), listen, mask, want.seq, want.ack);
 	int64_t deadline = now_ms() + timeout_ms;
 	bool acked = false, stop = false;
@@ -321,18 +324,25 @@ static int request(struct uc_procev *pe, bool listen, uint32_t mask, int timeout
 
 int uc_procev_subscribe(struct uc_procev *pe, bool listen, uint32_t mask, int timeout_ms)
 {
+	unsigned char req[CN_MSG_HDR + 8];
+	size_t len;
 	int rc;
 
 	if (!listen)	/* no answer when we were the last listener: -ETIMEDOUT is normal */
 		return request(pe, false, 0, timeout_ms);
+	/* the 4-byte form first: every kernel answers it, so the ack proves we
+	 * are heard (a non-initial namespace is ignored) and carries EPERM */
 	pe->filtered = false;
-	if (mask) {
-		rc = request(pe, true, mask, timeout_ms);
-		if (rc != -ETIMEDOUT) {
-			pe->filtered = rc == 0;
-			return rc;
-		}
-		/* before 6.6 a request that is not 4 bytes is dropped without an answer */
-	}
-	return request(pe, true, 0, timeout_ms);
+	rc = request(pe, true, 0, timeout_ms);
+	if (rc || !mask)
+		return rc;
+	/* then narrow it (6.6+): the kernel's filter drops PROC_EVENT_NONE for a
+	 * filtered listener, so this one is never answered; it changes the
+	 * socket's filter without counting a second listener */
+	len = uc_pev_encode_op(req, sizeof(req), true, mask, 0, pe->next_seq++);
+	errno = 0;
+	if (nl_send_simple(pe->sk, NLMSG_DONE, 0, req, len) < 0)
+		return 0;	/* still subscribed to everything */
+	pe->filtered = true;
+	return 0;
 }
