@@ -12,17 +12,19 @@
 
 #include "cmd/common.h"
 
-static const struct uc_command commands[] = {
-	{ "status", cmd_status, "show uclamp support, the fast path's state and what uclamp can affect" },
-	{ "check", cmd_check, "exit 0 if the uclamp fast path is off, 1 on, 3 unknown, 4 no uclamp" },
-	{ "keys", cmd_keys, "show the scheduler static keys that gate fast-path cost" },
-	{ "task", cmd_task, "show, set or reset per-task clamps (sched_setattr)" },
-	{ "run", cmd_run, "run a command with clamps" },
-	{ "system", cmd_system, "show or set the system-wide clamps (sysctls)" },
-	{ "cgroup", cmd_cgroup, "show or set cgroup clamps (cpu.uclamp.min/max)" },
-	{ "apply", cmd_apply, "apply or check a declarative configuration" },
-	{ "watch", cmd_watch, "keep the [tasks] rules true for processes that start later" },
-	{ NULL, NULL, NULL },
+static const struct cli_command commands[] = {
+	{ "status", cmd_status,
+	  "show uclamp support, the fast path's state and what uclamp can affect", NULL },
+	{ "check", cmd_check,
+	  "exit 0 if the uclamp fast path is off, 1 on, 3 unknown, 4 no uclamp", NULL },
+	{ "keys", cmd_keys, "show the scheduler static keys that gate fast-path cost", NULL },
+	{ "task", cmd_task, "show, set or reset per-task clamps (sched_setattr)", NULL },
+	{ "run", cmd_run, "run a command with clamps", NULL },
+	{ "system", cmd_system, "show or set the system-wide clamps (sysctls)", NULL },
+	{ "cgroup", cmd_cgroup, "show or set cgroup clamps (cpu.uclamp.min/max)", NULL },
+	{ "apply", cmd_apply, "apply or check a declarative configuration", NULL },
+	{ "watch", cmd_watch, "keep the [tasks] rules true for processes that start later", NULL },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static void usage(FILE *out)
@@ -59,7 +61,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct uc_ctl ctl = { .cmd = NULL };
+	struct cli_ctl ctl = { .cmd = NULL };
 	int c;
 
 	/* '+': stop at the command; its options are its own */
@@ -73,18 +75,18 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		case 'V':
 			printf("uclampctl %s\n", PACKAGE_VERSION);
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
 			fputs("Try 'uclampctl --help' for more information.\n", stderr);
-			return UC_EXIT_USAGE;
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
 		usage(stderr);
-		return UC_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
-	return uc_dispatch(&ctl, NULL, commands, argc - optind, argv + optind);
+	return cli_dispatch(&ctl, NULL, commands, argc - optind, argv + optind);
 }

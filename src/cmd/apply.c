@@ -5,9 +5,8 @@
  * anywhere and nothing changes. The plan holds only values that differ, so a
  * second run writes nothing and cannot flip sched_uclamp_used.
  *
- * Human output goes through uc_run_plan() like every write command. -J needs
- * the report as data, so it calls the same guard and executor itself
- * (uc_guard_check, uc_plan_execute) and never prompts.
+ * The plan runs through the one core (uc_plan_run) like every write command;
+ * its report is rendered as text, or with -J as data (never prompting).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,7 +16,6 @@
 
 #include "cmd/common.h"
 #include "uclamp/config.h"
-#include "uclamp/fastpath.h"
 
 enum apply_mode { MODE_APPLY, MODE_CHECK, MODE_DRY_RUN };
 
@@ -42,7 +40,7 @@ static void usage(FILE *out)
 		"                        'DIR/' is a directory that may be missing\n"
 		"     --check            compare only: exit 0 when the host matches, 1 and the\n"
 		"                        list of differences when it does not\n"
-		UC_WRITE_OPTS_HELP
+		CLI_WRITE_OPTS_HELP
 		" -J, --json             print the result as JSON (never prompts)\n"
 		" -h, --help             display this help\n"
 		"\n"
@@ -56,112 +54,20 @@ static void usage(FILE *out)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_str(FILE *f, const char *s)
+/* The report (empty when nothing was planned), then the config's own members. */
+static void json_result(const struct uc_report *r, const char *mode, const struct uc_config *cfg,
+			const char *error)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
+	struct uc_json j;
 
-static void json_change(FILE *f, const struct uc_change *c, bool with_err)
-{
-	char b[256];
-
-	fputs("{\"target\": ", f);
-	json_str(f, uc_change_target(c, b, sizeof(b)));
-	fputs(", \"kind\": ", f);
-	json_str(f, uc_kind_name(c->kind));
-	fputs(", \"attribute\": ", f);
-	json_str(f, uc_attr_name(c->kind, c->attr));
-	fputs(", \"from\": ", f);
-	json_str(f, uc_change_value(c, c->from, b, sizeof(b)));
-	fputs(", \"to\": ", f);
-	json_str(f, uc_change_value(c, c->to, b, sizeof(b)));
-	if (c->kind == UC_KIND_TASK)
-		fprintf(f, ", \"pid\": %d, \"tid\": %d", (int)c->pid, (int)c->tid);
-	fprintf(f, ", \"enables_fast_path\": %s", c->flips ? "true" : "false");
-	if (with_err) {
-		fputs(", \"state\": ", f);
-		json_str(f, uc_change_state_name(c->state));
-		fputs(", \"error\": ", f);
-		json_str(f, uc_strerr(c->kind, c->err, b, sizeof(b)));
-	}
-	fputc('}', f);
-}
-
-/* The changes whose state matches 'want' (a bitmask of 1 << state). */
-static void json_list(FILE *f, const char *name, const struct uc_plan *p, unsigned want, bool with_err)
-{
-	bool first = true;
-
-	fprintf(f, ",\n  \"%s\": [", name);
-	for (size_t i = 0; p && i < p->n; i++) {
-		if (!(want & (1u << p->v[i].state)))
-			continue;
-		fputs(first ? "\n    " : ",\n    ", f);
-		json_change(f, &p->v[i], with_err);
-		first = false;
-	}
-	fputs(first ? "]" : "\n  ]", f);
-}
-
-/* Tasks that exited: while planning, or during the run (one TID may have several changes). */
-static size_t gone_tasks(const struct uc_plan *p)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; p && i < p->n; i++)
-		if (p->v[i].state == UC_CH_GONE && (i == 0 || p->v[i - 1].tid != p->v[i].tid ||
-						    p->v[i - 1].state != UC_CH_GONE))
-			n++;
-	return n + (p ? p->gone : 0);
-}
-
-struct result {
-	enum apply_mode mode;
-	const struct uc_plan *plan;	/* NULL: nothing was planned (config errors) */
-	const struct uc_config *cfg;
-	enum uc_key_state before, after;
-	const char *error;		/* refused, ... */
-};
-
-#define ST(s) (1u << (s))
-
-static void json_result(const struct result *r)
-{
-	static const char *const modes[] = { "apply", "check", "dry-run" };
-	const struct uc_plan *p = r->plan;
-	/* apply: what was written and stays; check/dry-run: what would be */
-	unsigned kept = r->mode == MODE_APPLY ? ST(UC_CH_DONE) | ST(UC_CH_ROLLBACK_FAILED) : ST(UC_CH_PLANNED);
-	bool changed = false;
-	FILE *f = stdout;
-
-	for (size_t i = 0; p && i < p->n; i++)
-		if (kept & ST(p->v[i].state))
-			changed = true;
-	fprintf(f, "{\n  \"changed\": %s,\n  \"mode\": \"%s\"", changed ? "true" : "false", modes[r->mode]);
-	json_list(f, "changes", p, kept, false);
-	json_list(f, "failed", p, ST(UC_CH_FAILED) | ST(UC_CH_ROLLBACK_FAILED), true);
-	json_list(f, "rolled_back", p, ST(UC_CH_ROLLED_BACK), false);
-	fprintf(f, ",\n  \"unchanged\": %zu,\n  \"gone\": %zu", p ? p->unchanged : 0, gone_tasks(p));
-	fprintf(f, ",\n  \"fast_path\": {\"before\": \"%s\", \"after\": \"%s\"}", uc_key_state_name(r->before),
-		uc_key_state_name(r->after));
-	fprintf(f, ",\n  \"enables_fast_path\": %s", p && uc_plan_flips(p) ? "true" : "false");
+	uc_json_init(&j, stdout, 2);
+	uc_json_open(&j, NULL, '{', false);
+	cli_report_json(&j, r, mode);
 	/* the recorded consent, for monitoring ("on, but not allowed here") */
-	fprintf(f, ",\n  \"allow_enable\": %s",
-		r->cfg && r->cfg->allow_enable.set && r->cfg->allow_enable.value ? "true" : "false");
-	fputs(",\n  \"errors\": [", f);
-	for (size_t i = 0; r->cfg && i < r->cfg->nerrors; i++) {
-		const struct uc_conf_error *e = &r->cfg->errors[i];
+	uc_json_bool(&j, "allow_enable", cfg && cfg->allow_enable.set && cfg->allow_enable.value);
+	uc_json_open(&j, "errors", '[', true);
+	for (size_t i = 0; cfg && i < cfg->nerrors; i++) {
+		const struct uc_conf_error *e = &cfg->errors[i];
 		char *s = NULL;
 
 		if (!e->file)
@@ -170,16 +76,23 @@ static void json_result(const struct result *r)
 			(void)!asprintf(&s, "%s:%d: %s", e->file, e->line, e->msg);
 		else
 			(void)!asprintf(&s, "%s: %s", e->file, e->msg);
-		fputs(i ? ", " : "", f);
-		json_str(f, s ? s : e->msg);
+		uc_json_str(&j, NULL, s ? s : e->msg);
 		free(s);
 	}
-	if (r->error) {
-		fputs(r->cfg && r->cfg->nerrors ? ", " : "", f);
-		json_str(f, r->error);
-	}
-	fputs("]\n}\n", f);
-	fflush(f);
+	if (error)
+		uc_json_str(&j, NULL, error);
+	uc_json_close(&j, ']');
+	uc_json_close(&j, '}');
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+/* Nothing planned (no configuration, or errors): an empty report. */
+static void json_empty(const char *mode, const struct uc_config *cfg)
+{
+	struct uc_report r = { .key_before = UC_KEY_UNKNOWN, .key_after = UC_KEY_UNKNOWN };
+
+	json_result(&r, mode, cfg, NULL);
 }
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -208,68 +121,75 @@ static int errors_exit(const struct uc_config *cfg)
 
 	for (size_t i = 0; i < cfg->nerrors; i++) {
 		if (cfg->errors[i].err == -EOPNOTSUPP)
-			return UC_EXIT_NOTSUPP;
+			return CLI_EXIT_NOTSUPP;
 		if (cfg->errors[i].err == -EINVAL)
 			inval = true;
 	}
-	return inval ? UC_EXIT_USAGE : UC_EXIT_FAIL;
+	return inval ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 }
 
 static void oom(void)
 {
-	uc_errx("out of memory");
-	exit(UC_EXIT_FAIL);
+	cli_errx("out of memory");
+	exit(CLI_EXIT_FAIL);
 }
 
 /* ---- the modes --------------------------------------------------------------- */
 
-/* --check: differences are the plan's changes; nothing is written. */
-static int do_check(struct uc_ctl *ctl, const struct uc_plan *plan, bool json, struct result *r)
-{
-	if (json) {
-		json_result(r);
-		return plan->n ? UC_EXIT_FAIL : UC_EXIT_OK;
-	}
-	if (!plan->n) {
-		uc_info(ctl, "no differences: the host matches the configuration (%zu value(s) checked)",
-			plan->unchanged);
-		return UC_EXIT_OK;
-	}
-	if (!ctl->quiet) {
-		printf("the host differs from the configuration:\n");
-		uc_print_plan(ctl, plan);
-	}
-	return UC_EXIT_FAIL;
-}
+static const char *const mode_names[] = { "apply", "check", "dry-run" };
 
-/* -J without --check: the same guard and executor as uc_run_plan(), data out. */
-static int do_json(struct uc_ctl *ctl, struct uc_plan *plan, bool consent_from_config, struct result *r)
+/*
+ * The plan runs through the one core like every write command; --check and
+ * --dry-run are dry runs of it. -J reports the same run as data and never
+ * prompts.
+ */
+static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, bool json,
+	       const struct uc_config *cfg)
 {
-	struct uc_exec_report rep;
+	struct cli_run how = {
+		.mode = UC_EXEC_ATOMIC,
+		.consent_from_config = cfg->allow_enable.set && cfg->allow_enable.value,
+		.may_ask = !json,
+		.key_always = json,
+	};
+	const char *error = NULL;
+	struct uc_report r;
 	int rc;
 
-	if (r->mode == MODE_DRY_RUN || !plan->n) {
-		json_result(r);
-		return UC_EXIT_OK;
-	}
-	rc = uc_guard_or_refuse(ctl, plan, r->before, consent_from_config, false);
-	if (rc) {
-		r->error = "refused: the plan would enable the uclamp fast path and there is no consent "
-			   "(--yes or allow-enable = yes); nothing changed";
-		json_result(r);
+	if (mode == MODE_CHECK)
+		ctl->dry_run = true;
+	cli_plan_run(ctl, plan, &how, &r);
+	rc = cli_report_exit(&r);
+	if (mode == MODE_CHECK) {
+		rc = plan->n ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+		if (json) {
+			json_result(&r, mode_names[mode], cfg, NULL);
+		} else if (!plan->n) {
+			cli_info(ctl, "no differences: the host matches the configuration (%zu value(s) checked)",
+				 plan->unchanged);
+		} else if (!ctl->quiet) {
+			printf("the host differs from the configuration:\n");
+			cli_print_plan(plan, stdout);
+		}
 		return rc;
 	}
-	rc = uc_plan_execute(plan, UC_EXEC_ATOMIC, NULL, &rep);
-	r->after = uc_plan_flips(plan) ? uc_key_state_now(ctl) : r->before;
-	if (rc) {
-		r->error = "a change failed: the changes already made were undone (see failed and rolled_back)";
-		uc_errx("%s", r->error);
+	cli_report_guard(ctl, &r);
+	if (!json) {
+		cli_report_text(ctl, &r);
+		return rc;
 	}
-	json_result(r);
-	return rc ? UC_EXIT_FAIL : UC_EXIT_OK;
+	if (r.outcome == UC_RUN_REFUSED)
+		error = "refused: the plan would enable the uclamp fast path and there is no consent "
+			"(--yes or allow-enable = yes); nothing changed";
+	else if (r.outcome == UC_RUN_FAILED)
+		error = "a change failed: the changes already made were undone (see failed and rolled_back)";
+	if (r.outcome == UC_RUN_FAILED)
+		cli_errx("%s", error);
+	json_result(&r, mode_names[mode], cfg, error);
+	return rc;
 }
 
-int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
+int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 {
 	enum { OPT_CHECK = 0x100 };
 	static const struct option longopts[] = {
@@ -286,7 +206,7 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 	bool check = false, json = false;
 	struct uc_config cfg;
 	struct uc_plan plan;
-	struct result r = { .mode = MODE_APPLY };
+	enum apply_mode mode;
 	int c, rc;
 
 	ctl->consent_hint = "--yes or 'allow-enable = yes' in [fast-path]";
@@ -314,20 +234,19 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			free(configs);
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
-		uc_usage_error(ctl, "unexpected argument '%s': apply takes only options (a file goes with --config)",
+		cli_usage_error(ctl, "unexpected argument '%s': apply takes only options (a file goes with --config)",
 			       argv[optind]);
 	if (check && ctl->dry_run)
-		uc_usage_error(ctl, "--check and --dry-run exclude each other: --check already changes nothing");
-	r.mode = check ? MODE_CHECK : ctl->dry_run ? MODE_DRY_RUN : MODE_APPLY;
+		cli_usage_error(ctl, "--check and --dry-run exclude each other: --check already changes nothing");
+	mode = check ? MODE_CHECK : ctl->dry_run ? MODE_DRY_RUN : MODE_APPLY;
 
 	uc_config_init(&cfg);
-	r.cfg = &cfg;
 	if (nconfigs) {
 		for (size_t i = 0; i < nconfigs; i++)
 			if (uc_config_load_path(&cfg, configs[i]) == -ENOMEM)
@@ -338,21 +257,21 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 	free(configs);
 	if (uc_config_validate(&cfg)) {
 		if (json)
-			json_result(&r);
+			json_empty(mode_names[mode], &cfg);
 		print_errors(&cfg);
-		uc_errx("%zu error(s) in the configuration: nothing changed", cfg.nerrors_total);
+		cli_errx("%zu error(s) in the configuration: nothing changed", cfg.nerrors_total);
 		uc_config_free(&cfg);
-		return UC_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	uc_plan_init(&plan);
 	if (!cfg.nfiles) {
 		/* like an empty file: the boot service is only started when one exists */
 		if (json)
-			json_result(&r);
+			json_empty(mode_names[mode], &cfg);
 		else
-			uc_info(ctl, "no configuration: %s does not exist and %s has no *.conf: nothing to do",
+			cli_info(ctl, "no configuration: %s does not exist and %s has no *.conf: nothing to do",
 				UC_CONFIG_FILE, UC_CONFIG_DIR);
-		rc = UC_EXIT_OK;
+		rc = CLI_EXIT_OK;
 		goto out;
 	}
 
@@ -362,24 +281,12 @@ int cmd_apply(struct uc_ctl *ctl, int argc, char **argv)
 	if (rc || cfg.nerrors_total) {
 		rc = errors_exit(&cfg);
 		if (json)
-			json_result(&r);
+			json_empty(mode_names[mode], &cfg);
 		print_errors(&cfg);
-		uc_errx("cannot apply the configuration: nothing changed");
+		cli_errx("cannot apply the configuration: nothing changed");
 		goto out;
 	}
-	r.plan = &plan;
-	if (json) {
-		struct uc_fastpath fp;
-
-		uc_fastpath_detect(&fp);
-		r.before = r.after = fp.state;
-	}
-	if (check)
-		rc = do_check(ctl, &plan, json, &r);
-	else if (json)
-		rc = do_json(ctl, &plan, cfg.allow_enable.set && cfg.allow_enable.value, &r);
-	else
-		rc = uc_run_plan(ctl, &plan, UC_EXEC_ATOMIC, cfg.allow_enable.set && cfg.allow_enable.value);
+	rc = run(ctl, &plan, mode, json, &cfg);
 out:
 	uc_plan_free(&plan);
 	uc_config_free(&cfg);

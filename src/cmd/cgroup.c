@@ -15,42 +15,36 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/sysctl.h"
 
-static const char about[] =
-	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n"
-	"the tasks in a group; a group's effective values are also capped by its\n"
-	"parent's, and the root group's by the system clamps (uclampctl system).\n"
-	"The kernel stores percentages with two decimals; a value in capacity units is\n"
-	"written as the percentage that maps back to exactly that unit.\n";
-
-static void usage_group(FILE *out)
-{
-	fprintf(out, "Usage:\n"
-		" uclampctl cgroup show [PATH...] [-R] [--pid PID] [options]\n"
-		" uclampctl cgroup set PATH [--min V] [--max V] [--enable-cpu] [options]\n"
-		"\nShow or set cgroup clamps (cpu.uclamp.min/max).\n\n%s"
-		"\nRun 'uclampctl cgroup <command> --help' for its options.\n", about);
-}
+#define ABOUT \
+	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n" \
+	"the tasks in a group; a group's effective values are also capped by its\n" \
+	"parent's, and the root group's by the system clamps (uclampctl system).\n" \
+	"The kernel stores percentages with two decimals; a value in capacity units is\n" \
+	"written as the percentage that maps back to exactly that unit.\n"
+static const char about[] = ABOUT;
+static const char show_synopsis[] = "[PATH...] [-R] [--pid PID] [options]";
+static const char set_synopsis[] = "PATH [--min V] [--max V] [--enable-cpu] [options]";
 
 /* The cpu hierarchy, or exit 4 with the reason. */
-static const struct uc_cg_info *layout_or_exit(const struct uc_ctl *ctl)
+static const struct uc_cg_info *layout_or_exit(const struct cli_ctl *ctl)
 {
 	static struct uc_cg_info info;
 	int rc = uc_cg_init(&info);
 
 	if (rc) {
 		if (rc == -ENOENT)
-			uc_errx("no cgroup hierarchy with the cpu controller is mounted");
+			cli_errx("no cgroup hierarchy with the cpu controller is mounted");
 		else
-			uc_errx("cannot find the cgroup hierarchies: %s", strerror(-rc));
-		exit(UC_EXIT_NOTSUPP);
+			cli_errx("cannot find the cgroup hierarchies: %s", strerror(-rc));
+		exit(CLI_EXIT_NOTSUPP);
 	}
-	uc_verbose(ctl, "cpu controller: cgroup %s at %s%s%s", uc_cg_version_name(info.version), info.mount,
+	cli_verbose(ctl, "cpu controller: cgroup %s at %s%s%s", uc_cg_version_name(info.version), info.mount,
 		   info.hybrid ? ", hybrid with v2 at " : "", info.hybrid ? info.unified : "");
 	return &info;
 }
 
 /* A user path to rel, or exit 2 naming the path and what is wrong. */
-static void resolve_or_exit(const struct uc_ctl *ctl, const struct uc_cg_info *info, const char *path,
+static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *info, const char *path,
 			    char *rel, size_t n)
 {
 	int rc = uc_cg_resolve(info, path, rel, n);
@@ -59,33 +53,33 @@ static void resolve_or_exit(const struct uc_ctl *ctl, const struct uc_cg_info *i
 	case 0:
 		return;
 	case EXDEV:
-		uc_usage_error(ctl, "refusing cgroup path '%s': it leads outside the cpu hierarchy at %s; "
+		cli_usage_error(ctl, "refusing cgroup path '%s': it leads outside the cpu hierarchy at %s; "
 			       "give a path relative to it or below it", path, info->mount);
 	case ENOENT:
-		uc_usage_error(ctl, "no cgroup '%s' under %s", path, info->mount);
+		cli_usage_error(ctl, "no cgroup '%s' under %s", path, info->mount);
 	case ENOTDIR:
-		uc_usage_error(ctl, "'%s' is not a cgroup (not a directory under %s)", path, info->mount);
+		cli_usage_error(ctl, "'%s' is not a cgroup (not a directory under %s)", path, info->mount);
 	default:
-		uc_errx("cannot resolve cgroup '%s': %s", path, strerror(-rc));
-		exit(UC_EXIT_FAIL);
+		cli_errx("cannot resolve cgroup '%s': %s", path, strerror(-rc));
+		exit(CLI_EXIT_FAIL);
 	}
 }
 
-static void pid_cgroup_or_exit(const struct uc_ctl *ctl, const struct uc_cg_info *info, pid_t pid,
+static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *info, pid_t pid,
 			       char *rel, size_t n)
 {
 	char tmp[PATH_MAX];
 	int rc = uc_cg_of_pid(info, pid, tmp, sizeof(tmp));
 
 	if (rc == -ESRCH)
-		uc_usage_error(ctl, "no process with PID %d", (int)pid);
+		cli_usage_error(ctl, "no process with PID %d", (int)pid);
 	if (rc == -EXDEV) {
-		uc_errx("process %d is in a cgroup outside this namespace's view", (int)pid);
-		exit(UC_EXIT_FAIL);
+		cli_errx("process %d is in a cgroup outside this namespace's view", (int)pid);
+		exit(CLI_EXIT_FAIL);
 	}
 	if (rc) {
-		uc_errx("cannot find the cpu cgroup of process %d: %s", (int)pid, strerror(-rc));
-		exit(UC_EXIT_FAIL);
+		cli_errx("cannot find the cpu cgroup of process %d: %s", (int)pid, strerror(-rc));
+		exit(CLI_EXIT_FAIL);
 	}
 	resolve_or_exit(ctl, info, tmp[0] ? tmp : ".", rel, n);
 }
@@ -196,8 +190,8 @@ static void show_group(struct show *s, struct libscols_line *parent_ln, const ch
 
 static void usage_show(void)
 {
-	printf("Usage:\n uclampctl cgroup show [PATH...] [-R] [--pid PID] [options]\n\n"
-	       "Show the clamps of cgroups: requested (as the kernel prints them, and in\n"
+	cli_usage_head(stdout, "cgroup show", show_synopsis);
+	printf("\nShow the clamps of cgroups: requested (as the kernel prints them, and in\n"
 	       "capacity units) and effective (computed like the kernel: each clamp capped by\n"
 	       "the parent's effective value, min capped by max, the root by the system\n"
 	       "clamps). Groups without clamp files are listed with the reason.\n"
@@ -206,17 +200,17 @@ static void usage_show(void)
 	       "Options:\n"
 	       " -R, --recursive        show the groups below each PATH too, as a tree\n"
 	       " -p, --pid <pid>        the cgroup of this process (repeatable)\n"
-	       UC_OUTPUT_OPTS_HELP
+	       CLI_OUTPUT_OPTS_HELP
 	       "     --list-columns     list the columns for --output\n"
 	       " -h, --help             display this help\n\n%s", about);
 }
 
-static int cgroup_show(struct uc_ctl *ctl, int argc, char **argv)
+static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "recursive", no_argument, NULL, 'R' },
 		{ "pid", required_argument, NULL, 'p' },
-		UC_OUTPUT_LONGOPTS,
+		CLI_OUTPUT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -228,44 +222,44 @@ static int cgroup_show(struct uc_ctl *ctl, int argc, char **argv)
 	int c, rc;
 
 	if (!pids) {
-		uc_errx("out of memory");
-		return UC_EXIT_FAIL;
+		cli_errx("out of memory");
+		return CLI_EXIT_FAIL;
 	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":Rp:o:Jrnh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'R': s.recursive = true; break;
-		case 'p': pids[npids++] = uc_pid_or_err(ctl, optarg); break;
+		case 'p': pids[npids++] = cli_pid_or_err(ctl, optarg); break;
 		case 'L':
-			uc_print_columns(cols, NCOLS);
+			cli_print_columns(cols, NCOLS);
 			free(pids);
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		case 'h':
 			usage_show();
 			free(pids);
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			if (uc_output_opt(ctl, c, optarg))
+			if (cli_output_opt(ctl, c, optarg))
 				break;
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 
-	uc_table_or_err(ctl, &s.t, "cgroups", cols, NCOLS,
+	cli_table_or_err(ctl, &s.t, "cgroups", cols, NCOLS,
 			"CGROUP,MIN,MAX,MIN_UTIL,MAX_UTIL,EFF_MIN,EFF_MAX,NOTE");
 	/* the root's effective values come from the system clamps */
 	rc = uc_sysctl_read_all(&sys);
 	if (rc == -ENOENT) {
-		uc_errx("the kernel has no uclamp (CONFIG_UCLAMP_TASK): /proc/sys/kernel/sched_util_clamp_* are missing");
+		cli_errx("the kernel has no uclamp (CONFIG_UCLAMP_TASK): /proc/sys/kernel/sched_util_clamp_* are missing");
 		uc_table_free(&s.t);
 		free(pids);
-		return UC_EXIT_NOTSUPP;
+		return CLI_EXIT_NOTSUPP;
 	}
 	if (rc) {
-		uc_errx("cannot read the system clamps: %s", strerror(-rc));
+		cli_errx("cannot read the system clamps: %s", strerror(-rc));
 		uc_table_free(&s.t);
 		free(pids);
-		return UC_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	}
 	s.smin = sys.min;
 	s.smax = sys.max;
@@ -288,7 +282,7 @@ static int cgroup_show(struct uc_ctl *ctl, int argc, char **argv)
 		uc_cg_parent(rel, parent, sizeof(parent));
 		rc = uc_cg_effective(parent, s.smin, s.smax, &peff);
 		if (rc) {
-			uc_errx("cannot compute the effective clamps above '%s': %s", rel, strerror(-rc));
+			cli_errx("cannot compute the effective clamps above '%s': %s", rel, strerror(-rc));
 			s.failed++;
 			continue;
 		}
@@ -297,15 +291,15 @@ static int cgroup_show(struct uc_ctl *ctl, int argc, char **argv)
 	uc_table_print(&s.t, stdout);
 	uc_table_free(&s.t);
 	free(pids);
-	return s.failed ? UC_EXIT_FAIL : UC_EXIT_OK;
+	return s.failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 /* ---- set ----------------------------------------------------------------------- */
 
 static void usage_set(void)
 {
-	printf("Usage:\n uclampctl cgroup set PATH [--min V] [--max V] [--enable-cpu] [options]\n\n"
-	       "Set a cgroup's clamps. Only values that differ from the current ones are\n"
+	cli_usage_head(stdout, "cgroup set", set_synopsis);
+	printf("\nSet a cgroup's clamps. Only values that differ from the current ones are\n"
 	       "written: ANY write to cpu.uclamp.min/max enables the uclamp fast path until\n"
 	       "reboot, even one of the value already there (asks first, or needs --yes).\n"
 	       "A min above the max is allowed for cgroups, with a warning.\n\n"
@@ -316,7 +310,7 @@ static void usage_set(void)
 	       "                        cgroup.subtree_control (so the group has no clamp\n"
 	       "                        files), add it there and in every ancestor that lacks\n"
 	       "                        it; planned and reported like the clamp writes\n"
-	       UC_WRITE_OPTS_HELP
+	       CLI_WRITE_OPTS_HELP
 	       " -h, --help             display this help\n\n"
 	       "Values: %s.\n\n%s", uc_value_forms, about);
 }
@@ -330,7 +324,7 @@ static int final_util(const struct uc_plan *p, const char *rel, enum uc_attr att
 	return uc_pct100_to_util(fallback_pct);
 }
 
-static int cgroup_set(struct uc_ctl *ctl, int argc, char **argv)
+static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "min", required_argument, NULL, 'm' },
@@ -353,11 +347,11 @@ static int cgroup_set(struct uc_ctl *ctl, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":ynh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			uc_value_or_err(ctl, "--min", optarg, &vmin);
+			cli_value_or_err(ctl, "--min", optarg, &vmin);
 			has_min = true;
 			break;
 		case 'M':
-			uc_value_or_err(ctl, "--max", optarg, &vmax);
+			cli_value_or_err(ctl, "--max", optarg, &vmax);
 			has_max = true;
 			break;
 		case 'E': enable_cpu = true; break;
@@ -365,27 +359,27 @@ static int cgroup_set(struct uc_ctl *ctl, int argc, char **argv)
 		case 'n': ctl->dry_run = true; break;
 		case 'h':
 			usage_set();
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind >= argc)
-		uc_usage_error(ctl, "missing PATH: which cgroup? (relative to the cpu hierarchy, e.g. system.slice/foo.service)");
+		cli_usage_error(ctl, "missing PATH: which cgroup? (relative to the cpu hierarchy, e.g. system.slice/foo.service)");
 	if (argc - optind > 1)
-		uc_usage_error(ctl, "one PATH only: got '%s' and '%s'", argv[optind], argv[optind + 1]);
+		cli_usage_error(ctl, "one PATH only: got '%s' and '%s'", argv[optind], argv[optind + 1]);
 	if (!has_min && !has_max && !enable_cpu)
-		uc_usage_error(ctl, "nothing to set: give --min and/or --max (or --enable-cpu)");
+		cli_usage_error(ctl, "nothing to set: give --min and/or --max (or --enable-cpu)");
 
 	info = layout_or_exit(ctl);
 	resolve_or_exit(ctl, info, argv[optind], rel, sizeof(rel));
 	if (!*rel)
-		uc_usage_error(ctl, "the root cgroup has no cpu.uclamp files: for system-wide limits use "
+		cli_usage_error(ctl, "the root cgroup has no cpu.uclamp files: for system-wide limits use "
 			       "'uclampctl system set'");
 	rc = uc_cg_state(rel, &st);
 	if (rc) {
-		uc_errx("cannot inspect cgroup '%s': %s", rel, strerror(-rc));
-		return UC_EXIT_FAIL;
+		cli_errx("cannot inspect cgroup '%s': %s", rel, strerror(-rc));
+		return CLI_EXIT_FAIL;
 	}
 	uc_cg_parent(rel, parent, sizeof(parent));
 
@@ -395,22 +389,22 @@ static int cgroup_set(struct uc_ctl *ctl, int argc, char **argv)
 		break;
 	case UC_CG_CPU_OFF:
 		if (!enable_cpu) {
-			uc_errx("'%s' has no cpu.uclamp files: cpu is not enabled in %s/cgroup.subtree_control; "
+			cli_errx("'%s' has no cpu.uclamp files: cpu is not enabled in %s/cgroup.subtree_control; "
 				"add --enable-cpu to enable it (a planned change, shown by --dry-run)",
 				rel, *parent ? parent : "the root's");
-			return UC_EXIT_FAIL;
+			return CLI_EXIT_FAIL;
 		}
 		rc = uc_cg_plan_enable_cpu(&plan, rel);
 		if (rc < 0) {
-			uc_errx("cannot plan enabling cpu above '%s': %s", rel, strerror(-rc));
+			cli_errx("cannot plan enabling cpu above '%s': %s", rel, strerror(-rc));
 			uc_plan_free(&plan);
-			return UC_EXIT_FAIL;
+			return CLI_EXIT_FAIL;
 		}
 		break;
 	case UC_CG_NO_GROUP_CLAMPS:
-		uc_errx("'%s' has no cpu.uclamp files although the cpu controller is on: the kernel "
+		cli_errx("'%s' has no cpu.uclamp files although the cpu controller is on: the kernel "
 			"lacks cgroup clamps (CONFIG_UCLAMP_TASK_GROUP)", rel);
-		return UC_EXIT_NOTSUPP;
+		return CLI_EXIT_NOTSUPP;
 	case UC_CG_IS_ROOT:
 		break;	/* refused above */
 	}
@@ -418,35 +412,36 @@ static int cgroup_set(struct uc_ctl *ctl, int argc, char **argv)
 	if (st == UC_CG_HAS_CLAMPS) {
 		if ((rc = uc_cg_read(rel, UC_ATTR_MIN, &cur_min)) ||
 		    (rc = uc_cg_read(rel, UC_ATTR_MAX, &cur_max))) {
-			uc_errx("cannot read the clamps of '%s': %s", rel, strerror(-rc));
+			cli_errx("cannot read the clamps of '%s': %s", rel, strerror(-rc));
 			uc_plan_free(&plan);
-			return UC_EXIT_FAIL;
+			return CLI_EXIT_FAIL;
 		}
 	}
 	if (has_min || has_max) {
 		rc = uc_cg_plan_values(&plan, rel, has_min ? &vmin : NULL, has_max ? &vmax : NULL);
 		if (rc) {
-			uc_errx("cannot plan the change of '%s': %s", rel, strerror(-rc));
+			cli_errx("cannot plan the change of '%s': %s", rel, strerror(-rc));
 			uc_plan_free(&plan);
-			return UC_EXIT_FAIL;
+			return CLI_EXIT_FAIL;
 		}
 	}
 	if (final_util(&plan, rel, UC_ATTR_MIN, cur_min) > final_util(&plan, rel, UC_ATTR_MAX, cur_max))
-		uc_warnx(ctl, "'%s': cpu.uclamp.min would be above cpu.uclamp.max; the kernel allows it for "
+		cli_warnx(ctl, "'%s': cpu.uclamp.min would be above cpu.uclamp.max; the kernel allows it for "
 			 "cgroups, but the effective min is then the max", rel);
 
-	rc = uc_run_plan(ctl, &plan, UC_EXEC_ATOMIC, false);
+	rc = cli_run_plan(ctl, &plan, UC_EXEC_ATOMIC, false);
 	uc_plan_free(&plan);
 	return rc;
 }
 
-int cmd_cgroup(struct uc_ctl *ctl, int argc, char **argv)
+int cmd_cgroup(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct uc_command cmds[] = {
-		{ "show", cgroup_show, "show cgroup clamps, requested and effective" },
-		{ "set", cgroup_set, "set a cgroup's clamps" },
-		{ NULL, NULL, NULL },
+	static const struct cli_command cmds[] = {
+		{ "show", cgroup_show, "show cgroup clamps, requested and effective", show_synopsis },
+		{ "set", cgroup_set, "set a cgroup's clamps", set_synopsis },
+		{ NULL, NULL, NULL, NULL },
 	};
 
-	return uc_dispatch_group(ctl, "cgroup", cmds, usage_group, argc, argv);
+	return cli_dispatch_group(ctl, "cgroup", cmds,
+				  "Show or set cgroup clamps (cpu.uclamp.min/max).\n\n" ABOUT, argc, argv);
 }

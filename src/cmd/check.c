@@ -46,7 +46,7 @@ static int exit_of(enum uc_key_state s)
 	return CHECK_UNKNOWN;
 }
 
-int cmd_check(struct uc_ctl *ctl, int argc, char **argv)
+int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
@@ -68,13 +68,13 @@ int cmd_check(struct uc_ctl *ctl, int argc, char **argv)
 			break;
 		case 'h':
 			usage();
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
-		uc_usage_error(ctl, "unexpected argument '%s': 'check' takes no arguments", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': 'check' takes no arguments", argv[optind]);
 
 	uc_fastpath_detect(&fp);
 	if (ctl->quiet)

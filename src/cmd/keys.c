@@ -31,16 +31,16 @@ static void usage(void)
 	       "(/proc/kallsyms + /proc/kcore, 4 bytes each), otherwise from what userspace\n"
 	       "shows of them; a key that cannot be read is 'unreadable' with the reason.\n"
 	       "sched_uclamp_used is shown exactly as 'uclampctl check' sees it.\n\n"
-	       "Options:\n" UC_OUTPUT_OPTS_HELP
+	       "Options:\n" CLI_OUTPUT_OPTS_HELP
 	       "     --list-columns     list the columns for --output\n"
 	       " -h, --help             display this help\n\n"
 	       "Default columns: KEY,STATE,HOW,MEANING.\n");
 }
 
-int cmd_keys(struct uc_ctl *ctl, int argc, char **argv)
+int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		UC_OUTPUT_LONGOPTS,
+		CLI_OUTPUT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -52,31 +52,31 @@ int cmd_keys(struct uc_ctl *ctl, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'L':
-			uc_print_columns(cols, NCOLS);
-			return UC_EXIT_OK;
+			cli_print_columns(cols, NCOLS);
+			return CLI_EXIT_OK;
 		case 'h':
 			usage();
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		case ':':
-			uc_usage_error(ctl, "option '%s' needs a value: a list of columns (see --list-columns)",
+			cli_usage_error(ctl, "option '%s' needs a value: a list of columns (see --list-columns)",
 				       argv[optind - 1]);
 		default:
-			if (uc_output_opt(ctl, c, optarg))
+			if (cli_output_opt(ctl, c, optarg))
 				break;
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
-		uc_usage_error(ctl, "unexpected argument '%s': 'keys' takes no arguments", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': 'keys' takes no arguments", argv[optind]);
 
 	/* before reading anything: a bad -o is a usage error that changes nothing */
-	uc_table_or_err(ctl, &t, "keys", cols, NCOLS, "KEY,STATE,HOW,MEANING");
+	cli_table_or_err(ctl, &t, "keys", cols, NCOLS, "KEY,STATE,HOW,MEANING");
 	ks = malloc(sizeof(*ks));
 	if (!ks || uc_skeys_read(ks)) {
-		uc_errx("out of memory");
+		cli_errx("out of memory");
 		uc_table_free(&t);
 		free(ks);
-		return UC_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < ks->n; i++) {
 		const struct uc_skey *k = &ks->k[i];
@@ -97,7 +97,7 @@ int cmd_keys(struct uc_ctl *ctl, int argc, char **argv)
 	uc_table_free(&t);
 	if (ctl->verbose)
 		for (size_t i = 0; i < ks->info.nnotes; i++)
-			uc_verbose(ctl, "kernel memory: %s", ks->info.notes[i]);
+			cli_verbose(ctl, "kernel memory: %s", ks->info.notes[i]);
 	free(ks);
-	return UC_EXIT_OK;
+	return CLI_EXIT_OK;
 }

@@ -25,7 +25,7 @@ static void usage(void)
 	       "     --min <value>      the requested minimum (util_min)\n"
 	       "     --max <value>      the requested maximum (util_max)\n"
 	       "     --reset-on-fork    CMD's children start at the default clamps\n"
-	       UC_WRITE_OPTS_HELP
+	       CLI_WRITE_OPTS_HELP
 	       "                        (with --dry-run, CMD is not run)\n"
 	       " -h, --help             display this help\n\n"
 	       "Values: %s.\n"
@@ -34,28 +34,7 @@ static void usage(void)
 	       "not run then).\n", uc_value_forms);
 }
 
-/* The plan's report goes to stderr: stdout belongs to CMD. */
-static int plan_on_stderr(struct uc_ctl *ctl, struct uc_selector *sel, struct uc_task_want *want)
-{
-	int saved, rc;
-
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-		uc_errx("cannot redirect messages to stderr: %s", strerror(errno));
-		return UC_EXIT_FAIL;
-	}
-	rc = uc_task_plan_and_run(ctl, sel, want);
-	fflush(stdout);
-	if (dup2(saved, STDOUT_FILENO) < 0) {
-		uc_errx("cannot restore stdout: %s", strerror(errno));
-		rc = UC_EXIT_FAIL;
-	}
-	close(saved);
-	return rc;
-}
-
-int cmd_run(struct uc_ctl *ctl, int argc, char **argv)
+int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "min", required_argument, NULL, OPT_MIN },
@@ -77,11 +56,11 @@ int cmd_run(struct uc_ctl *ctl, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:ynh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_MIN:
-			uc_value_or_err(ctl, "--min", optarg, &v);
+			cli_value_or_err(ctl, "--min", optarg, &v);
 			want.min = v.util;
 			break;
 		case OPT_MAX:
-			uc_value_or_err(ctl, "--max", optarg, &v);
+			cli_value_or_err(ctl, "--max", optarg, &v);
 			want.max = v.util;
 			break;
 		case OPT_ROF: want.reset_on_fork = 1; break;
@@ -89,31 +68,32 @@ int cmd_run(struct uc_ctl *ctl, int argc, char **argv)
 		case 'n': ctl->dry_run = true; break;
 		case 'h':
 			usage();
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind >= argc)
-		uc_usage_error(ctl, "no command to run: give CMD [ARGS...] after the options");
+		cli_usage_error(ctl, "no command to run: give CMD [ARGS...] after the options");
 	if (want.min == UC_KEEP && want.max == UC_KEEP && want.reset_on_fork == UC_KEEP)
-		uc_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork before CMD");
+		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork before CMD");
 	if (want.min >= 0 && want.max >= 0 && want.min > want.max)
-		uc_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max", want.min,
+		cli_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max", want.min,
 			       want.max);
 
-	rc = uc_task_support_or_exit(ctl);
+	rc = cli_task_support(ctl);
 	if (rc)
 		return rc;
 	sel.need_comm = ctl->dry_run;
-	uc_task_explain_reset(ctl, &want);
-	rc = plan_on_stderr(ctl, &sel, &want);
+	cli_task_explain_reset(ctl, &want);
+	ctl->to_stderr = true;	/* the report goes to stderr: stdout belongs to CMD */
+	rc = cli_task_plan_and_run(ctl, &sel, &want);
 	if (rc || ctl->dry_run)
 		return rc;
 
 	execvp(argv[optind], argv + optind);
 	rc = errno;
-	uc_errx("cannot run '%s': %s", argv[optind], strerror(rc));
+	cli_errx("cannot run '%s': %s", argv[optind], strerror(rc));
 	/* util-linux errexec(): 127 not found, 126 found but not runnable */
-	return rc == ENOENT ? UC_EXIT_EXEC_ENOENT : UC_EXIT_EXEC_FAIL;
+	return rc == ENOENT ? CLI_EXIT_EXEC_ENOENT : CLI_EXIT_EXEC_FAIL;
 }

@@ -20,6 +20,7 @@
 #include "cmd/common.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/fastpath.h"
+#include "uclamp/json.h"
 #include "uclamp/kallsyms.h"
 #include "uclamp/keys.h"
 #include "uclamp/kmem.h"
@@ -253,7 +254,7 @@ static void print_governors(const struct status *s)
 		    s->ngov);
 }
 
-static void print_text(const struct uc_ctl *ctl, const struct status *s)
+static void print_text(const struct cli_ctl *ctl, const struct status *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
@@ -308,202 +309,102 @@ tail:
 	row("advice", "%s", s->advice);
 }
 
-/* ---- JSON: hand-built, all of it through these few helpers ---- */
-
-struct jw {
-	FILE *f;
-	int depth;
-	bool first;
-};
-
-/* a JSON string: escapes, and invalid UTF-8 (a comm can hold any byte) as U+FFFD */
-static void jw_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	while (*p) {
-		size_t len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
-		bool ok = len > 0 && !(len == 2 && *p < 0xc2);
-
-		for (size_t i = 1; ok && i < len; i++)
-			ok = (p[i] & 0xc0) == 0x80;
-		if (!ok) {
-			fputs("\\ufffd", f);
-			p++;
-			continue;
-		}
-		if (len > 1) {
-			fwrite(p, 1, len, f);
-			p += len;
-			continue;
-		}
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-		p++;
-	}
-	fputc('"', f);
-}
-
-static void jw_key(struct jw *j, const char *key)
-{
-	fputs(j->first ? "\n" : ",\n", j->f);
-	j->first = false;
-	fprintf(j->f, "%*s", j->depth * 3, "");
-	if (key) {
-		jw_string(j->f, key);
-		fputs(": ", j->f);
-	}
-}
-
-static void jw_open(struct jw *j, const char *key, char c)
-{
-	if (j->depth || key)
-		jw_key(j, key);
-	fputc(c, j->f);
-	j->depth++;
-	j->first = true;
-}
-
-static void jw_close(struct jw *j, char c)
-{
-	j->depth--;
-	if (!j->first)
-		fprintf(j->f, "\n%*s", j->depth * 3, "");
-	fputc(c, j->f);
-	j->first = false;
-}
-
-static void jw_str(struct jw *j, const char *key, const char *val)
-{
-	jw_key(j, key);
-	if (val)
-		jw_string(j->f, val);
-	else
-		fputs("null", j->f);
-}
-
-static void jw_num(struct jw *j, const char *key, long long v)
-{
-	jw_key(j, key);
-	fprintf(j->f, "%lld", v);
-}
-
-static void jw_tri(struct jw *j, const char *key, int v)
-{
-	jw_key(j, key);
-	fputs(v > 0 ? "true" : v == 0 ? "false" : "null", j->f);
-}
-
-static void jw_null(struct jw *j, const char *key)
-{
-	jw_key(j, key);
-	fputs("null", j->f);
-}
+/* ---- JSON ---- */
 
 static void print_json(const struct status *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
-	struct jw j = { .f = stdout };
+	struct uc_json j;
 	char buf[64];
 
-	jw_open(&j, NULL, '{');
-	jw_open(&j, "kernel", '{');
-	jw_str(&j, "release", s->release[0] ? s->release : NULL);
-	jw_tri(&j, "uclamp_task", s->task);
-	jw_tri(&j, "uclamp_task_group", s->task_group);
-	jw_tri(&j, "static_key", fp->has_key);
-	jw_close(&j, '}');
+	uc_json_init(&j, stdout, 3);
+	uc_json_open(&j, NULL, '{', false);
+	uc_json_open(&j, "kernel", '{', false);
+	uc_json_str(&j, "release", s->release[0] ? s->release : NULL);
+	uc_json_tri(&j, "uclamp_task", s->task);
+	uc_json_tri(&j, "uclamp_task_group", s->task_group);
+	uc_json_tri(&j, "static_key", fp->has_key);
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "fast_path", '{');
-	jw_str(&j, "state", uc_key_state_name(fp->state));
-	jw_str(&j, "source", fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
-	jw_str(&j, "how", fp->how);
+	uc_json_open(&j, "fast_path", '{', false);
+	uc_json_str(&j, "state", uc_key_state_name(fp->state));
+	uc_json_str(&j, "source", fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
+	uc_json_str(&j, "how", fp->how);
 	if (fp->value_read) {
-		jw_num(&j, "value", fp->value);
+		uc_json_int(&j, "value", fp->value);
 		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)fp->addr);
-		jw_str(&j, "address", buf);
+		uc_json_str(&j, "address", buf);
 	} else {
-		jw_null(&j, "value");
-		jw_null(&j, "address");
+		uc_json_null(&j, "value");
+		uc_json_null(&j, "address");
 	}
-	jw_open(&j, "evidence", '[');
+	uc_json_open(&j, "evidence", '[', false);
 	for (size_t i = 0; i < fp->nevidence; i++)
-		jw_str(&j, NULL, fp->evidence[i]);
-	jw_close(&j, ']');
-	jw_open(&j, "unavailable", '[');
+		uc_json_str(&j, NULL, fp->evidence[i]);
+	uc_json_close(&j, ']');
+	uc_json_open(&j, "unavailable", '[', false);
 	for (size_t i = 0; i < fp->nunavailable; i++)
-		jw_str(&j, NULL, fp->unavailable[i]);
-	jw_close(&j, ']');
-	jw_close(&j, '}');
+		uc_json_str(&j, NULL, fp->unavailable[i]);
+	uc_json_close(&j, ']');
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "system", '{');
+	uc_json_open(&j, "system", '{', false);
 	if (fp->sysctls) {
-		jw_num(&j, "util_min", sc->sys.min);
-		jw_num(&j, "util_max", sc->sys.max);
+		uc_json_int(&j, "util_min", sc->sys.min);
+		uc_json_int(&j, "util_max", sc->sys.max);
 		if (sc->sys.rt_default == UC_SYSCTL_ABSENT)
-			jw_null(&j, "util_min_rt_default");
+			uc_json_null(&j, "util_min_rt_default");
 		else
-			jw_num(&j, "util_min_rt_default", sc->sys.rt_default);
+			uc_json_int(&j, "util_min_rt_default", sc->sys.rt_default);
 	} else {
-		jw_null(&j, "util_min");
-		jw_null(&j, "util_max");
-		jw_null(&j, "util_min_rt_default");
+		uc_json_null(&j, "util_min");
+		uc_json_null(&j, "util_max");
+		uc_json_null(&j, "util_min_rt_default");
 	}
-	jw_close(&j, '}');
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "cgroup", '{');
+	uc_json_open(&j, "cgroup", '{', false);
 	if (s->cg_rc)
-		jw_null(&j, "version");
+		uc_json_null(&j, "version");
 	else
-		jw_num(&j, "version", s->cg.version);
-	jw_tri(&j, "hybrid", s->cg_rc ? -1 : s->cg.hybrid);
-	jw_open(&j, "mounts", '[');
+		uc_json_int(&j, "version", s->cg.version);
+	uc_json_tri(&j, "hybrid", s->cg_rc ? -1 : s->cg.hybrid);
+	uc_json_open(&j, "mounts", '[', false);
 	if (!s->cg_rc)
-		jw_str(&j, NULL, s->cg.mount);
+		uc_json_str(&j, NULL, s->cg.mount);
 	if (!s->cg_rc && s->cg.hybrid)
-		jw_str(&j, NULL, s->cg.unified);
-	jw_close(&j, ']');
-	jw_close(&j, '}');
+		uc_json_str(&j, NULL, s->cg.unified);
+	uc_json_close(&j, ']');
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "clamped", '{');
-	jw_tri(&j, "scanned", sc->done && sc->complete);
-	jw_num(&j, "threads", (long long)sc->tasks);
-	jw_num(&j, "threads_nondefault", (long long)sc->tasks_nondefault);
-	jw_num(&j, "cgroups", (long long)sc->cgroups);
-	jw_num(&j, "cgroups_nondefault", (long long)sc->cgroups_nondefault);
-	jw_close(&j, '}');
+	uc_json_open(&j, "clamped", '{', false);
+	uc_json_tri(&j, "scanned", sc->done && sc->complete);
+	uc_json_int(&j, "threads", (long long)sc->tasks);
+	uc_json_int(&j, "threads_nondefault", (long long)sc->tasks_nondefault);
+	uc_json_int(&j, "cgroups", (long long)sc->cgroups);
+	uc_json_int(&j, "cgroups_nondefault", (long long)sc->cgroups_nondefault);
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "governors", '{');
+	uc_json_open(&j, "governors", '{', false);
 	for (size_t i = 0; i < s->ngov; i++) {
 		snprintf(buf, sizeof(buf), "policy%d", s->gov[i].id);
-		jw_str(&j, buf, s->gov[i].gov);
+		uc_json_str(&j, buf, s->gov[i].gov);
 	}
-	jw_close(&j, '}');
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "cpu_capacity", '{');
-	jw_tri(&j, "asymmetric", s->cap_rc == 0 ? 1 : s->cap_rc == 1 ? 0 : -1);
-	jw_str(&j, "capacities", s->cap_rc >= 0 ? s->caps : NULL);
-	jw_close(&j, '}');
+	uc_json_open(&j, "cpu_capacity", '{', false);
+	uc_json_tri(&j, "asymmetric", s->cap_rc == 0 ? 1 : s->cap_rc == 1 ? 0 : -1);
+	uc_json_str(&j, "capacities", s->cap_rc >= 0 ? s->caps : NULL);
+	uc_json_close(&j, '}');
 
-	jw_open(&j, "sched_ext", '{');
-	jw_str(&j, "state", s->scx_rc ? NULL : s->scx);
-	jw_str(&j, "ops", s->scx_ops[0] ? s->scx_ops : NULL);
-	jw_close(&j, '}');
-	jw_str(&j, "lockdown", s->ld_rc ? NULL : s->lockdown);
-	jw_str(&j, "advice", s->advice);
-	jw_close(&j, '}');
+	uc_json_open(&j, "sched_ext", '{', false);
+	uc_json_str(&j, "state", s->scx_rc ? NULL : s->scx);
+	uc_json_str(&j, "ops", s->scx_ops[0] ? s->scx_ops : NULL);
+	uc_json_close(&j, '}');
+	uc_json_str(&j, "lockdown", s->ld_rc ? NULL : s->lockdown);
+	uc_json_str(&j, "advice", s->advice);
+	uc_json_close(&j, '}');
 	fputc('\n', stdout);
 }
 
@@ -612,7 +513,7 @@ static void usage(void)
 	       "unavailable (not root, lockdown, no /proc/kcore, kptr_restrict, ...).\n");
 }
 
-int cmd_status(struct uc_ctl *ctl, int argc, char **argv)
+int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
@@ -638,27 +539,27 @@ int cmd_status(struct uc_ctl *ctl, int argc, char **argv)
 			else if (!strcmp(optarg, "prometheus"))
 				fmt = FMT_PROMETHEUS;
 			else
-				uc_usage_error(ctl, "invalid format '%s' for --format: use text, json or prometheus",
+				cli_usage_error(ctl, "invalid format '%s' for --format: use text, json or prometheus",
 					       optarg);
 			break;
 		case 'h':
 			usage();
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		case ':':
-			uc_usage_error(ctl, "option '%s' needs a value: text, json or prometheus", argv[optind - 1]);
+			cli_usage_error(ctl, "option '%s' needs a value: text, json or prometheus", argv[optind - 1]);
 		default:
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
-		uc_usage_error(ctl, "unexpected argument '%s': 'status' takes no arguments", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': 'status' takes no arguments", argv[optind]);
 	if (ctl->out.json)
 		fmt = FMT_JSON;
 
 	s = malloc(sizeof(*s));
 	if (!s) {
-		uc_errx("out of memory");
-		return UC_EXIT_FAIL;
+		cli_errx("out of memory");
+		return CLI_EXIT_FAIL;
 	}
 	gather(s);
 	if (fmt == FMT_JSON)
@@ -668,5 +569,5 @@ int cmd_status(struct uc_ctl *ctl, int argc, char **argv)
 	else
 		print_text(ctl, s);
 	free(s);
-	return UC_EXIT_OK;
+	return CLI_EXIT_OK;
 }

@@ -14,25 +14,19 @@
 #include "cmd/common.h"
 #include "uclamp/sysctl.h"
 
-static const char knobs_help[] =
-	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n"
-	" util_min             a LIMIT on every task's requested min, not a default\n"
-	"                      boost: a task that asks for more gets only this much\n"
-	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n"
-	" util_max             a cap on the max of every task and every cgroup\n"
-	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n"
-	" util_min_rt_default  the min that RT tasks get when they ask for none\n"
-	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n"
-	"                      default 1024: RT runs at full speed; kernel 5.9+)\n";
-
-static void usage_group(FILE *out)
-{
-	fprintf(out, "Usage:\n"
-		" uclampctl system show [options]\n"
-		" uclampctl system set [--min V] [--max V] [--rt-default V] [options]\n"
-		"\nShow or set the system-wide clamps.\n\n%s"
-		"\nRun 'uclampctl system <command> --help' for its options.\n", knobs_help);
-}
+#define KNOBS_HELP \
+	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n" \
+	" util_min             a LIMIT on every task's requested min, not a default\n" \
+	"                      boost: a task that asks for more gets only this much\n" \
+	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n" \
+	" util_max             a cap on the max of every task and every cgroup\n" \
+	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n" \
+	" util_min_rt_default  the min that RT tasks get when they ask for none\n" \
+	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n" \
+	"                      default 1024: RT runs at full speed; kernel 5.9+)\n"
+static const char knobs_help[] = KNOBS_HELP;
+static const char show_synopsis[] = "[options]";
+static const char set_synopsis[] = "[--min V] [--max V] [--rt-default V] [options]";
 
 enum { COL_KNOB, COL_VALUE, COL_PERCENT, COL_SYSCTL, COL_NOTE, COL_MEANING };
 
@@ -60,38 +54,38 @@ static long knob_value(const struct uc_sysctl_values *v, enum uc_attr attr)
 }
 
 /* Read the knobs; print why not and return the exit code on failure. */
-static int read_or_exit(struct uc_sysctl_values *v)
+static int read_sysctls(struct uc_sysctl_values *v)
 {
 	int rc = uc_sysctl_read_all(v);
 
 	if (rc == -ENOENT) {
-		uc_errx("the kernel has no uclamp: /proc/sys/kernel/sched_util_clamp_min and _max are "
+		cli_errx("the kernel has no uclamp: /proc/sys/kernel/sched_util_clamp_min and _max are "
 			"missing (needs CONFIG_UCLAMP_TASK, Linux 5.3+)");
-		return UC_EXIT_NOTSUPP;
+		return CLI_EXIT_NOTSUPP;
 	}
 	if (rc) {
 		char eb[256];
 
-		uc_errx("cannot read the system clamps in /proc/sys/kernel: %s",
-			uc_strerr(UC_KIND_SYSCTL, rc, eb, sizeof(eb)));
-		return UC_EXIT_FAIL;
+		cli_errx("cannot read the system clamps in /proc/sys/kernel: %s",
+			cli_strerr(UC_KIND_SYSCTL, rc, eb, sizeof(eb)));
+		return CLI_EXIT_FAIL;
 	}
-	return UC_EXIT_OK;
+	return CLI_EXIT_OK;
 }
 
 static void usage_show(void)
 {
-	printf("Usage:\n uclampctl system show [options]\n\n"
-	       "Show the system-wide clamps (kernel.sched_util_clamp_*).\n\n"
-	       "Options:\n" UC_OUTPUT_OPTS_HELP
+	cli_usage_head(stdout, "system show", show_synopsis);
+	printf("\nShow the system-wide clamps (kernel.sched_util_clamp_*).\n\n"
+	       "Options:\n" CLI_OUTPUT_OPTS_HELP
 	       "     --list-columns     list the columns for --output\n"
 	       " -h, --help             display this help\n\n%s", knobs_help);
 }
 
-static int system_show(struct uc_ctl *ctl, int argc, char **argv)
+static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		UC_OUTPUT_LONGOPTS,
+		CLI_OUTPUT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,24 +97,24 @@ static int system_show(struct uc_ctl *ctl, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'L':
-			uc_print_columns(cols, sizeof(cols) / sizeof(cols[0]));
-			return UC_EXIT_OK;
+			cli_print_columns(cols, sizeof(cols) / sizeof(cols[0]));
+			return CLI_EXIT_OK;
 		case 'h':
 			usage_show();
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			if (uc_output_opt(ctl, c, optarg))
+			if (cli_output_opt(ctl, c, optarg))
 				break;
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
-		uc_usage_error(ctl, "unexpected argument '%s': 'system show' takes no arguments", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': 'system show' takes no arguments", argv[optind]);
 
-	rc = read_or_exit(&v);
+	rc = read_sysctls(&v);
 	if (rc)
 		return rc;
-	uc_table_or_err(ctl, &t, "system", cols, sizeof(cols) / sizeof(cols[0]),
+	cli_table_or_err(ctl, &t, "system", cols, sizeof(cols) / sizeof(cols[0]),
 			v.rt_default == UC_SYSCTL_ABSENT ? "KNOB,VALUE,PERCENT,SYSCTL,NOTE"
 							 : "KNOB,VALUE,PERCENT,SYSCTL");
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
@@ -140,7 +134,7 @@ static int system_show(struct uc_ctl *ctl, int argc, char **argv)
 	}
 	uc_table_print(&t, stdout);
 	uc_table_free(&t);
-	return UC_EXIT_OK;
+	return CLI_EXIT_OK;
 }
 
 static const char *why_unwritable(int err, char *buf, size_t n)
@@ -151,13 +145,13 @@ static const char *why_unwritable(int err, char *buf, size_t n)
 		return "permission denied: only root can change the system clamps";
 	if (err == -EACCES || err == -EPERM)
 		return "permission denied even for root (a read-only knob: a container or a security policy?)";
-	return uc_strerr(UC_KIND_SYSCTL, err, buf, n);
+	return cli_strerr(UC_KIND_SYSCTL, err, buf, n);
 }
 
 static void usage_set(void)
 {
-	printf("Usage:\n uclampctl system set [--min V] [--max V] [--rt-default V] [options]\n\n"
-	       "Set the system-wide clamps. Values equal to the current ones are not written.\n"
+	cli_usage_head(stdout, "system set", set_synopsis);
+	printf("\nSet the system-wide clamps. Values equal to the current ones are not written.\n"
 	       "Writes are ordered so that min <= max holds after each one; an end state\n"
 	       "with min > max is refused before anything is written; if a write fails,\n"
 	       "the ones already made are restored. Changing any of the three enables the\n"
@@ -166,33 +160,33 @@ static void usage_set(void)
 	       "     --min <value>         util_min (sched_util_clamp_min)\n"
 	       "     --max <value>         util_max (sched_util_clamp_max)\n"
 	       "     --rt-default <value>  util_min_rt_default (sched_util_clamp_min_rt_default)\n"
-	       UC_WRITE_OPTS_HELP
+	       CLI_WRITE_OPTS_HELP
 	       " -h, --help                display this help\n\n"
 	       "Values: %s; 'default' is 1024.\n\n%s", uc_value_forms, knobs_help);
 }
 
 /* A parsed option value as the library wants it (UC_RESET = the default). */
-static long want_of(const struct uc_ctl *ctl, const char *opt, const char *s)
+static long want_of(const struct cli_ctl *ctl, const char *opt, const char *s)
 {
 	struct uc_value v;
 
-	uc_value_or_err(ctl, opt, s, &v);
+	cli_value_or_err(ctl, opt, s, &v);
 	return v.util;
 }
 
 /* Refuse an end state with min > max: say which values and how to fix it. */
-static noreturn void refuse_min_above_max(const struct uc_ctl *ctl, const struct uc_sysctl_values *cur,
+static noreturn void refuse_min_above_max(const struct cli_ctl *ctl, const struct uc_sysctl_values *cur,
 					  const struct uc_sysctl_values *want)
 {
 	long min = want->min == UC_KEEP ? cur->min : want->min == UC_RESET ? 1024 : want->min;
 	long max = want->max == UC_KEEP ? cur->max : want->max == UC_RESET ? 1024 : want->max;
 
-	uc_usage_error(ctl, "refusing: util_min would be %ld%s above util_max %ld%s; the kernel "
+	cli_usage_error(ctl, "refusing: util_min would be %ld%s above util_max %ld%s; the kernel "
 		       "requires min <= max: lower --min or raise --max", min,
 		       want->min == UC_KEEP ? " (current)" : "", max, want->max == UC_KEEP ? " (current)" : "");
 }
 
-static int system_set(struct uc_ctl *ctl, int argc, char **argv)
+static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "min", required_argument, NULL, 'm' },
@@ -217,24 +211,24 @@ static int system_set(struct uc_ctl *ctl, int argc, char **argv)
 		case 'n': ctl->dry_run = true; break;
 		case 'h':
 			usage_set();
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
-		uc_usage_error(ctl, "unexpected argument '%s': give values with --min, --max or --rt-default",
+		cli_usage_error(ctl, "unexpected argument '%s': give values with --min, --max or --rt-default",
 			       argv[optind]);
 	if (want.min == UC_KEEP && want.max == UC_KEEP && want.rt_default == UC_KEEP)
-		uc_usage_error(ctl, "nothing to set: give --min, --max and/or --rt-default");
+		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --rt-default");
 
-	rc = read_or_exit(&cur);
+	rc = read_sysctls(&cur);
 	if (rc)
 		return rc;
 	if (want.rt_default != UC_KEEP && cur.rt_default == UC_SYSCTL_ABSENT) {
-		uc_errx("cannot set --rt-default: kernel.sched_util_clamp_min_rt_default does not exist "
+		cli_errx("cannot set --rt-default: kernel.sched_util_clamp_min_rt_default does not exist "
 			"(the kernel is older than 5.9); nothing changed");
-		return UC_EXIT_NOTSUPP;
+		return CLI_EXIT_NOTSUPP;
 	}
 
 	uc_plan_init(&plan);
@@ -242,9 +236,9 @@ static int system_set(struct uc_ctl *ctl, int argc, char **argv)
 	if (rc == -EINVAL)
 		refuse_min_above_max(ctl, &cur, &want);
 	if (rc) {
-		uc_errx("cannot plan the change: %s", strerror(-rc));
+		cli_errx("cannot plan the change: %s", strerror(-rc));
 		uc_plan_free(&plan);
-		return rc == -ENOENT ? UC_EXIT_NOTSUPP : UC_EXIT_FAIL;
+		return rc == -ENOENT ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
 	}
 
 	/* a read-only /proc/sys (container) or a non-root user: say so before
@@ -255,24 +249,25 @@ static int system_set(struct uc_ctl *ctl, int argc, char **argv)
 
 		if (!err)
 			continue;
-		uc_errx("cannot write %s: %s; nothing changed", uc_sysctl_path(plan.v[i].attr, pb, sizeof(pb)),
+		cli_errx("cannot write %s: %s; nothing changed", uc_sysctl_path(plan.v[i].attr, pb, sizeof(pb)),
 			why_unwritable(err, eb, sizeof(eb)));
 		uc_plan_free(&plan);
-		return err == -ENOENT ? UC_EXIT_NOTSUPP : UC_EXIT_FAIL;
+		return err == -ENOENT ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
 	}
 
-	rc = uc_run_plan(ctl, &plan, UC_EXEC_ATOMIC, false);
+	rc = cli_run_plan(ctl, &plan, UC_EXEC_ATOMIC, false);
 	uc_plan_free(&plan);
 	return rc;
 }
 
-int cmd_system(struct uc_ctl *ctl, int argc, char **argv)
+int cmd_system(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct uc_command cmds[] = {
-		{ "show", system_show, "show the system-wide clamps" },
-		{ "set", system_set, "set the system-wide clamps" },
-		{ NULL, NULL, NULL },
+	static const struct cli_command cmds[] = {
+		{ "show", system_show, "show the system-wide clamps", show_synopsis },
+		{ "set", system_set, "set the system-wide clamps", set_synopsis },
+		{ NULL, NULL, NULL, NULL },
 	};
 
-	return uc_dispatch_group(ctl, "system", cmds, usage_group, argc, argv);
+	return cli_dispatch_group(ctl, "system", cmds, "Show or set the system-wide clamps.\n\n" KNOBS_HELP,
+				  argc, argv);
 }

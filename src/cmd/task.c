@@ -39,6 +39,25 @@ struct task_args {
 	bool any_filter;	/* --policy/--user/--comm/--cgroup given */
 };
 
+/*
+ * The selector options, defined once for show, set and reset: their long
+ * options (SELECTOR_LONGOPTS), their parser (selector_opt) and their help.
+ */
+#define SELECTOR_LONGOPTS \
+	{ "threads", no_argument, NULL, 'a' }, \
+	{ "all", no_argument, NULL, OPT_ALL }, \
+	{ "policy", required_argument, NULL, OPT_POLICY }, \
+	{ "user", required_argument, NULL, OPT_USER }, \
+	{ "comm", required_argument, NULL, OPT_COMM }, \
+	{ "cgroup", required_argument, NULL, OPT_CGROUP }
+#define FILTERS "[--policy P] [--user U] [--comm NAME] [--cgroup PATH]"
+
+static const char show_synopsis[] = "[options] [PID...]";
+static const char set_synopsis[] =
+	"[--min V] [--max V] [--[no-]reset-on-fork] [options] PID...\n"
+	"[--min V] [--max V] ... --all " FILTERS;
+static const char reset_synopsis[] = "[options] PID...\n[options] --all " FILTERS;
+
 static const char selector_help[] =
 	" -a, --threads          every thread of each process, not only the main one\n"
 	"     --all              every process (instead of PIDs)\n"
@@ -64,7 +83,7 @@ static void args_free(struct task_args *a)
 	free(a->pids);
 }
 
-static void add_comms(const struct uc_ctl *ctl, struct task_args *a, const char *list)
+static void add_comms(const struct cli_ctl *ctl, struct task_args *a, const char *list)
 {
 	const char *s = list;
 
@@ -73,14 +92,14 @@ static void add_comms(const struct uc_ctl *ctl, struct task_args *a, const char 
 		char **v;
 
 		if (len == 0)
-			uc_usage_error(ctl, "invalid --comm '%s': an empty process name", list);
+			cli_usage_error(ctl, "invalid --comm '%s': an empty process name", list);
 		if (len > COMM_MAX)
-			uc_usage_error(ctl, "invalid --comm '%.*s': process names have at most %d characters "
+			cli_usage_error(ctl, "invalid --comm '%.*s': process names have at most %d characters "
 				       "(the kernel truncates them); use the first %d", (int)len, s, COMM_MAX, COMM_MAX);
 		v = realloc(a->comms, (a->sel.ncomms + 1) * sizeof(*v));
 		if (!v || !(v[a->sel.ncomms] = strndup(s, len))) {
-			uc_errx("out of memory");
-			exit(UC_EXIT_FAIL);
+			cli_errx("out of memory");
+			exit(CLI_EXIT_FAIL);
 		}
 		a->comms = v;
 		a->sel.comms = v;
@@ -89,13 +108,13 @@ static void add_comms(const struct uc_ctl *ctl, struct task_args *a, const char 
 	} while (*s++ == ',');
 }
 
-static void cgroup_or_err(const struct uc_ctl *ctl, struct task_args *a, const char *path)
+static void cgroup_or_err(const struct cli_ctl *ctl, struct task_args *a, const char *path)
 {
 	const struct uc_cg_info *info = uc_cg_layout();
 	int rc;
 
 	if (!info)
-		uc_usage_error(ctl, "invalid --cgroup '%s': no cgroup hierarchy has the cpu controller here", path);
+		cli_usage_error(ctl, "invalid --cgroup '%s': no cgroup hierarchy has the cpu controller here", path);
 	rc = uc_cg_resolve(info, path, a->cgroup, sizeof(a->cgroup));
 	if (rc == -EXDEV && path[0] == '/') {
 		/* "/system.slice", as /proc/PID/cgroup shows it: from the hierarchy's root */
@@ -105,17 +124,17 @@ static void cgroup_or_err(const struct uc_ctl *ctl, struct task_args *a, const c
 		rc = *r ? uc_cg_resolve(info, r, a->cgroup, sizeof(a->cgroup)) : 0;
 	}
 	if (rc == -ENOENT)
-		uc_usage_error(ctl, "invalid --cgroup '%s': no such cgroup under %s", path, info->mount);
+		cli_usage_error(ctl, "invalid --cgroup '%s': no such cgroup under %s", path, info->mount);
 	if (rc == -EXDEV)
-		uc_usage_error(ctl, "invalid --cgroup '%s': it leads out of the cpu hierarchy (%s)", path,
+		cli_usage_error(ctl, "invalid --cgroup '%s': it leads out of the cpu hierarchy (%s)", path,
 			       info->mount);
 	if (rc)
-		uc_usage_error(ctl, "invalid --cgroup '%s': %s", path, strerror(-rc));
+		cli_usage_error(ctl, "invalid --cgroup '%s': %s", path, strerror(-rc));
 	a->sel.cgroup = a->cgroup;
 }
 
 /* The selector options every subcommand shares; false when c is not one. */
-static bool selector_opt(const struct uc_ctl *ctl, struct task_args *a, int c)
+static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c)
 {
 	switch (c) {
 	case 'a':
@@ -125,11 +144,11 @@ static bool selector_opt(const struct uc_ctl *ctl, struct task_args *a, int c)
 		a->sel.all = true;
 		return true;
 	case OPT_POLICY:
-		a->sel.policy = uc_policy_or_err(ctl, optarg);
+		a->sel.policy = cli_policy_or_err(ctl, optarg);
 		a->any_filter = true;
 		return true;
 	case OPT_USER:
-		a->sel.uid = uc_user_or_err(ctl, optarg);
+		a->sel.uid = cli_user_or_err(ctl, optarg);
 		a->sel.has_uid = true;
 		a->any_filter = true;
 		return true;
@@ -146,19 +165,19 @@ static bool selector_opt(const struct uc_ctl *ctl, struct task_args *a, int c)
 }
 
 /* PIDs from the rest of argv; PIDs and --all exclude each other. */
-static void selector_pids(const struct uc_ctl *ctl, struct task_args *a, int argc, char **argv,
+static void selector_pids(const struct cli_ctl *ctl, struct task_args *a, int argc, char **argv,
 			  bool default_all)
 {
 	size_t n = argc > optind ? (size_t)(argc - optind) : 0;
 
 	if (n && a->sel.all)
-		uc_usage_error(ctl, "give PIDs or --all, not both");
+		cli_usage_error(ctl, "give PIDs or --all, not both");
 	if (!n && !a->sel.all) {
 		if (!default_all && a->any_filter)
-			uc_usage_error(ctl, "which tasks? --policy, --user, --comm and --cgroup narrow a "
+			cli_usage_error(ctl, "which tasks? --policy, --user, --comm and --cgroup narrow a "
 				       "selection: give PIDs, or --all");
 		if (!default_all)
-			uc_usage_error(ctl, "which tasks? give PIDs, or --all (optionally with --policy, "
+			cli_usage_error(ctl, "which tasks? give PIDs, or --all (optionally with --policy, "
 				       "--user, --comm, --cgroup)");
 		a->sel.all = true;
 	}
@@ -166,17 +185,17 @@ static void selector_pids(const struct uc_ctl *ctl, struct task_args *a, int arg
 		return;
 	a->pids = calloc(n, sizeof(*a->pids));
 	if (!a->pids) {
-		uc_errx("out of memory");
-		exit(UC_EXIT_FAIL);
+		cli_errx("out of memory");
+		exit(CLI_EXIT_FAIL);
 	}
 	for (size_t i = 0; i < n; i++)
-		a->pids[i] = uc_pid_or_err(ctl, argv[optind + (int)i]);
+		a->pids[i] = cli_pid_or_err(ctl, argv[optind + (int)i]);
 	a->sel.pids = a->pids;
 	a->sel.npids = n;
 }
 
 /* Every explicit PID must exist: name all the missing ones, change nothing. */
-static int pids_exist_or_exit(const struct task_args *a)
+static int pids_exist(const struct task_args *a)
 {
 	char buf[512];
 	size_t len = 0, missing = 0;
@@ -192,13 +211,13 @@ static int pids_exist_or_exit(const struct task_args *a)
 	}
 	if (!missing)
 		return 0;
-	uc_errx("no such process%s: %s; nothing changed", missing > 1 ? "es" : "", buf);
-	return UC_EXIT_FAIL;
+	cli_errx("no such process%s: %s; nothing changed", missing > 1 ? "es" : "", buf);
+	return CLI_EXIT_FAIL;
 }
 
 /* ---- support ---------------------------------------------------------------- */
 
-int uc_task_support_or_exit(const struct uc_ctl *ctl)
+int cli_task_support(const struct cli_ctl *ctl)
 {
 	char p[4096];
 	int err = 0;
@@ -209,21 +228,21 @@ int uc_task_support_or_exit(const struct uc_ctl *ctl)
 	/* hidden /proc/sys (a container?): ask the kernel, without enabling anything */
 	switch (uc_sched_probe(&err)) {
 	case UC_SUPPORT_YES:
-		uc_verbose(ctl, "kernel.sched_util_clamp_min is missing, but sched_setattr knows clamps");
+		cli_verbose(ctl, "kernel.sched_util_clamp_min is missing, but sched_setattr knows clamps");
 		return 0;
 	case UC_SUPPORT_NOT_BUILT:
-		uc_errx("the kernel has no uclamp: it was built without CONFIG_UCLAMP_TASK "
+		cli_errx("the kernel has no uclamp: it was built without CONFIG_UCLAMP_TASK "
 			"(sched_setattr answers EOPNOTSUPP; clamps read as 0 there)");
 		break;
 	case UC_SUPPORT_PRE_5_3:
-		uc_errx("the kernel has no uclamp: it is older than Linux 5.3");
+		cli_errx("the kernel has no uclamp: it is older than Linux 5.3");
 		break;
 	case UC_SUPPORT_UNKNOWN:
-		uc_errx("the kernel seems to have no uclamp: kernel.sched_util_clamp_min is missing and "
+		cli_errx("the kernel seems to have no uclamp: kernel.sched_util_clamp_min is missing and "
 			"the sched_setattr probe failed (%s)", strerror(-err));
 		break;
 	}
-	return UC_EXIT_NOTSUPP;
+	return CLI_EXIT_NOTSUPP;
 }
 
 /* ---- task show ------------------------------------------------------------------ */
@@ -298,25 +317,20 @@ static int show_one(const struct uc_task *tk, void *data)
 
 static void usage_show(void)
 {
-	printf("Usage:\n uclampctl task show [options] [PID...]\n\n"
-	       "Show the clamps of processes or threads: the requested values\n"
+	cli_usage_head(stdout, "task show", show_synopsis);
+	printf("\nShow the clamps of processes or threads: the requested values\n"
 	       "(sched_getattr) and the effective ones after cgroup and system limits.\n"
 	       "Without PIDs, every process (as with --all). Reading changes nothing.\n\n"
-	       "Options:\n%s" UC_OUTPUT_OPTS_HELP
+	       "Options:\n%s" CLI_OUTPUT_OPTS_HELP
 	       "     --list-columns     list the columns for --output\n"
 	       " -h, --help             display this help\n", selector_help);
 }
 
-static int task_show(struct uc_ctl *ctl, int argc, char **argv)
+static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "threads", no_argument, NULL, 'a' },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "user", required_argument, NULL, OPT_USER },
-		{ "comm", required_argument, NULL, OPT_COMM },
-		{ "cgroup", required_argument, NULL, OPT_CGROUP },
-		UC_OUTPUT_LONGOPTS,
+		SELECTOR_LONGOPTS,
+		CLI_OUTPUT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -328,25 +342,25 @@ static int task_show(struct uc_ctl *ctl, int argc, char **argv)
 	args_init(&a);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ao:Jrnh", longopts, NULL)) != -1) {
-		if (selector_opt(ctl, &a, c) || uc_output_opt(ctl, c, optarg))
+		if (selector_opt(ctl, &a, c) || cli_output_opt(ctl, c, optarg))
 			continue;
 		switch (c) {
 		case 'L':
-			uc_print_columns(cols, NCOLS);
-			return UC_EXIT_OK;
+			cli_print_columns(cols, NCOLS);
+			return CLI_EXIT_OK;
 		case 'h':
 			usage_show();
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	selector_pids(ctl, &a, argc, argv, true);
-	uc_table_or_err(ctl, &s.t, "tasks", cols, NCOLS, DEFAULT_COLS);
+	cli_table_or_err(ctl, &s.t, "tasks", cols, NCOLS, DEFAULT_COLS);
 
-	rc = uc_task_support_or_exit(ctl);
+	rc = cli_task_support(ctl);
 	if (!rc)
-		rc = pids_exist_or_exit(&a);
+		rc = pids_exist(&a);
 	if (rc) {
 		uc_table_free(&s.t);
 		args_free(&a);
@@ -365,23 +379,23 @@ static int task_show(struct uc_ctl *ctl, int argc, char **argv)
 	uc_table_free(&s.t);
 	args_free(&a);
 	if (rc && rc != -ESRCH) {
-		uc_errx("cannot list tasks: %s", strerror(-rc));
-		return UC_EXIT_FAIL;
+		cli_errx("cannot list tasks: %s", strerror(-rc));
+		return CLI_EXIT_FAIL;
 	}
 	if (st.failed) {
 		char eb[256];
 
-		uc_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed, (int)st.first_err_tid,
-			uc_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
-		return UC_EXIT_FAIL;
+		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed, (int)st.first_err_tid,
+			cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
+		return CLI_EXIT_FAIL;
 	}
-	uc_verbose(ctl, "%zu task(s) shown, %zu exited while reading", s.rows, st.gone);
-	return UC_EXIT_OK;
+	cli_verbose(ctl, "%zu task(s) shown, %zu exited while reading", s.rows, st.gone);
+	return CLI_EXIT_OK;
 }
 
 /* ---- task set / reset: shared with run ------------------------------------------ */
 
-void uc_task_explain_reset(const struct uc_ctl *ctl, const struct uc_task_want *want)
+void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_task_want *want)
 {
 	int kver;
 
@@ -390,13 +404,13 @@ void uc_task_explain_reset(const struct uc_ctl *ctl, const struct uc_task_want *
 	kver = uc_kernel_version();
 	if (!kver || kver >= UC_KVER(5, 11, 0))
 		return;
-	uc_warnx(ctl, "this kernel (older than 5.11) cannot reset a clamp to the default (-1): writing "
+	cli_warnx(ctl, "this kernel (older than 5.11) cannot reset a clamp to the default (-1): writing "
 		 "the default values instead (min 0, RT tasks the RT default; max 1024), which then count "
 		 "as set by the task");
 }
 
 struct refusal_ctx {
-	const struct uc_ctl *ctl;
+	const struct cli_ctl *ctl;
 	const struct uc_task_want *want;
 	size_t n;
 };
@@ -420,28 +434,19 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 			 comm, *comm ? ")" : "");
 
 	if (r->why == UC_REFUSE_RT_MAX_BELOW_MIN) {
-		uc_errx("%s: skipped: it is a real-time task (%s) with util_min %d (RT tasks get "
+		cli_errx("%s: skipped: it is a real-time task (%s) with util_min %d (RT tasks get "
 			"kernel.sched_util_clamp_min_rt_default unless they ask for a min), above --max %d; "
 			"the kernel refuses min > max (EINVAL): add --min %d or lower", who,
 			uc_policy_name(r->policy), r->end_min, r->end_max, r->end_max);
 		return;
 	}
-	uc_errx("%s: skipped: util_min would be %d%s, above util_max %d%s; the kernel requires "
+	cli_errx("%s: skipped: util_min would be %d%s, above util_max %d%s; the kernel requires "
 		"min <= max: %s %d", who, r->end_min, w->min == UC_KEEP ? " (its current value)" : "",
 		r->end_max, w->max == UC_KEEP ? " (its current value)" : "",
 		w->max == UC_KEEP ? "add --max" : "use --min", w->max == UC_KEEP ? r->end_min : r->end_max);
 }
 
-/* EOPNOTSUPP from the kernel: no per-task uclamp, exit 4. */
-static bool any_notsupp(const struct uc_plan *p)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].state == UC_CH_FAILED && p->v[i].err == -EOPNOTSUPP)
-			return true;
-	return false;
-}
-
-int uc_task_plan_and_run(struct uc_ctl *ctl, const struct uc_selector *sel, struct uc_task_want *want)
+int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel, struct uc_task_want *want)
 {
 	struct refusal_ctx rctx = { .ctl = ctl, .want = want };
 	struct uc_walk_stats st;
@@ -455,24 +460,22 @@ int uc_task_plan_and_run(struct uc_ctl *ctl, const struct uc_selector *sel, stru
 	rc = uc_tasks_plan(&plan, sel, want, &st);
 	if (rc) {
 		if (rc == -ESRCH)
-			uc_errx("no such process: %d; nothing changed", (int)st.first_err_tid);
+			cli_errx("no such process: %d; nothing changed", (int)st.first_err_tid);
 		else
-			uc_errx("cannot plan the change: %s; nothing changed", strerror(-rc));
+			cli_errx("cannot plan the change: %s; nothing changed", strerror(-rc));
 		uc_plan_free(&plan);
-		return UC_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	}
 	if (rctx.n > REFUSALS_SHOWN && !ctl->verbose)
-		uc_errx("... and %zu more task(s) skipped for the same reasons (-v lists them)",
+		cli_errx("... and %zu more task(s) skipped for the same reasons (-v lists them)",
 			rctx.n - REFUSALS_SHOWN);
 	if (st.failed)
-		uc_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed, (int)st.first_err_tid,
-			uc_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
+		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed, (int)st.first_err_tid,
+			cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
 	if (!sel->npids && st.seen == 0 && !ctl->quiet)
-		uc_warnx(ctl, "no task matches the selection");
+		cli_warnx(ctl, "no task matches the selection");
 
-	rc = uc_run_plan(ctl, &plan, UC_EXEC_BEST_EFFORT, false);
-	if (rc == UC_EXIT_FAIL && any_notsupp(&plan))
-		rc = UC_EXIT_NOTSUPP;
+	rc = cli_run_plan(ctl, &plan, UC_EXEC_BEST_EFFORT, false);
 	uc_plan_free(&plan);
 	return rc;
 }
@@ -481,9 +484,8 @@ int uc_task_plan_and_run(struct uc_ctl *ctl, const struct uc_selector *sel, stru
 
 static void usage_set(void)
 {
-	printf("Usage:\n uclampctl task set [--min V] [--max V] [--[no-]reset-on-fork] [options] PID...\n"
-	       " uclampctl task set [--min V] [--max V] ... --all [--policy P] [--user U] [--comm NAME]\n\n"
-	       "Set the requested clamps of tasks. Only the clamps given change; a task\n"
+	cli_usage_head(stdout, "task set", set_synopsis);
+	printf("\nSet the requested clamps of tasks. Only the clamps given change; a task\n"
 	       "already at the requested values gets no system call and counts as\n"
 	       "unchanged. Any real change enables the uclamp fast path until reboot\n"
 	       "(asks first on a terminal; otherwise needs --yes). A task that exits on the\n"
@@ -493,7 +495,7 @@ static void usage_set(void)
 	       "     --max <value>      the requested maximum (util_max)\n"
 	       "     --reset-on-fork    children of the task start at the default clamps\n"
 	       "     --no-reset-on-fork children inherit the task's clamps (needs privilege)\n"
-	       "%s" UC_WRITE_OPTS_HELP
+	       "%s" CLI_WRITE_OPTS_HELP
 	       " -h, --help             display this help\n\n"
 	       "Values: %s.\n"
 	       "Real-time tasks have util_min 1024 unless set (the RT default): to set a\n"
@@ -502,30 +504,24 @@ static void usage_set(void)
 
 static void usage_reset(void)
 {
-	printf("Usage:\n uclampctl task reset [options] PID...\n"
-	       " uclampctl task reset [options] --all [--policy P] [--user U] [--comm NAME]\n\n"
-	       "Reset both clamps of tasks to the kernel default (-1): max 1024, min 0\n"
+	cli_usage_head(stdout, "task reset", reset_synopsis);
+	printf("\nReset both clamps of tasks to the kernel default (-1): max 1024, min 0\n"
 	       "(real-time tasks: kernel.sched_util_clamp_min_rt_default). Tasks already\n"
 	       "at the defaults are left alone. Kernels before 5.11 cannot reset: there\n"
 	       "the default values are written instead. Enables the uclamp fast path\n"
 	       "until reboot like any clamp change.\n\n"
-	       "Options:\n%s" UC_WRITE_OPTS_HELP
+	       "Options:\n%s" CLI_WRITE_OPTS_HELP
 	       " -h, --help             display this help\n", selector_help);
 }
 
-static int set_or_reset(struct uc_ctl *ctl, int argc, char **argv, bool reset)
+static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 {
 	static const struct option longopts[] = {
 		{ "min", required_argument, NULL, OPT_MIN },
 		{ "max", required_argument, NULL, OPT_MAX },
 		{ "reset-on-fork", no_argument, NULL, OPT_ROF },
 		{ "no-reset-on-fork", no_argument, NULL, OPT_NO_ROF },
-		{ "threads", no_argument, NULL, 'a' },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "user", required_argument, NULL, OPT_USER },
-		{ "comm", required_argument, NULL, OPT_COMM },
-		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		SELECTOR_LONGOPTS,
 		{ "yes", no_argument, NULL, 'y' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -542,21 +538,21 @@ static int set_or_reset(struct uc_ctl *ctl, int argc, char **argv, bool reset)
 		if (selector_opt(ctl, &a, c))
 			continue;
 		if (reset && (c == OPT_MIN || c == OPT_MAX || c == OPT_ROF || c == OPT_NO_ROF))
-			uc_usage_error(ctl, "'task reset' resets both clamps and takes no --%s; use 'task set'",
+			cli_usage_error(ctl, "'task reset' resets both clamps and takes no --%s; use 'task set'",
 				       longopts[c - OPT_MIN].name);
 		switch (c) {
 		case OPT_MIN:
-			uc_value_or_err(ctl, "--min", optarg, &v);
+			cli_value_or_err(ctl, "--min", optarg, &v);
 			want.min = v.util;
 			break;
 		case OPT_MAX:
-			uc_value_or_err(ctl, "--max", optarg, &v);
+			cli_value_or_err(ctl, "--max", optarg, &v);
 			want.max = v.util;
 			break;
 		case OPT_ROF:
 		case OPT_NO_ROF:
 			if (want.reset_on_fork != UC_KEEP && want.reset_on_fork != (c == OPT_ROF))
-				uc_usage_error(ctl, "--reset-on-fork and --no-reset-on-fork exclude each other");
+				cli_usage_error(ctl, "--reset-on-fork and --no-reset-on-fork exclude each other");
 			want.reset_on_fork = c == OPT_ROF;
 			break;
 		case 'y': ctl->yes = true; break;
@@ -566,68 +562,56 @@ static int set_or_reset(struct uc_ctl *ctl, int argc, char **argv, bool reset)
 				usage_reset();
 			else
 				usage_set();
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			uc_bad_option(ctl, c, argv);
+			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (reset)
 		want.min = want.max = UC_RESET;
 	if (want.min == UC_KEEP && want.max == UC_KEEP && want.reset_on_fork == UC_KEEP)
-		uc_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork");
+		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork");
 	if (want.min >= 0 && want.max >= 0 && want.min > want.max)
-		uc_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max", want.min,
+		cli_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max", want.min,
 			       want.max);
 	selector_pids(ctl, &a, argc, argv, false);
 
-	rc = uc_task_support_or_exit(ctl);
+	rc = cli_task_support(ctl);
 	if (!rc)
-		rc = pids_exist_or_exit(&a);
+		rc = pids_exist(&a);
 	if (rc) {
 		args_free(&a);
 		return rc;
 	}
 	/* names in messages cost one read per task: only for few tasks or a dry run */
 	a.sel.need_comm = ctl->dry_run || (a.sel.npids && !a.sel.threads);
-	uc_task_explain_reset(ctl, &want);
-	rc = uc_task_plan_and_run(ctl, &a.sel, &want);
+	cli_task_explain_reset(ctl, &want);
+	rc = cli_task_plan_and_run(ctl, &a.sel, &want);
 	args_free(&a);
 	return rc;
 }
 
-static int task_set(struct uc_ctl *ctl, int argc, char **argv)
+static int task_set(struct cli_ctl *ctl, int argc, char **argv)
 {
 	return set_or_reset(ctl, argc, argv, false);
 }
 
-static int task_reset(struct uc_ctl *ctl, int argc, char **argv)
+static int task_reset(struct cli_ctl *ctl, int argc, char **argv)
 {
 	return set_or_reset(ctl, argc, argv, true);
 }
 
-static void usage_group(FILE *out)
+int cmd_task(struct cli_ctl *ctl, int argc, char **argv)
 {
-	fprintf(out, "Usage:\n"
-		" uclampctl task show [options] [PID...]\n"
-		" uclampctl task set [--min V] [--max V] [--[no-]reset-on-fork] [options] (PID... | --all)\n"
-		" uclampctl task reset [options] (PID... | --all)\n\n"
-		"Show, set or reset the clamps tasks request for themselves (sched_setattr):\n"
-		"util_min, a floor, and util_max, a cap, in capacity units 0..1024.\n\n"
-		"Commands:\n"
-		" show     show the clamps of tasks\n"
-		" set      set the clamps of tasks\n"
-		" reset    reset the clamps of tasks to the kernel default\n\n"
-		"Run 'uclampctl task <command> --help' for its options.\n");
-}
-
-int cmd_task(struct uc_ctl *ctl, int argc, char **argv)
-{
-	static const struct uc_command cmds[] = {
-		{ "show", task_show, "show the clamps of tasks" },
-		{ "set", task_set, "set the clamps of tasks" },
-		{ "reset", task_reset, "reset the clamps of tasks to the kernel default" },
-		{ NULL, NULL, NULL },
+	static const struct cli_command cmds[] = {
+		{ "show", task_show, "show the clamps of tasks", show_synopsis },
+		{ "set", task_set, "set the clamps of tasks", set_synopsis },
+		{ "reset", task_reset, "reset the clamps of tasks to the kernel default", reset_synopsis },
+		{ NULL, NULL, NULL, NULL },
 	};
 
-	return uc_dispatch_group(ctl, "task", cmds, usage_group, argc, argv);
+	return cli_dispatch_group(ctl, "task", cmds,
+				  "Show, set or reset the clamps tasks request for themselves (sched_setattr):\n"
+				  "util_min, a floor, and util_max, a cap, in capacity units 0..1024.\n",
+				  argc, argv);
 }

@@ -6,15 +6,15 @@
 #include "uclamp/tasks.h"
 
 /* Per-task clamps need CONFIG_UCLAMP_TASK: 0 when present, else print why
- * (sched_getattr would only show zeros there) and return UC_EXIT_NOTSUPP. */
-int uc_task_support_or_exit(const struct uc_ctl *ctl);
+ * (sched_getattr would only show zeros there) and return CLI_EXIT_NOTSUPP. */
+int cli_task_support(const struct cli_ctl *ctl);
 
 /* Explains (once) what 'default' does on a kernel before 5.11. */
-void uc_task_explain_reset(const struct uc_ctl *ctl, const struct uc_task_want *want);
+void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_task_want *want);
 
 /* Plan for sel/want, explaining refused tasks and a missing PID; runs the
  * plan best effort and returns the exit code (4 when the kernel said
  * EOPNOTSUPP). */
-int uc_task_plan_and_run(struct uc_ctl *ctl, const struct uc_selector *sel, struct uc_task_want *want);
+int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel, struct uc_task_want *want);
 
 #endif

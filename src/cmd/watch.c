@@ -52,7 +52,7 @@ static void usage(FILE *out)
 }
 
 struct wctx {
-	struct uc_ctl *ctl;
+	struct cli_ctl *ctl;
 	const char *const *paths;
 	size_t npaths;
 	struct watch_log_ctx log;
@@ -88,7 +88,7 @@ static enum uc_guard_verdict consent(struct wctx *c, const struct uc_watch_rules
 	*key = UC_KEY_UNKNOWN;
 	if (!rs->sets_clamps || c->dry_run)
 		return UC_GUARD_GO;
-	*key = uc_key_state_now(c->ctl);
+	*key = cli_key_state_now(c->ctl);
 	/* the first clamp written flips the key: the guard judges that one write */
 	uc_plan_init(&p);
 	if (!uc_plan_add_task(&p, 0, 0, NULL, &sa, UC_ATTR_MIN, 0, 0)) {
@@ -121,14 +121,14 @@ static bool may_run(void *data, const struct uc_watch_ruleset *rs)
 	return false;
 }
 
-static int oneshot(struct uc_ctl *ctl, struct wctx *c)
+static int oneshot(struct cli_ctl *ctl, struct wctx *c)
 {
 	char **argv = calloc(2 * c->npaths + 4, sizeof(*argv));
 	int argc = 0, rc;
 
 	if (!argv) {
-		uc_errx("out of memory");
-		return UC_EXIT_FAIL;
+		cli_errx("out of memory");
+		return CLI_EXIT_FAIL;
 	}
 	argv[argc++] = (char *)"apply";
 	for (size_t i = 0; i < c->npaths; i++) {
@@ -150,25 +150,25 @@ static int run_error(int rc)
 	switch (-rc) {
 	case EPERM:
 	case EACCES:
-		uc_errx("watch: the proc connector refused us: before Linux 6.6 it needs CAP_NET_ADMIN "
+		cli_errx("watch: the proc connector refused us: before Linux 6.6 it needs CAP_NET_ADMIN "
 			"(run as root, or give the service CAP_NET_ADMIN)");
 		break;
 	case ETIMEDOUT:
-		uc_errx("watch: no answer from the proc connector: the kernel ignores subscriptions from a "
+		cli_errx("watch: no answer from the proc connector: the kernel ignores subscriptions from a "
 			"non-initial user or PID namespace (a container); run watch on the host");
 		break;
 	case EPROTONOSUPPORT:
 	case ENOENT:
-		uc_errx("watch: this kernel has no proc connector (it needs CONFIG_CONNECTOR and "
+		cli_errx("watch: this kernel has no proc connector (it needs CONFIG_CONNECTOR and "
 			"CONFIG_PROC_EVENTS)");
 		break;
 	default:
-		uc_errx("watch: %s", strerror(-rc));
+		cli_errx("watch: %s", strerror(-rc));
 	}
-	return UC_EXIT_FAIL;
+	return CLI_EXIT_FAIL;
 }
 
-static int do_watch(struct uc_ctl *ctl, struct wctx *c, const char *sock)
+static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 {
 	struct uc_watch_ruleset rs;
 	struct uc_watch_opts o = { .dry_run = c->dry_run, .log = watch_log, .log_data = &c->log };
@@ -183,32 +183,32 @@ static int do_watch(struct uc_ctl *ctl, struct wctx *c, const char *sock)
 
 	rc = load(c, &rs);
 	if (rc == -ENOMEM) {
-		uc_errx("out of memory");
-		return UC_EXIT_FAIL;
+		cli_errx("out of memory");
+		return CLI_EXIT_FAIL;
 	}
 	if (rc) {
-		uc_errx("watch: errors in the configuration: not started");
-		return UC_EXIT_USAGE;
+		cli_errx("watch: errors in the configuration: not started");
+		return CLI_EXIT_USAGE;
 	}
 	switch (consent(c, &rs, &key)) {
 	case UC_GUARD_REFUSE:
 		if (rs.ops)
 			rs.ops->free(rs.rules);
 		if (key == UC_KEY_UNSUPPORTED) {
-			uc_errx("watch: the kernel has no uclamp (CONFIG_UCLAMP_TASK): nothing to watch for");
-			return UC_EXIT_NOTSUPP;
+			cli_errx("watch: the kernel has no uclamp (CONFIG_UCLAMP_TASK): nothing to watch for");
+			return CLI_EXIT_NOTSUPP;
 		}
-		uc_errx(refusal, uc_key_state_name(key));
-		return UC_EXIT_REFUSED;
+		cli_errx(refusal, uc_key_state_name(key));
+		return CLI_EXIT_REFUSED;
 	case UC_GUARD_GO_WARN:
-		uc_warnx(ctl, "watch: the first clamp written will enable the uclamp fast path (consent: %s)",
+		cli_warnx(ctl, "watch: the first clamp written will enable the uclamp fast path (consent: %s)",
 			 rs.allow_enable ? "allow-enable = yes" : "--yes");
 		break;
 	default:
 		break;
 	}
 	if (!rs.nrules)
-		uc_warnx(ctl, "watch: no [tasks] rules yet: waiting for the configuration to change");
+		cli_warnx(ctl, "watch: no [tasks] rules yet: waiting for the configuration to change");
 	if (!c->npaths) {
 		lo.config_paths = defaults;
 		lo.nconfig = 2;
@@ -217,13 +217,13 @@ static int do_watch(struct uc_ctl *ctl, struct wctx *c, const char *sock)
 	if (rc) {
 		if (rs.ops)
 			rs.ops->free(rs.rules);
-		uc_errx("out of memory");
-		return UC_EXIT_FAIL;
+		cli_errx("out of memory");
+		return CLI_EXIT_FAIL;
 	}
 	uc_watch_set_rules(w, &rs);
 	rc = uc_watch_run(w, &lo);
 	uc_watch_free(w);
-	return rc ? run_error(rc) : UC_EXIT_OK;
+	return rc ? run_error(rc) : CLI_EXIT_OK;
 }
 
 /* ---- watch status ----------------------------------------------------------- */
@@ -384,22 +384,22 @@ static void print_prom(const struct uc_watch_stats *s)
 	printf(P "exec_apply_latency_seconds_count %llu\n", (unsigned long long)s->lat_count);
 }
 
-static int do_status(struct uc_ctl *ctl, enum fmt fmt, const char *sock)
+static int do_status(struct cli_ctl *ctl, enum fmt fmt, const char *sock)
 {
 	struct uc_watch_stats s;
 	int rc = uc_watch_status_query(sock, &s);
 
 	if (rc == -ENOENT || rc == -ECONNREFUSED) {
-		uc_errx("watch status: the daemon is not running (no one listens at %s)", sock);
-		return UC_EXIT_FAIL;
+		cli_errx("watch status: the daemon is not running (no one listens at %s)", sock);
+		return CLI_EXIT_FAIL;
 	}
 	if (rc == -EACCES) {
-		uc_errx("watch status: permission denied: the status socket is root's (run as root)");
-		return UC_EXIT_FAIL;
+		cli_errx("watch status: permission denied: the status socket is root's (run as root)");
+		return CLI_EXIT_FAIL;
 	}
 	if (rc) {
-		uc_errx("watch status: %s: %s", sock, strerror(-rc));
-		return UC_EXIT_FAIL;
+		cli_errx("watch status: %s: %s", sock, strerror(-rc));
+		return CLI_EXIT_FAIL;
 	}
 	if (fmt == FMT_JSON)
 		print_json(&s);
@@ -407,10 +407,10 @@ static int do_status(struct uc_ctl *ctl, enum fmt fmt, const char *sock)
 		print_prom(&s);
 	else
 		print_table(&s);
-	return UC_EXIT_OK;
+	return CLI_EXIT_OK;
 }
 
-int cmd_watch(struct uc_ctl *ctl, int argc, char **argv)
+int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 {
 	enum { OPT_FG = 0x100, OPT_ONESHOT, OPT_SOCKET, OPT_FORMAT };
 	static const struct option longopts[] = {
@@ -434,8 +434,8 @@ int cmd_watch(struct uc_ctl *ctl, int argc, char **argv)
 
 	ctl->consent_hint = "--yes or 'allow-enable = yes' in [fast-path]";
 	if (!paths) {
-		uc_errx("out of memory");
-		return UC_EXIT_FAIL;
+		cli_errx("out of memory");
+		return CLI_EXIT_FAIL;
 	}
 	if (argc > 1 && !strcmp(argv[1], "status")) {
 		status = true;
@@ -474,23 +474,23 @@ int cmd_watch(struct uc_ctl *ctl, int argc, char **argv)
 			else if (!strcmp(optarg, "prometheus"))
 				fmt = FMT_PROM;
 			else
-				uc_usage_error(ctl, "unknown --format '%s': use table, json or prometheus", optarg);
+				cli_usage_error(ctl, "unknown --format '%s': use table, json or prometheus", optarg);
 			fmt_set = true;
 			break;
 		case 'h':
 			usage(stdout);
 			free(paths);
-			return UC_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			uc_bad_option(ctl, opt, argv);
+			cli_bad_option(ctl, opt, argv);
 		}
 	}
 	if (optind < argc)
-		uc_usage_error(ctl, "unexpected argument '%s' (watch takes 'status' or options)", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s' (watch takes 'status' or options)", argv[optind]);
 	if (status && (c.npaths || c.dry_run || ctl->yes || one))
-		uc_usage_error(ctl, "watch status takes only -J, --format and --socket");
+		cli_usage_error(ctl, "watch status takes only -J, --format and --socket");
 	if (!status && fmt_set)
-		uc_usage_error(ctl, "-J and --format go with 'watch status'");
+		cli_usage_error(ctl, "-J and --format go with 'watch status'");
 	c.log.max_prio = ctl->quiet ? LOG_WARNING : ctl->verbose ? LOG_DEBUG : LOG_INFO;
 	if (status)
 		rc = do_status(ctl, fmt, sock);

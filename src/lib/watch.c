@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uclamp/apply.h"
+#include "uclamp/exec.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"

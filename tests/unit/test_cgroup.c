@@ -25,7 +25,7 @@
 
 #include <libcgroup.h>
 
-#include "uclamp/apply.h"
+#include "uclamp/exec.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"

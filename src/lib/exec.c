@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 
-#include "uclamp/apply.h"
+#include "uclamp/exec.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"

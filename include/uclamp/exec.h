@@ -1,6 +1,6 @@
 /* The executor: applies a plan in order; on failure undoes what it did. */
-#ifndef UCLAMP_APPLY_H
-#define UCLAMP_APPLY_H
+#ifndef UCLAMP_EXEC_H
+#define UCLAMP_EXEC_H
 
 #include <stddef.h>
 

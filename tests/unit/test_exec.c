@@ -1,5 +1,5 @@
 /*
- * test_apply.c: the executor (src/lib/apply.c) with scripted writes.
+ * test_exec.c: the executor (src/lib/exec.c) with scripted writes.
  *
  * Every write goes through a struct uc_exec_ops that records the call and
  * answers with the next scripted result, so the tests see exactly which
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "uclamp/apply.h"
+#include "uclamp/exec.h"
 #include "uclamp/plan.h"
 #include "uclamp/sched.h"
 #include "uclamp/value.h"

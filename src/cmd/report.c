@@ -1,0 +1,375 @@
+/*
+ * Running a plan from the CLI and rendering its report: the one tail of
+ * every write command (task set/reset, run, system set, cgroup set, apply).
+ * The library runs the plan (uc_plan_run) and returns a report; this file
+ * asks at the terminal, prints the report as text or JSON, and maps it to
+ * the exit code.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/common.h"
+#include "uclamp/fastpath.h"
+
+enum uc_key_state cli_key_state_now(const struct cli_ctl *ctl)
+{
+	struct uc_fastpath fp;
+
+	uc_fastpath_detect(&fp);
+	cli_verbose(ctl, "fast path (sched_uclamp_used): %s: %s", uc_key_state_name(fp.state),
+		    fp.how[0] ? fp.how : uc_fp_source_name(fp.source));
+	/* "may enable" should say why the state is not known */
+	if (fp.state == UC_KEY_UNKNOWN)
+		for (size_t i = 0; i < fp.nunavailable; i++)
+			cli_verbose(ctl, "  %s", fp.unavailable[i]);
+	return fp.state;
+}
+
+const char *cli_strerr(enum uc_kind kind, int err, char *buf, size_t n)
+{
+	switch (-err) {
+	case EPERM:
+		if (kind == UC_KIND_TASK) {
+			snprintf(buf, n, "permission denied (another user's task needs CAP_SYS_NICE, e.g. root)");
+			return buf;
+		}
+		/* fall through */
+	case EACCES:
+		/* root is refused too by a read-only (0444) knob or a security module */
+		snprintf(buf, n, geteuid() == 0 ? "permission denied (even for root: a read-only knob or a security policy)"
+						: "permission denied (run as root)");
+		return buf;
+	case EROFS:
+		snprintf(buf, n, "read-only file system (in a container? the host must change it)");
+		return buf;
+	case ESRCH:
+		snprintf(buf, n, "no such process (it exited)");
+		return buf;
+	case EOPNOTSUPP:
+		snprintf(buf, n, "the kernel has no uclamp support (CONFIG_UCLAMP_TASK)");
+		return buf;
+	case ENOENT:
+		snprintf(buf, n, "no such file (the kernel lacks this uclamp knob)");
+		return buf;
+	default:
+		snprintf(buf, n, "%s", strerror(-err));
+		return buf;
+	}
+}
+
+/* Where the report's non-error lines go: stdout, or stderr for 'run'. */
+static FILE *out_of(const struct cli_ctl *ctl)
+{
+	return ctl->to_stderr ? stderr : stdout;
+}
+
+static const struct uc_col plan_cols[] = {
+	{ "TARGET", 0.4, 0, UC_COL_STR, "what changes: a task, sysctl or cgroup" },
+	{ "ATTRIBUTE", 0.2, 0, UC_COL_STR, "which value" },
+	{ "FROM", 0.1, SCOLS_FL_RIGHT, UC_COL_STR, "the current value" },
+	{ "TO", 0.1, SCOLS_FL_RIGHT, UC_COL_STR, "the new value" },
+	{ "FAST_PATH", 0.1, 0, UC_COL_STR, "whether the change enables the uclamp fast path" },
+};
+
+void cli_print_plan(const struct uc_plan *plan, FILE *f)
+{
+	struct uc_out_opts o = { .raw = false };
+	struct uc_table t;
+	char b1[256], b2[64];
+
+	if (uc_table_init(&t, "plan", plan_cols, 5, "TARGET,ATTRIBUTE,FROM,TO,FAST_PATH", &o, NULL))
+		return;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct uc_change *c = &plan->v[i];
+		struct libscols_line *ln = uc_table_line(&t, NULL);
+
+		uc_table_set(&t, ln, 0, uc_change_target(c, b1, sizeof(b1)));
+		uc_table_set(&t, ln, 1, uc_attr_name(c->kind, c->attr));
+		uc_table_set(&t, ln, 2, uc_change_value(c, c->from, b2, sizeof(b2)));
+		uc_table_set(&t, ln, 3, uc_change_value(c, c->to, b2, sizeof(b2)));
+		uc_table_set(&t, ln, 4, c->flips ? "enables" : "-");
+	}
+	fflush(stdout);
+	uc_table_print(&t, f);
+	uc_table_free(&t);
+}
+
+/* ---- asking at the terminal --------------------------------------------------- */
+
+static bool ask_yes(const struct uc_plan *plan, enum uc_key_state key, void *data)
+{
+	char line[32];
+
+	(void)plan;
+	(void)data;
+	fprintf(stderr, "uclampctl: warning: %s\n", uc_guard_warning(key));
+	fputs("Continue? [y/N] ", stderr);
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), stdin))
+		return false;
+	return !strcmp(line, "y\n") || !strcmp(line, "Y\n") || !strcmp(line, "yes\n");
+}
+
+static enum uc_key_state key_state(void *data)
+{
+	return cli_key_state_now(data);
+}
+
+void cli_plan_run(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
+		  struct uc_report *r)
+{
+	struct uc_run_opts o = {
+		.mode = how->mode,
+		.dry_run = ctl->dry_run,
+		.yes = ctl->yes || how->consent_from_config,
+		.key_always = how->key_always,
+		.ask = how->may_ask && isatty(STDIN_FILENO) && isatty(STDERR_FILENO) ? ask_yes : NULL,
+		.key_state = key_state,
+		.data = ctl,
+	};
+
+	uc_plan_run(plan, &o, r);
+}
+
+/* ---- text --------------------------------------------------------------------- */
+
+void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
+{
+	switch (r->outcome) {
+	case UC_RUN_REFUSED:
+		cli_errx("refused: %s", uc_guard_warning(r->key_before));
+		cli_errx("nothing changed; consent with %s, or see the plan with --dry-run",
+			 ctl->consent_hint ? ctl->consent_hint : "--yes");
+		return;
+	case UC_RUN_NOT_CONFIRMED:
+		cli_errx("not confirmed: nothing changed");
+		return;
+	case UC_RUN_NOTHING:
+	case UC_RUN_DRY:
+		return;
+	case UC_RUN_OK:
+	case UC_RUN_FAILED:
+	case UC_RUN_INTERRUPTED:
+		break;
+	}
+	if (r->verdict == UC_GUARD_GO_WARN)
+		cli_warnx(ctl, "%s", uc_guard_warning(r->key_before));
+	else if (r->verdict == UC_GUARD_GO && r->flips)
+		cli_verbose(ctl, "the uclamp fast path is already %s: no new cost",
+			    uc_key_state_name(r->key_before));
+}
+
+/* One line per failed target (a task's clamps fail together), at most
+ * MAX_FAILURE_LINES, then a count: 10,000 EPERMs are one problem, not 10,000. */
+#define MAX_FAILURE_LINES 10
+static void report_failures(const struct uc_plan *plan)
+{
+	char tb[256], eb[256];
+	size_t shown = 0, more = 0;
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct uc_change *c = &plan->v[i];
+
+		if (c->state != UC_CH_FAILED && c->state != UC_CH_ROLLBACK_FAILED)
+			continue;
+		if (i > 0 && c->kind == UC_KIND_TASK && plan->v[i - 1].kind == UC_KIND_TASK &&
+		    plan->v[i - 1].tid == c->tid)
+			continue;
+		if (shown == MAX_FAILURE_LINES) {
+			more++;
+			continue;
+		}
+		shown++;
+		if (c->state == UC_CH_FAILED) {
+			char ab[128];
+			size_t len = 0;
+			bool clears_rof = false;
+
+			/* a task's attributes went to the kernel together: name them all */
+			for (size_t k = i; k < plan->n && len < sizeof(ab); k++) {
+				if (k > i && (plan->v[k].kind != UC_KIND_TASK || plan->v[k].tid != c->tid ||
+					      c->kind != UC_KIND_TASK))
+					break;
+				len += (size_t)snprintf(ab + len, sizeof(ab) - len, "%s%s", k > i ? ", " : "",
+							uc_attr_name(plan->v[k].kind, plan->v[k].attr));
+				clears_rof |= plan->v[k].attr == UC_ATTR_RESET_ON_FORK && plan->v[k].to == 0;
+			}
+			/* the kernel lets only CAP_SYS_NICE clear reset-on-fork, even on one's own task */
+			if (clears_rof && c->err == -EPERM)
+				snprintf(eb, sizeof(eb), "permission denied (clearing reset-on-fork needs CAP_SYS_NICE, e.g. root)");
+			else
+				cli_strerr(c->kind, c->err, eb, sizeof(eb));
+			cli_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab, eb);
+		} else {
+			cli_errx("%s: %s: could not be restored to its old value: %s",
+				 uc_change_target(c, tb, sizeof(tb)), uc_attr_name(c->kind, c->attr),
+				 cli_strerr(c->kind, c->err, eb, sizeof(eb)));
+		}
+	}
+	if (more)
+		cli_errx("... and %zu more failure(s) like these", more);
+}
+
+static void report_dry_run(const struct uc_report *r, FILE *f)
+{
+	enum uc_key_state key = r->key_before;
+
+	cli_print_plan(r->plan, f);
+	fprintf(f, "%zu to change, %zu unchanged; ", r->targets[UC_CH_PLANNED], r->unchanged);
+	if (!r->flips)
+		fprintf(f, "this plan does not enable the uclamp fast path\n");
+	else if (key == UC_KEY_ON || key == UC_KEY_ALWAYS_ON)
+		fprintf(f, "the uclamp fast path is already %s\n", uc_key_state_name(key));
+	else
+		fprintf(f, "this plan %s enable the uclamp fast path (sched_uclamp_used is %s)\n",
+			key == UC_KEY_OFF ? "would" : "may", uc_key_state_name(key));
+	fprintf(f, "dry run: nothing changed\n");
+}
+
+void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
+{
+	FILE *f = out_of(ctl);
+
+	switch (r->outcome) {
+	case UC_RUN_NOTHING:
+		if (r->failed) {
+			cli_errx("nothing changed: %zu target(s) refused or unreadable (see above), %zu already at the requested values",
+				 r->failed, r->unchanged);
+			return;
+		}
+		if (!ctl->quiet) {
+			fflush(stdout);
+			fprintf(f, "nothing to change (%zu already at the requested values%s)\n", r->unchanged,
+				r->gone ? ", some exited" : "");
+		}
+		return;
+	case UC_RUN_DRY:
+		report_dry_run(r, f);
+		return;
+	case UC_RUN_REFUSED:
+	case UC_RUN_NOT_CONFIRMED:
+		return;
+	case UC_RUN_OK:
+	case UC_RUN_FAILED:
+	case UC_RUN_INTERRUPTED:
+		break;
+	}
+	report_failures(r->plan);
+	if (r->outcome == UC_RUN_FAILED) {
+		cli_errx("failed: %zu change(s) undone%s%s", r->targets[UC_CH_ROLLED_BACK],
+			 r->targets[UC_CH_ROLLBACK_FAILED] ? ", some could NOT be undone (see above)" : "",
+			 r->flips ? "; the fast path, if enabled, stays on until reboot" : "");
+		return;
+	}
+	if (!ctl->quiet)
+		fprintf(f, "changed %zu, unchanged %zu, gone %zu, failed %zu\n", r->targets[UC_CH_DONE],
+			r->unchanged, uc_report_gone(r), uc_report_failed(r));
+}
+
+/* ---- JSON --------------------------------------------------------------------- */
+
+#define ST(s) (1u << (s))
+
+static void json_change(struct uc_json *j, const struct uc_change *c, bool with_err)
+{
+	char b[256];
+
+	uc_json_open(j, NULL, '{', true);
+	uc_json_str(j, "target", uc_change_target(c, b, sizeof(b)));
+	uc_json_str(j, "kind", uc_kind_name(c->kind));
+	uc_json_str(j, "attribute", uc_attr_name(c->kind, c->attr));
+	uc_json_str(j, "from", uc_change_value(c, c->from, b, sizeof(b)));
+	uc_json_str(j, "to", uc_change_value(c, c->to, b, sizeof(b)));
+	if (c->kind == UC_KIND_TASK) {
+		uc_json_int(j, "pid", c->pid);
+		uc_json_int(j, "tid", c->tid);
+	}
+	uc_json_bool(j, "enables_fast_path", c->flips);
+	if (with_err) {
+		uc_json_str(j, "state", uc_change_state_name(c->state));
+		uc_json_str(j, "error", cli_strerr(c->kind, c->err, b, sizeof(b)));
+	}
+	uc_json_close(j, '}');
+}
+
+/* The changes whose state is in 'want' (a mask of ST(state)). */
+static void json_list(struct uc_json *j, const char *name, const struct uc_plan *p, unsigned want,
+		      bool with_err)
+{
+	uc_json_open(j, name, '[', false);
+	for (size_t i = 0; p && i < p->n; i++)
+		if (want & ST(p->v[i].state))
+			json_change(j, &p->v[i], with_err);
+	uc_json_close(j, ']');
+}
+
+void cli_report_json(struct uc_json *j, const struct uc_report *r, const char *mode)
+{
+	const struct uc_plan *p = r->plan;
+	/* a run: what was written and stays; a dry run: what would be */
+	unsigned kept = r->outcome == UC_RUN_DRY ? ST(UC_CH_PLANNED)
+						  : ST(UC_CH_DONE) | ST(UC_CH_ROLLBACK_FAILED);
+	bool changed = false;
+
+	for (size_t i = 0; p && i < p->n; i++)
+		if (kept & ST(p->v[i].state))
+			changed = true;
+	uc_json_bool(j, "changed", changed);
+	uc_json_str(j, "mode", mode);
+	json_list(j, "changes", p, kept, false);
+	json_list(j, "failed", p, ST(UC_CH_FAILED) | ST(UC_CH_ROLLBACK_FAILED), true);
+	json_list(j, "rolled_back", p, ST(UC_CH_ROLLED_BACK), false);
+	uc_json_int(j, "unchanged", (long long)r->unchanged);
+	uc_json_int(j, "gone", (long long)uc_report_gone(r));
+	uc_json_open(j, "fast_path", '{', true);
+	uc_json_str(j, "before", uc_key_state_name(r->key_before));
+	uc_json_str(j, "after", uc_key_state_name(r->key_after));
+	uc_json_close(j, '}');
+	uc_json_bool(j, "enables_fast_path", r->flips);
+}
+
+/* ---- the exit code --------------------------------------------------------------- */
+
+/* EOPNOTSUPP from the kernel: no uclamp for this target, exit 4. */
+static bool any_notsupp(const struct uc_plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].state == UC_CH_FAILED && p->v[i].err == -EOPNOTSUPP)
+			return true;
+	return false;
+}
+
+int cli_report_exit(const struct uc_report *r)
+{
+	switch (r->outcome) {
+	case UC_RUN_NOTHING:
+		return r->failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	case UC_RUN_DRY:
+		return CLI_EXIT_OK;
+	case UC_RUN_REFUSED:
+	case UC_RUN_NOT_CONFIRMED:
+		return CLI_EXIT_REFUSED;
+	case UC_RUN_INTERRUPTED:
+		return CLI_EXIT_FAIL;
+	case UC_RUN_OK:
+	case UC_RUN_FAILED:
+		break;
+	}
+	if (!uc_report_failed(r))
+		return CLI_EXIT_OK;
+	return any_notsupp(r->plan) ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
+}
+
+int cli_run_plan(struct cli_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
+		 bool consent_from_config)
+{
+	struct cli_run how = { .mode = mode, .consent_from_config = consent_from_config, .may_ask = true };
+	struct uc_report r;
+
+	cli_plan_run(ctl, plan, &how, &r);
+	cli_report_guard(ctl, &r);
+	cli_report_text(ctl, &r);
+	return cli_report_exit(&r);
+}

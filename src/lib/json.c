@@ -1,0 +1,123 @@
+/* The JSON writer (see json.h). */
+#include "uclamp/json.h"
+
+void uc_json_init(struct uc_json *j, FILE *f, int indent)
+{
+	*j = (struct uc_json){ .f = f, .indent = indent };
+}
+
+void uc_json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	fputc('"', f);
+	while (*p) {
+		size_t len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3
+			   : (*p & 0xf8) == 0xf0 ? 4 : 0;
+		bool ok = len > 0 && !(len == 2 && *p < 0xc2);
+
+		for (size_t i = 1; ok && i < len; i++)
+			ok = (p[i] & 0xc0) == 0x80;
+		if (!ok) {
+			fputs("\\ufffd", f);
+			p++;
+			continue;
+		}
+		if (len > 1) {
+			fwrite(p, 1, len, f);
+			p += len;
+			continue;
+		}
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+		p++;
+	}
+	fputc('"', f);
+}
+
+static bool one_line(const struct uc_json *j)
+{
+	return j->inline_from && j->depth >= j->inline_from;
+}
+
+/* The separator before a member, then its key. */
+static void key(struct uc_json *j, const char *k)
+{
+	if (one_line(j)) {
+		fputs(j->first ? "" : ", ", j->f);
+	} else if (j->depth) {
+		fputs(j->first ? "\n" : ",\n", j->f);
+		fprintf(j->f, "%*s", j->depth * j->indent, "");
+	}
+	j->first = false;
+	if (k) {
+		uc_json_string(j->f, k);
+		fputs(": ", j->f);
+	}
+}
+
+void uc_json_open(struct uc_json *j, const char *k, char c, bool inl)
+{
+	key(j, k);
+	fputc(c, j->f);
+	j->depth++;
+	if (inl && !j->inline_from)
+		j->inline_from = j->depth;
+	j->first = true;
+}
+
+void uc_json_close(struct uc_json *j, char c)
+{
+	bool inl = one_line(j);
+
+	if (j->inline_from == j->depth)
+		j->inline_from = 0;
+	j->depth--;
+	if (!j->first && !inl)
+		fprintf(j->f, "\n%*s", j->depth * j->indent, "");
+	fputc(c == '{' ? '}' : c == '[' ? ']' : c, j->f);
+	j->first = false;
+}
+
+void uc_json_str(struct uc_json *j, const char *k, const char *val)
+{
+	key(j, k);
+	if (val)
+		uc_json_string(j->f, val);
+	else
+		fputs("null", j->f);
+}
+
+void uc_json_int(struct uc_json *j, const char *k, long long v)
+{
+	key(j, k);
+	fprintf(j->f, "%lld", v);
+}
+
+void uc_json_bool(struct uc_json *j, const char *k, bool v)
+{
+	key(j, k);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void uc_json_tri(struct uc_json *j, const char *k, int v)
+{
+	key(j, k);
+	fputs(v > 0 ? "true" : v == 0 ? "false" : "null", j->f);
+}
+
+void uc_json_null(struct uc_json *j, const char *k)
+{
+	key(j, k);
+	fputs("null", j->f);
+}

@@ -1,0 +1,124 @@
+/*
+ * Running a plan (see run.h): guard, execute, report. The order is the
+ * promise: nothing is written before the guard said go, and the report says
+ * exactly what happened to every change.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "uclamp/fastpath.h"
+#include "uclamp/run.h"
+
+const char *uc_run_outcome_name(enum uc_run_outcome o)
+{
+	switch (o) {
+	case UC_RUN_NOTHING: return "nothing";
+	case UC_RUN_DRY: return "dry-run";
+	case UC_RUN_REFUSED: return "refused";
+	case UC_RUN_NOT_CONFIRMED: return "not-confirmed";
+	case UC_RUN_OK: return "ok";
+	case UC_RUN_FAILED: return "failed";
+	case UC_RUN_INTERRUPTED: return "interrupted";
+	}
+	return "unknown";
+}
+
+/* A change that starts a target: not the 2nd/3rd change of the same TID. */
+static bool starts_target(const struct uc_plan *p, size_t i)
+{
+	const struct uc_change *c = &p->v[i];
+
+	return i == 0 || c->kind != UC_KIND_TASK || p->v[i - 1].kind != UC_KIND_TASK ||
+	       p->v[i - 1].tid != c->tid;
+}
+
+void uc_report_count(struct uc_report *r, const struct uc_plan *p)
+{
+	memset(r->targets, 0, sizeof(r->targets));
+	for (size_t i = 0; i < p->n; i++)
+		if (starts_target(p, i))
+			r->targets[p->v[i].state]++;
+}
+
+size_t uc_report_gone(const struct uc_report *r)
+{
+	return r->targets[UC_CH_GONE] + r->gone;
+}
+
+size_t uc_report_failed(const struct uc_report *r)
+{
+	return r->targets[UC_CH_FAILED] + r->failed;
+}
+
+static enum uc_key_state key_now(const struct uc_run_opts *o)
+{
+	struct uc_fastpath fp;
+
+	if (o->key_state)
+		return o->key_state(o->data);
+	uc_fastpath_detect(&fp);
+	return fp.state;
+}
+
+/* Whether a write was attempted: only then can the key have changed. */
+static bool attempted(const struct uc_plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].state != UC_CH_PLANNED && p->v[i].state != UC_CH_SKIPPED)
+			return true;
+	return false;
+}
+
+static bool key_paid(enum uc_key_state k)
+{
+	return k == UC_KEY_ON || k == UC_KEY_ALWAYS_ON || k == UC_KEY_UNSUPPORTED;
+}
+
+int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_report *r)
+{
+	struct uc_consent consent = { .yes = o->yes, .interactive = o->ask != NULL };
+	struct uc_exec_report er;
+	int rc;
+
+	*r = (struct uc_report){
+		.verdict = UC_GUARD_GO,
+		.flips = uc_plan_flips(plan),
+		.key_before = UC_KEY_UNKNOWN,
+		.key_after = UC_KEY_UNKNOWN,
+		.unchanged = plan->unchanged,
+		.gone = plan->gone,
+		.failed = plan->failed,
+		.plan = plan,
+	};
+	uc_report_count(r, plan);
+	if (r->flips || o->key_always) {
+		r->key_before = r->key_after = key_now(o);
+		r->key_read = true;
+	}
+	if (plan->n == 0) {
+		r->outcome = UC_RUN_NOTHING;
+		return 0;
+	}
+	if (o->dry_run) {
+		r->outcome = UC_RUN_DRY;
+		return 0;
+	}
+
+	r->verdict = uc_guard_check(plan, r->key_before, &consent);
+	if (r->verdict == UC_GUARD_REFUSE) {
+		r->outcome = UC_RUN_REFUSED;
+		return 0;
+	}
+	if (r->verdict == UC_GUARD_ASK && !o->ask(plan, r->key_before, o->data)) {
+		r->outcome = UC_RUN_NOT_CONFIRMED;
+		return 0;
+	}
+
+	rc = uc_plan_execute(plan, o->mode, o->ops, &er);
+	r->first_err = er.first_err;
+	uc_report_count(r, plan);
+	r->outcome = o->mode == UC_EXEC_ATOMIC && er.failed ? UC_RUN_FAILED : UC_RUN_OK;
+	if (r->flips && !key_paid(r->key_before) && attempted(plan))
+		r->key_after = key_now(o);
+	return rc;
+}

@@ -1,0 +1,113 @@
+/*
+ * test_json.c: the JSON writer (src/lib/json.c): layout (multi-line and
+ * one-line containers, both indents in use), every value type, and string
+ * escaping including invalid UTF-8.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "uclamp/json.h"
+
+static char *buf;
+static size_t len;
+static FILE *f;
+
+static int setup(void **state)
+{
+	(void)state;
+	f = open_memstream(&buf, &len);
+	return f ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(buf);
+	buf = NULL;
+	return 0;
+}
+
+static const char *text(void)
+{
+	fclose(f);
+	return buf;
+}
+
+static void test_layout(void **state)
+{
+	struct uc_json j;
+
+	(void)state;
+	uc_json_init(&j, f, 2);
+	uc_json_open(&j, NULL, '{', false);
+	uc_json_bool(&j, "changed", true);
+	uc_json_open(&j, "changes", '[', false);
+	uc_json_open(&j, NULL, '{', true);
+	uc_json_str(&j, "a", "x");
+	uc_json_int(&j, "n", -3);
+	uc_json_open(&j, "l", '[', false);	/* inside a one-line container: one line too */
+	uc_json_int(&j, NULL, 1);
+	uc_json_int(&j, NULL, 2);
+	uc_json_close(&j, ']');
+	uc_json_close(&j, '}');
+	uc_json_close(&j, ']');
+	uc_json_open(&j, "empty", '[', false);
+	uc_json_close(&j, ']');
+	uc_json_open(&j, "o", '{', true);
+	uc_json_null(&j, "z");
+	uc_json_tri(&j, "t", -1);
+	uc_json_tri(&j, "u", 0);
+	uc_json_str(&j, "s", NULL);
+	uc_json_close(&j, '}');
+	uc_json_close(&j, '}');
+	assert_string_equal(text(),
+			    "{\n"
+			    "  \"changed\": true,\n"
+			    "  \"changes\": [\n"
+			    "    {\"a\": \"x\", \"n\": -3, \"l\": [1, 2]}\n"
+			    "  ],\n"
+			    "  \"empty\": [],\n"
+			    "  \"o\": {\"z\": null, \"t\": null, \"u\": false, \"s\": null}\n"
+			    "}");
+}
+
+static void test_indent3(void **state)
+{
+	struct uc_json j;
+
+	(void)state;
+	uc_json_init(&j, f, 3);
+	uc_json_open(&j, NULL, '{', false);
+	uc_json_open(&j, "k", '{', false);
+	uc_json_tri(&j, "a", 1);
+	uc_json_close(&j, '}');
+	uc_json_close(&j, '}');
+	assert_string_equal(text(), "{\n   \"k\": {\n      \"a\": true\n   }\n}");
+}
+
+static void test_escaping(void **state)
+{
+	(void)state;
+	/* quote, backslash, controls, DEL; valid 2/3/4-byte UTF-8 kept; bad bytes -> U+FFFD */
+	uc_json_string(f, "q\"b\\n\nt\tr\r\x01\x7f \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xff\xc0\xaf\xe2\x82");
+	assert_string_equal(text(), "\"q\\\"b\\\\n\\nt\\tr\\r\\u0001\\u007f \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 "
+			    "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_layout),
+		T(test_indent3),
+		T(test_escaping),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,350 @@
+/*
+ * test_run.c: running a plan (src/lib/run.c) with scripted writes, a
+ * scripted key state and a scripted answer at the prompt. Checks what the
+ * report says and which writes were made: none before the guard said go.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "uclamp/run.h"
+#include "uclamp/sched.h"
+
+/* ---- the scripted kernel, key and admin ------------------------------------- */
+
+#define MAX_CALLS 32
+static int script[MAX_CALLS];	/* result of write i */
+static long written[MAX_CALLS];	/* the value of write i (tasks: max) */
+static size_t nwrites;
+
+static enum uc_key_state keys[4];	/* the key's state at read i */
+static size_t nkey_reads;
+
+static bool answer;		/* what the admin answers */
+static size_t nasks;
+static enum uc_key_state asked_key;
+
+static int scripted(long value)
+{
+	assert_true(nwrites < MAX_CALLS);
+	written[nwrites] = value;
+	return script[nwrites++];
+}
+
+static int fake_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
+{
+	(void)c;
+	(void)n;
+	(void)min;
+	(void)rof;
+	return scripted(max);
+}
+
+static int fake_sysctl_write(enum uc_attr attr, long value)
+{
+	(void)attr;
+	return scripted(value);
+}
+
+static int fake_cgroup_write(const char *path, enum uc_attr attr, long pct100)
+{
+	(void)path;
+	(void)attr;
+	return scripted(pct100);
+}
+
+static int fake_subtree_set(const char *path, int enable)
+{
+	(void)path;
+	return scripted(enable);
+}
+
+static const struct uc_exec_ops fake_ops = {
+	.task_set = fake_task_set,
+	.sysctl_write = fake_sysctl_write,
+	.cgroup_write = fake_cgroup_write,
+	.subtree_set = fake_subtree_set,
+};
+
+static enum uc_key_state fake_key(void *data)
+{
+	assert_ptr_equal(data, &answer);
+	assert_true(nkey_reads < 4);
+	return keys[nkey_reads++];
+}
+
+static bool fake_ask(const struct uc_plan *p, enum uc_key_state key, void *data)
+{
+	assert_ptr_equal(data, &answer);
+	assert_non_null(p);
+	/* asked before anything is written */
+	assert_int_equal(nwrites, 0);
+	asked_key = key;
+	nasks++;
+	return answer;
+}
+
+static struct uc_plan plan;
+static struct uc_run_opts opts;
+static struct uc_report rep;
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(script, 0, sizeof(script));
+	memset(written, 0, sizeof(written));
+	nwrites = nkey_reads = nasks = 0;
+	answer = false;
+	asked_key = UC_KEY_UNKNOWN;
+	keys[0] = keys[1] = keys[2] = keys[3] = UC_KEY_OFF;
+	opts = (struct uc_run_opts){ .mode = UC_EXEC_ATOMIC, .key_state = fake_key, .data = &answer,
+				     .ops = &fake_ops };
+	uc_plan_init(&plan);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	uc_plan_free(&plan);
+	return 0;
+}
+
+static void task(pid_t tid, enum uc_attr attr, long from, long to)
+{
+	struct uc_sched_attr sa = { .size = 56 };
+
+	assert_non_null(uc_plan_add_task(&plan, tid, tid, "t", &sa, attr, from, to));
+}
+
+static void sysctl(enum uc_attr attr, long from, long to)
+{
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, attr, "sched_util_clamp_min", from, to));
+}
+
+/* The report's per-target counts, by name. */
+struct counts {
+	size_t planned, done, failed, gone, rolled_back, rollback_failed, skipped;
+};
+
+static void expect_counts(struct counts want)
+{
+	const size_t *t = rep.targets;
+
+	if (t[UC_CH_PLANNED] != want.planned || t[UC_CH_DONE] != want.done ||
+	    t[UC_CH_FAILED] != want.failed || t[UC_CH_GONE] != want.gone ||
+	    t[UC_CH_ROLLED_BACK] != want.rolled_back || t[UC_CH_ROLLBACK_FAILED] != want.rollback_failed ||
+	    t[UC_CH_SKIPPED] != want.skipped)
+		fail_msg("targets planned %zu done %zu failed %zu gone %zu rolled_back %zu "
+			 "rollback_failed %zu skipped %zu; expected %zu %zu %zu %zu %zu %zu %zu",
+			 t[UC_CH_PLANNED], t[UC_CH_DONE], t[UC_CH_FAILED], t[UC_CH_GONE],
+			 t[UC_CH_ROLLED_BACK], t[UC_CH_ROLLBACK_FAILED], t[UC_CH_SKIPPED], want.planned,
+			 want.done, want.failed, want.gone, want.rolled_back, want.rollback_failed,
+			 want.skipped);
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+/* An empty plan: nothing to change, no key read, the planning counts carried over. */
+static void test_nothing(void **state)
+{
+	(void)state;
+	plan.unchanged = 3;
+	plan.gone = 1;
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(rep.outcome, UC_RUN_NOTHING);
+	assert_int_equal(rep.unchanged, 3);
+	assert_int_equal(uc_report_gone(&rep), 1);
+	assert_false(rep.key_read);
+	assert_int_equal(nkey_reads, 0);
+	assert_int_equal(nwrites, 0);
+	assert_ptr_equal(rep.plan, &plan);
+}
+
+/* Would flip, key off, no consent, no one to ask: refused, nothing written. */
+static void test_refused(void **state)
+{
+	(void)state;
+	task(10, UC_ATTR_MAX, 1024, 512);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(rep.outcome, UC_RUN_REFUSED);
+	assert_int_equal(rep.verdict, UC_GUARD_REFUSE);
+	assert_true(rep.flips);
+	assert_int_equal(rep.key_before, UC_KEY_OFF);
+	assert_int_equal(nwrites, 0);
+	assert_int_equal(nasks, 0);
+	expect_counts((struct counts){ .planned = 1 });
+}
+
+/* Asked, answered no: not confirmed, nothing written; the prompt got the key's state. */
+static void test_ask_no(void **state)
+{
+	(void)state;
+	keys[0] = UC_KEY_UNKNOWN;
+	opts.ask = fake_ask;
+	task(10, UC_ATTR_MAX, 1024, 512);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(rep.outcome, UC_RUN_NOT_CONFIRMED);
+	assert_int_equal(nasks, 1);
+	assert_int_equal(asked_key, UC_KEY_UNKNOWN);
+	assert_int_equal(nwrites, 0);
+}
+
+/* Asked, answered yes: runs; the key is read again after the writes. */
+static void test_ask_yes_key_after(void **state)
+{
+	(void)state;
+	keys[0] = UC_KEY_OFF;
+	keys[1] = UC_KEY_ON;
+	opts.ask = fake_ask;
+	answer = true;
+	task(10, UC_ATTR_MAX, 1024, 512);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(rep.outcome, UC_RUN_OK);
+	assert_int_equal(rep.verdict, UC_GUARD_ASK);
+	assert_int_equal(nasks, 1);
+	assert_int_equal(nwrites, 1);
+	assert_int_equal(written[0], 512);
+	assert_int_equal(rep.key_before, UC_KEY_OFF);
+	assert_int_equal(rep.key_after, UC_KEY_ON);
+	expect_counts((struct counts){ .done = 1 });
+}
+
+/* Consent given: no question, a warning verdict. Key already on: plain go, read once. */
+static void test_consent_and_paid(void **state)
+{
+	(void)state;
+	opts.ask = fake_ask;
+	opts.yes = true;
+	task(10, UC_ATTR_MAX, 1024, 512);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(rep.verdict, UC_GUARD_GO_WARN);
+	assert_int_equal(nasks, 0);
+
+	plan.v[0].state = UC_CH_PLANNED;
+	nwrites = nkey_reads = 0;
+	opts.yes = false;
+	keys[0] = UC_KEY_ON;
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(rep.verdict, UC_GUARD_GO);
+	assert_int_equal(rep.outcome, UC_RUN_OK);
+	assert_int_equal(nkey_reads, 1);	/* on stays on: no second read */
+	assert_int_equal(rep.key_after, UC_KEY_ON);
+}
+
+/* A dry run reads the key but neither asks nor writes; all targets stay planned. */
+static void test_dry_run(void **state)
+{
+	(void)state;
+	opts.ask = fake_ask;
+	opts.dry_run = true;
+	task(10, UC_ATTR_MIN, 0, 100);
+	task(10, UC_ATTR_MAX, 1024, 512);
+	task(11, UC_ATTR_MAX, 1024, 512);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(rep.outcome, UC_RUN_DRY);
+	assert_true(rep.key_read);
+	assert_int_equal(nasks, 0);
+	assert_int_equal(nwrites, 0);
+	/* two tasks are two targets, not three changes */
+	expect_counts((struct counts){ .planned = 2 });
+}
+
+/* A plan that cannot flip the key does not read it, unless asked to. */
+static void test_key_always(void **state)
+{
+	(void)state;
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SUBTREE, UC_ATTR_CPU_CONTROLLER, "a", 0, 1));
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_false(rep.flips);
+	assert_false(rep.key_read);
+	assert_int_equal(nkey_reads, 0);
+
+	plan.v[0].state = UC_CH_PLANNED;
+	opts.key_always = true;
+	keys[0] = UC_KEY_ON;
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_true(rep.key_read);
+	assert_int_equal(rep.key_before, UC_KEY_ON);
+	assert_int_equal(nkey_reads, 1);
+}
+
+/* Atomic: the third write fails, the first two are undone; the report says so. */
+static void test_atomic_rollback(void **state)
+{
+	(void)state;
+	opts.yes = true;
+	sysctl(UC_ATTR_MIN, 1024, 512);
+	sysctl(UC_ATTR_MAX, 1024, 800);
+	sysctl(UC_ATTR_RT_DEFAULT, 1024, 100);
+	script[2] = -EACCES;
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), -EACCES);
+	assert_int_equal(rep.outcome, UC_RUN_FAILED);
+	assert_int_equal(rep.first_err, -EACCES);
+	expect_counts((struct counts){ .failed = 1, .rolled_back = 2 });
+	assert_int_equal(uc_report_failed(&rep), 1);
+	/* three writes, then the undo of the second and the first */
+	assert_int_equal(nwrites, 5);
+	assert_int_equal(written[3], 1024);
+	assert_int_equal(written[4], 1024);
+	assert_int_equal(plan.v[2].err, -EACCES);
+	/* a write was attempted: the key is read again */
+	assert_int_equal(nkey_reads, 2);
+}
+
+/* Best effort: failures and exits are counted per task, the rest is done. */
+static void test_best_effort_counts(void **state)
+{
+	(void)state;
+	opts.mode = UC_EXEC_BEST_EFFORT;
+	opts.yes = true;
+	plan.unchanged = 4;
+	plan.gone = 1;
+	plan.failed = 2;
+	task(10, UC_ATTR_MIN, 0, 100);
+	task(10, UC_ATTR_MAX, 1024, 512);
+	task(11, UC_ATTR_MAX, 1024, 512);
+	task(12, UC_ATTR_MAX, 1024, 512);
+	task(13, UC_ATTR_MAX, 1024, 512);
+	script[1] = -EPERM;
+	script[2] = -ESRCH;
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), -EPERM);
+	assert_int_equal(rep.outcome, UC_RUN_OK);
+	expect_counts((struct counts){ .done = 2, .failed = 1, .gone = 1 });
+	assert_int_equal(rep.unchanged, 4);
+	assert_int_equal(uc_report_gone(&rep), 2);
+	assert_int_equal(uc_report_failed(&rep), 3);
+	assert_int_equal(rep.first_err, -EPERM);
+}
+
+static void test_outcome_names(void **state)
+{
+	(void)state;
+	assert_string_equal(uc_run_outcome_name(UC_RUN_NOTHING), "nothing");
+	assert_string_equal(uc_run_outcome_name(UC_RUN_REFUSED), "refused");
+	assert_string_equal(uc_run_outcome_name(UC_RUN_INTERRUPTED), "interrupted");
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_nothing),
+		T(test_refused),
+		T(test_ask_no),
+		T(test_ask_yes_key_after),
+		T(test_consent_and_paid),
+		T(test_dry_run),
+		T(test_key_always),
+		T(test_atomic_rollback),
+		T(test_best_effort_counts),
+		T(test_outcome_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
