@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "uclamp/guard.h"
 #include "uclamp/procevents.h"
 
 /* What the rules want for one task. UC_KEEP: leave that value alone. */
@@ -90,6 +91,7 @@ struct uc_watch_stats {
 	uint64_t skipped_rt;		/* real-time tasks left alone (no allow-rt rule) */
 	uint64_t given_up;		/* processes left alone after too many re-applies */
 	uint64_t untracked;		/* matched but not tracked: table at its cap */
+	uint64_t refused;		/* writes refused: would enable the fast path, no consent */
 	uint64_t reloads, reload_failures;
 	uint64_t errors_total;
 	struct { int err; uint64_t n; } errors[UC_WATCH_MAX_ERRNOS];	/* positive errno */
@@ -127,6 +129,11 @@ struct uc_watch_sys {
 
 struct uc_watch_opts {
 	bool dry_run;			/* decide and log, write nothing */
+	/* Consent, checked again by uc_plan_run() before every write: --yes,
+	 * or the rule set's allow-enable. Without it a write that would flip
+	 * the key is refused (counted), whatever the caller checked before. */
+	bool yes;
+	enum uc_key_state key;		/* the fast path's state at start (the caller read it) */
 	size_t max_tracked;		/* processes in the table; 0: default 65536 */
 	size_t queue_cap;		/* events; 0: default 4096 */
 	unsigned reapply_limit;		/* re-applies per minute before giving up; 0: default 5 */

@@ -213,6 +213,8 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 		lo.config_paths = defaults;
 		lo.nconfig = 2;
 	}
+	o.yes = ctl->yes;
+	o.key = key;
 	rc = uc_watch_new(&o, &w);
 	if (rc) {
 		if (rs.ops)
@@ -260,9 +262,9 @@ static void print_table(const struct uc_watch_stats *s)
 	printf("\n%-22s applied=%llu unchanged=%llu would_apply=%llu gone=%llu\n", "tasks",
 	       (unsigned long long)s->applied, (unsigned long long)s->unchanged,
 	       (unsigned long long)s->would_apply, (unsigned long long)s->gone);
-	printf("%-22s identity_mismatch=%llu skipped_rt=%llu given_up=%llu untracked=%llu\n", "left alone",
-	       (unsigned long long)s->identity_mismatch, (unsigned long long)s->skipped_rt,
-	       (unsigned long long)s->given_up, (unsigned long long)s->untracked);
+	printf("%-22s identity_mismatch=%llu skipped_rt=%llu given_up=%llu untracked=%llu refused=%llu\n",
+	       "left alone", (unsigned long long)s->identity_mismatch, (unsigned long long)s->skipped_rt,
+	       (unsigned long long)s->given_up, (unsigned long long)s->untracked, (unsigned long long)s->refused);
 	printf("%-22s ok=%llu failed=%llu\n", "reloads", (unsigned long long)s->reloads,
 	       (unsigned long long)s->reload_failures);
 	printf("%-22s %llu", "errors", (unsigned long long)s->errors_total);
@@ -302,10 +304,10 @@ static void print_json(const struct uc_watch_stats *s)
 	       (unsigned long long)s->applied, (unsigned long long)s->unchanged,
 	       (unsigned long long)s->would_apply, (unsigned long long)s->gone);
 	printf("  \"identity_mismatch\": %llu,\n  \"skipped_rt\": %llu,\n  \"given_up\": %llu,\n"
-	       "  \"untracked\": %llu,\n  \"reloads\": %llu,\n  \"reload_failures\": %llu,\n",
+	       "  \"untracked\": %llu,\n  \"refused\": %llu,\n  \"reloads\": %llu,\n  \"reload_failures\": %llu,\n",
 	       (unsigned long long)s->identity_mismatch, (unsigned long long)s->skipped_rt,
-	       (unsigned long long)s->given_up, (unsigned long long)s->untracked, (unsigned long long)s->reloads,
-	       (unsigned long long)s->reload_failures);
+	       (unsigned long long)s->given_up, (unsigned long long)s->untracked, (unsigned long long)s->refused,
+	       (unsigned long long)s->reloads, (unsigned long long)s->reload_failures);
 	printf("  \"errors_total\": %llu,\n  \"errors\": {", (unsigned long long)s->errors_total);
 	for (int i = 0; i < UC_WATCH_MAX_ERRNOS; i++) {
 		if (!s->errors[i].err)
@@ -365,6 +367,7 @@ static void print_prom(const struct uc_watch_stats *s)
 	prom_counter("identity_mismatch_total", "Reused PIDs left alone.", s->identity_mismatch);
 	prom_counter("skipped_rt_total", "Real-time tasks left alone.", s->skipped_rt);
 	prom_counter("given_up_total", "Processes left alone after repeated re-applies.", s->given_up);
+	prom_counter("refused_total", "Writes refused: would enable the fast path without consent.", s->refused);
 	prom_counter("reloads_total", "Successful reloads.", s->reloads);
 	prom_counter("reload_failures_total", "Reloads that kept the old rules.", s->reload_failures);
 	printf("# HELP " P "errors_total Failed reads and writes, by errno.\n# TYPE " P "errors_total counter\n");

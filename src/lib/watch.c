@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "uclamp/exec.h"
+#include "uclamp/run.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
@@ -51,6 +52,7 @@ struct uc_watch {
 	uint32_t scan_mark;
 	uint64_t tick_ns;
 	pid_t self;
+	enum uc_key_state key;		/* ON after our first write */
 	struct uc_watch_stats st;
 };
 
@@ -177,6 +179,7 @@ int uc_watch_new(const struct uc_watch_opts *o, struct uc_watch **out)
 	w->seq_check = true;
 	w->tick_ns = 1000000000ull / (uint64_t)(hz > 0 ? hz : 100);
 	w->self = getpid();
+	w->key = o->key;
 	uc_wtable_init(&w->table, w->o.max_tracked);
 	w->st.tracked_cap = w->o.max_tracked;
 	w->st.queue_cap = w->o.queue_cap;
@@ -411,6 +414,14 @@ static bool over_limit(struct uc_watch *w, struct uc_wproc *e, pid_t tgid)
 	return true;
 }
 
+/* The guard's view of the key: what the caller read at start, then ours. */
+static enum uc_key_state cached_key(void *data)
+{
+	const struct uc_watch *w = data;
+
+	return w->key;
+}
+
 /* One thread: match, plan what differs, check identity, write. Returns
  * whether the rules want the process's other threads visited. */
 static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, struct uc_wproc **ep,
@@ -420,7 +431,11 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	struct uc_task_want tw;
 	struct uc_selector sel = { .pids = &tid, .npids = 1 };
 	struct uc_walk_stats ws;
-	struct uc_exec_report rep;
+	struct uc_run_opts ro = {
+		.mode = UC_EXEC_BEST_EFFORT, .yes = w->o.yes || w->rs.allow_enable, .key_state = cached_key,
+		.data = w,
+	};
+	struct uc_report rep;
 	struct uc_plan p;
 	size_t unchanged;
 	int rc = w->rs.ops->match(w->rs.rules, id->tgid, tid, &want);
@@ -481,16 +496,25 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		w->st.identity_mismatch++;
 		goto out;
 	}
-	uc_plan_execute(&p, UC_EXEC_BEST_EFFORT, NULL, &rep);
-	if (rep.done) {
+	/* the core's run: the guard again (consent per write), then the write */
+	uc_plan_run(&p, &ro, &rep);
+	if (rep.outcome == UC_RUN_REFUSED) {
+		w->st.refused++;
+		if (w->st.refused == 1)
+			plog(w, LOG_ERR, id->tgid, "pid %d tid %d: rule '%s' would enable the uclamp fast path "
+			     "and there is no consent: not applied", (int)id->tgid, (int)tid,
+			     want.rule_name ? want.rule_name : "?");
+	} else if (rep.targets[UC_CH_DONE]) {
+		if (rep.flips)
+			w->key = UC_KEY_ON;
 		w->st.applied++;
 		if (!r->wrote && *ep)
 			(*ep)->writes++;
 		r->wrote = true;
 		log_change(w, &p, &want, r, false);
-	} else if (rep.gone) {
+	} else if (rep.targets[UC_CH_GONE]) {
 		w->st.gone++;
-	} else if (rep.failed) {
+	} else if (rep.targets[UC_CH_FAILED]) {
 		count_err(w, rep.first_err);
 		plog(w, LOG_WARNING, id->tgid, "pid %d tid %d: cannot set the clamps of rule '%s': %s",
 		     (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?", strerror(-rep.first_err));

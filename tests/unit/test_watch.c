@@ -179,15 +179,20 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static struct uc_watch *mk(size_t qcap)
+static struct uc_watch *mk_opts(size_t qcap, bool yes, enum uc_key_state key)
 {
-	struct uc_watch_opts o = { .sys = &fake_sys, .queue_cap = qcap, .reapply_limit = 2 };
+	struct uc_watch_opts o = { .sys = &fake_sys, .queue_cap = qcap, .reapply_limit = 2, .yes = yes, .key = key };
 	struct uc_watch_ruleset rs = { .ops = &fake_ops, .nrules = 1, .sets_clamps = true };
 	struct uc_watch *w;
 
 	assert_int_equal(uc_watch_new(&o, &w), 0);
 	uc_watch_set_rules(w, &rs);
 	return w;
+}
+
+static struct uc_watch *mk(size_t qcap)
+{
+	return mk_opts(qcap, true, UC_KEY_OFF);
 }
 
 static struct uc_pev ev(uint32_t what, pid_t pid, pid_t tgid, uint32_t cpu, uint32_t seq)
@@ -397,6 +402,30 @@ static void test_give_up(void **state)
 	uc_watch_free(w);
 }
 
+/* No consent: the core's run refuses a write that would flip the key, even
+ * if the caller forgot to check; once the key is on, nothing is left to pay. */
+static void test_refusal_without_consent(void **state)
+{
+	const pid_t t[] = { 800 };
+	struct uc_watch *w = mk_opts(0, false, UC_KEY_OFF);
+	struct uc_pev e = ev(UC_PEV_EXEC, 800, 800, 0, 1);
+
+	add_proc(800, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 800, 300, false };
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_int_equal(uc_watch_stats(w)->refused, 1);
+	assert_int_equal(uc_watch_stats(w)->applied, 0);
+	uc_watch_free(w);
+	w = mk_opts(0, false, UC_KEY_ON);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	assert_int_equal(uc_watch_stats(w)->refused, 0);
+	uc_watch_free(w);
+}
+
 /* ---- the loader ------------------------------------------------------------- */
 
 static int nerr, errline;
@@ -483,6 +512,7 @@ int main(void)
 		cmocka_unit_test_setup(test_queue_full, setup),
 		cmocka_unit_test_setup(test_pid_reuse, setup),
 		cmocka_unit_test_setup(test_give_up, setup),
+		cmocka_unit_test_setup(test_refusal_without_consent, setup),
 		cmocka_unit_test_setup(test_load, setup),
 		cmocka_unit_test_setup(test_reload_keeps_rules, setup),
 		cmocka_unit_test(test_stats_roundtrip),
