@@ -15,12 +15,14 @@ build_probe
 probe_conf
 ncpu=$(nproc)
 storm() {
-	local end=$(($(date +%s) + S))
+	local end=$(($(date +%s) + S)) other=
 	if [ "$ncpu" -gt 1 ]; then
 		(while [ "$(date +%s)" -lt "$end" ]; do taskset -c 1 /bin/true; done) &
+		other=$!
 	fi
 	while [ "$(date +%s)" -lt "$end" ]; do taskset -c 0 "$WORK/uc-probe" 300 100; done >"$WORK/storm"
-	wait
+	# only the storm: the daemon is a background job of this shell too
+	[ -n "$other" ] && wait "$other"
 	local n u
 	n=$(wc -l <"$WORK/storm")
 	u=$(grep -c '^unclamped' "$WORK/storm" || true)

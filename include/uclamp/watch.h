@@ -187,12 +187,15 @@ uint64_t uc_watch_now_ms(void);	/* CLOCK_MONOTONIC */
 
 /* ---- the rules from the configuration (watch_rules.c) --------------------- */
 
+#define UC_WATCH_MAX_RULES 1024
+
 struct uc_conf_error;
 typedef void (*uc_watch_conf_err_fn)(void *data, const struct uc_conf_error *e);
 
 /* Load the configuration (paths, or the default locations when n == 0),
- * validate it fully and compile its [tasks] sections into a rule set.
- * Returns 0, or -EINVAL after calling err once per problem (file:line),
+ * validate it fully and compile its [tasks] sections into a rule set
+ * (at most UC_WATCH_MAX_RULES). Returns 0, or -EINVAL after calling err
+ * once per problem (file:line),
  * or -ENOMEM. Nothing of a failed load is kept. */
 int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_ruleset *out,
 			uc_watch_conf_err_fn err, void *data);

@@ -5,6 +5,7 @@
  * strings the rules point into, so a reload swaps the whole thing at once.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +102,19 @@ int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_rule
 	if (uc_config_validate(&wr->cfg)) {
 		for (size_t i = 0; err && i < wr->cfg.nerrors; i++)
 			err(data, &wr->cfg.errors[i]);
+		rc = -EINVAL;
+		goto fail;
+	}
+	if (wr->cfg.ntasks > UC_WATCH_MAX_RULES) {
+		/* bounded memory and match time: every exec is matched against every rule */
+		struct uc_conf_error e = { .file = wr->cfg.nfiles ? wr->cfg.files[0] : NULL, .err = -E2BIG };
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "%zu [tasks] sections: watch takes at most %d",
+			 wr->cfg.ntasks, UC_WATCH_MAX_RULES);
+		e.msg = msg;
+		if (err)
+			err(data, &e);
 		rc = -EINVAL;
 		goto fail;
 	}
