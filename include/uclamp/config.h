@@ -6,9 +6,11 @@
  *   [fast-path]        allow-enable = yes|no
  *   [system]           min, max, rt-default
  *   [cgroup PATH]      min, max
- *   [tasks NAME]       comm, user, policy (selectors: lists match any name,
- *                      all given selectors must match), min, max,
- *                      threads, reset-on-fork
+ *   [tasks NAME]       a rule (rules.h): selectors comm, user, group, policy,
+ *                      cgroup, exe, argv0, cmdline, parent (lists match any
+ *                      item, all given selectors must match); min, max,
+ *                      reset-on-fork; threads, rt, kernel-threads, priority,
+ *                      exclude
  *
  * Loading collects every problem as "file:line: message" in the struct and
  * goes on, so one run shows them all; nothing may be applied while
@@ -65,20 +67,34 @@ struct uc_conf_cgroup {
 	bool had_setting;		/* min/max written, valid or not (no cascading "sets nothing") */
 };
 
+/* A list of names or globs (exact unless they hold * ? [). */
+struct uc_conf_strs {
+	bool set;
+	struct uc_conf_loc loc;
+	char **v;
+	size_t n;
+};
+
 struct uc_conf_tasks {
 	char *name;
 	struct uc_conf_loc loc;		/* the first header naming it */
 	/* selectors; set == false: not given (any). A later file replaces a whole list. */
-	bool comm_set, user_set, policy_set;
-	struct uc_conf_loc comm_loc, user_loc, policy_loc;
+	bool comm_set, user_set, policy_set, group_set;
+	struct uc_conf_loc comm_loc, user_loc, policy_loc, group_loc;
 	char **comms;
 	size_t ncomms;
 	uid_t *uids;
 	size_t nuids;
 	int *policies;
 	size_t npolicies;
+	gid_t *gids;
+	size_t ngids;
+	struct uc_conf_strs cgroup, exe, argv0, cmdline, parent;	/* cmdline: one glob */
 	struct uc_conf_value min, max;
-	struct uc_conf_bool threads, reset_on_fork;
+	struct uc_conf_bool threads, reset_on_fork, rt, kernel_threads, exclude;
+	bool priority_set;
+	int priority;			/* higher wins; ties: the later section */
+	struct uc_conf_loc priority_loc;
 	bool had_selector, had_setting;	/* written, valid or not (no cascading "missing" errors) */
 };
 
@@ -177,25 +193,15 @@ void uc_conf_tasks_free(struct uc_conf_tasks *t);
 int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur, struct uc_plan *p);
 /* [cgroup PATH]: resolves every path (uc_cg_resolve) first. */
 int uc_config_plan_cgroups(struct uc_config *c, struct uc_plan *p);
-/* [tasks NAME]: running tasks; a later section wins per task and value. */
+/* [tasks NAME]: every running task matched against all sections in one
+ * walk; per task and value the section with the highest priority wins, on
+ * a tie the later one. */
 int uc_config_plan_tasks(struct uc_config *c, struct uc_plan *p);
+/* The sections as rules (rules.h), pointing into c (which must outlive
+ * them): v[i] is c->tasks[i], origin its section. NULL: no memory. The
+ * watch daemon matches these too. Free with free(). */
+struct uc_rule *uc_config_task_rules(const struct uc_config *c);
 /* All of it against the running system, in the order system, cgroups, tasks. */
 int uc_config_plan(struct uc_config *c, struct uc_plan *p);
-
-/*
- * The [tasks] merge, exposed for tests: move src's task changes into dst
- * unless (tid, attr) is in 'claimed' (a later section owns it), then add
- * this section's own claims: every matched tid x every attr it sets.
- */
-struct uc_claims {
-	struct uc_claim { pid_t tid; int attr; } *v;
-	size_t n, cap;
-};
-void uc_claims_free(struct uc_claims *cl);
-int uc_claims_add(struct uc_claims *cl, pid_t tid, int attr);	/* then uc_claims_sort */
-void uc_claims_sort(struct uc_claims *cl);
-bool uc_claims_has(const struct uc_claims *cl, pid_t tid, int attr);	/* on a sorted set */
-int uc_config_merge_tasks(struct uc_plan *dst, const struct uc_plan *src, struct uc_claims *claimed,
-			  const pid_t *matched, size_t nmatched, const int *attrs, size_t nattrs);
 
 #endif

@@ -47,7 +47,7 @@ static const struct {
 	[SEC_FASTPATH] = { "fast-path", "allow-enable", false },
 	[SEC_SYSTEM] = { "system", "min, max or rt-default", false },
 	[SEC_CGROUP] = { "cgroup", "min or max", true },
-	[SEC_TASKS] = { "tasks", "comm, user, policy, min, max, threads or reset-on-fork", true },
+	[SEC_TASKS] = { "tasks", "comm, user, group, policy, cgroup, exe, argv0, cmdline, parent, min, max, reset-on-fork, threads, rt, kernel-threads, priority or exclude", true },
 };
 
 static const char bom[] = "\xef\xbb\xbf";
@@ -63,7 +63,7 @@ struct file_sec {
 	struct {		/* the known keys set in this section, and where */
 		char name[16];
 		int line;
-	} seen[8];
+	} seen[24];
 	size_t nseen;
 };
 

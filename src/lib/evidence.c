@@ -258,7 +258,7 @@ static int task_cb(const struct uc_task *t, void *data)
 int uc_fp_real_tasks(uc_fp_task_fn fn, void *data)
 {
 	/* comm is read by the caller for the few tasks it names */
-	struct uc_selector sel = { .all = true, .threads = true, .policy = -1 };
+	struct uc_selector sel = { .all = true, .kernel_threads = true, .threads = true };
 	struct task_walk w = { .fn = fn, .data = data };
 	struct uc_walk_stats st;
 

@@ -99,14 +99,6 @@ bool uc_rule_cgroup_match(const char *pat, const char *rel)
 	}
 }
 
-static bool strs_match(const struct uc_strs *l, const char *s)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (uc_rule_str_match(l->v[i], s))
-			return true;
-	return false;
-}
-
 unsigned uc_rule_need(const struct uc_rule *r)
 {
 	unsigned need = 0;
@@ -175,8 +167,11 @@ void uc_rules_free(struct uc_rules *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
+typedef bool (*str_match_fn)(const char *pat, const char *s);
+
 /* A string selector over one field: 1, 0, -errno. An absent field never matches. */
-static int str_sel(struct uc_proc *p, const struct uc_strs *l, unsigned field, const char *val)
+static int str_sel(struct uc_proc *p, const struct uc_strs *l, unsigned field, const char *val,
+		   str_match_fn match)
 {
 	int rc;
 
@@ -187,34 +182,34 @@ static int str_sel(struct uc_proc *p, const struct uc_strs *l, unsigned field, c
 		return rc;
 	if (p->absent & field)
 		return 0;
-	return strs_match(l, val);
+	for (size_t i = 0; i < l->n; i++)
+		if (match(l->v[i], val))
+			return 1;
+	return 0;
 }
 
 static int comm_sel(const struct uc_rule *r, struct uc_proc *p)
 {
-	int rc = str_sel(p, &r->comm, UC_PF_COMM, p->comm);
+	int rc = str_sel(p, &r->comm, UC_PF_COMM, p->comm, uc_rule_str_match);
 
 	/* a thread of a threads = yes rule also by its own name (prctl PR_SET_NAME) */
 	if (rc != 0 || !r->threads || p->tid == p->pid)
 		return rc;
-	return str_sel(p, &r->comm, UC_PF_TCOMM, p->tcomm);
+	return str_sel(p, &r->comm, UC_PF_TCOMM, p->tcomm, uc_rule_str_match);
 }
 
-static int cgroup_sel(const struct uc_rule *r, struct uc_proc *p)
-{
-	int rc;
+_Static_assert(sizeof(uid_t) == sizeof(unsigned) && sizeof(gid_t) == sizeof(unsigned),
+	       "uid_t and gid_t are unsigned int");
 
-	if (!r->cgroup.n)
-		return 1;
-	rc = uc_proc_need(p, UC_PF_CGROUP);
-	if (rc)
-		return rc;
-	if (p->absent & UC_PF_CGROUP)
-		return 0;
-	for (size_t i = 0; i < r->cgroup.n; i++)
-		if (uc_rule_cgroup_match(r->cgroup.v[i], p->cgroup))
-			return 1;
-	return 0;
+/* An ID list (uids, gids, policies): empty matches anything. */
+static bool in_ids(const void *v, size_t n, unsigned x)
+{
+	const unsigned *ids = v;
+
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == x)
+			return true;
+	return !n;
 }
 
 /* The process-level selectors, cheapest field first. */
@@ -226,48 +221,31 @@ static int process_selects(const struct uc_rule *r, struct uc_proc *p)
 		rc = uc_proc_need(p, UC_PF_STATUS);
 		if (rc)
 			return rc;
-		rc = 1;
-		if (r->nuids) {
-			size_t i;
-
-			for (i = 0; i < r->nuids && r->uids[i] != p->uid; i++)
-				;
-			rc = i < r->nuids;
-		}
-		if (rc && r->ngids) {
-			size_t i;
-
-			for (i = 0; i < r->ngids && r->gids[i] != p->gid; i++)
-				;
-			rc = i < r->ngids;
-		}
+		rc = in_ids(r->uids, r->nuids, p->uid) && in_ids(r->gids, r->ngids, p->gid);
 	}
 	if (rc == 1)
-		rc = str_sel(p, &r->argv0, UC_PF_CMDLINE, p->argv0);
+		rc = str_sel(p, &r->argv0, UC_PF_CMDLINE, p->argv0, uc_rule_str_match);
 	if (rc == 1)
-		rc = str_sel(p, &r->cmdline, UC_PF_CMDLINE, p->cmdline);
+		rc = str_sel(p, &r->cmdline, UC_PF_CMDLINE, p->cmdline, uc_rule_str_match);
 	if (rc == 1)
-		rc = str_sel(p, &r->exe, UC_PF_EXE, p->exe);
+		rc = str_sel(p, &r->exe, UC_PF_EXE, p->exe, uc_rule_str_match);
 	if (rc == 1)
-		rc = str_sel(p, &r->parent, UC_PF_PARENT, p->pcomm);
+		rc = str_sel(p, &r->parent, UC_PF_PARENT, p->pcomm, uc_rule_str_match);
 	if (rc == 1)
-		rc = cgroup_sel(r, p);
+		rc = str_sel(p, &r->cgroup, UC_PF_CGROUP, p->cgroup, uc_rule_cgroup_match);
 	return rc;
 }
 
 static int policy_selects(const struct uc_rule *r, struct uc_proc *p)
 {
 	int rc;
-	size_t i;
 
 	if (!r->npolicies)
 		return 1;
 	rc = uc_proc_need(p, UC_PF_POLICY);
 	if (rc)
 		return rc;
-	for (i = 0; i < r->npolicies && r->policies[i] != p->policy; i++)
-		;
-	return i < r->npolicies;
+	return p->policy >= 0 && in_ids(r->policies, r->npolicies, (unsigned)p->policy);
 }
 
 int uc_rule_selects(const struct uc_rule *r, struct uc_proc *p)

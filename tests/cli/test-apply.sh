@@ -1,8 +1,10 @@
 #!/bin/bash
 # uclampctl apply against a fake root (UCLAMPCTL_SYSROOT): config errors
 # (file:line, exit 2, nothing changed), --check, --dry-run, consent, idempotence,
-# rollback, and the -J shape. Only [system] here: cgroups need the real mount
-# table and tasks the real kernel (tests/vm/scenarios/apply-*.sh).
+# rollback, and the -J shape. Mostly [system] here: cgroups need the real mount
+# table and task writes the real kernel (tests/vm/scenarios/apply-*.sh); the
+# [tasks] rules are checked with --dry-run against real sleepers behind fake
+# /proc entries.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 U=$UCLAMPCTL
@@ -200,6 +202,57 @@ if [ -r /proc/sys/kernel/cap_last_cap ] && ! : 2>/dev/null >/proc/sys/kernel/cap
 else
 	_pass "skip rollback: /proc/sys/kernel/cap_last_cap is missing or writable here"
 fi
+
+# ---- [tasks] rules: one walk, priority, exclude (dry run on real sleepers) -------------
+sleep 600 & S1=$!
+sleep 600 & S2=$!
+sleep 600 & S3=$!
+trap 'kill $S1 $S2 $S3 2>/dev/null; rm -rf "${_tmpdirs[@]}"' EXIT
+# rule_proc PID NAME UID CMDLINE...: /proc/PID with comm, status, cmdline (NUL-separated)
+rule_proc() {
+	local pid=$1 name=$2 uid=$3
+	shift 3
+	mkdir -p "$ROOT/proc/$pid/task/$pid"
+	echo "$name" >"$ROOT/proc/$pid/comm"
+	printf 'Name:\t%s\nState:\tS (sleeping)\nTgid:\t%s\nPid:\t%s\nPPid:\t1\nUid:\t%s\t%s\t%s\t%s\nGid:\t0\t0\t0\t0\n' \
+		"$name" "$pid" "$pid" "$uid" "$uid" "$uid" "$uid" >"$ROOT/proc/$pid/status"
+	printf '%s\0' "$@" >"$ROOT/proc/$pid/cmdline"
+}
+rule_proc "$S1" alpha 4242 /bin/sleep 600
+rule_proc "$S2" beta 4343 /bin/sleep 600
+rule_proc "$S3" gamma 4242 /bin/sleep 600 --gamma-marker
+CUR=$($U task show -r -n -o UTIL_MAX "$S1" 2>/dev/null)
+V1=300 V2=400
+[ "$CUR" = 300 ] && V1=301
+[ "$CUR" = 400 ] && V2=401
+cat >"$C/rules.conf" <<EOF
+[fast-path]
+allow-enable = yes
+[tasks mine]
+user = 4242, 4343
+max = $V1
+[tasks beta-more]
+comm = bet*
+max = $V2
+[tasks not-gamma]
+cmdline = *--gamma-marker*
+exclude = yes
+[tasks sleepers]
+argv0 = sleep
+priority = -1
+max = 5
+reset-on-fork = yes
+EOF
+t "[tasks] rules: dry run" 0 $U apply --config "$C/rules.conf" --dry-run
+has "^pid $S1 \(alpha\) +util_max +[0-9]+ +$V1 "
+has "^pid $S2 \(beta\) +util_max +[0-9]+ +$V2 "	# the later section wins
+has "^pid $S1 \(alpha\) +reset_on_fork +no +yes "	# a value no higher rule sets
+hasnt "gamma"					# excluded from every rule of equal or lower priority
+printf '[tasks sleepers]\nargv0 = sleep\npriority = 1\nmax = 5\n' >"$C/prio.conf"
+t "[tasks] rules: a higher priority wins" 0 $U apply --config "$C/rules.conf" --config "$C/prio.conf" --dry-run
+has "^pid $S1 \(alpha\) +util_max +[0-9]+ +5 "
+has "^pid $S3 \(gamma\) +util_max +[0-9]+ +5 "	# above the exclude
+kill $S1 $S2 $S3 2>/dev/null
 
 # ---- no uclamp in the kernel -------------------------------------------------------------
 rm -f "$K"/sched_util_clamp_*

@@ -6,7 +6,8 @@
  * libinih would get wrong on its own (indented keys, long section names,
  * empty sections, several syntax errors); merge order across uclampctl.d
  * under a fake root; the [system] plan against given current values; the
- * [tasks] "later section wins" merge.
+ * [tasks] rule keys and the rules they become (the one-walk plan itself is
+ * in test_tasks.c, which has a fake /proc).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +24,8 @@
 #include <unistd.h>
 
 #include "uclamp/config.h"
+#include "uclamp/rules.h"
+#include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
 
 static char root[] = "/tmp/test_config.XXXXXX";
@@ -446,53 +449,74 @@ static void test_plan_system(void **state)
 	uc_config_free(&c);
 }
 
-/* ---- [tasks]: a later section wins per task and value --------------------------- */
+/* ---- [tasks] rule keys: selectors, scope, priority, exclude ------------------ */
 
-static void test_merge_tasks(void **state)
+static void test_tasks_rule_keys(void **state)
 {
-	struct uc_plan later, earlier, out;
-	struct uc_claims cl = { 0 };
-	const pid_t later_matched[] = { 10, 11 }, earlier_matched[] = { 10, 12 };
-	const int later_attrs[] = { UC_ATTR_MAX }, earlier_attrs[] = { UC_ATTR_MIN, UC_ATTR_MAX };
+	static const struct {
+		const char *text;
+		int line;
+		const char *msg;
+	} bad[] = {
+		{ "[tasks a]\nparent = averyveryverylongname\nmax = 1\n", 2, "parent 'averyveryverylongname' in [tasks a] is longer than 15" },
+		{ "[tasks a]\ncgroup = system.slice/../x\nmax = 1\n", 2, "has a '..' component" },
+		{ "[tasks a]\ngroup = no-such-group-here\nmax = 1\n", 2, "unknown group 'no-such-group-here'" },
+		{ "[tasks a]\ncomm = x\npriority = high\nmax = 1\n", 3, "invalid value 'high' for priority" },
+		{ "[tasks a]\ncomm = x\npriority = 2000000\nmax = 1\n", 3, "use a whole number from -1000000" },
+		{ "[tasks a]\ncomm = x\nexclude = yes\nmax = 5\n", 3, "has exclude = yes and values to set" },
+		{ "[tasks a]\ncomm = x\nexclude = no\n", 1, "sets nothing" },
+		{ "[tasks a]\ncomm = x\nrt = maybe\nmax = 1\n", 3, "invalid value 'maybe' for rt" },
+		{ "[tasks a]\nexe =\nmax = 1\n", 2, "exe in [tasks a] is empty" },
+		{ "[tasks a]\nrt = yes\nmax = 1\n", 1, "has no selector: add comm, user, group" },
+		{ "[tasks a]\nexe = /x\nexe = /y\nmax = 1\n", 3, "duplicate key 'exe'" },
+	};
+	struct uc_config c;
+	struct uc_rule *r;
 
 	(void)state;
-	uc_plan_init(&later);
-	uc_plan_init(&earlier);
-	uc_plan_init(&out);
-	/* the later section matched 10 and 11 and sets max; 10's max is already right (no change) */
-	assert_non_null(uc_plan_add_task(&later, 11, 11, "b", NULL, UC_ATTR_MAX, 1024, 300));
-	/* the earlier one sets min and max on 10 and 12 */
-	assert_non_null(uc_plan_add_task(&earlier, 10, 10, "a", NULL, UC_ATTR_MIN, 0, 100));
-	assert_non_null(uc_plan_add_task(&earlier, 10, 10, "a", NULL, UC_ATTR_MAX, 200, 900));
-	assert_non_null(uc_plan_add_task(&earlier, 12, 12, "c", NULL, UC_ATTR_MIN, 0, 100));
-	assert_non_null(uc_plan_add_task(&earlier, 12, 12, "c", NULL, UC_ATTR_MAX, 1024, 900));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(&c, bad[i].text) != 1 || c.errors[0].line != bad[i].line ||
+		    !strstr(c.errors[0].msg, bad[i].msg)) {
+			dump_errors(&c);
+			fail_msg("case %zu: want one error at line %d with '%s'", i, bad[i].line, bad[i].msg);
+		}
+		uc_config_free(&c);
+	}
 
-	/* processed last section first */
-	assert_int_equal(uc_config_merge_tasks(&out, &later, &cl, later_matched, 2, later_attrs, 1), 0);
-	assert_int_equal(out.n, 1);
-	assert_true(uc_claims_has(&cl, 10, UC_ATTR_MAX));
-	assert_true(uc_claims_has(&cl, 11, UC_ATTR_MAX));
-	assert_false(uc_claims_has(&cl, 10, UC_ATTR_MIN));
-	assert_int_equal(uc_config_merge_tasks(&out, &earlier, &cl, earlier_matched, 2, earlier_attrs, 2), 0);
-
-	/* 10's max stays as the later section wants (unchanged), its min comes from the earlier one */
-	assert_int_equal(out.n, 4);
-	assert_int_equal(out.v[0].tid, 11);
-	assert_int_equal(out.v[1].tid, 10);
-	assert_int_equal(out.v[1].attr, UC_ATTR_MIN);
-	assert_int_equal(out.v[1].to, 100);
-	assert_string_equal(out.v[1].label, "a");
-	assert_int_equal(out.v[2].tid, 12);
-	assert_int_equal(out.v[3].tid, 12);
-	assert_int_equal(out.v[3].attr, UC_ATTR_MAX);
-	for (size_t i = 0; i < out.n; i++)
-		assert_true(out.v[i].flips);
-	assert_true(uc_claims_has(&cl, 12, UC_ATTR_MIN));
-
-	uc_claims_free(&cl);
-	uc_plan_free(&later);
-	uc_plan_free(&earlier);
-	uc_plan_free(&out);
+	/* a good one, and the rule it becomes */
+	if (parse(&c, "[tasks ui]\ncomm = Render* chrome\ngroup = 0\ncgroup = user.slice/*.scope\n"
+		      "exe = /usr/lib/chromium/*\nargv0 = chromium\ncmdline = *--type=renderer *\n"
+		      "parent = systemd\nmin = 300\nthreads = yes\nrt = yes\nkernel-threads = no\n"
+		      "priority = -5\n[tasks not-me]\nuser = 0\nexclude = yes\n")) {
+		dump_errors(&c);
+		fail_msg("a good [tasks] section has errors");
+	}
+	assert_int_equal(c.tasks[0].cmdline.n, 1);
+	assert_string_equal(c.tasks[0].cmdline.v[0], "*--type=renderer *");	/* one glob, spaces kept */
+	r = uc_config_task_rules(&c);
+	assert_non_null(r);
+	assert_string_equal(r[0].name, "ui");
+	assert_ptr_equal(r[0].origin, &c.tasks[0]);
+	assert_int_equal(r[0].comm.n, 2);
+	assert_string_equal(r[0].comm.v[0], "Render*");
+	assert_int_equal(r[0].ngids, 1);
+	assert_int_equal(r[0].gids[0], 0);
+	assert_int_equal(r[0].cgroup.n, 1);
+	assert_int_equal(r[0].exe.n, 1);
+	assert_string_equal(r[0].argv0.v[0], "chromium");
+	assert_string_equal(r[0].parent.v[0], "systemd");
+	assert_int_equal(r[0].nuids, 0);
+	assert_int_equal(r[0].npolicies, 0);
+	assert_true(r[0].threads && r[0].rt && !r[0].kthreads && !r[0].exclude);
+	assert_int_equal(r[0].priority, -5);
+	assert_int_equal(r[0].min, 300);
+	assert_int_equal(r[0].max, UC_KEEP);
+	assert_int_equal(r[0].reset_on_fork, UC_KEEP);
+	assert_true(r[1].exclude);
+	assert_int_equal(r[1].nuids, 1);
+	assert_int_equal(r[1].min, UC_KEEP);
+	free(r);
+	uc_config_free(&c);
 }
 
 static int setup_root(void **state)
@@ -519,7 +543,7 @@ int main(void)
 		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_explicit_paths),
 		cmocka_unit_test(test_plan_system),
-		cmocka_unit_test(test_merge_tasks),
+		cmocka_unit_test(test_tasks_rule_keys),
 	};
 
 	if (setup_root(NULL))
