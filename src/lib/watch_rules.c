@@ -58,29 +58,6 @@ static int wr_match(void *data, pid_t pid, pid_t tid, struct uc_watch_want *w)
 	return 0;
 }
 
-/* TEMPORARY, until the rules helper's uc_config_task_rules() (config.h)
- * lands: the [tasks] keys this branch's config parser knows, as rules. */
-static struct uc_rule *task_rules(const struct uc_config *c)
-{
-	struct uc_rule *v = calloc(c->ntasks ? c->ntasks : 1, sizeof(*v));
-
-	for (size_t i = 0; v && i < c->ntasks; i++) {
-		const struct uc_conf_tasks *t = &c->tasks[i];
-
-		v[i] = (struct uc_rule){
-			.name = t->name, .origin = t,
-			.comm = { (const char *const *)t->comms, t->comm_set ? t->ncomms : 0 },
-			.uids = t->uids, .nuids = t->user_set ? t->nuids : 0,
-			.policies = t->policies, .npolicies = t->policy_set ? t->npolicies : 0,
-			.threads = t->threads.set && t->threads.value,
-			.min = t->min.set ? t->min.v.util : UC_KEEP,
-			.max = t->max.set ? t->max.v.util : UC_KEEP,
-			.reset_on_fork = t->reset_on_fork.set ? t->reset_on_fork.value : UC_KEEP,
-		};
-	}
-	return v;
-}
-
 static const struct uc_watch_rules_ops wr_ops = { .match = wr_match, .free = wr_free };
 
 int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_ruleset *out,
@@ -119,7 +96,7 @@ int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_rule
 		goto fail;
 	}
 	rc = -ENOMEM;
-	if (wr->cfg.ntasks && !(wr->v = task_rules(&wr->cfg)))
+	if (wr->cfg.ntasks && !(wr->v = uc_config_task_rules(&wr->cfg)))
 		goto fail;
 	if (uc_rules_init(&wr->rs, wr->v, wr->cfg.ntasks))
 		goto fail;
