@@ -8,6 +8,7 @@
  * /proc read to the write, so a reused PID is never clamped by mistake.
  */
 #include <dirent.h>
+#include <malloc.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -796,5 +797,8 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 	}
 	closedir(d);
 	uc_wtable_sweep(&w->table, w->scan_mark);
+#ifdef __GLIBC__
+	malloc_trim(0);	/* a scan's transient buffers: give them back, the daemon lives long */
+#endif
 	return 0;
 }

@@ -1,7 +1,7 @@
 /*
  * The process table: open addressing with linear probing and backward-shift
- * deletion, keyed by tgid. 32 bytes a process; grows by doubling up to the
- * cap, so 10,000 tracked processes fit in 512 KiB.
+ * deletion, keyed by tgid. 24 bytes a process; grows by doubling up to the
+ * cap, so 10,000 tracked processes fit in 384 KiB.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +70,8 @@ struct uc_wproc *uc_wtable_add(struct uc_wtable *t, pid_t tgid)
 		return e;
 	if (tgid <= 0 || t->n >= t->max)
 		return NULL;
-	/* keep the load under 1/2: probes stay short */
-	if ((t->n + 1) * 2 > t->cap && grow(t))
+	/* keep the load under 3/4: probes stay short, 10,000 processes fit in 16,384 slots */
+	if ((t->n + 1) * 4 > t->cap * 3 && grow(t))
 		return NULL;
 	for (size_t i = slot_of(t, tgid);; i = (i + 1) & (t->cap - 1)) {
 		if (!t->v[i].tgid) {
