@@ -133,7 +133,8 @@ int uc_config_load_stream(struct uc_config *c, FILE *f, const char *name);
  * Open and read path: 0, -ENOMEM, or -errno when it is not read (recorded
  * as "file: message"): missing or unreadable, a dangling symbolic link,
  * not a regular file (-EINVAL, never opened), not trusted (-EPERM).
- * "/dev/stdin" is the invoker's own input and is read as it is.
+ * "/dev/stdin" is the invoker's own input and is read as it is; the null
+ * device is an empty file.
  */
 int uc_config_load_file(struct uc_config *c, const char *path);
 /* A file, or a directory whose *.conf files are read in name order (the

@@ -120,8 +120,8 @@ struct uc_rules {
 	const struct uc_rule *v;	/* the caller's array, kept as is */
 	size_t n;
 	size_t *order;			/* priority high to low, excludes first, later first */
-	unsigned need;			/* UC_PF_* any rule can ask for */
-	unsigned need_base;		/* asked for every task (kernel-thread and zombie checks) */
+	unsigned need;			/* UC_PF_* any rule can ask for (e.g. the daemon subscribes
+					   to the events that change them) */
 	bool any_threads;		/* some rule has threads = yes */
 };
 

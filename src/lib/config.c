@@ -13,7 +13,8 @@
 
 /* ---- errors ------------------------------------------------------------ */
 
-int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err, const char *fmt, ...)
+int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err,
+		    const char *fmt, ...)
 {
 	struct uc_conf_error *e;
 	va_list ap;
@@ -115,13 +116,16 @@ static int sys_util(const struct uc_value *v)
 size_t uc_config_validate(struct uc_config *c)
 {
 	if (c->sys_min.set && c->sys_max.set && sys_util(&c->sys_min.v) > sys_util(&c->sys_max.v))
-		uc_config_error(c, &c->sys_max.loc, -EINVAL, "[system] max %d is below min %d (set at %s:%d); the kernel needs min <= max",
-				sys_util(&c->sys_max.v), sys_util(&c->sys_min.v), c->sys_min.loc.file, c->sys_min.loc.line);
+		uc_config_error(c, &c->sys_max.loc, -EINVAL, "[system] max %d is below min %d "
+				"(set at %s:%d); the kernel needs min <= max",
+				sys_util(&c->sys_max.v), sys_util(&c->sys_min.v),
+				c->sys_min.loc.file, c->sys_min.loc.line);
 	for (size_t i = 0; i < c->ncgroups; i++) {
 		const struct uc_conf_cgroup *g = &c->cgroups[i];
 
 		if (!g->had_setting)
-			uc_config_error(c, &g->loc, -EINVAL, "[cgroup %s] sets nothing: add min or max", g->path);
+			uc_config_error(c, &g->loc, -EINVAL,
+					"[cgroup %s] sets nothing: add min or max", g->path);
 	}
 	for (size_t i = 0; i < c->ntasks; i++)
 		uc_conf_tasks_validate(c, &c->tasks[i]);

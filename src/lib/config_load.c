@@ -8,6 +8,8 @@
  * drop-in. Anything else is an error naming the file, and nothing is read
  * from it: not an untrusted file, not a FIFO or device (checked before it
  * is opened, and again on the open file), not a dangling symbolic link.
+ * Two exceptions, both given by the invoker: /dev/stdin is read as it is,
+ * and /dev/null is an empty file.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "uclamp/config.h"
@@ -37,15 +40,19 @@ static bool trusted(const struct stat *st)
 
 static int untrusted(struct uc_config *c, const char *path, const struct stat *st)
 {
-	return FILE_ERR(c, path, -EPERM,
-			"not trusted (owner %u, mode 0%03o): make it root-owned and not group/world-writable",
-			(unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
+	return FILE_ERR(c, path, -EPERM, "not trusted (owner %u, mode 0%03o): make it root-owned "
+			"and not group/world-writable", (unsigned)st->st_uid,
+			(unsigned)(st->st_mode & 07777));
 }
 
-static const char *kind(mode_t m)
+static int not_regular(struct uc_config *c, const char *path, mode_t m)
 {
-	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" :
-	       S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : "not a regular file";
+	const char *kind = S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" :
+			   S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device" :
+			   S_ISBLK(m) ? "a block device" : "something else";
+
+	return FILE_ERR(c, path, -EINVAL, "%s, not a regular file: refused without reading it",
+			kind);
 }
 
 /* A path that cannot be opened (err): a dangling symbolic link says so. */
@@ -58,7 +65,9 @@ static int cannot_read(struct uc_config *c, const char *path, int err, const cha
 	if (err == -ENOENT && !lstat(path, &st) && S_ISLNK(st.st_mode)) {
 		n = readlink(path, target, sizeof(target) - 1);
 		target[n < 0 ? 0 : n] = '\0';
-		return FILE_ERR(c, path, err, "a dangling symbolic link (its target '%s' does not exist)", target);
+		return FILE_ERR(c, path, err,
+				"a dangling symbolic link (its target '%s' does not exist)",
+				target);
 	}
 	return FILE_ERR(c, path, err, "cannot read%s: %s", what, strerror(-err));
 }
@@ -88,8 +97,10 @@ int uc_config_load_file(struct uc_config *c, const char *path)
 	/* before open(): opening a FIFO blocks, opening a device can do things */
 	if (stat(path, &st))
 		return cannot_read(c, path, -errno, "");
+	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))	/* /dev/null: empty */
+		return uc_config_add_file(c, path) ? 0 : -ENOMEM;
 	if (!S_ISREG(st.st_mode))
-		return FILE_ERR(c, path, -EINVAL, "%s, not a regular file: refused without reading it", kind(st.st_mode));
+		return not_regular(c, path, st.st_mode);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return cannot_read(c, path, -errno, "");
@@ -97,7 +108,7 @@ int uc_config_load_file(struct uc_config *c, const char *path)
 	if (fstat(fd, &st))
 		rc = cannot_read(c, path, -errno, "");
 	else if (!S_ISREG(st.st_mode))
-		rc = FILE_ERR(c, path, -EINVAL, "%s, not a regular file: refused without reading it", kind(st.st_mode));
+		rc = not_regular(c, path, st.st_mode);
 	else if (!trusted(&st))
 		rc = untrusted(c, path, &st);
 	else if (!(f = fdopen(fd, "r")))
@@ -149,7 +160,8 @@ static int list_dir(DIR *d, char ***out, size_t *nout)
 		names = v;
 		n++;
 	}
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n)	/* qsort(NULL, 0) is undefined */
+		qsort(names, n, sizeof(*names), cmp_str);
 	*out = names;
 	*nout = n;
 	return 0;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uclamp/cgroup.h"
 #include "uclamp/config.h"
 
 enum sec_type { SEC_FASTPATH, SEC_SYSTEM, SEC_CGROUP, SEC_TASKS, SEC_N };
@@ -72,7 +73,6 @@ struct parse {
 	const char *file;	/* == c->files[i] */
 	FILE *f;
 	char *buf;		/* UC_CONF_LINE_MAX + 1 */
-	size_t len;
 	int line;
 	struct file_sec *secs;
 	size_t nsecs;
@@ -116,7 +116,6 @@ static enum line_kind read_line(struct parse *px)
 	if (n > UC_CONF_LINE_MAX)
 		return LINE_TOO_LONG;
 	px->buf[n] = '\0';
-	px->len = n;
 	return nul ? LINE_NUL : LINE_TEXT;
 }
 
@@ -159,16 +158,6 @@ static void normalize_path(char *s)
 	*w = '\0';
 	while (w > s + 1 && w[-1] == '/')
 		*--w = '\0';
-}
-
-/* Does the path have a ".." component? A lexical check, before any
- * lookup, so the error has its file:line even on another machine. */
-static bool has_dotdot(const char *s)
-{
-	for (const char *p = s; (p = strstr(p, "..")); p += 2)
-		if ((p == s || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
-			return true;
-	return false;
 }
 
 /* The config entry a header names: found across files by path / name (a
@@ -237,8 +226,8 @@ static int check_header(struct parse *px, char *s, char **argp)
 		if (!strcmp(name, sections[t].name))
 			type = t;
 	if (type < 0) {
-		ERR(px, "unknown section [%s%s%s]; use [fast-path], [system], [cgroup PATH] or [tasks NAME]",
-		    name, *arg ? " " : "", arg);
+		ERR(px, "unknown section [%s%s%s]; use [fast-path], [system], [cgroup PATH] "
+		    "or [tasks NAME]", name, *arg ? " " : "", arg);
 		return -1;
 	}
 	if (!sections[type].has_arg && *arg) {
@@ -252,12 +241,14 @@ static int check_header(struct parse *px, char *s, char **argp)
 	}
 	if (type == SEC_CGROUP) {
 		normalize_path(arg);
-		if (has_dotdot(arg)) {
-			ERR(px, "cgroup path '%s' leaves the cgroup hierarchy: '..' is not allowed", arg);
+		if (uc_cg_path_escapes(arg)) {
+			ERR(px, "cgroup path '%s' leaves the cgroup hierarchy: '..' is not allowed",
+			    arg);
 			return -1;
 		}
 		if (!strcmp(arg, "/") || !strcmp(arg, ".")) {
-			ERR(px, "the root cgroup has no cpu.uclamp files; use [system] for system-wide clamps");
+			ERR(px, "the root cgroup has no cpu.uclamp files; "
+			    "use [system] for system-wide clamps");
 			return -1;
 		}
 	}
@@ -294,7 +285,8 @@ static void header(struct parse *px, char *s)
 	fs = &px->secs[px->nsecs];
 	*fs = (struct file_sec){ .type = type, .line = px->line };
 	if ((arg && !(fs->arg = strdup(arg))) ||
-	    asprintf(&fs->label, "[%s%s%s]", sections[type].name, arg ? " " : "", arg ? arg : "") < 0) {
+	    asprintf(&fs->label, "[%s%s%s]", sections[type].name, arg ? " " : "",
+		     arg ? arg : "") < 0) {
 		fs->label = NULL;
 		free(fs->arg);
 		px->err = -ENOMEM;
@@ -315,7 +307,8 @@ static void header(struct parse *px, char *s)
 
 static int parse_bool(const char *s, bool *b)
 {
-	static const char *const yes[] = { "yes", "true", "on", "1" }, *const no[] = { "no", "false", "off", "0" };
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
 
 	for (size_t i = 0; i < 4; i++) {
 		if (!strcasecmp(s, yes[i])) {
@@ -330,27 +323,32 @@ static int parse_bool(const char *s, bool *b)
 	return -EINVAL;
 }
 
-int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key, const char *sec,
-		      const char *val, const struct uc_conf_loc *loc)
+int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key,
+		      const char *sec, const char *val, const struct uc_conf_loc *loc)
 {
+	static const char hash[] = " (a comment after a value starts with ' ;', not '#')";
 	struct uc_value v;
 	int rc = uc_value_parse(val, &v);
 
 	if (rc)
-		return uc_config_error(c, loc, -EINVAL, "invalid value '%s' for %s in %s: %s; use %s%s", val, key,
-				       sec, rc == -ERANGE ? "out of range" : "not a clamp value", uc_value_forms,
-				       strchr(val, '#') ? " (a comment after a value starts with ' ;', not '#')" : "");
+		return uc_config_error(c, loc, -EINVAL,
+				       "invalid value '%s' for %s in %s: %s; use %s%s",
+				       val, key, sec,
+				       rc == -ERANGE ? "out of range" : "not a clamp value",
+				       uc_value_forms, strchr(val, '#') ? hash : "");
 	*dst = (struct uc_conf_value){ .set = true, .v = v, .loc = *loc };
 	return 0;
 }
 
-int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key, const char *sec,
-		     const char *val, const struct uc_conf_loc *loc)
+int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key,
+		     const char *sec, const char *val, const struct uc_conf_loc *loc)
 {
 	bool b;
 
 	if (parse_bool(val, &b))
-		return uc_config_error(c, loc, -EINVAL, "invalid value '%s' for %s in %s: use yes or no", val, key, sec);
+		return uc_config_error(c, loc, -EINVAL,
+				       "invalid value '%s' for %s in %s: use yes or no",
+				       val, key, sec);
 	*dst = (struct uc_conf_bool){ .set = true, .value = b, .loc = *loc };
 	return 0;
 }
@@ -374,12 +372,13 @@ static int set_key(struct parse *px, struct file_sec *fs, const char *name, cons
 	case SEC_FASTPATH:
 		return uc_conf_set_bool(c, &c->allow_enable, name, fs->label, val, &loc);
 	case SEC_SYSTEM:
-		return uc_conf_set_value(c, k == K_MIN ? &c->sys_min : k == K_MAX ? &c->sys_max : &c->sys_rt_default,
-					 name, fs->label, val, &loc);
+		return uc_conf_set_value(c, k == K_MIN ? &c->sys_min : k == K_MAX ? &c->sys_max :
+					 &c->sys_rt_default, name, fs->label, val, &loc);
 	case SEC_CGROUP:
 		g = &c->cgroups[fs->idx];
 		g->had_setting = true;
-		return uc_conf_set_value(c, k == K_MIN ? &g->min : &g->max, name, fs->label, val, &loc);
+		return uc_conf_set_value(c, k == K_MIN ? &g->min : &g->max, name, fs->label, val,
+					 &loc);
 	default:
 		return -ENOENT;
 	}
@@ -401,8 +400,8 @@ static void key(struct parse *px, const char *name, const char *value)
 	int rc;
 
 	if (px->in == IN_NONE) {
-		ERR(px, "'%s' is outside any section: put it under [fast-path], [system], [cgroup PATH] or [tasks NAME]",
-		    name);
+		ERR(px, "'%s' is outside any section: put it under [fast-path], [system], "
+		    "[cgroup PATH] or [tasks NAME]", name);
 		return;
 	}
 	if (px->in == IN_BROKEN)
@@ -415,7 +414,8 @@ static void key(struct parse *px, const char *name, const char *value)
 	}
 	for (size_t i = 0; i < fs->nseen; i++) {
 		if (!strcmp(fs->seen[i].name, name)) {
-			ERR(px, "duplicate key '%s' in %s (first at line %d)", name, fs->label, fs->seen[i].line);
+			ERR(px, "duplicate key '%s' in %s (first at line %d)", name, fs->label,
+			    fs->seen[i].line);
 			return;
 		}
 	}
@@ -432,8 +432,9 @@ static void key(struct parse *px, const char *name, const char *value)
 		px->err = rc;
 		return;
 	}
-	/* a known key is short, and a section has fewer keys than the table holds */
-	if (fs->nseen < sizeof(fs->seen) / sizeof(fs->seen[0]) && strlen(name) < sizeof(fs->seen[0].name)) {
+	/* a known key is short, and a section has far fewer keys than the table holds */
+	if (fs->nseen < sizeof(fs->seen) / sizeof(fs->seen[0]) &&
+	    strlen(name) < sizeof(fs->seen[0].name)) {
 		strcpy(fs->seen[fs->nseen].name, name);
 		fs->seen[fs->nseen++].line = px->line;
 	}
@@ -468,7 +469,8 @@ static void parse_line(struct parse *px)
 		s += 3;		/* a UTF-8 byte order mark, only at the very start */
 	s = trim(s);
 	if (!strncmp(s, bom, 3))
-		ERR(px, "a UTF-8 byte order mark (BOM) is allowed only at the start of the file: remove it");
+		ERR(px, "a UTF-8 byte order mark (BOM) is allowed only at the start of the file: "
+		    "remove it");
 	else if (!*s || *s == '#' || *s == ';')
 		return;
 	else if (*s == '[')

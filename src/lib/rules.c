@@ -146,8 +146,6 @@ int uc_rules_init(struct uc_rules *rs, const struct uc_rule *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		rs->order[i] = i;
 		rs->need |= uc_rule_need(&v[i]);
-		if (!v[i].exclude && !v[i].kthreads)
-			rs->need_base |= UC_PF_STAT;
 		rs->any_threads |= v[i].threads && !v[i].exclude;
 	}
 	/* insertion sort: rule sets are small, and no comparator needs a global */

@@ -1,8 +1,10 @@
 /*
  * Finding tasks in /proc (through sysroot, so tests can fake the tree) and
- * planning per-task clamp changes. Cost per selected thread: one
- * sched_getattr; files are read only when a selector or the output needs
- * them (status for --user and explicit PIDs, comm for --comm or labels).
+ * planning per-task clamp changes. One walk evaluates a rule set (rules.h)
+ * per task: the command line's selector is one rule, the config's [tasks]
+ * sections are many. Cost per selected thread: one sched_getattr; files are
+ * read only when a rule or the output needs them (uc_task_fill fills the
+ * rules' process description lazily).
  */
 #include <dirent.h>
 #include <errno.h>

@@ -8,6 +8,7 @@
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 U=$UCLAMPCTL
+umask 022	# the configuration files written here must be trusted: not group-writable
 fake_root
 K=$ROOT/proc/sys/kernel
 C=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-conf.XXXXXX")
@@ -180,6 +181,66 @@ OUT=$(printf '[system]\nmax = 900\n' | $U apply --config /dev/stdin --dry-run 2>
 if printf '%s\n' "$OUT" | grep -Eq 'sched_util_clamp_max +819 +900'; then _pass "--config /dev/stdin"; else _fail "--config /dev/stdin: $OUT"; fi
 t "--config a missing file" 2 $U apply --config "$C/missing.conf"
 has 'missing\.conf: cannot read: No such file or directory'
+
+# ---- trust: only root's files (or, not as root, our own), writable by no one else ---------
+# each refusal: the file named, exit 2, nothing read and nothing changed
+printf '[fast-path]\nallow-enable = yes\n[system]\nmax = 900\n' >"$C/trust.conf"
+snap=$(cat "$K"/sched_util_clamp_*)
+unchanged() { if [ "$(cat "$K"/sched_util_clamp_*)" = "$snap" ]; then _pass "nothing changed"; else _fail "the sysctls changed"; fi; }
+refused() {
+	t "$1" 2 "${@:3}"
+	has "$2"
+	has 'nothing changed'
+	hasnt 'sched_util_clamp_max +[0-9]+ +900'
+	unchanged
+}
+me=$(id -u)
+chmod 0666 "$C/trust.conf"
+refused "a world-writable file" "trust\.conf: not trusted \(owner $me, mode 0666\): make it root-owned and not group/world-writable" $U apply -y --config "$C/trust.conf"
+chmod 0664 "$C/trust.conf"
+refused "a group-writable file" "trust\.conf: not trusted \(owner $me, mode 0664\)" $U apply -y --config "$C/trust.conf"
+chmod 0644 "$C/trust.conf"
+t "the same file, 0644: read" 0 $U apply --config "$C/trust.conf" --dry-run
+has 'sched_util_clamp_max +[0-9]+ +900'
+mkdir "$C/td"
+cp "$C/trust.conf" "$C/td/10-trust.conf"
+chmod 0777 "$C/td"
+refused "a world-writable drop-in directory" "td: not trusted \(owner $me, mode 0777\)" $U apply -y --config "$C/td"
+chmod 01777 "$C/td"
+refused "a world-writable sticky drop-in directory" "td/: not trusted \(owner $me, mode 01777\)" $U apply -y --config "$C/td/"
+chmod 0755 "$C/td"
+chmod 0646 "$C/td/10-trust.conf"
+refused "a world-writable drop-in" "10-trust\.conf: not trusted \(owner $me, mode 0646\)" $U apply -y --config "$C/td"
+chmod 0644 "$C/td/10-trust.conf"
+chmod 0777 "$E/uclampctl.d"
+refused "the default drop-in directory, world-writable" "uclampctl\.d: not trusted \(owner $me, mode 0777\)" $U apply -y
+chmod 0755 "$E/uclampctl.d"
+ln -s no-such.conf "$C/td/20-gone.conf"
+refused "a dangling symlink in a drop-in directory" "20-gone\.conf: a dangling symbolic link \(its target 'no-such\.conf' does not exist\)" $U apply -y --config "$C/td"
+rm "$C/td/20-gone.conf"
+mkfifo "$C/td/30-fifo.conf"
+refused "a FIFO in a drop-in directory" "30-fifo\.conf: a FIFO, not a regular file: refused without reading it" $U apply -y --config "$C/td"
+rm "$C/td/30-fifo.conf"
+mkfifo "$C/fifo.conf"
+# nothing writes to the FIFO: opening it for reading would block (timeout: exit 124)
+refused "--config FIFO: refused without blocking" "fifo\.conf: a FIFO, not a regular file" timeout 10 $U apply -y --config "$C/fifo.conf"
+# /dev/zero would never end; /dev/null is an empty file
+refused "--config a device" "/dev/zero: a character device, not a regular file" timeout 10 $U apply -y --config /dev/zero
+t "--config /dev/null: an empty file" 0 $U apply --check --config /dev/null
+has 'no differences'
+if [ "$me" = 0 ]; then
+	chown 65534 "$C/trust.conf"
+	refused "another user's file" "trust\.conf: not trusted \(owner 65534, mode 0644\)" $U apply -y --config "$C/trust.conf"
+	chown 0 "$C/trust.conf"
+else
+	chmod 0 "$C/td/10-trust.conf"
+	refused "an unreadable drop-in" "10-trust\.conf: cannot read: Permission denied" $U apply -y --config "$C/td"
+	chmod 0644 "$C/td/10-trust.conf"
+fi
+mkdir "$C/empty"
+t "--config EMPTYDIR: names that directory" 0 $U apply --config "$C/empty" --check
+has "no configuration: no \*\.conf in $C/empty: nothing to do"
+hasnt 'uclampctl\.conf does not exist'
 
 # ---- a failed write is rolled back ----------------------------------------------------
 # rt_default becomes a read-only proc file (cap_last_cap, 0444 even for root):
