@@ -20,19 +20,13 @@
 
 #include "uclamp/kallsyms.h"
 #include "uclamp/sysroot.h"
+#include "fakeroot.h"
 
-static char root[64];
+static char root[512];
 
 static void put(const char *abspath, const char *text)
 {
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s%s", root, abspath);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(root, abspath, text), 0);
 }
 
 /* A slice of the 6.1 VM's /proc/kallsyms (root, kptr_restrict=0). */
@@ -380,20 +374,13 @@ int main(void)
 		cmocka_unit_test(huge_file),
 		cmocka_unit_test(system_map_kaslr),
 	};
-	char d[512];
 	int rc;
 
-	snprintf(root, sizeof(root), "/tmp/test_kallsyms.XXXXXX");
-	if (!mkdtemp(root))
+	if (fr_sysroot(root, sizeof(root), "test-kallsyms") || fr_mkdir(root, "proc") ||
+	    fr_mkdir(root, "boot"))
 		return 1;
-	setenv(UC_SYSROOT_ENV, root, 1);
-	snprintf(d, sizeof(d), "%s/proc", root);
-	mkdir(d, 0755);
-	snprintf(d, sizeof(d), "%s/boot", root);
-	mkdir(d, 0755);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(d, sizeof(d), "rm -rf '%s'", root);
-	if (system(d) != 0)
+	if (fr_destroy(root))
 		rc = rc ? rc : 1;
 	return rc;
 }
