@@ -267,13 +267,13 @@ static void huge_file(void **state)
 	const size_t nlines = 2000000;
 	struct uc_ksym syms[] = { { .name = "sched_uclamp_used" }, { .name = "_text" } };
 	struct uc_ksym_stats st;
-	char p[512];
+	char p[600];
 	struct timespec t0, t1;
 	FILE *f;
 	double secs;
 
 	(void)state;
-	snprintf(p, sizeof(p), "%s/proc/kallsyms", root);
+	assert_int_equal(fr_path(p, sizeof(p), root, "/proc/kallsyms"), 0);
 	f = fopen(p, "w");
 	assert_non_null(f);
 	fprintf(f, "ffffffff81000000 T _text\n");
