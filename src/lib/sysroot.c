@@ -9,18 +9,7 @@
 
 #include "uclamp/sysroot.h"
 
-const char *uc_sysroot(void)
-{
-	static const char *root;
-
-	if (!root) {
-		const char *e = getenv(UC_SYSROOT_ENV);
-
-		root = e ? e : "";
-	}
-	return root;
-}
-
+/* uc_sysroot() lives in sysroot_seam.c: built with and without the test seam */
 int uc_path(char *buf, size_t n, const char *abspath)
 {
 	int len = snprintf(buf, n, "%s%s", uc_sysroot(), abspath);
