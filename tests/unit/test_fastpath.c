@@ -24,35 +24,26 @@
 
 #include "uclamp/fastpath.h"
 #include "uclamp/sysroot.h"
+#include "fakeroot.h"
 
 #define CAP_SYS_RAWIO_NR 17	/* linux/capability.h */
 
-static char root[64];
+static char root[512];
 
 /* ---- fake root helpers ---- */
 static void path_of(char *buf, size_t n, const char *abspath)
 {
-	snprintf(buf, n, "%s%s", root, abspath);
+	assert_int_equal(fr_path(buf, n, root, abspath), 0);
 }
 
 static void put(const char *abspath, const char *text)
 {
-	char p[512];
-	FILE *f;
-
-	path_of(p, sizeof(p), abspath);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(root, abspath, text), 0);
 }
 
 static void rm(const char *abspath)
 {
-	char p[512];
-
-	path_of(p, sizeof(p), abspath);
-	unlink(p);
+	assert_int_equal(fr_remove(root, abspath), 0);
 }
 
 static bool has_note(char notes[][UC_FP_NOTE_LEN], size_t n, const char *needle)
@@ -917,12 +908,10 @@ static void support(void **state)
 
 static void lockdown(void **state)
 {
-	char buf[32], d[512], cmd[600];
+	char buf[32];
 
 	(void)state;
-	path_of(d, sizeof(d), "/sys/kernel/security");
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", d);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fr_mkdir(root, "/sys/kernel/security"), 0);
 	rm("/sys/kernel/security/lockdown");
 	assert_int_equal(uc_lockdown_state(buf, sizeof(buf)), -ENOENT);
 	put("/sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
@@ -939,12 +928,10 @@ static void lockdown(void **state)
 /* the one-line reasons for kcore and kallsyms */
 static void reasons(void **state)
 {
-	char buf[UC_KMEM_NOTE_LEN], d[512], cmd[600];
+	char buf[UC_KMEM_NOTE_LEN];
 
 	(void)state;
-	path_of(d, sizeof(d), "/sys/kernel/security");
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", d);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fr_mkdir(root, "/sys/kernel/security"), 0);
 
 	uc_kmem_kcore_reason(-ENOENT, buf, sizeof(buf));
 	assert_string_equal(buf, "no /proc/kcore (kernel built without CONFIG_PROC_KCORE)");
@@ -999,19 +986,13 @@ int main(void)
 		cmocka_unit_test(lockdown),
 		cmocka_unit_test(reasons),
 	};
-	char cmd[600];
 	int rc;
 
-	snprintf(root, sizeof(root), "/tmp/test_fastpath.XXXXXX");
-	if (!mkdtemp(root))
-		return 1;
-	setenv(UC_SYSROOT_ENV, root, 1);
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/proc/sys/kernel' '%s/boot'", root, root);
-	if (system(cmd) != 0)
+	if (fr_sysroot(root, sizeof(root), "test-fastpath") || fr_mkdir(root, "proc/sys/kernel") ||
+	    fr_mkdir(root, "boot"))
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0 && !rc)
+	if (fr_destroy(root) && !rc)
 		rc = 1;
 	return rc;
 }

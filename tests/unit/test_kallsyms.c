@@ -20,19 +20,13 @@
 
 #include "uclamp/kallsyms.h"
 #include "uclamp/sysroot.h"
+#include "fakeroot.h"
 
-static char root[64];
+static char root[512];
 
 static void put(const char *abspath, const char *text)
 {
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s%s", root, abspath);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(root, abspath, text), 0);
 }
 
 /* A slice of the 6.1 VM's /proc/kallsyms (root, kptr_restrict=0). */
@@ -273,13 +267,13 @@ static void huge_file(void **state)
 	const size_t nlines = 2000000;
 	struct uc_ksym syms[] = { { .name = "sched_uclamp_used" }, { .name = "_text" } };
 	struct uc_ksym_stats st;
-	char p[512];
+	char p[600];
 	struct timespec t0, t1;
 	FILE *f;
 	double secs;
 
 	(void)state;
-	snprintf(p, sizeof(p), "%s/proc/kallsyms", root);
+	assert_int_equal(fr_path(p, sizeof(p), root, "/proc/kallsyms"), 0);
 	f = fopen(p, "w");
 	assert_non_null(f);
 	fprintf(f, "ffffffff81000000 T _text\n");
@@ -436,20 +430,13 @@ int main(void)
 		cmocka_unit_test(stops_early),
 		cmocka_unit_test(system_map_kaslr),
 	};
-	char d[512];
 	int rc;
 
-	snprintf(root, sizeof(root), "/tmp/test_kallsyms.XXXXXX");
-	if (!mkdtemp(root))
+	if (fr_sysroot(root, sizeof(root), "test-kallsyms") || fr_mkdir(root, "proc") ||
+	    fr_mkdir(root, "boot"))
 		return 1;
-	setenv(UC_SYSROOT_ENV, root, 1);
-	snprintf(d, sizeof(d), "%s/proc", root);
-	mkdir(d, 0755);
-	snprintf(d, sizeof(d), "%s/boot", root);
-	mkdir(d, 0755);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(d, sizeof(d), "rm -rf '%s'", root);
-	if (system(d) != 0)
+	if (fr_destroy(root))
 		rc = rc ? rc : 1;
 	return rc;
 }
