@@ -71,7 +71,8 @@ int uc_cg_plan_values(struct uc_plan *p, const char *rel, const struct uc_value 
 	if (rc)
 		return rc;
 	for (int i = 0; i < 2; i++)
-		if (v[i] && (rc = want_of(v[i], i ? UC_ATTR_MAX : UC_ATTR_MIN, cur[i], &want[i], &same[i])))
+		if (v[i] &&
+		    (rc = want_of(v[i], i ? UC_ATTR_MAX : UC_ATTR_MIN, cur[i], &want[i], &same[i])))
 			return rc;
 	/* cgroups allow min > max, but keep the in-between state sane anyway:
 	 * a min raised above the current max goes after the max */
@@ -88,7 +89,8 @@ int uc_cg_plan_values(struct uc_plan *p, const char *rel, const struct uc_value 
 			p->unchanged++;
 			continue;
 		}
-		if (!uc_plan_add(p, UC_KIND_CGROUP, i ? UC_ATTR_MAX : UC_ATTR_MIN, rel, cur[i], want[i])) {
+		if (!uc_plan_add(p, UC_KIND_CGROUP, i ? UC_ATTR_MAX : UC_ATTR_MIN, rel, cur[i],
+				 want[i])) {
 			uc_plan_drop_from(p, n0);
 			p->unchanged = u0;
 			return -ENOMEM;
@@ -108,7 +110,9 @@ static int value_of(int want, struct uc_value *v, const struct uc_value **out)
 	else if (want < 0 || want > UC_PCT_MAX)
 		return -ERANGE;
 	else
-		*v = (struct uc_value){ .util = uc_pct100_to_util(want), .pct100 = want, .percent = true };
+		*v = (struct uc_value){ .util = uc_pct100_to_util(want),
+					.pct100 = want,
+					.percent = true };
 	*out = v;
 	return 0;
 }

@@ -25,10 +25,13 @@ static long want_sys(const struct uc_conf_value *v)
 	return v->set ? v->v.util : UC_KEEP;
 }
 
-int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur, struct uc_plan *p)
+int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur,
+			  struct uc_plan *p)
 {
 	struct uc_sysctl_values want = {
-		.min = want_sys(&c->sys_min), .max = want_sys(&c->sys_max), .rt_default = want_sys(&c->sys_rt_default),
+		.min = want_sys(&c->sys_min),
+		.max = want_sys(&c->sys_max),
+		.rt_default = want_sys(&c->sys_rt_default),
 	};
 	const struct uc_conf_loc *loc = c->sys_min.set ? &c->sys_min.loc : &c->sys_max.loc;
 	long end_min, end_max;
@@ -38,7 +41,8 @@ int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cu
 		return 0;
 	if (c->sys_rt_default.set && cur->rt_default == UC_SYSCTL_ABSENT) {
 		uc_config_error(c, &c->sys_rt_default.loc, -EOPNOTSUPP,
-				"rt-default: this kernel has no sched_util_clamp_min_rt_default (Linux 5.9 or later has it)");
+				"rt-default: this kernel has no sched_util_clamp_min_rt_default "
+				"(Linux 5.9 or later has it)");
 		return -EOPNOTSUPP;
 	}
 	rc = uc_sysctl_plan(p, cur, &want);
@@ -46,10 +50,12 @@ int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cu
 		end_min = c->sys_min.set ? sys_util(&c->sys_min.v) : cur->min;
 		end_max = c->sys_max.set ? sys_util(&c->sys_max.v) : cur->max;
 		uc_config_error(c, loc, -EINVAL,
-				"[system] would leave min %ld above max %ld (the kernel's current values are min %ld, max %ld); set both min and max",
+				"[system] would leave min %ld above max %ld (the kernel's current "
+				"values are min %ld, max %ld); set both min and max",
 				end_min, end_max, cur->min, cur->max);
 	} else if (rc) {
-		uc_config_error(c, loc, rc, "[system]: cannot plan the sysctl changes: %s", strerror(-rc));
+		uc_config_error(c, loc, rc, "[system]: cannot plan the sysctl changes: %s",
+				strerror(-rc));
 	}
 	return rc;
 }
@@ -81,8 +87,8 @@ int uc_config_plan_cgroups(struct uc_config *c, struct uc_plan *p)
 	rc = uc_cg_init(&info);
 	if (rc) {
 		uc_config_error(c, &c->cgroups[0].loc, -EOPNOTSUPP,
-				"no cgroup hierarchy with the cpu controller is mounted (%s): [cgroup] sections cannot apply",
-				strerror(-rc));
+				"no cgroup hierarchy with the cpu controller is mounted (%s): "
+				"[cgroup] sections cannot apply", strerror(-rc));
 		return -EOPNOTSUPP;
 	}
 	w = calloc(c->ncgroups, sizeof(*w));
@@ -96,12 +102,15 @@ int uc_config_plan_cgroups(struct uc_config *c, struct uc_plan *p)
 
 		rc = uc_cg_resolve(&info, g->path, rel, sizeof(rel));
 		if (rc == -EXDEV)
-			uc_config_error(c, &g->loc, -EINVAL, "cgroup path '%s' resolves outside the cgroup mount %s", g->path,
-					info.mount);
+			uc_config_error(c, &g->loc, -EINVAL,
+					"cgroup path '%s' resolves outside the cgroup mount %s",
+					g->path, info.mount);
 		else if (rc == -ENOENT)
-			uc_config_error(c, &g->loc, -ENOENT, "no such cgroup '%s' under %s", g->path, info.mount);
+			uc_config_error(c, &g->loc, -ENOENT, "no such cgroup '%s' under %s",
+					g->path, info.mount);
 		else if (rc)
-			uc_config_error(c, &g->loc, rc, "cannot resolve cgroup '%s': %s", g->path, strerror(-rc));
+			uc_config_error(c, &g->loc, rc, "cannot resolve cgroup '%s': %s", g->path,
+					strerror(-rc));
 		if (rc) {
 			if (!first)
 				first = rc == -EXDEV ? -EINVAL : rc;
@@ -124,10 +133,13 @@ int uc_config_plan_cgroups(struct uc_config *c, struct uc_plan *p)
 		rc = uc_cg_plan(p, w[i].rel, w[i].min, w[i].max);
 		if (rc == -ENOENT)
 			uc_config_error(c, &w[i].g->loc, -ENOENT,
-					"cgroup '%s' has no cpu.uclamp files: enable the cpu controller for it (cgroup v2: +cpu in its parent's cgroup.subtree_control; the kernel needs CONFIG_UCLAMP_TASK_GROUP)",
-					w[i].g->path);
+					"cgroup '%s' has no cpu.uclamp files: enable the cpu "
+					"controller for it (cgroup v2: +cpu in its parent's "
+					"cgroup.subtree_control; the kernel needs "
+					"CONFIG_UCLAMP_TASK_GROUP)", w[i].g->path);
 		else if (rc)
-			uc_config_error(c, &w[i].g->loc, rc, "cannot read the clamps of cgroup '%s': %s", w[i].g->path,
+			uc_config_error(c, &w[i].g->loc, rc,
+					"cannot read the clamps of cgroup '%s': %s", w[i].g->path,
 					strerror(-rc));
 		if (rc && !first)
 			first = rc;
@@ -142,16 +154,19 @@ int uc_config_plan(struct uc_config *c, struct uc_plan *p)
 	int rc, first = 0;
 
 	if (c->sys_min.set || c->sys_max.set || c->sys_rt_default.set) {
-		const struct uc_conf_loc *loc = c->sys_min.set ? &c->sys_min.loc
-					       : c->sys_max.set ? &c->sys_max.loc : &c->sys_rt_default.loc;
+		const struct uc_conf_loc *loc = c->sys_min.set ? &c->sys_min.loc :
+						c->sys_max.set ? &c->sys_max.loc :
+						&c->sys_rt_default.loc;
 
 		rc = uc_sysctl_read_all(&cur);
 		if (rc == -ENOENT) {
 			uc_config_error(c, loc, -EOPNOTSUPP,
-					"[system]: the kernel has no uclamp sysctls (it needs CONFIG_UCLAMP_TASK, Linux 5.3 or later)");
+					"[system]: the kernel has no uclamp sysctls (it needs "
+					"CONFIG_UCLAMP_TASK, Linux 5.3 or later)");
 			rc = -EOPNOTSUPP;
 		} else if (rc) {
-			uc_config_error(c, loc, rc, "[system]: cannot read the uclamp sysctls: %s", strerror(-rc));
+			uc_config_error(c, loc, rc, "[system]: cannot read the uclamp sysctls: %s",
+					strerror(-rc));
 		} else {
 			rc = uc_config_plan_system(c, &cur, p);
 		}

@@ -23,7 +23,8 @@
 struct uc_eff_group {
 	char *rel;
 	bool known;		/* false: a read failed, use /proc for its tasks */
-	bool in_root;		/* no group on the way up has the cpu files: the root task group */
+	/* no group on the way up has the cpu files: the root task group */
+	bool in_root;
 	bool threaded;		/* v2 threaded (sub)tree: threads of a process may differ */
 	struct uc_cg_clamps eff;
 };
@@ -38,7 +39,8 @@ static bool proc_shows_effective(void)
 
 	if (fd < 0)
 		return false;
-	while ((size_t)len < sizeof(buf) - 1 && (r = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+	while ((size_t)len < sizeof(buf) - 1 &&
+	       (r = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
 		len += r;
 	close(fd);
 	buf[len] = '\0';
@@ -62,7 +64,9 @@ int uc_eff_init(struct uc_eff *e)
 	}
 	/* before 5.14 (0c18f2ecfcc2) a group's min was a limit, not a floor */
 	if (!kver || kver < UC_KVER(5, 14, 0)) {
-		e->why_proc = "the kernel is older than 5.14 (other cgroup rules) or its version is unknown";
+		e->why_proc =
+			"the kernel is older than 5.14 (other cgroup "
+			"rules) or its version is unknown";
 		return 0;
 	}
 	if (!proc_shows_effective()) {
@@ -186,10 +190,12 @@ static struct uc_eff_group *group(struct uc_eff *e, const char *rel)
 		if (!rc)
 			rc = uc_cg_read(rel, UC_ATTR_MAX, &mx);
 		if (!rc) {
-			uc_cg_eff_child(&parent->eff, uc_pct100_to_util(mn), uc_pct100_to_util(mx), &g->eff);
+			uc_cg_eff_child(&parent->eff, uc_pct100_to_util(mn), uc_pct100_to_util(mx),
+					&g->eff);
 			g->in_root = false;
 		} else if (rc != -ENOENT || !group_exists(e, rel)) {
-			g->known = false;	/* no files is the parent's group; anything else unknown */
+			/* no files is the parent's group; anything else unknown */
+			g->known = false;
 		}
 	}
 	g->threaded = e->cg && e->cg->version == UC_CG_V2 && is_threaded(e, rel);
@@ -214,7 +220,8 @@ static struct uc_eff_group *task_group(struct uc_eff *e, pid_t pid, pid_t tid)
 		e->pid = pid;
 		e->pid_group = group_of(e, pid);
 		/* v1 moves single threads (the tasks file); v2 only in threaded trees */
-		e->per_thread = e->cg->version == UC_CG_V1 || (e->pid_group && e->pid_group->threaded);
+		e->per_thread = e->cg->version == UC_CG_V1 ||
+				(e->pid_group && e->pid_group->threaded);
 	}
 	if (e->per_thread && tid != pid)
 		return group_of(e, tid);

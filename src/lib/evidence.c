@@ -37,13 +37,14 @@
 #define POLICY_DEADLINE 6
 
 /* keep the last slot for fastpath.c's "and N more" */
-#define evidence_note(fp, ...) do { \
-	if (fp) { \
-		(fp)->scan.evidence++; \
-		uc_note_add(&(fp)->evidence[0][0], UC_FP_NOTE_LEN, UC_FP_MAX_NOTES - 1, &(fp)->nevidence, \
-			    __VA_ARGS__); \
-	} \
-} while (0)
+#define evidence_note(fp, ...)                                                                  \
+	do {                                                                                    \
+		if (fp) {                                                                       \
+			(fp)->scan.evidence++;                                                  \
+			uc_note_add(&(fp)->evidence[0][0], UC_FP_NOTE_LEN, UC_FP_MAX_NOTES - 1, \
+				    &(fp)->nevidence, __VA_ARGS__);                             \
+		}                                                                               \
+	} while (0)
 
 bool uc_fp_sysctl_evidence(const struct uc_sysctl_values *v, struct uc_fastpath *fp)
 {
@@ -69,7 +70,8 @@ bool uc_fp_cgroup_evidence(const struct uc_fp_cg_sample *c, struct uc_fastpath *
 	if (!c->has_files || (!min && !max))
 		return false;
 	if (min && max)
-		evidence_note(fp, "cgroup %s: cpu.uclamp.min = %s, cpu.uclamp.max = %s (defaults 0.00, max)",
+		evidence_note(fp, "cgroup %s: cpu.uclamp.min = %s, "
+			      "cpu.uclamp.max = %s (defaults 0.00, max)",
 			      c->path, uc_pct100_format(c->min_pct100, a, sizeof(a)),
 			      uc_pct100_format(c->max_pct100, b, sizeof(b)));
 	else if (min)
@@ -92,7 +94,8 @@ bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default, str
 	if (!rt && !dl)
 		min = t->min != 0;
 	else	/* the RT default (and 1024, its value before 5.9) is not a user's choice */
-		min = t->min != UC_CAPACITY_SCALE && t->min != (uint32_t)rtd && !(dl && t->min == 0);
+		min = t->min != UC_CAPACITY_SCALE && t->min != (uint32_t)rtd &&
+		      !(dl && t->min == 0);
 	if (!min && !max)
 		return false;
 	/* only counting: no note to format (10,000 clamped threads) */
@@ -108,24 +111,27 @@ bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default, str
 		snprintf(who, sizeof(who), "task %d, thread %d (%s)", (int)t->pid, (int)t->tid,
 			 t->comm ? t->comm : "?");
 	if (min && max)
-		evidence_note(fp, "%s requests min %u, max %u (defaults %s, 1024)", who, t->min, t->max,
-			      rt || dl ? "rt_default" : "0");
+		evidence_note(fp, "%s requests min %u, max %u (defaults %s, 1024)", who, t->min,
+			      t->max, rt || dl ? "rt_default" : "0");
 	else if (min)
-		evidence_note(fp, "%s requests min %u (default %s)", who, t->min, rt || dl ? "rt_default" : "0");
+		evidence_note(fp, "%s requests min %u (default %s)", who, t->min,
+			      rt || dl ? "rt_default" : "0");
 	else
 		evidence_note(fp, "%s requests max %u (default 1024)", who, t->max);
 	return true;
 }
 
-size_t uc_fp_evidence(const struct uc_sysctl_values *sys, const struct uc_fp_cg_sample *cg, size_t ncg,
-		      const struct uc_fp_task_sample *tasks, size_t ntasks, struct uc_fastpath *fp)
+size_t uc_fp_evidence(const struct uc_sysctl_values *sys, const struct uc_fp_cg_sample *cg,
+		      size_t ncg, const struct uc_fp_task_sample *tasks, size_t ntasks,
+		      struct uc_fastpath *fp)
 {
 	size_t n = 0;
 	long rtd = sys ? sys->rt_default : UC_SYSCTL_ABSENT;
 
 	if (sys) {
 		/* one item per sysctl */
-		struct uc_sysctl_values one = { UC_SYSCTL_ABSENT, UC_SYSCTL_ABSENT, UC_SYSCTL_ABSENT };
+		struct uc_sysctl_values one = { UC_SYSCTL_ABSENT, UC_SYSCTL_ABSENT,
+						UC_SYSCTL_ABSENT };
 
 		one.min = sys->min;
 		n += uc_fp_sysctl_evidence(&one, fp);
@@ -175,7 +181,8 @@ static int walk_cg(struct cg_walk *w, size_t len, int depth)
 		if (de->d_name[0] == '.')
 			continue;
 		if (de->d_type != DT_DIR) {
-			if (de->d_type != DT_UNKNOWN || fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+			if (de->d_type != DT_UNKNOWN ||
+			    fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 			    !S_ISDIR(st.st_mode))
 				continue;
 		}
@@ -223,7 +230,8 @@ static int clamp_cb(int dfd, const char *rel, void *data)
 	struct clamp_walk *w = data;
 	struct uc_fp_cg_sample s = { .path = rel };
 
-	s.cpu_files = faccessat(dfd, "cpu.weight", F_OK, 0) == 0 || faccessat(dfd, "cpu.shares", F_OK, 0) == 0;
+	s.cpu_files = faccessat(dfd, "cpu.weight", F_OK, 0) == 0 ||
+		      faccessat(dfd, "cpu.shares", F_OK, 0) == 0;
 	s.has_files = uc_cg_read(rel, UC_ATTR_MIN, &s.min_pct100) == 0 &&
 		      uc_cg_read(rel, UC_ATTR_MAX, &s.max_pct100) == 0;
 	return w->fn(&s, w->data);
@@ -245,8 +253,12 @@ static int task_cb(const struct uc_task *t, void *data)
 {
 	struct task_walk *w = data;
 	struct uc_fp_task_sample s = {
-		.pid = t->pid, .tid = t->tid, .comm = t->comm[0] ? t->comm : NULL,
-		.policy = (int)t->sa.sched_policy, .min = t->sa.sched_util_min, .max = t->sa.sched_util_max,
+		.pid = t->pid,
+		.tid = t->tid,
+		.comm = t->comm[0] ? t->comm : NULL,
+		.policy = (int)t->sa.sched_policy,
+		.min = t->sa.sched_util_min,
+		.max = t->sa.sched_util_max,
 	};
 
 	return w->fn(&s, w->data);

@@ -29,7 +29,8 @@ void uc_fastpath_set_ops(const struct uc_fp_ops *o)
 
 const char *uc_fp_source_name(enum uc_fp_source s)
 {
-	static const char *const names[] = { "none", "kcore", "system-map", "evidence", "kernel-version", "probe" };
+	static const char *const names[] = { "none", "kcore", "system-map", "evidence",
+					     "kernel-version", "probe" };
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "none";
 }
 
@@ -92,7 +93,8 @@ enum uc_fp_kver uc_fp_version_rule(const char *release, const char *signature)
 		int a2, b2, c2;
 		const char *r2;
 
-		if (last && !parse_version(last + 1, &a2, &b2, &c2, &r2) && a2 == a && b2 == b && c2 >= 0) {
+		if (last && !parse_version(last + 1, &a2, &b2, &c2, &r2) && a2 == a && b2 == b &&
+		    c2 >= 0) {
 			c = c2;
 			rest = "";
 		}
@@ -198,15 +200,17 @@ static bool unsupported(struct uc_fastpath *fp)
 		return false;
 	if (fp->support == UC_SUPPORT_NOT_BUILT)
 		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
-		       "no uclamp in this kernel: sched_setattr says EOPNOTSUPP (no CONFIG_UCLAMP_TASK) "
-		       "and there are no sched_util_clamp_* sysctls");
+		       "no uclamp in this kernel: sched_setattr says EOPNOTSUPP (no "
+		       "CONFIG_UCLAMP_TASK) and there are no sched_util_clamp_* sysctls");
 	else if (fp->support == UC_SUPPORT_PRE_5_3)
 		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
-		       "no uclamp in this kernel: it predates 5.3 (sched_attr has no clamp fields)");
+		       "no uclamp in this kernel: it predates 5.3 "
+		       "(sched_attr has no clamp fields)");
 	else
 		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
-		       "no uclamp in this kernel: no sched_util_clamp_* sysctls (the sched_setattr probe "
-		       "could not tell: %s)", strerror(fp->probe_err < 0 ? -fp->probe_err : EIO));
+		       "no uclamp in this kernel: no sched_util_clamp_* sysctls (the sched_setattr "
+		       "probe could not tell: %s)",
+		       strerror(fp->probe_err < 0 ? -fp->probe_err : EIO));
 	return true;
 }
 
@@ -256,16 +260,18 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 			uc_kmem_read_keys_flags(&key, 1, &info, UC_KMEM_NO_CACHE);
 			for (size_t i = 0; i < info.nnotes; i++)
 				unavailable(fp, "%s", info.notes[i]);
-			unavailable(fp, "%s: 0 at the cached address %#llx against evidence of use: cache "
-				    "discarded, /proc/kallsyms gives %#llx", key.name, was, (unsigned long long)key.addr);
+			unavailable(fp, "%s: 0 at the cached address %#llx against evidence of "
+				    "use: cache discarded, /proc/kallsyms gives %#llx",
+				    key.name, was, (unsigned long long)key.addr);
 		}
 		if (key.rc == 0 && key.value == 0 && !key.via_map) {
 			/* two facts that disagree: say both, decide neither */
 			fp->value_read = true;
 			fp->addr = key.addr;
 			decide(fp, UC_KEY_UNKNOWN, UC_FP_SRC_NONE,
-			       "sched_uclamp_used reads 0 at %#llx (/proc/kcore, address from /proc/kallsyms), "
-			       "but there is evidence of use (%s): the two disagree",
+			       "sched_uclamp_used reads 0 at %#llx (/proc/kcore, "
+			       "address from /proc/kallsyms), but there is evidence "
+			       "of use (%s): the two disagree",
 			       (unsigned long long)key.addr, fp->evidence[0]);
 			return 0;
 		}
@@ -285,20 +291,25 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 		fp->addr = key.addr;
 		if (!key.via_map) {
 			decide(fp, key.value ? UC_KEY_ON : UC_KEY_OFF, UC_FP_SRC_KCORE,
-			       "sched_uclamp_used = %d, read from /proc/kcore at its /proc/kallsyms address %#llx",
+			       "sched_uclamp_used = %d, read from /proc/kcore at its "
+			       "/proc/kallsyms address %#llx",
 			       (int)key.value, (unsigned long long)key.addr);
 		} else if (key.value) {
 			decide(fp, UC_KEY_ON, UC_FP_SRC_SYSTEM_MAP,
-			       "sched_uclamp_used = %d, read from /proc/kcore at %#llx (%s + KASLR offset)",
+			       "sched_uclamp_used = %d, read from /proc/kcore at "
+			       "%#llx (%s + KASLR offset)",
 			       (int)key.value, (unsigned long long)key.addr, info.map_path);
 		} else if (scan(fp, full)) {
 			/* a 0 that evidence contradicts: the map is not this kernel's after all */
-			unavailable(fp, "%s gave 0 at %#llx, but there is evidence of use: the map is not trusted",
+			unavailable(fp, "%s gave 0 at %#llx, but there is evidence of "
+				    "use: the map is not trusted",
 				    info.map_path, (unsigned long long)key.addr);
-			decide(fp, UC_KEY_ON, UC_FP_SRC_EVIDENCE, "evidence of use (%s)", fp->evidence[0]);
+			decide(fp, UC_KEY_ON, UC_FP_SRC_EVIDENCE, "evidence of use (%s)",
+			       fp->evidence[0]);
 		} else {
 			decide(fp, UC_KEY_OFF, UC_FP_SRC_SYSTEM_MAP,
-			       "sched_uclamp_used = 0, read from /proc/kcore at %#llx (%s + KASLR offset)",
+			       "sched_uclamp_used = 0, read from /proc/kcore at "
+			       "%#llx (%s + KASLR offset)",
 			       (unsigned long long)key.addr, info.map_path);
 		}
 	} else if (key.why[0] && !key.absent && !noted(fp, key.why)) {
@@ -317,21 +328,22 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 	/* 4. uclamp without the key */
 	if (!key.listed && kver == UC_FP_KVER_PREDATES_KEY) {
 		decide(fp, UC_KEY_ALWAYS_ON, UC_FP_SRC_KERNEL_VERSION,
-		       "kernel %s has uclamp but predates the static key (5.9, 5.4.62): clamp accounting always runs",
-		       rel);
+		       "kernel %s has uclamp but predates the static key (5.9, 5.4.62): "
+		       "clamp accounting always runs", rel);
 		return 0;
 	}
 	if (key.absent && kver != UC_FP_KVER_HAS_KEY) {
 		decide(fp, UC_KEY_ALWAYS_ON, UC_FP_SRC_KERNEL_VERSION,
-		       "the kernel has uclamp but no sched_uclamp_used symbol (%s): it predates the key, "
-		       "clamp accounting always runs", key.why);
+		       "the kernel has uclamp but no sched_uclamp_used symbol (%s): it predates "
+		       "the key, clamp accounting always runs", key.why);
 		return 0;
 	}
 	if (key.absent)
-		unavailable(fp, "sched_uclamp_used is missing from a full symbol list on kernel %s, "
-			    "which should have it", rel);
+		unavailable(fp, "sched_uclamp_used is missing from a full symbol list on "
+			    "kernel %s, which should have it", rel);
 	decide(fp, UC_KEY_UNKNOWN, UC_FP_SRC_NONE,
-	       "the key could not be read and there is no evidence of use (defaults do not prove it is off)");
+	       "the key could not be read and there is no evidence of use "
+	       "(defaults do not prove it is off)");
 	return 0;
 }
 

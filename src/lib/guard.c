@@ -31,8 +31,12 @@ enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state 
 const char *uc_guard_warning(enum uc_key_state key)
 {
 	if (key == UC_KEY_OFF)
-		return "this will enable the uclamp fast path (static key sched_uclamp_used) until reboot:\n"
-		       "every task wakeup then pays for clamp accounting (upstream measured up to 3% on wakeup-heavy netperf UDP)";
-	return "this may enable the uclamp fast path (static key sched_uclamp_used; its state is unknown) until reboot:\n"
-	       "every task wakeup then pays for clamp accounting (upstream measured up to 3% on wakeup-heavy netperf UDP)";
+		return "this will enable the uclamp fast path (static key "
+		       "sched_uclamp_used) until reboot:\n"
+		       "every task wakeup then pays for clamp accounting (upstream measured up to "
+		       "3% on wakeup-heavy netperf UDP)";
+	return "this may enable the uclamp fast path (static key sched_uclamp_used; its state "
+	       "is unknown) until reboot:\n"
+	       "every task wakeup then pays for clamp accounting (upstream measured up to 3% on "
+	       "wakeup-heavy netperf UDP)";
 }

@@ -19,8 +19,8 @@ static int hexval(char c)
 	return -1;
 }
 
-int uc_ksym_parse_line(const char *line, uint64_t *addr, char *type, const char **name, size_t *name_len,
-		       bool *module)
+int uc_ksym_parse_line(const char *line, uint64_t *addr, char *type, const char **name,
+		       size_t *name_len, bool *module)
 {
 	const char *p = line;
 	uint64_t a = 0;
@@ -93,7 +93,8 @@ static int read_line(FILE *f, char *buf, size_t n)
 	return 1;
 }
 
-int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n, struct uc_ksym_stats *st)
+int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n,
+			struct uc_ksym_stats *st)
 {
 	/* KSYM_NAME_LEN is 512 since 6.1: room for address, type, name, module */
 	char line[1024];
@@ -144,7 +145,8 @@ int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n, str
 			st->data++;
 		for (size_t i = 0; i < n; i++) {
 			/* the first vmlinux occurrence wins */
-			if (syms[i].type || strlen(syms[i].name) != len || memcmp(syms[i].name, name, len))
+			if (syms[i].type || strlen(syms[i].name) != len ||
+			    memcmp(syms[i].name, name, len))
 				continue;
 			syms[i].type = type;
 			syms[i].addr = addr;
@@ -181,7 +183,8 @@ uint64_t uc_ksym_relocate(uint64_t map_addr, uint64_t map_text, uint64_t live_te
 	return map_addr + (live_text - map_text);
 }
 
-int uc_ksym_map_matches(const struct uc_ksym *live, const struct uc_ksym *map, size_t n, uint64_t *offset)
+int uc_ksym_map_matches(const struct uc_ksym *live, const struct uc_ksym *map, size_t n,
+			uint64_t *offset)
 {
 	size_t checked = 0;
 	uint64_t off;

@@ -34,7 +34,8 @@ const char *uc_skey_state_name(enum uc_skey_state s)
 }
 
 enum key_id {
-	K_UCLAMP, K_SMT, K_SCHEDSTATS, K_NUMA, K_CFS_BW, K_ENERGY, K_ASYM, K_CORE, K_PSI, K_SHARED, NKEYS
+	K_UCLAMP, K_SMT, K_SCHEDSTATS, K_NUMA, K_CFS_BW, K_ENERGY, K_ASYM, K_CORE, K_PSI, K_SHARED,
+	NKEYS
 };
 
 static const struct {
@@ -42,27 +43,36 @@ static const struct {
 	const char *meaning;
 } table[NKEYS] = {
 	[K_UCLAMP] = { "sched_uclamp_used",
-		"uclamp bucket accounting on every enqueue/dequeue; the first clamp write enables it until reboot" },
+		"uclamp bucket accounting on every enqueue/dequeue; "
+		"the first clamp write enables it until reboot" },
 	[K_SMT] = { "sched_smt_present",
-		"SMT siblings exist: wakeups also search for a whole idle core (select_idle_core)" },
+		"SMT siblings exist: wakeups also search for a whole idle core "
+		"(select_idle_core)" },
 	[K_SCHEDSTATS] = { "sched_schedstats",
 		"schedstats collection: wait/sleep/iowait accounting in the hot paths" },
 	[K_NUMA] = { "sched_numa_balancing",
 		"automatic NUMA balancing: NUMA hinting faults and task placement work" },
 	[K_CFS_BW] = { "__cfs_bandwidth_used",
-		"CFS bandwidth control (a cgroup has a CPU quota): runtime accounting and throttling checks" },
+		"CFS bandwidth control (a cgroup has a CPU quota): "
+		"runtime accounting and throttling checks" },
 	[K_ENERGY] = { "sched_energy_present",
-		"energy-aware scheduling: wakeups compute energy per performance domain (clamps steer it)" },
+		"energy-aware scheduling: wakeups compute energy per performance domain "
+		"(clamps steer it)" },
 	[K_ASYM] = { "sched_asym_cpucapacity",
-		"CPUs of different capacity: wakeups check that the task fits the CPU (clamps steer it)" },
+		"CPUs of different capacity: wakeups check that the task fits the CPU "
+		"(clamps steer it)" },
 	[K_CORE] = { "__sched_core_enabled",
-		"core scheduling (PR_SCHED_CORE cookies): picks are made for all SMT siblings together" },
+		"core scheduling (PR_SCHED_CORE cookies): "
+		"picks are made for all SMT siblings together" },
 	[K_PSI] = { "psi_disabled",
-		"on = pressure stall information disabled (psi=0); off = PSI accounting on every task state change" },
+		"on = pressure stall information disabled (psi=0); "
+		"off = PSI accounting on every task state change" },
 	[K_SHARED] = { "shared_processor",
-		"shared-processor LPAR: vcpu_is_preempted() asks the hypervisor. On a dedicated LPAR it is off, so "
-		"vcpu_is_preempted() is always false and the scheduler stops avoiding vCPUs that merely ceded while "
-		"idle (upstream: schbench p99.9 wakeup latency 6-8 ms -> ~90 us on a dedicated POWER9 LPAR)" },
+		"shared-processor LPAR: vcpu_is_preempted() asks the hypervisor. "
+		"On a dedicated LPAR it is off, so "
+		"vcpu_is_preempted() is always false and the scheduler stops avoiding vCPUs "
+		"that merely ceded while idle (upstream: schbench p99.9 wakeup latency "
+		"6-8 ms -> ~90 us on a dedicated POWER9 LPAR)" },
 };
 
 #define setf(dst, ...) uc_note_set(dst, UC_SKEY_TEXT, __VA_ARGS__)
@@ -94,10 +104,11 @@ static void format_caps(const struct cap *c, size_t n, char *view, size_t len)
 		while (j + 1 < n && c[j + 1].cap == c[i].cap && c[j + 1].cpu == c[j].cpu + 1)
 			j++;
 		if (j > i)
-			w = snprintf(view + used, len - used, "%scpu%d-%d %ld", used ? ", " : "", c[i].cpu, c[j].cpu,
-				     c[i].cap);
+			w = snprintf(view + used, len - used, "%scpu%d-%d %ld", used ? ", " : "",
+				     c[i].cpu, c[j].cpu, c[i].cap);
 		else
-			w = snprintf(view + used, len - used, "%scpu%d %ld", used ? ", " : "", c[i].cpu, c[i].cap);
+			w = snprintf(view + used, len - used, "%scpu%d %ld", used ? ", " : "",
+				     c[i].cpu, c[i].cap);
 		if (w < 0)
 			break;
 		used += (size_t)w;
@@ -122,7 +133,8 @@ int uc_cpu_capacity_symmetric(char *view, size_t n)
 		const char *s = de->d_name;
 		long v;
 
-		if (strncmp(s, "cpu", 3) || !isdigit((unsigned char)s[3]) || strspn(s + 3, "0123456789") != strlen(s + 3))
+		if (strncmp(s, "cpu", 3) || !isdigit((unsigned char)s[3]) ||
+		    strspn(s + 3, "0123456789") != strlen(s + 3))
 			continue;
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/%s/cpu_capacity", s);
 		if (uc_read_long(p, &v))
@@ -216,8 +228,10 @@ static void view_schedstats(struct uc_skey *k, const struct uc_kmem_key *m, bool
 {
 	direct(k, "/proc/sys/kernel/sched_schedstats", mem);
 	/* the sysctl and the key both exist only with CONFIG_SCHEDSTATS */
-	if (!mem && k->state == UC_SKEY_UNREADABLE && !m->listed && !uc_exists("/proc/sys/kernel/sched_schedstats"))
-		infer(k, UC_SKEY_ABSENT, "inferred: no kernel.sched_schedstats (no CONFIG_SCHEDSTATS)");
+	if (!mem && k->state == UC_SKEY_UNREADABLE && !m->listed &&
+	    !uc_exists("/proc/sys/kernel/sched_schedstats"))
+		infer(k, UC_SKEY_ABSENT,
+		      "inferred: no kernel.sched_schedstats (no CONFIG_SCHEDSTATS)");
 }
 
 static void view_numa(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
@@ -230,9 +244,12 @@ static void view_numa(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 	if (mem)
 		return;
 	if (rc == 0)
-		infer(k, v ? UC_SKEY_ON : UC_SKEY_OFF, "inferred: on iff kernel.numa_balancing != 0");
-	else if (rc == -ENOENT)	/* the key may exist (6.1 defines it anyway); nothing can enable it */
-		infer(k, UC_SKEY_OFF, "inferred: no kernel.numa_balancing (no CONFIG_NUMA_BALANCING)");
+		infer(k, v ? UC_SKEY_ON : UC_SKEY_OFF,
+		      "inferred: on iff kernel.numa_balancing != 0");
+	/* the key may exist (6.1 defines it anyway); nothing can enable it */
+	else if (rc == -ENOENT)
+		infer(k, UC_SKEY_OFF,
+		      "inferred: no kernel.numa_balancing (no CONFIG_NUMA_BALANCING)");
 }
 
 static void view_cfs_bw(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
@@ -268,14 +285,17 @@ static void view_energy(struct uc_skey *k, const struct uc_kmem_key *m, bool mem
 
 	(void)m;
 	if (len >= 0)
-		setf(k->view, "kernel.sched_energy_aware = %s", len ? buf : "(empty: EAS not possible)");
+		setf(k->view, "kernel.sched_energy_aware = %s",
+		     len ? buf : "(empty: EAS not possible)");
 	if (mem)
 		return;
 	if (len == 0)
-		infer(k, UC_SKEY_OFF, "inferred: sched_energy_aware is empty (EAS not possible here)");
+		infer(k, UC_SKEY_OFF,
+		      "inferred: sched_energy_aware is empty (EAS not possible here)");
 	else if (len > 0 && !strcmp(buf, "0"))
 		infer(k, UC_SKEY_OFF, "inferred: EAS disabled by kernel.sched_energy_aware = 0");
-	else if (uc_cpu_capacity_symmetric(NULL, 0) == 1)	/* EAS needs asymmetric capacities */
+	/* EAS needs asymmetric capacities */
+	else if (uc_cpu_capacity_symmetric(NULL, 0) == 1)
 		infer(k, UC_SKEY_OFF, "inferred: EAS needs CPUs of different capacity");
 	else if (!m->listed || !k->why[0])
 		setf(k->why, "no userspace view of EAS itself");
@@ -305,7 +325,8 @@ static void view_shared(struct uc_skey *k, const struct uc_kmem_key *m, bool mem
 
 	(void)m;
 	/* lparcfg is a few KB; a larger one (-EFBIG) is not what we know */
-	if (len < 0 || !(s = strstr(buf, "shared_processor_mode=")) || sscanf(s + 22, "%d", &v) != 1)
+	if (len < 0 || !(s = strstr(buf, "shared_processor_mode=")) ||
+	    sscanf(s + 22, "%d", &v) != 1)
 		return;
 	setf(k->view, "lparcfg shared_processor_mode=%d", v);
 	if (mem)
@@ -339,13 +360,15 @@ static void uclamp_row(struct uc_skeys *ks, struct uc_skey *k)
 		k->count = fp->value;
 		k->addr = fp->addr;
 	}
-	setf(k->how, "%s", fp->source == UC_FP_SRC_NONE ? "unreadable" : uc_fp_source_name(fp->source));
+	setf(k->how, "%s",
+	     fp->source == UC_FP_SRC_NONE ? "unreadable" : uc_fp_source_name(fp->source));
 	if (fp->state == UC_KEY_UNKNOWN)
 		setf(k->why, "%s", fp->nunavailable ? fp->unavailable[0] : fp->how);
 	else if (fp->source != UC_FP_SRC_KCORE && fp->source != UC_FP_SRC_SYSTEM_MAP)
 		setf(k->why, "%s", fp->how);
 	if (fp->sysctls)
-		setf(k->view, "sysctls %ld/%ld/%ld", fp->scan.sys.min, fp->scan.sys.max, fp->scan.sys.rt_default);
+		setf(k->view, "sysctls %ld/%ld/%ld", fp->scan.sys.min, fp->scan.sys.max,
+		     fp->scan.sys.rt_default);
 }
 
 int uc_skeys_read(struct uc_skeys *ks)

@@ -72,9 +72,12 @@ void uc_kmem_hidden_reason(char *buf, size_t n)
 	uc_read_long("/proc/sys/kernel/kptr_restrict", &kr);
 	uc_read_long("/proc/sys/kernel/perf_event_paranoid", &pp);
 	if (kr >= 2)
-		snprintf(buf, n, "kptr_restrict=2 hides kernel addresses in /proc/kallsyms from everyone");
+		snprintf(buf, n,
+			 "kptr_restrict=2 hides kernel addresses in /proc/kallsyms from everyone");
 	else if (kr == 1)
-		snprintf(buf, n, "kptr_restrict=1 hides kernel addresses in /proc/kallsyms without CAP_SYSLOG%s",
+		snprintf(buf, n,
+			 "kptr_restrict=1 hides kernel addresses in "
+			 "/proc/kallsyms without CAP_SYSLOG%s",
 			 uc_have_cap(CAP_SYSLOG) ? "" : " (run as root)");
 	else if (kr == 0 && pp > 1)
 		snprintf(buf, n, "/proc/kallsyms hides kernel addresses without CAP_SYSLOG "
@@ -97,10 +100,12 @@ void uc_kmem_kcore_reason(int err, char *buf, size_t n)
 		if (uc_lockdown_state(ld, sizeof(ld)) == 0 && !strcmp(ld, "confidentiality"))
 			snprintf(buf, n, "kernel lockdown=confidentiality blocks /proc/kcore");
 		else if (geteuid() != 0)
-			snprintf(buf, n, "/proc/kcore needs root with CAP_SYS_RAWIO (running as uid %u)",
+			snprintf(buf, n,
+				 "/proc/kcore needs root with CAP_SYS_RAWIO (running as uid %u)",
 				 (unsigned int)geteuid());
 		else if (!uc_have_cap(CAP_SYS_RAWIO))
-			snprintf(buf, n, "/proc/kcore needs CAP_SYS_RAWIO, which this process lacks");
+			snprintf(buf, n,
+				 "/proc/kcore needs CAP_SYS_RAWIO, which this process lacks");
 		else
 			snprintf(buf, n, "/proc/kcore: permission denied (a security module?)");
 		return;
@@ -115,8 +120,8 @@ void uc_kmem_kcore_reason(int err, char *buf, size_t n)
 } while (0)
 
 /* System.map-REL for the keys kallsyms does not list. live[] = anchors then keys. */
-static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need, const struct uc_ksym *live,
-			   struct uc_kmem_info *info)
+static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need,
+			   const struct uc_ksym *live, struct uc_kmem_info *info)
 {
 	struct uc_ksym *map = calloc(NANCHORS + n, sizeof(*map));
 	char rel[64];
@@ -137,7 +142,8 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need, co
 		/* no running _text, no KASLR offset */
 		info->map_rc = live[0].rc == -EPERM ? -EPERM : -ENODATA;
 		if (live[0].rc != -EPERM)
-			note(info, "System.map: no _text in /proc/kallsyms to compute the KASLR offset");
+			note(info,
+			     "System.map: no _text in /proc/kallsyms to compute the KASLR offset");
 		goto out;
 	}
 	rc = uc_ksym_lookup_many(info->map_path, map, NANCHORS + n, NULL);
@@ -152,8 +158,8 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need, co
 	rc = uc_ksym_map_matches(live, map, NANCHORS, &off);
 	info->map_rc = rc;
 	if (rc == -ESTALE) {
-		note(info, "%s does not match the running kernel (text symbols differ after the KASLR offset)",
-		     info->map_path);
+		note(info, "%s does not match the running kernel (text symbols "
+		     "differ after the KASLR offset)", info->map_path);
 		goto out;
 	}
 	if (rc) {
@@ -173,7 +179,9 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need, co
 			k[i].rc = -EINPROGRESS;	/* resolved, not read yet */
 		} else {
 			k[i].absent = true;
-			set_why(&k[i], -ENOENT, "not in /proc/kallsyms nor in %s: not in this kernel", info->map_path);
+			set_why(&k[i], -ENOENT,
+				"not in /proc/kallsyms nor in %s: not in this kernel",
+				info->map_path);
 		}
 	}
 out:
@@ -205,14 +213,14 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 			continue;
 		rc = uc_kcore_read_why(fd, k[i].addr, &v, sizeof(v), &why);
 		if (rc) {
-			set_why(&k[i], rc, "/proc/kcore at %#llx: %s", (unsigned long long)k[i].addr,
-				why ? why : strerror(-rc));
+			set_why(&k[i], rc, "/proc/kcore at %#llx: %s",
+				(unsigned long long)k[i].addr, why ? why : strerror(-rc));
 			continue;
 		}
 		/* -1: being enabled right now (jump labels being patched) */
 		if (v < -1 || v > (k[i].boolean ? 1 : KEY_COUNT_MAX)) {
-			set_why(&k[i], -EBADMSG, "%d at %#llx is not a%s static key count (%s)", (int)v,
-				(unsigned long long)k[i].addr, k[i].boolean ? " 0/1" : "",
+			set_why(&k[i], -EBADMSG, "%d at %#llx is not a%s static key count (%s)",
+				(int)v, (unsigned long long)k[i].addr, k[i].boolean ? " 0/1" : "",
 				k[i].via_map ? "System.map mismatch?" : "wrong address?");
 			continue;
 		}
@@ -274,8 +282,9 @@ static bool cache_read(char *buf, size_t n)
 	fd = uc_open(KSYM_CACHE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return false;
-	ok = !fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_uid == 0 && (sb.st_mode & 07777) == 0600 &&
-	     sb.st_nlink == 1 && sb.st_size > 0 && sb.st_size < (off_t)n && (size_t)sb.st_size < KSYM_CACHE_MAX;
+	ok = !fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_uid == 0 &&
+	     (sb.st_mode & 07777) == 0600 && sb.st_nlink == 1 && sb.st_size > 0 &&
+	     sb.st_size < (off_t)n && (size_t)sb.st_size < KSYM_CACHE_MAX;
 	while (ok && (size_t)len < n - 1 && (r = read(fd, buf + len, n - 1 - len)) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -300,11 +309,12 @@ static bool cache_line(char *line, const char **name, uint64_t *addr)
 	if (!sp || sp == line || sp - line > 127)
 		return false;
 	for (const char *c = line; c < sp; c++)
-		if (!(*c == '_' || *c == '.' || (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
-		      (*c >= 'A' && *c <= 'Z')))
+		if (!(*c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
+		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
 			return false;
 	for (const char *c = sp + 1; *c; c++, digits++) {
-		int h = *c >= '0' && *c <= '9' ? *c - '0' : *c >= 'a' && *c <= 'f' ? *c - 'a' + 10 : -1;
+		int h = *c >= '0' && *c <= '9' ? *c - '0' :
+			*c >= 'a' && *c <= 'f' ? *c - 'a' + 10 : -1;
 
 		if (h < 0 || digits >= 16)
 			return false;
@@ -387,8 +397,8 @@ static void cache_store(const struct uc_kmem_key *k, size_t n)
 	len = (size_t)snprintf(buf, sizeof(buf), "%s\n", id);
 	for (size_t i = 0; i < n && len < sizeof(buf); i++)
 		if (k[i].addr && !k[i].via_map)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %llx\n", k[i].name,
-						(unsigned long long)k[i].addr);
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %llx\n",
+						k[i].name, (unsigned long long)k[i].addr);
 	if (len >= sizeof(buf))
 		return;
 	fd = uc_open(KSYM_CACHE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW);
@@ -402,7 +412,8 @@ static void cache_store(const struct uc_kmem_key *k, size_t n)
 	{
 		char from[4096], to[4096];
 
-		if (!uc_path(from, sizeof(from), KSYM_CACHE ".tmp") && !uc_path(to, sizeof(to), KSYM_CACHE))
+		if (!uc_path(from, sizeof(from), KSYM_CACHE ".tmp") &&
+		    !uc_path(to, sizeof(to), KSYM_CACHE))
 			rename(from, to);
 	}
 }
@@ -424,7 +435,8 @@ static void keys_reset(struct uc_kmem_key *k, size_t n)
 	}
 }
 
-int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info, unsigned int flags)
+int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info,
+			    unsigned int flags)
 {
 	struct uc_ksym *live = calloc(NANCHORS + n, sizeof(*live));
 	bool *need = calloc(n ? n : 1, sizeof(*need));
@@ -470,12 +482,14 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 		daddr = d->addr;
 		confirm = !d->rc && (d->value == 1 || d->value == -1);
 		if (d->rc)
-			snprintf(doubt, sizeof(doubt), "%s: %s: %s; addresses re-read from /proc/kallsyms",
-				 KSYM_CACHE, d->name, d->why);
+			snprintf(doubt, sizeof(doubt),
+				 "%s: %s: %s; addresses re-read from /proc/kallsyms", KSYM_CACHE,
+				 d->name, d->why);
 		else
-			snprintf(doubt, sizeof(doubt), "%s: %s reads %d at its cached address %#llx; "
-				 "addresses re-read from /proc/kallsyms", KSYM_CACHE, d->name, (int)d->value,
-				 (unsigned long long)d->addr);
+			snprintf(doubt, sizeof(doubt),
+				 "%s: %s reads %d at its cached address %#llx; addresses "
+				 "re-read from /proc/kallsyms",
+				 KSYM_CACHE, d->name, (int)d->value, (unsigned long long)d->addr);
 		info->cache = UC_KMEM_CACHE_DISCARDED;
 		info->data_symbols = false;
 		info->kcore_rc = 1;
@@ -486,8 +500,10 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	rc = uc_ksym_lookup_many("/proc/kallsyms", live, NANCHORS + n, &st);
 	info->kallsyms_rc = rc;
 	if (rc) {
-		note(info, rc == -ENOENT ? "no /proc/kallsyms (kernel built without CONFIG_KALLSYMS)"
-					 : "/proc/kallsyms: %s", strerror(-rc));
+		note(info,
+		     rc == -ENOENT ? "no /proc/kallsyms (kernel built without CONFIG_KALLSYMS)"
+				   : "/proc/kallsyms: %s",
+		     strerror(-rc));
 		for (size_t i = 0; i < n; i++)
 			set_why(&k[i], -ENODATA, "no symbol addresses (/proc/kallsyms unreadable)");
 		read_values(k, n, false, info);
@@ -511,7 +527,9 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 			set_why(&k[i], -EPERM, "%s", hidden);
 		} else if (info->data_symbols) {
 			k[i].absent = true;
-			set_why(&k[i], -ENOENT, "not in /proc/kallsyms, which lists data symbols: not in this kernel");
+			set_why(&k[i], -ENOENT,
+				"not in /proc/kallsyms, which lists data "
+				"symbols: not in this kernel");
 		} else {
 			need[i] = need_map = true;
 			set_why(&k[i], -ENOENT, "%s", no_data_symbols);

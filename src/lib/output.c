@@ -17,8 +17,8 @@ static int col_by_name(const struct uc_col *cols, size_t ncols, const char *name
 }
 
 /* Append the columns named in list (comma-separated) to ids. */
-static int add_list(const struct uc_col *cols, size_t ncols, const char *list, int *ids, size_t *nids,
-		    const char **bad)
+static int add_list(const struct uc_col *cols, size_t ncols, const char *list, int *ids,
+		    size_t *nids, const char **bad)
 {
 	const char *s = list;
 
@@ -44,8 +44,9 @@ static int add_list(const struct uc_col *cols, size_t ncols, const char *list, i
 	return 0;
 }
 
-int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col *cols, size_t ncols,
-		  const char *defaults, const struct uc_out_opts *opts, const char **bad)
+int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col *cols,
+		  size_t ncols, const char *defaults, const struct uc_out_opts *opts,
+		  const char **bad)
 {
 	int ids[64];
 	size_t nids = 0;
@@ -91,7 +92,8 @@ int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col
 			continue;	/* listed twice */
 		/* JSON keys are the lower-case column names */
 		for (k = 0; c->name[k] && k < sizeof(name) - 1; k++)
-			name[k] = opts->json ? (char)tolower((unsigned char)c->name[k]) : c->name[k];
+			name[k] = opts->json ? (char)tolower((unsigned char)c->name[k])
+					     : c->name[k];
 		name[k] = '\0';
 		cl = scols_table_new_column(t->tb, name, c->whint, c->scols_flags);
 		if (!cl) {

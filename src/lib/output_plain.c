@@ -246,7 +246,8 @@ static int print_json(struct plain *p, FILE *f)
 
 		first = false;
 		for (size_t i = 0; ok && i < p->ncols; i++)
-			ok = add(p, &at, prefix[i], plen[i]) && json_value(p, &at, cell(ln, i), type[i]) &&
+			ok = add(p, &at, prefix[i], plen[i]) &&
+			     json_value(p, &at, cell(ln, i), type[i]) &&
 			     add(p, &at, i + 1 < p->ncols ? ",\n" : "\n", i + 1 < p->ncols ? 2 : 1);
 		if (!ok)
 			rc = -ENOMEM;

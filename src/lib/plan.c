@@ -75,7 +75,8 @@ struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr
 }
 
 struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
-				   const struct uc_sched_attr *sa, enum uc_attr attr, long from, long to)
+				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
+				   long to)
 {
 	struct uc_change *c = uc_plan_add(p, UC_KIND_TASK, attr, NULL, from, to);
 
@@ -152,7 +153,8 @@ const char *uc_change_target(const struct uc_change *c, char *buf, size_t n)
 				 c->label ? c->label : "", c->label ? ")" : "");
 		else
 			snprintf(buf, n, "pid %d tid %d%s%s%s", (int)c->pid, (int)c->tid,
-				 c->label ? " (" : "", c->label ? c->label : "", c->label ? ")" : "");
+				 c->label ? " (" : "", c->label ? c->label : "",
+				 c->label ? ")" : "");
 		break;
 	case UC_KIND_SYSCTL:
 		snprintf(buf, n, "kernel.%s", uc_attr_name(c->kind, c->attr));

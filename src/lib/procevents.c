@@ -54,7 +54,8 @@ static uint32_t get32(const unsigned char *p)
 	return v;
 }
 
-enum uc_pev_kind uc_pev_decode(const void *payload, size_t len, struct uc_pev *ev, struct uc_pev_ack *ack)
+enum uc_pev_kind uc_pev_decode(const void *payload, size_t len, struct uc_pev *ev,
+			       struct uc_pev_ack *ack)
 {
 	const unsigned char *p = payload, *d = p + PEV_DATA;
 	uint16_t dlen;
@@ -180,7 +181,8 @@ int uc_procev_open(struct uc_procev **out, int rcvbuf)
 	pe->fd = nl_socket_get_fd(pe->sk);
 	nl_socket_set_nonblocking(pe->sk);
 	/* root may go past net.core.rmem_max: an exec storm must not overrun */
-	if (rcvbuf > 0 && setsockopt(pe->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0)
+	if (rcvbuf > 0 &&
+	    setsockopt(pe->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0)
 		nl_socket_set_buffer_size(pe->sk, rcvbuf, 0);
 	*out = pe;
 	return 0;
@@ -206,8 +208,8 @@ static ssize_t recv_one(struct uc_procev *pe)
 	socklen_t salen = sizeof(sa);
 
 	for (;;) {
-		ssize_t n = recvfrom(pe->fd, pe->buf, sizeof(pe->buf), MSG_DONTWAIT, (struct sockaddr *)&sa,
-				     &salen);
+		ssize_t n = recvfrom(pe->fd, pe->buf, sizeof(pe->buf), MSG_DONTWAIT,
+				     (struct sockaddr *)&sa, &salen);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -313,7 +315,8 @@ static int request(struct uc_procev *pe, bool listen, uint32_t mask, int timeout
 			continue;
 		while (!acked && (n = recv_one(pe)) != 0) {
 			if (n == -ENOBUFS)
-				continue;	/* events before the scan do not matter; the ack might */
+				/* events before the scan do not matter; the ack might */
+				continue;
 			if (n < 0)
 				return (int)n;
 			walk_datagram(pe, (size_t)n, NULL, NULL, &stop, &want, &got, &acked);

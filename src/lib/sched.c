@@ -138,13 +138,14 @@ int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, i
 		return -EINVAL;
 	if (min >= 0 && max >= 0 && min > max)
 		return -EINVAL;	/* the kernel's answer too, without the round trip */
-	if (min == UC_KEEP && max == UC_KEEP && (reset_on_fork == UC_KEEP || (bool)reset_on_fork == cur_rof))
+	if (min == UC_KEEP && max == UC_KEEP &&
+	    (reset_on_fork == UC_KEEP || (bool)reset_on_fork == cur_rof))
 		return 0;	/* nothing to send: no syscall */
 
 	kver = resets ? uc_kernel_version() : 0;
 	if (resets && kver && kver < UC_KVER(5, 11, 0))
-		return set_once(tid, cur, explicit_reset(cur, min, false), explicit_reset(cur, max, true),
-				reset_on_fork);
+		return set_once(tid, cur, explicit_reset(cur, min, false),
+				explicit_reset(cur, max, true), reset_on_fork);
 
 	rc = set_once(tid, cur, min, max, reset_on_fork);
 	/* Unknown kernel version and -1 refused: a pre-5.11 kernel. Retry with

@@ -85,7 +85,9 @@ int uc_value_parse(const char *s, struct uc_value *v)
 		rc = parse_pct100(s, len - 1, &pct100);
 		if (rc)
 			return rc;
-		*v = (struct uc_value){ .util = uc_pct100_to_util(pct100), .pct100 = pct100, .percent = true };
+		*v = (struct uc_value){ .util = uc_pct100_to_util(pct100),
+					.pct100 = pct100,
+					.percent = true };
 		return 0;
 	}
 	if (s[0] == '-') {

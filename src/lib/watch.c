@@ -356,8 +356,8 @@ static void note_latency(struct uc_watch *w, uint64_t ts_ns)
 	w->st.lat_sum_ns += d;
 }
 
-static void log_change(struct uc_watch *w, const struct uc_plan *p, const struct uc_watch_want *want,
-		       const struct round *r, bool dry)
+static void log_change(struct uc_watch *w, const struct uc_plan *p,
+		       const struct uc_watch_want *want, const struct round *r, bool dry)
 {
 	struct uc_watch_log l = {
 		.prio = LOG_INFO, .pid = p->v[0].pid, .tid = p->v[0].tid, .rule = want->rule_name,
@@ -379,14 +379,15 @@ static void log_change(struct uc_watch *w, const struct uc_plan *p, const struct
 			l.old_max = (int)c->from;
 			l.new_max = (int)c->to;
 		}
-		off += (size_t)snprintf(vals + off, sizeof(vals) - off, "%s%s %ld -> %s", i ? ", " : "",
-					uc_attr_name(c->kind, c->attr), c->from,
+		off += (size_t)snprintf(vals + off, sizeof(vals) - off, "%s%s %ld -> %s",
+					i ? ", " : "", uc_attr_name(c->kind, c->attr), c->from,
 					uc_change_value(c, c->to, vb, sizeof(vb)));
 		if (off >= sizeof(vals))
 			break;
 	}
-	snprintf(msg, sizeof(msg), "%spid %d tid %d (%s) rule '%s': %s (%s)", dry ? "dry-run: would set " : "",
-		 (int)l.pid, (int)l.tid, comm, want->rule_name ? want->rule_name : "?", vals, r->reason);
+	snprintf(msg, sizeof(msg), "%spid %d tid %d (%s) rule '%s': %s (%s)",
+		 dry ? "dry-run: would set " : "", (int)l.pid, (int)l.tid, comm,
+		 want->rule_name ? want->rule_name : "?", vals, r->reason);
 	l.msg = msg;
 	w->o.log(w->o.log_data, &l);
 }
@@ -408,8 +409,9 @@ static bool over_limit(struct uc_watch *w, struct uc_wproc *e, pid_t tgid)
 	w->st.given_up++;
 	if (!e->logged) {
 		plog(w, LOG_WARNING, tgid,
-		     "pid %d: its clamps were changed back %u times within a minute by another writer; "
-		     "leaving it alone until the rules change", (int)tgid, (unsigned)e->writes - 1);
+		     "pid %d: its clamps were changed back %u times within a minute by another "
+		     "writer; leaving it alone until the rules change",
+		     (int)tgid, (unsigned)e->writes - 1);
 		e->logged = true;
 	}
 	return true;
@@ -428,12 +430,16 @@ static enum uc_key_state cached_key(void *data)
 static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, struct uc_wproc **ep,
 		       struct round *r)
 {
-	struct uc_watch_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP, .rule = -1 };
+	struct uc_watch_want want = {
+		.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP, .rule = -1
+	};
 	struct uc_task_want tw;
 	struct uc_selector sel = { .pids = &tid, .npids = 1 };
 	struct uc_walk_stats ws;
 	struct uc_run_opts ro = {
-		.mode = UC_EXEC_BEST_EFFORT, .yes = w->o.yes || w->rs.allow_enable, .key_state = cached_key,
+		.mode = UC_EXEC_BEST_EFFORT,
+		.yes = w->o.yes || w->rs.allow_enable,
+		.key_state = cached_key,
 		.data = w,
 	};
 	struct uc_report rep;
@@ -462,7 +468,9 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	}
 	if (*ep && (*ep)->given_up)
 		return false;
-	tw = (struct uc_task_want){ .min = want.min, .max = want.max, .reset_on_fork = want.reset_on_fork };
+	tw = (struct uc_task_want){ .min = want.min,
+				    .max = want.max,
+				    .reset_on_fork = want.reset_on_fork };
 	uc_plan_init(&p);
 	rc = uc_tasks_plan(&p, &sel, &tw, &ws);
 	unchanged = p.unchanged;
@@ -473,8 +481,10 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	if (rc || ws.failed || ws.refused) {
 		count_err(w, rc ? rc : ws.refused ? -EINVAL : ws.first_err);
 		if (ws.refused)
-			plog(w, LOG_WARNING, id->tgid, "pid %d tid %d: rule '%s' cannot apply: util_min %d would "
-			     "be above util_max %d", (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?",
+			plog(w, LOG_WARNING, id->tgid,
+			     "pid %d tid %d: rule '%s' cannot apply: util_min %d "
+			     "would be above util_max %d",
+			     (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?",
 			     ws.first_refusal.end_min, ws.first_refusal.end_max);
 		goto out;
 	}
@@ -502,9 +512,10 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	if (rep.outcome == UC_RUN_REFUSED) {
 		w->st.refused++;
 		if (w->st.refused == 1)
-			plog(w, LOG_ERR, id->tgid, "pid %d tid %d: rule '%s' would enable the uclamp fast path "
-			     "and there is no consent: not applied", (int)id->tgid, (int)tid,
-			     want.rule_name ? want.rule_name : "?");
+			plog(w, LOG_ERR, id->tgid,
+			     "pid %d tid %d: rule '%s' would enable the uclamp fast path and there "
+			     "is no consent: not applied",
+			     (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?");
 	} else if (rep.targets[UC_CH_DONE]) {
 		if (rep.flips)
 			w->key = UC_KEY_ON;
@@ -517,8 +528,9 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		w->st.gone++;
 	} else if (rep.targets[UC_CH_FAILED]) {
 		count_err(w, rep.first_err);
-		plog(w, LOG_WARNING, id->tgid, "pid %d tid %d: cannot set the clamps of rule '%s': %s",
-		     (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?", strerror(-rep.first_err));
+		plog(w, LOG_WARNING, id->tgid,
+		     "pid %d tid %d: cannot set the clamps of rule '%s': %s", (int)id->tgid,
+		     (int)tid, want.rule_name ? want.rule_name : "?", strerror(-rep.first_err));
 	}
 out:
 	uc_plan_free(&p);
@@ -561,7 +573,8 @@ static int list_tids(pid_t tgid, pid_t **out, size_t *n)
 }
 
 /* A process (every thread, or only 'only_tid'). ts_ns: the EXEC/FORK event's time, 0 for none. */
-static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64_t ts_ns, const char *reason)
+static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64_t ts_ns,
+			  const char *reason)
 {
 	struct round r = { .reason = reason, .ts_ns = ts_ns };
 	struct uc_wproc *e;
@@ -665,7 +678,8 @@ static void check_seq(struct uc_watch *w, const struct uc_pev *ev)
 	if (!w->seq_check || ev->cpu >= w->ncpu)
 		return;
 	s = &w->cpu_seq[ev->cpu];
-	if ((*s & SEQ_SEEN) && ev->seq != (uint32_t)(*s + 1) && (int32_t)(ev->seq - (uint32_t)*s) > 0) {
+	if ((*s & SEQ_SEEN) && ev->seq != (uint32_t)(*s + 1) &&
+	    (int32_t)(ev->seq - (uint32_t)*s) > 0) {
 		w->st.seq_gaps++;
 		uc_watch_mark_dirty(w, UC_RESCAN_SEQ_GAP);
 	}
@@ -690,7 +704,10 @@ void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev)
 		wanted = true;
 		break;
 	case UC_WEV_FORK:
-		/* a thread inherits its creator's clamps: only new processes, only when a rule asks */
+		/*
+		 * a thread inherits its creator's clamps: only new processes,
+		 * only when a rule asks
+		 */
 		wanted = ev->pid == ev->tgid && (w->rs.events & UC_PEV_FORK);
 		break;
 	case UC_WEV_UID:
@@ -798,7 +815,8 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 	closedir(d);
 	uc_wtable_sweep(&w->table, w->scan_mark);
 #ifdef __GLIBC__
-	malloc_trim(0);	/* a scan's transient buffers: give them back, the daemon lives long */
+	/* a scan's transient buffers: give them back, the daemon lives long */
+	malloc_trim(0);
 #endif
 	return 0;
 }

@@ -37,12 +37,14 @@ struct loop {
 	struct uc_watch *w;
 	const struct uc_watch_loop_opts *lo;
 	struct uc_procev *pe;
-	uint32_t mask;			/* what we subscribed to (0: everything, pre-6.6 form) */
+	/* what we subscribed to (0: everything, pre-6.6 form) */
+	uint32_t mask;
 	int ep, sfd, ino, tfd, wfd, lfd;
 	uint64_t reload_at;		/* monotonic ms; 0: none pending */
 	bool stop;
 	sigset_t old_mask;
-	char names[16][NAME_MAX + 1];	/* watched file names per inotify wd (files in a parent dir) */
+	/* watched file names per inotify wd (files in a parent dir) */
+	char names[16][NAME_MAX + 1];
 	int name_wd[16];
 	size_t nnames;
 };
@@ -62,10 +64,11 @@ static void notify_status(struct loop *l)
 	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
 		rescans += s->rescans[i];
 	snprintf(buf, sizeof(buf),
-		 "STATUS=rules generation %llu (%llu rules), %llu tracked, %llu applied, %llu rescans, %llu errors",
+		 "STATUS=rules generation %llu (%llu rules), %llu tracked, %llu applied, "
+		 "%llu rescans, %llu errors",
 		 (unsigned long long)s->generation, (unsigned long long)s->rules,
-		 (unsigned long long)s->tracked, (unsigned long long)s->applied, (unsigned long long)rescans,
-		 (unsigned long long)s->errors_total);
+		 (unsigned long long)s->tracked, (unsigned long long)s->applied,
+		 (unsigned long long)rescans, (unsigned long long)s->errors_total);
 	notify(l, buf);
 }
 
@@ -102,7 +105,8 @@ static int subscribe(struct loop *l)
 
 static void watch_config(struct loop *l)
 {
-	const uint32_t m = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB;
+	const uint32_t m = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE |
+			   IN_ATTRIB;
 
 	for (size_t i = 0; i < l->lo->nconfig; i++) {
 		const char *p = l->lo->config_paths[i];
@@ -185,16 +189,18 @@ static void reload(struct loop *l, const char *why)
 		if (!rc && rs.ops && rs.ops->free)
 			rs.ops->free(rs.rules);
 		uc_watch_note_reload(l->w, false);
-		uc_watch_logf(l->w, LOG_ERR, "reload (%s) failed: keeping the rules of generation %llu", why,
+		uc_watch_logf(l->w, LOG_ERR,
+			      "reload (%s) failed: keeping the rules of generation %llu", why,
 			      (unsigned long long)s->generation);
 	} else {
 		uc_watch_set_rules(l->w, &rs);
 		uc_watch_note_reload(l->w, true);
-		uc_watch_logf(l->w, LOG_INFO, "reload (%s): rules generation %llu, %llu rule(s)", why,
-			      (unsigned long long)s->generation, (unsigned long long)s->rules);
+		uc_watch_logf(l->w, LOG_INFO, "reload (%s): rules generation %llu, %llu rule(s)",
+			      why, (unsigned long long)s->generation, (unsigned long long)s->rules);
 		/* a filter that lacks what the new rules need: ask again */
 		if (l->mask && (want_mask(l->w) & ~l->mask) && subscribe(l))
-			uc_watch_logf(l->w, LOG_WARNING, "could not widen the event subscription; rescans cover it");
+			uc_watch_logf(l->w, LOG_WARNING,
+				      "could not widen the event subscription; rescans cover it");
 		uc_watch_mark_dirty(l->w, UC_RESCAN_RELOAD);
 	}
 	notify(l, "READY=1");
@@ -286,7 +292,8 @@ static void maybe_rescan(struct loop *l)
 		int rc = uc_watch_rescan(l->w, UC_RESCAN_START, now);
 
 		if (rc)
-			uc_watch_logf(l->w, LOG_ERR, "rescan: cannot read /proc: %s", strerror(-rc));
+			uc_watch_logf(l->w, LOG_ERR, "rescan: cannot read /proc: %s",
+				      strerror(-rc));
 		notify_status(l);
 	}
 }
@@ -321,8 +328,8 @@ static int setup(struct loop *l)
 	if (l->lo->status_socket) {
 		l->lfd = uc_watch_status_listen(l->lo->status_socket);
 		if (l->lfd < 0)
-			uc_watch_logf(l->w, LOG_WARNING, "no status socket at %s: %s", l->lo->status_socket,
-				      strerror(-l->lfd));
+			uc_watch_logf(l->w, LOG_WARNING, "no status socket at %s: %s",
+				      l->lo->status_socket, strerror(-l->lfd));
 		else if ((rc = ep_add(l, l->lfd, K_STATUS)))
 			return rc;
 	}
@@ -363,7 +370,9 @@ static void teardown(struct loop *l)
 
 int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 {
-	struct loop l = { .w = w, .lo = lo, .ep = -1, .sfd = -1, .ino = -1, .tfd = -1, .wfd = -1, .lfd = -1 };
+	struct loop l = {
+		.w = w, .lo = lo, .ep = -1, .sfd = -1, .ino = -1, .tfd = -1, .wfd = -1, .lfd = -1
+	};
 	int rc = setup(&l);
 
 	if (rc) {
@@ -375,11 +384,15 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 		teardown(&l);
 		return rc;
 	}
-	/* events that came during the scan are handled by the loop: the scan saw their processes too */
+	/*
+	 * events that came during the scan are handled by the loop: the scan
+	 * saw their processes too
+	 */
 	notify(&l, "READY=1");
 	notify_status(&l);
-	uc_watch_logf(w, LOG_INFO, "watching: %llu rule(s), %s events%s", (unsigned long long)uc_watch_stats(w)->rules,
-		      l.mask ? "filtered" : "all", uc_watch_stats(w)->applied ? "; running processes clamped" : "");
+	uc_watch_logf(w, LOG_INFO, "watching: %llu rule(s), %s events%s",
+		      (unsigned long long)uc_watch_stats(w)->rules, l.mask ? "filtered" : "all",
+		      uc_watch_stats(w)->applied ? "; running processes clamped" : "");
 	while (!l.stop) {
 		struct epoll_event evs[8];
 		int n;

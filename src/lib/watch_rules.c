@@ -84,7 +84,8 @@ int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_rule
 	}
 	if (wr->cfg.ntasks > UC_WATCH_MAX_RULES) {
 		/* bounded memory and match time: every exec is matched against every rule */
-		struct uc_conf_error e = { .file = wr->cfg.nfiles ? wr->cfg.files[0] : NULL, .err = -E2BIG };
+		struct uc_conf_error e = { .file = wr->cfg.nfiles ? wr->cfg.files[0] : NULL,
+					   .err = -E2BIG };
 		char msg[128];
 
 		snprintf(msg, sizeof(msg), "%zu [tasks] sections: watch takes at most %d",

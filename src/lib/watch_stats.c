@@ -18,7 +18,9 @@ const double uc_watch_lat_bounds[UC_WATCH_LAT_N] = {
 static const char *const cause_names[UC_RESCAN_NCAUSES] = {
 	"start", "overrun", "seq_gap", "queue_full", "reload",
 };
-static const char *const ev_names[UC_WEV_N] = { "fork", "exec", "comm", "uid", "gid", "exit", "other" };
+static const char *const ev_names[UC_WEV_N] = {
+	"fork", "exec", "comm", "uid", "gid", "exit", "other",
+};
 
 const char *uc_watch_cause_name(enum uc_watch_cause c)
 {
@@ -34,8 +36,8 @@ const char *uc_watch_ev_name(enum uc_watch_ev e)
 #define FIELDS(X) \
 	X(generation) X(rules) X(tracked) X(tracked_cap) X(overruns) X(seq_gaps) X(queue_drops) \
 	X(applied) X(unchanged) X(would_apply) X(gone) X(identity_mismatch) X(skipped_rt) \
-	X(given_up) X(untracked) X(refused) X(reloads) X(reload_failures) X(errors_total) X(queue_len) \
-	X(queue_hiwater) X(queue_cap) X(lat_count) X(lat_sum_ns) X(pid) X(started)
+	X(given_up) X(untracked) X(refused) X(reloads) X(reload_failures) X(errors_total) \
+	X(queue_len) X(queue_hiwater) X(queue_cap) X(lat_count) X(lat_sum_ns) X(pid) X(started)
 
 struct out {
 	char *p;
@@ -45,7 +47,8 @@ struct out {
 
 static void put(struct out *o, const char *key, const char *sub, uint64_t v)
 {
-	int n = snprintf(o->p, o->left, "%s%s%s %" PRIu64 "\n", key, sub ? "." : "", sub ? sub : "", v);
+	int n = snprintf(o->p, o->left, "%s%s%s %" PRIu64 "\n", key, sub ? "." : "", sub ? sub : "",
+			 v);
 
 	if (n < 0 || (size_t)n >= o->left) {
 		o->err = -ENOSPC;
@@ -110,7 +113,8 @@ static int parse_line(const char *key, uint64_t v, struct uc_watch_stats *s)
 	dot++;
 	if (!strcmp(head, "events") && (i = index_of(ev_names, UC_WEV_N, dot)) >= 0) {
 		s->events[i] = v;
-	} else if (!strcmp(head, "rescans") && (i = index_of(cause_names, UC_RESCAN_NCAUSES, dot)) >= 0) {
+	} else if (!strcmp(head, "rescans") &&
+		   (i = index_of(cause_names, UC_RESCAN_NCAUSES, dot)) >= 0) {
 		s->rescans[i] = v;
 	} else if (!strcmp(head, "errno")) {
 		int err = atoi(dot);

@@ -10,7 +10,8 @@
 struct uc_wproc {
 	pid_t tgid;			/* 0: free slot */
 	uint32_t window_start;		/* seconds (monotonic) of the re-apply window */
-	uint64_t start;			/* start time, clock ticks since boot (/proc/PID/stat field 22) */
+	/* start time, clock ticks since boot (/proc/PID/stat field 22) */
+	uint64_t start;
 	uint32_t scan;			/* last rescan that saw it */
 	uint16_t writes;		/* writes in the window */
 	bool given_up;			/* too many re-applies: leave it alone */
