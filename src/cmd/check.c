@@ -74,7 +74,8 @@ int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'check' takes no arguments", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': 'check' takes no arguments",
+				argv[optind]);
 
 	uc_fastpath_detect(&fp);
 	if (ctl->quiet)
@@ -82,7 +83,8 @@ int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 	if (fp.source == UC_FP_SRC_NONE)
 		printf("%s: %s\n", uc_key_state_name(fp.state), fp.how);
 	else
-		printf("%s (%s): %s\n", uc_key_state_name(fp.state), uc_fp_source_name(fp.source), fp.how);
+		printf("%s (%s): %s\n", uc_key_state_name(fp.state), uc_fp_source_name(fp.source),
+		       fp.how);
 	if (ctl->verbose) {
 		for (size_t i = 0; i < fp.nevidence; i++)
 			printf("  evidence: %s\n", fp.evidence[i]);

@@ -107,12 +107,14 @@ int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_comman
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(argv[0], cmds[i].name))
 			continue;
-		snprintf(name, sizeof(name), "%s%s%s", group ? group : "", group ? " " : "", cmds[i].name);
+		snprintf(name, sizeof(name), "%s%s%s", group ? group : "", group ? " " : "",
+			 cmds[i].name);
 		ctl->cmd = name;
 		optind = 0;	/* GNU getopt: start over at argv[1] */
 		return cmds[i].fn(ctl, argc, argv);
 	}
-	cli_usage_error(ctl, "unknown command '%s%s%s'", group ? group : "", group ? " " : "", argv[0]);
+	cli_usage_error(ctl, "unknown command '%s%s%s'", group ? group : "", group ? " " : "",
+			argv[0]);
 }
 
 static void synopsis_lines(FILE *out, const char *cmd, const char *s)
@@ -205,7 +207,8 @@ int cli_policy_or_err(const struct cli_ctl *ctl, const char *s)
 	int p = uc_policy_parse(s);
 
 	if (p < 0)
-		cli_usage_error(ctl, "invalid policy '%s': use other, batch, idle, fifo, rr, deadline or ext", s);
+		cli_usage_error(ctl, "invalid policy '%s': use other, batch, idle, "
+				"fifo, rr, deadline or ext", s);
 	return p;
 }
 

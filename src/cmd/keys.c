@@ -13,9 +13,12 @@ enum { COL_KEY, COL_STATE, COL_HOW, COL_COUNT, COL_ADDRESS, COL_VIEW, COL_REASON
 
 static const struct uc_col cols[] = {
 	[COL_KEY] = { "KEY", 0.2, 0, UC_COL_STR, "the static key's symbol" },
-	[COL_STATE] = { "STATE", 0.1, 0, UC_COL_STR, "on, off, unreadable, absent (sched_uclamp_used: as 'check')" },
-	[COL_HOW] = { "HOW", 0.2, 0, UC_COL_STR, "how it was read: kcore, system-map, a file, an inference" },
-	[COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM, "the key's enabled count, read from kernel memory" },
+	[COL_STATE] = { "STATE", 0.1, 0, UC_COL_STR,
+			"on, off, unreadable, absent (sched_uclamp_used: as 'check')" },
+	[COL_HOW] = { "HOW", 0.2, 0, UC_COL_STR,
+		      "how it was read: kcore, system-map, a file, an inference" },
+	[COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
+			"the key's enabled count, read from kernel memory" },
 	[COL_ADDRESS] = { "ADDRESS", 0.15, 0, UC_COL_STR, "where it was read" },
 	[COL_VIEW] = { "VIEW", 0.2, 0, UC_COL_STR, "what userspace shows of it" },
 	[COL_REASON] = { "REASON", 0.3, 0, UC_COL_STR, "why it is unreadable, absent or unknown" },
@@ -58,8 +61,8 @@ int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 			usage();
 			return CLI_EXIT_OK;
 		case ':':
-			cli_usage_error(ctl, "option '%s' needs a value: a list of columns (see --list-columns)",
-				       argv[optind - 1]);
+			cli_usage_error(ctl, "option '%s' needs a value: a list of "
+					"columns (see --list-columns)", argv[optind - 1]);
 		default:
 			if (cli_output_opt(ctl, c, optarg))
 				break;
@@ -67,7 +70,8 @@ int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'keys' takes no arguments", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': 'keys' takes no arguments",
+				argv[optind]);
 
 	/* before reading anything: a bad -o is a usage error that changes nothing */
 	cli_table_or_err(ctl, &t, "keys", cols, NCOLS, "KEY,STATE,HOW,MEANING");

@@ -59,11 +59,11 @@ static void print_governors(const struct uc_sysinfo *s)
 		       s->gov[j + 1].id == s->gov[j].id + 1)
 			j++;
 		if (j > i)
-			w = snprintf(line + used, sizeof(line) - used, "%spolicy%d-%d %s", used ? ", " : "",
-				     s->gov[i].id, s->gov[j].id, s->gov[i].gov);
+			w = snprintf(line + used, sizeof(line) - used, "%spolicy%d-%d %s",
+				     used ? ", " : "", s->gov[i].id, s->gov[j].id, s->gov[i].gov);
 		else
-			w = snprintf(line + used, sizeof(line) - used, "%spolicy%d %s", used ? ", " : "",
-				     s->gov[i].id, s->gov[i].gov);
+			w = snprintf(line + used, sizeof(line) - used, "%spolicy%d %s",
+				     used ? ", " : "", s->gov[i].id, s->gov[i].gov);
 		if (w < 0)
 			break;
 		used += (size_t)w;
@@ -71,8 +71,8 @@ static void print_governors(const struct uc_sysinfo *s)
 	}
 	row("cpufreq", "%s", line);
 	if (s->nschedutil < s->ngov)
-		row("", "clamps act on frequency only under schedutil (%zu of %zu policies)", s->nschedutil,
-		    s->ngov);
+		row("", "clamps act on frequency only under schedutil (%zu of %zu policies)",
+		    s->nschedutil, s->ngov);
 }
 
 static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
@@ -86,7 +86,8 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
 	if (fp->source == UC_FP_SRC_NONE)
 		row("fast path", "%s", uc_key_state_name(fp->state));
 	else
-		row("fast path", "%s (source: %s)", uc_key_state_name(fp->state), uc_fp_source_name(fp->source));
+		row("fast path", "%s (source: %s)", uc_key_state_name(fp->state),
+		    uc_fp_source_name(fp->source));
 	row("", "%s", fp->how);
 	for (size_t i = 0; i < fp->nevidence; i++)
 		row(i ? "" : "evidence", "%s", fp->evidence[i]);
@@ -104,7 +105,8 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
 			snprintf(rt, sizeof(rt), "n/a (before 5.9)");
 		else
 			snprintf(rt, sizeof(rt), "%ld", sc->sys.rt_default);
-		row("system", "util_min %ld, util_max %ld, util_min_rt_default %s", sc->sys.min, sc->sys.max, rt);
+		row("system", "util_min %ld, util_max %ld, util_min_rt_default %s", sc->sys.min,
+		    sc->sys.max, rt);
 	}
 	if (s->cg_rc)
 		row("cgroup", "no cpu controller hierarchy mounted");
@@ -112,8 +114,8 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
 		row("cgroup", "v1 cpu at %s (hybrid; v2 at %s)", s->cg.mount, s->cg.unified);
 	else
 		row("cgroup", "v%d at %s", (int)s->cg.version, s->cg.mount);
-	row("clamped", "%zu of %zu threads, %zu of %zu cgroups request non-default clamps", sc->tasks_nondefault,
-	    sc->tasks, sc->cgroups_nondefault, sc->cgroups);
+	row("clamped", "%zu of %zu threads, %zu of %zu cgroups request non-default clamps",
+	    sc->tasks_nondefault, sc->tasks, sc->cgroups_nondefault, sc->cgroups);
 tail:
 	print_governors(s);
 	if (s->cap_rc == 0)
@@ -150,7 +152,8 @@ static void print_json(const struct uc_sysinfo *s)
 
 	uc_json_open(&j, "fast_path", '{', false);
 	uc_json_str(&j, "state", uc_key_state_name(fp->state));
-	uc_json_str(&j, "source", fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
+	uc_json_str(&j, "source",
+		    fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
 	uc_json_str(&j, "how", fp->how);
 	if (fp->value_read) {
 		uc_json_int(&j, "value", fp->value);
@@ -264,15 +267,20 @@ static void print_prometheus(const struct uc_sysinfo *s)
 	const struct uc_fp_scan *sc = &fp->scan;
 
 	prom_head("uclamp_fast_path_state",
-		  "The uclamp fast path (static key sched_uclamp_used): 0 off, 1 on, 2 always-on, -1 unknown, -2 no uclamp.");
-	printf("uclamp_fast_path_state{state=\"%s\",source=\"%s\"} %d\n", uc_key_state_name(fp->state),
-	       fp->source == UC_FP_SRC_NONE ? "none" : uc_fp_source_name(fp->source), state_value(fp->state));
+		  "The uclamp fast path (static key sched_uclamp_used): 0 off, 1 on, 2 always-on, "
+		  "-1 unknown, -2 no uclamp.");
+	printf("uclamp_fast_path_state{state=\"%s\",source=\"%s\"} %d\n",
+	       uc_key_state_name(fp->state),
+	       fp->source == UC_FP_SRC_NONE ? "none" : uc_fp_source_name(fp->source),
+	       state_value(fp->state));
 	prom_head("uclamp_supported", "Whether the kernel has uclamp: 1 yes, 0 no, -1 unknown.");
 	printf("uclamp_supported{part=\"task\"} %d\n", s->task);
 	printf("uclamp_supported{part=\"task_group\"} %d\n", s->task_group);
 	printf("uclamp_supported{part=\"static_key\"} %d\n", fp->has_key);
 	if (fp->sysctls) {
-		prom_head("uclamp_system_clamp", "System-wide clamps (kernel.sched_util_clamp_*), capacity units 0..1024.");
+		prom_head("uclamp_system_clamp",
+			  "System-wide clamps (kernel.sched_util_clamp_*), "
+			  "capacity units 0..1024.");
 		for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
 			const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
 			long val = uc_sysctl_value(&sc->sys, k->attr);
@@ -284,14 +292,17 @@ static void print_prometheus(const struct uc_sysinfo *s)
 	if (sc->done) {
 		prom_head("uclamp_threads", "Threads scanned.");
 		printf("uclamp_threads %zu\n", sc->tasks);
-		prom_head("uclamp_threads_nondefault", "Threads requesting clamps other than the defaults.");
+		prom_head("uclamp_threads_nondefault",
+			  "Threads requesting clamps other than the defaults.");
 		printf("uclamp_threads_nondefault %zu\n", sc->tasks_nondefault);
 		prom_head("uclamp_cgroups", "Non-root cgroups of the cpu hierarchy.");
 		printf("uclamp_cgroups %zu\n", sc->cgroups);
-		prom_head("uclamp_cgroups_nondefault", "Cgroups with cpu.uclamp.min/max other than 0.00/max.");
+		prom_head("uclamp_cgroups_nondefault",
+			  "Cgroups with cpu.uclamp.min/max other than 0.00/max.");
 		printf("uclamp_cgroups_nondefault %zu\n", sc->cgroups_nondefault);
 	}
-	prom_head("uclamp_cpufreq_policies", "cpufreq policies by governor (clamps act on frequency only under schedutil).");
+	prom_head("uclamp_cpufreq_policies",
+		  "cpufreq policies by governor (clamps act on frequency only under schedutil).");
 	for (size_t i = 0; i < s->ngov; i++) {
 		size_t n = 0;
 		bool seen = false;
@@ -307,7 +318,8 @@ static void print_prometheus(const struct uc_sysinfo *s)
 		printf("\"} %zu\n", n);
 	}
 	if (s->cap_rc >= 0) {
-		prom_head("uclamp_cpu_capacity_asymmetric", "1 when CPUs have different capacities (cpu_capacity).");
+		prom_head("uclamp_cpu_capacity_asymmetric",
+			  "1 when CPUs have different capacities (cpu_capacity).");
 		printf("uclamp_cpu_capacity_asymmetric %d\n", s->cap_rc == 0);
 	}
 }
@@ -357,20 +369,22 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 			else if (!strcmp(optarg, "prometheus"))
 				fmt = FMT_PROMETHEUS;
 			else
-				cli_usage_error(ctl, "invalid format '%s' for --format: use text, json or prometheus",
-					       optarg);
+				cli_usage_error(ctl, "invalid format '%s' for --format: "
+						"use text, json or prometheus", optarg);
 			break;
 		case 'h':
 			usage();
 			return CLI_EXIT_OK;
 		case ':':
-			cli_usage_error(ctl, "option '%s' needs a value: text, json or prometheus", argv[optind - 1]);
+			cli_usage_error(ctl, "option '%s' needs a value: text, json or prometheus",
+					argv[optind - 1]);
 		default:
 			cli_bad_option(ctl, c, argv);
 		}
 	}
 	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'status' takes no arguments", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': 'status' takes no arguments",
+				argv[optind]);
 	if (ctl->out.json)
 		fmt = FMT_JSON;
 

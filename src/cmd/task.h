@@ -15,6 +15,7 @@ void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_task_want
 /* Plan for sel/want, explaining refused tasks and a missing PID; runs the
  * plan best effort and returns the exit code (4 when the kernel said
  * EOPNOTSUPP). */
-int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel, struct uc_task_want *want);
+int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel,
+			  struct uc_task_want *want);
 
 #endif
