@@ -42,7 +42,8 @@ struct uc_eff {
 	bool rule;			/* the rule applies on this kernel */
 	const char *why_proc;		/* !rule: why, for -v */
 	long sys_min, sys_max;		/* kernel.sched_util_clamp_min/max */
-	const struct uc_cg_info *cg;	/* NULL: no cpu hierarchy, every task in the root group */
+	/* NULL: no cpu hierarchy, every task in the root group */
+	const struct uc_cg_info *cg;
 	pid_t pid;			/* the last process seen ... */
 	struct uc_eff_group *pid_group;	/* ... its group (NULL: unknown) */
 	bool per_thread;		/* ... threads may sit in other groups: read each one's */

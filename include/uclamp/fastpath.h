@@ -37,7 +37,8 @@ enum uc_fp_source {
 	UC_FP_SRC_KERNEL_VERSION,
 	UC_FP_SRC_PROBE,
 };
-const char *uc_fp_source_name(enum uc_fp_source s);	/* kcore system-map evidence kernel-version probe */
+/* kcore system-map evidence kernel-version probe */
+const char *uc_fp_source_name(enum uc_fp_source s);
 
 #define UC_FP_MAX_NOTES 16
 #define UC_FP_NOTE_LEN 160
@@ -52,7 +53,8 @@ struct uc_fp_scan {
 	size_t tasks, tasks_nondefault;
 	int cgroups_rc;		/* -ENOENT: no cpu hierarchy */
 	size_t cgroups;		/* non-root groups of the cpu hierarchy */
-	size_t cgroups_cpu;	/* of which have the cpu controller's files (cpu.weight/cpu.shares) */
+	/* of which have the cpu controller's files (cpu.weight/cpu.shares) */
+	size_t cgroups_cpu;
 	size_t cgroups_uclamp;	/* of which have cpu.uclamp.* files */
 	size_t cgroups_nondefault;
 	size_t evidence;	/* items found (may exceed the notes kept) */
@@ -61,9 +63,11 @@ struct uc_fp_scan {
 struct uc_fastpath {
 	enum uc_key_state state;
 	enum uc_fp_source source;
-	char evidence[UC_FP_MAX_NOTES][UC_FP_NOTE_LEN];	/* why "on": "sysctl sched_util_clamp_min = 512", ... */
+	/* why "on": "sysctl sched_util_clamp_min = 512", ... */
+	char evidence[UC_FP_MAX_NOTES][UC_FP_NOTE_LEN];
 	size_t nevidence;
-	char unavailable[UC_FP_MAX_NOTES][UC_FP_NOTE_LEN];	/* why a method could not be used */
+	/* why a method could not be used */
+	char unavailable[UC_FP_MAX_NOTES][UC_FP_NOTE_LEN];
 	size_t nunavailable;
 	char how[2 * UC_FP_NOTE_LEN];	/* one line: how the state was decided */
 	bool value_read;	/* source kcore/system-map: the 4 bytes */
@@ -88,7 +92,8 @@ struct uc_fp_cg_sample {
 	const char *path;	/* relative to the cpu hierarchy */
 	bool has_files;		/* cpu.uclamp.min/max exist */
 	int min_pct100, max_pct100;	/* as read (10000 = max) */
-	bool cpu_files;		/* the cpu controller is on here (cpu.weight or cpu.shares exists) */
+	/* the cpu controller is on here (cpu.weight or cpu.shares exists) */
+	bool cpu_files;
 };
 struct uc_fp_task_sample {
 	pid_t pid, tid;
@@ -106,10 +111,12 @@ struct uc_fp_task_sample {
  */
 bool uc_fp_sysctl_evidence(const struct uc_sysctl_values *v, struct uc_fastpath *fp);
 bool uc_fp_cgroup_evidence(const struct uc_fp_cg_sample *c, struct uc_fastpath *fp);
-bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default, struct uc_fastpath *fp);
+bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default,
+			 struct uc_fastpath *fp);
 /* All of them over lists; returns the number of items that are evidence. */
-size_t uc_fp_evidence(const struct uc_sysctl_values *sys, const struct uc_fp_cg_sample *cg, size_t ncg,
-		      const struct uc_fp_task_sample *tasks, size_t ntasks, struct uc_fastpath *fp);
+size_t uc_fp_evidence(const struct uc_sysctl_values *sys, const struct uc_fp_cg_sample *cg,
+		      size_t ncg, const struct uc_fp_task_sample *tasks, size_t ntasks,
+		      struct uc_fastpath *fp);
 
 /* ---- the version rule ---- */
 enum uc_fp_kver {
@@ -128,7 +135,8 @@ typedef int (*uc_fp_cg_fn)(const struct uc_fp_cg_sample *c, void *data);	/* nonz
 typedef int (*uc_fp_task_fn)(const struct uc_fp_task_sample *t, void *data);
 struct uc_fp_ops {
 	enum uc_support (*probe)(int *err);
-	int (*cgroups)(uc_fp_cg_fn fn, void *data);	/* every non-root cpu cgroup; -ENOENT none */
+	/* every non-root cpu cgroup; -ENOENT none */
+	int (*cgroups)(uc_fp_cg_fn fn, void *data);
 	int (*tasks)(uc_fp_task_fn fn, void *data);	/* every thread */
 };
 /* NULL restores the real ones. */

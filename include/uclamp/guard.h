@@ -14,7 +14,8 @@ enum uc_key_state {
 	UC_KEY_UNSUPPORTED,	/* no uclamp in this kernel */
 };
 
-const char *uc_key_state_name(enum uc_key_state s);	/* off on unknown always-on unsupported */
+/* off on unknown always-on unsupported */
+const char *uc_key_state_name(enum uc_key_state s);
 
 enum uc_guard_verdict {
 	UC_GUARD_GO,		/* nothing flips, or the cost is already paid */

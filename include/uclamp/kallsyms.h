@@ -23,7 +23,8 @@ struct uc_ksym {
 	const char *name;	/* in */
 	uint64_t addr;		/* out, valid when rc == 0 */
 	char type;		/* out: 'T', 'B', 'd', ... when seen */
-	int rc;			/* out: 0, -ENOENT absent, -EPERM listed with a zeroed address */
+	/* out: 0, -ENOENT absent, -EPERM listed with a zeroed address */
+	int rc;
 };
 
 struct uc_ksym_stats {
@@ -31,7 +32,8 @@ struct uc_ksym_stats {
 	size_t modules;		/* of which module ([mod]) lines */
 	size_t bad;		/* lines that did not parse (ignored) */
 	size_t nonzero;		/* vmlinux lines with a nonzero address */
-	size_t data;		/* vmlinux data symbols (b d r g s v, either case) not named "__*" */
+	/* vmlinux data symbols (b d r g s v, either case) not named "__*" */
+	size_t data;
 	bool partial;		/* the scan stopped early: the counts cover the lines read */
 };
 
@@ -50,12 +52,13 @@ bool uc_ksym_has_data_symbols(const struct uc_ksym_stats *st);
  * (uc_ksym_has_data_symbols) and a nonzero address: st->partial then. With a
  * symbol missing, the whole file is read. Returns 0, or -errno when the file
  * cannot be opened or read. */
-int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n, struct uc_ksym_stats *st);
+int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n,
+			struct uc_ksym_stats *st);
 
 /* Parse one line. 0 and the fields (name points into line, up to *name_len
  * bytes; *module set for "[mod]" lines), -EINVAL when it is not a symbol line. */
-int uc_ksym_parse_line(const char *line, uint64_t *addr, char *type, const char **name, size_t *name_len,
-		       bool *module);
+int uc_ksym_parse_line(const char *line, uint64_t *addr, char *type, const char **name,
+		       size_t *name_len, bool *module);
 
 /* KASLR: the running address of a System.map symbol, given both files'
  * _text (offset = live_text - map_text, modulo 2^64 so it may be "negative"). */
@@ -70,6 +73,7 @@ uint64_t uc_ksym_relocate(uint64_t map_addr, uint64_t map_text, uint64_t live_te
  * -EPERM live _text zeroed, -ENOENT _text missing, -ENODATA no anchor to
  * compare, -ESTALE an anchor disagrees (a different build).
  */
-int uc_ksym_map_matches(const struct uc_ksym *live, const struct uc_ksym *map, size_t n, uint64_t *offset);
+int uc_ksym_map_matches(const struct uc_ksym *live, const struct uc_ksym *map, size_t n,
+			uint64_t *offset);
 
 #endif

@@ -35,7 +35,8 @@ struct uc_skey {
 	bool have_count;	/* read from kernel memory */
 	int32_t count;
 	uint64_t addr;
-	char how[UC_SKEY_TEXT];		/* "kcore", "system-map", "/sys/devices/system/cpu/smt/active", ... */
+	/* "kcore", "system-map", "/sys/devices/system/cpu/smt/active", ... */
+	char how[UC_SKEY_TEXT];
 	char view[UC_SKEY_TEXT];	/* what userspace shows of it ("" if nothing) */
 	char why[UC_SKEY_TEXT];		/* unreadable/absent/unknown: the reason */
 };

@@ -17,10 +17,12 @@
 struct uc_kmem_key {
 	const char *name;	/* in */
 	int rc;			/* 0: value read; else -errno, and why says it */
-	int32_t value;		/* the key's 'enabled' count (first 4 bytes of struct static_key) */
+	/* the key's 'enabled' count (first 4 bytes of struct static_key) */
+	int32_t value;
 	uint64_t addr;		/* running address, when resolved */
 	bool via_map;		/* the address came from System.map + KASLR offset */
-	bool listed;		/* the kernel has this symbol (kallsyms or System.map lists it) */
+	/* the kernel has this symbol (kallsyms or System.map lists it) */
+	bool listed;
 	bool absent;		/* certainly not in this kernel (a full symbol list lacks it) */
 	bool boolean;		/* in: only ever enabled (static_branch_enable), never counted:
 				   any value but 0 or 1 means a wrong address */
@@ -32,7 +34,8 @@ struct uc_kmem_info {
 	int kallsyms_rc;	/* reading /proc/kallsyms: 0 or -errno */
 	bool data_symbols;	/* kallsyms lists data symbols (CONFIG_KALLSYMS_ALL) */
 	bool hidden;		/* kallsyms addresses are zeroed (kptr_restrict) */
-	int map_rc;		/* System.map: 0 used, 1 not needed, -errno (-ESTALE: another build) */
+	/* System.map: 0 used, 1 not needed, -errno (-ESTALE: another build) */
+	int map_rc;
 	char map_path[96];	/* "/boot/System.map-" + release */
 	int kcore_rc;		/* opening /proc/kcore: 0, 1 not tried, -errno */
 	char notes[UC_KMEM_MAX_NOTES][UC_KMEM_NOTE_LEN];	/* why a method was unavailable */
@@ -43,7 +46,8 @@ struct uc_kmem_info {
 enum {
 	UC_KMEM_CACHE_UNUSED,	/* none, not root, not trusted, or another boot's */
 	UC_KMEM_CACHE_HIT,	/* every address from the cache */
-	UC_KMEM_CACHE_DISCARDED,	/* a reading contradicted it: re-read /proc/kallsyms (a note says why) */
+	/* a reading contradicted it: re-read /proc/kallsyms (a note says why) */
+	UC_KMEM_CACHE_DISCARDED,
 };
 
 /* Resolve and read each key. Returns 0; per-key rc/why and info's notes say
@@ -55,7 +59,8 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
  * found its reading contradicted): /proc/kallsyms is read and the cache
  * rewritten. */
 #define UC_KMEM_NO_CACHE 0x1
-int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info, unsigned int flags);
+int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info,
+			    unsigned int flags);
 
 /* The lockdown state from /sys/kernel/security/lockdown ("none",
  * "integrity", "confidentiality"). 0, or -errno (-ENOENT: no lockdown LSM

@@ -34,8 +34,9 @@ struct uc_table {
 
 /* defaults: comma-separated column names. -EINVAL for an unknown name in
  * opts->columns (*bad then points at it, up to the next comma). */
-int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col *cols, size_t ncols,
-		  const char *defaults, const struct uc_out_opts *opts, const char **bad);
+int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col *cols,
+		  size_t ncols, const char *defaults, const struct uc_out_opts *opts,
+		  const char **bad);
 struct libscols_line *uc_table_line(struct uc_table *t, struct libscols_line *parent);
 /* Set column id's cell (ignored when the column is not shown). NULL/"" = empty (JSON null). */
 int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const char *val);

@@ -28,7 +28,8 @@
 struct uc_pev {
 	uint32_t what;		/* UC_PEV_* */
 	uint32_t cpu;
-	uint32_t seq;		/* cn_msg.seq: per CPU, +1 per event sent (filtered ones too) */
+	/* cn_msg.seq: per CPU, +1 per event sent (filtered ones too) */
+	uint32_t seq;
 	uint64_t ts_ns;		/* CLOCK_MONOTONIC (ktime_get_ns) when the kernel sent it */
 	pid_t pid, tgid;	/* EXEC/COMM/UID/GID/EXIT: the task; FORK: the child */
 	pid_t parent_pid, parent_tgid;	/* FORK */
@@ -46,16 +47,19 @@ enum uc_pev_kind {
 struct uc_pev_ack {
 	uint32_t seq, ack;	/* cn_msg seq/ack: ours comes back as our ack + 1 (the seq is
 				   the kernel's per-CPU counter, not ours) */
-	uint32_t err;		/* 0 or a positive errno (EPERM before 6.6 without CAP_NET_ADMIN) */
+	/* 0 or a positive errno (EPERM before 6.6 without CAP_NET_ADMIN) */
+	uint32_t err;
 };
 
 /* Decode one netlink payload (cn_msg + proc_event), without the nlmsghdr.
  * Pure: tests use it on crafted bytes. */
-enum uc_pev_kind uc_pev_decode(const void *payload, size_t len, struct uc_pev *ev, struct uc_pev_ack *ack);
+enum uc_pev_kind uc_pev_decode(const void *payload, size_t len, struct uc_pev *ev,
+			       struct uc_pev_ack *ack);
 
 /* Encode the subscription request payload (cn_msg + op, or + proc_input
  * when 'mask' is nonzero): the bytes after the nlmsghdr. Returns the length. */
-size_t uc_pev_encode_op(void *buf, size_t n, bool listen, uint32_t mask, uint32_t seq, uint32_t ack);
+size_t uc_pev_encode_op(void *buf, size_t n, bool listen, uint32_t mask, uint32_t seq,
+			uint32_t ack);
 
 struct uc_procev;
 

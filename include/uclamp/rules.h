@@ -29,8 +29,10 @@ enum uc_proc_field {
 	UC_PF_TCOMM = 1u << 1,		/* tcomm: the thread's own name (tid != pid) */
 	UC_PF_STATUS = 1u << 2,		/* uid, gid (real), from /proc/PID/status */
 	UC_PF_STAT = 1u << 3,		/* state, ppid, kthread, start_time (/proc/PID/stat) */
-	UC_PF_POLICY = 1u << 4,		/* policy of the thread (the caller's sched_getattr) */
-	UC_PF_CGROUP = 1u << 5,		/* cgroup relative to the cpu hierarchy, "" = its root */
+	/* policy of the thread (the caller's sched_getattr) */
+	UC_PF_POLICY = 1u << 4,
+	/* cgroup relative to the cpu hierarchy, "" = its root */
+	UC_PF_CGROUP = 1u << 5,
 	UC_PF_EXE = 1u << 6,		/* the /proc/PID/exe target */
 	UC_PF_CMDLINE = 1u << 7,	/* cmdline (NULs as spaces, bounded) and argv0 */
 	UC_PF_PARENT = 1u << 8,		/* pcomm: the parent's comm */
@@ -88,15 +90,16 @@ struct uc_rule {
 	const char *name;		/* for messages, e.g. the [tasks NAME]; may be NULL */
 	const void *origin;		/* the caller's (config section, ...) */
 	/* selectors; n == 0: not given (any) */
-	struct uc_strs comm;		/* process comm; a non-main thread (threads = yes) also by
-					   its own name */
+	/* process comm; a non-main thread (threads = yes) also by its own name */
+	struct uc_strs comm;
 	const uid_t *uids;		/* real uid */
 	size_t nuids;
 	const gid_t *gids;		/* real gid */
 	size_t ngids;
 	const int *policies;		/* of the thread; naming fifo/rr implies rt */
 	size_t npolicies;
-	struct uc_strs cgroup;		/* the group or any group below it; '/' does not match '*' */
+	/* the group or any group below it; '/' does not match '*' */
+	struct uc_strs cgroup;
 	struct uc_strs exe;
 	struct uc_strs argv0;
 	struct uc_strs cmdline;
@@ -105,7 +108,8 @@ struct uc_rule {
 	bool threads;			/* every thread, not only the main one */
 	bool rt;			/* also real-time tasks (fifo, rr), skipped otherwise */
 	bool kthreads;			/* also kernel threads, skipped otherwise */
-	bool exclude;			/* leave matched tasks alone (lower or equal priority) */
+	/* leave matched tasks alone (lower or equal priority) */
+	bool exclude;
 	int priority;			/* higher wins */
 	/* settings: UC_KEEP = not set */
 	int min, max;			/* 0..1024 or UC_RESET */
@@ -119,9 +123,13 @@ enum uc_rule_attr { UC_RA_MIN, UC_RA_MAX, UC_RA_RESET_ON_FORK, UC_RA_N };
 struct uc_rules {
 	const struct uc_rule *v;	/* the caller's array, kept as is */
 	size_t n;
-	size_t *order;			/* priority high to low, excludes first, later first */
-	unsigned need;			/* UC_PF_* any rule can ask for (e.g. the daemon subscribes
-					   to the events that change them) */
+	/* priority high to low, excludes first, later first */
+	size_t *order;
+	/*
+	 * UC_PF_* any rule can ask for (e.g. the daemon subscribes to the
+	 * events that change them)
+	 */
+	unsigned need;
 	bool any_threads;		/* some rule has threads = yes */
 };
 
@@ -136,7 +144,8 @@ struct uc_rules_result {
 	int value[UC_RA_N];		/* the winner's value, UC_KEEP when none */
 	int excluded_by;		/* the exclude rule that stopped the rest, -1: none */
 	size_t matched;			/* rules matching this task (excludes included) */
-	bool threads;			/* a threads = yes rule matches the process: visit its threads */
+	/* a threads = yes rule matches the process: visit its threads */
+	bool threads;
 	bool skipped_rt;		/* a rule matched but the task is RT and the rule not rt */
 	bool skipped_kthread;		/* the same for a kernel thread */
 };

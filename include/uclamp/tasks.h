@@ -20,7 +20,8 @@ struct uc_selector {
 	size_t npolicies;
 	const uid_t *uids;	/* real uid of the process, any of them; none: any user */
 	size_t nuids;
-	char *const *comms;	/* process names (/proc/PID/comm) or globs; any of them matches */
+	/* process names (/proc/PID/comm) or globs; any of them matches */
+	char *const *comms;
 	size_t ncomms;
 	const char *cgroup;	/* cgroup path relative to the cpu hierarchy (uc_cg_resolve),
 				   NULL: any; the group and the groups below it match */
@@ -31,7 +32,8 @@ struct uc_task {
 	pid_t pid, tid;
 	struct uc_sched_attr sa;	/* sched_getattr(tid) */
 	char comm[16];			/* thread's comm, "" unless needed */
-	char state;			/* the process's ('Z': zombie) for the main thread, else '?' */
+	/* the process's ('Z': zombie) for the main thread, else '?' */
+	char state;
 	const struct uc_rules_result *match;	/* what the rules say about this task */
 };
 
@@ -47,13 +49,15 @@ typedef int (*uc_task_fn)(const struct uc_task *t, void *data);
 enum uc_refusal_why {
 	UC_REFUSE_NONE,
 	UC_REFUSE_MIN_GT_MAX,		/* the end state would have util_min > util_max */
-	UC_REFUSE_RT_MAX_BELOW_MIN,	/* max alone below a real-time task's current min, which is
+	UC_REFUSE_RT_MAX_BELOW_MIN, /* max alone below a real-time task's current min, which is
 					   sched_util_clamp_min_rt_default (1024) unless set: the
 					   kernel would answer EINVAL */
 	/* Not failures: counted in st->skipped only (a zombie also in p->gone),
 	 * still passed to on_refusal so the caller can say what the task is. */
-	UC_SKIP_ZOMBIE,			/* exited, not reaped yet: a clamp would mean nothing */
-	UC_SKIP_INIT,			/* PID 1 under --all: every process it starts inherits */
+	/* exited, not reaped yet: a clamp would mean nothing */
+	UC_SKIP_ZOMBIE,
+	/* PID 1 under --all: every process it starts inherits */
+	UC_SKIP_INIT,
 };
 
 struct uc_task_refusal {
@@ -62,8 +66,10 @@ struct uc_task_refusal {
 	char comm[16];		/* "" unless the selector read it */
 	int policy;
 	int cur_min, cur_max;	/* requested now */
-	int end_min, end_max;	/* what the change would have left (resets resolved to the default) */
-	int rule;		/* uc_tasks_plan_rules: the rule whose value was refused, else -1 */
+	/* what the change would have left (resets resolved to the default) */
+	int end_min, end_max;
+	/* uc_tasks_plan_rules: the rule whose value was refused, else -1 */
+	int rule;
 };
 
 struct uc_walk_stats {
@@ -72,7 +78,8 @@ struct uc_walk_stats {
 	size_t failed;		/* could not be read: EPERM etc. (first error in first_err) */
 	int first_err;
 	pid_t first_err_tid;
-	int first_err_rule;	/* a rule that matched that task (uc_tasks_walk_rules), else -1 */
+	/* a rule that matched that task (uc_tasks_walk_rules), else -1 */
+	int first_err_rule;
 	size_t refused;		/* uc_tasks_plan: left out, see uc_task_refusal */
 	struct uc_task_refusal first_refusal;
 	size_t skipped;		/* UC_SKIP_*: left alone, not a failure */
@@ -83,7 +90,8 @@ struct uc_walk_stats {
  * -ESRCH (checked before any callback; first_err_tid names it); a cgroup
  * selector without a cpu hierarchy is -ENOENT. Returns 0, -errno, or fn's
  * value. st may be NULL; it is zeroed first. */
-int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st);
+int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data,
+		  struct uc_walk_stats *st);
 
 /* The same over a rule set (see rules.h): one pass over /proc (or the
  * explicit PIDs: a process, or one thread when its ID is given and no rule
@@ -126,8 +134,9 @@ int uc_task_fill(struct uc_proc *p, unsigned want, void *data);
  * value the winning rule (see rules.h), then as uc_tasks_plan. -ERANGE or
  * -EINVAL for a rule whose values no task could take, -ESRCH for a PID
  * that is gone, before any task is read. */
-int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids, size_t npids,
-			uc_refusal_fn on_refusal, void *data, struct uc_walk_stats *st);
+int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids,
+			size_t npids, uc_refusal_fn on_refusal, void *data,
+			struct uc_walk_stats *st);
 
 int uc_task_exists(pid_t pid);		/* 0 or -ESRCH; the calling process always exists */
 int uc_task_comm(pid_t pid, pid_t tid, char *buf, size_t n);

@@ -11,7 +11,8 @@
 
 struct uc_value {
 	int util;	/* 0..1024, or UC_RESET */
-	int pct100;	/* hundredths of a percent: as written, or the exact one for util; -1 for reset */
+	/* hundredths of a percent: as written, or the exact one for util; -1 for reset */
+	int pct100;
 	bool percent;	/* the user wrote a percentage */
 };
 

@@ -32,7 +32,8 @@ struct uc_watch_want {
 	int rule;		/* index of the deciding rule, -1: none matched */
 	const char *rule_name;	/* for logs; valid while the rule set lives */
 	bool threads;		/* main thread: some rule wants the other threads visited */
-	bool skipped_rt;	/* a rule matched but the task is real-time and the rule is not rt */
+	/* a rule matched but the task is real-time and the rule is not rt */
+	bool skipped_rt;
 };
 
 /* One generation of rules behind the matcher seam (watch_rules.c adapts
@@ -62,7 +63,8 @@ enum uc_watch_cause {
 	UC_RESCAN_RELOAD,	/* new rules */
 	UC_RESCAN_NCAUSES,
 };
-const char *uc_watch_cause_name(enum uc_watch_cause c);	/* start overrun seq_gap queue_full reload */
+/* start overrun seq_gap queue_full reload */
+const char *uc_watch_cause_name(enum uc_watch_cause c);
 
 enum uc_watch_ev {
 	UC_WEV_FORK, UC_WEV_EXEC, UC_WEV_COMM, UC_WEV_UID, UC_WEV_GID, UC_WEV_EXIT, UC_WEV_OTHER,
@@ -77,7 +79,8 @@ extern const double uc_watch_lat_bounds[UC_WATCH_LAT_N];
 #define UC_WATCH_MAX_ERRNOS 16
 
 struct uc_watch_stats {
-	uint64_t generation;		/* rules generation: 1 after the first load, +1 per reload */
+	/* rules generation: 1 after the first load, +1 per reload */
+	uint64_t generation;
 	uint64_t rules;
 	uint64_t tracked, tracked_cap;
 	uint64_t events[UC_WEV_N];
@@ -91,7 +94,8 @@ struct uc_watch_stats {
 	uint64_t skipped_rt;		/* real-time tasks left alone (no allow-rt rule) */
 	uint64_t given_up;		/* processes left alone after too many re-applies */
 	uint64_t untracked;		/* matched but not tracked: table at its cap */
-	uint64_t refused;		/* writes refused: would enable the fast path, no consent */
+	/* writes refused: would enable the fast path, no consent */
+	uint64_t refused;
 	uint64_t reloads, reload_failures;
 	uint64_t errors_total;
 	struct { int err; uint64_t n; } errors[UC_WATCH_MAX_ERRNOS];	/* positive errno */
@@ -123,7 +127,8 @@ typedef void (*uc_watch_log_fn)(void *data, const struct uc_watch_log *l);
 
 /* Syscalls that tests must script (a fake /proc has fake PIDs). */
 struct uc_watch_sys {
-	int (*pidfd_open)(pid_t pid);	/* fd, or -errno (-ENOSYS: check the start time instead) */
+	/* fd, or -errno (-ENOSYS: check the start time instead) */
+	int (*pidfd_open)(pid_t pid);
 	int (*pidfd_alive)(int fd);	/* 1 alive, 0 exited */
 };
 
@@ -133,10 +138,12 @@ struct uc_watch_opts {
 	 * or the rule set's allow-enable. Without it a write that would flip
 	 * the key is refused (counted), whatever the caller checked before. */
 	bool yes;
-	enum uc_key_state key;		/* the fast path's state at start (the caller read it) */
+	/* the fast path's state at start (the caller read it) */
+	enum uc_key_state key;
 	size_t max_tracked;		/* processes in the table; 0: default 65536 */
 	size_t queue_cap;		/* events; 0: default 4096 */
-	unsigned reapply_limit;		/* re-applies per minute before giving up; 0: default 5 */
+	/* re-applies per minute before giving up; 0: default 5 */
+	unsigned reapply_limit;
 	unsigned rescan_interval_ms;	/* minimum between rescans; 0: default 1000 */
 	uc_watch_log_fn log;
 	void *log_data;
@@ -214,7 +221,8 @@ struct uc_watch_loop_opts {
 	void *data;
 	/* "READY=1", "RELOADING=1", "STATUS=...", "WATCHDOG=1", "STOPPING=1" */
 	void (*notify)(void *data, const char *state);
-	uint64_t watchdog_usec;			/* 0: no watchdog timer (idle means asleep) */
+	/* 0: no watchdog timer (idle means asleep) */
+	uint64_t watchdog_usec;
 	const char *status_socket;		/* NULL: none */
 	int ack_timeout_ms;			/* 0: 3000 */
 	int rcvbuf;				/* 0: 16 MiB */
