@@ -55,8 +55,8 @@ static size_t parse(struct uc_config *c, const char *text)
 static void dump_errors(const struct uc_config *c)
 {
 	for (size_t i = 0; i < c->nerrors; i++)
-		print_message("  %s:%d: %s\n", c->errors[i].file ? c->errors[i].file : "-", c->errors[i].line,
-			      c->errors[i].msg);
+		print_message("  %s:%d: %s\n", c->errors[i].file ? c->errors[i].file : "-",
+			      c->errors[i].line, c->errors[i].msg);
 }
 
 /* ---- broken files: every error with its exact line ----------------------- */
@@ -68,18 +68,24 @@ struct bad_case {
 	size_t len;		/* 0: strlen(text) */
 };
 
-#define LONG_VALUE "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define LONG_VALUE \
+	"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" \
+	"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 
 static const struct bad_case bad_cases[] = {
 	{ "[foo]\nmin = 1\n", { 1 }, "unknown section [foo]", 0 },
-	{ "[system]\nmn = 5\n", { 2 }, "unknown key 'mn' in [system]; use min, max or rt-default", 0 },
-	{ "# c\n[system]\n\nmin = 2000\n", { 4 }, "invalid value '2000' for min in [system]: out of range", 0 },
+	{ "[system]\nmn = 5\n", { 2 },
+	  "unknown key 'mn' in [system]; use min, max or rt-default", 0 },
+	{ "# c\n[system]\n\nmin = 2000\n", { 4 },
+	  "invalid value '2000' for min in [system]: out of range", 0 },
 	{ "[system]\nmin = lots\n", { 2 }, "not a clamp value", 0 },
 	{ "[system]\nmax = 40% # half\n", { 2 }, "starts with ' ;'", 0 },
 	{ "[system]\nmin = 1\n[cgroup a]\nmax = 5\n[system]\nmax = 2\n", { 5 },
 	  "duplicate section [system] (first at line 1)", 0 },
-	{ "[cgroup a/b]\nmax=1\n[cgroup a//b/]\nmin=1\n", { 3 }, "duplicate section [cgroup a/b]", 0 },
-	{ "[system]\nmin = 1\nmin = 2\n", { 3 }, "duplicate key 'min' in [system] (first at line 2)", 0 },
+	{ "[cgroup a/b]\nmax=1\n[cgroup a//b/]\nmin=1\n", { 3 },
+	  "duplicate section [cgroup a/b]", 0 },
+	{ "[system]\nmin = 1\nmin = 2\n", { 3 },
+	  "duplicate key 'min' in [system] (first at line 2)", 0 },
 	{ "[system\nmin = 1\n", { 1 }, "section header without ']'", 0 },
 	{ "[system] junk\nmin = 1\n", { 1 }, "unexpected text 'junk'", 0 },
 	{ "[system x]\nmin = 1\n", { 1 }, "[system] takes no name", 0 },
@@ -91,16 +97,21 @@ static const struct bad_case bad_cases[] = {
 	{ "[cgroup a/../../etc]\nmax = 1\n", { 1 }, "'..' is not allowed", 0 },
 	{ "[cgroup ..]\nmax = 1\n", { 1 }, "'..' is not allowed", 0 },
 	{ "[cgroup /]\nmax = 1\n", { 1 }, "root cgroup", 0 },
-	{ "[cgroup a]\nrt-default = 1\n", { 2 }, "unknown key 'rt-default' in [cgroup a]; use min or max", 0 },
+	{ "[cgroup a]\nrt-default = 1\n", { 2 },
+	  "unknown key 'rt-default' in [cgroup a]; use min or max", 0 },
 	{ "[fast-path]\nallow-enable = maybe\n", { 2 }, "use yes or no", 0 },
-	{ "[tasks t]\ncomm = a\nthreads = 2\nmax = 1\n", { 3 }, "invalid value '2' for threads", 0 },
-	{ "[tasks t]\ncomm = averyveryverylongname\nmax = 1\n", { 2 }, "longer than 15 characters", 0 },
-	{ "[tasks t]\nuser = no-such-user-uclampctl\nmax = 1\n", { 2 }, "unknown user 'no-such-user-uclampctl'", 0 },
+	{ "[tasks t]\ncomm = a\nthreads = 2\nmax = 1\n", { 3 },
+	  "invalid value '2' for threads", 0 },
+	{ "[tasks t]\ncomm = averyveryverylongname\nmax = 1\n", { 2 },
+	  "longer than 15 characters", 0 },
+	{ "[tasks t]\nuser = no-such-user-uclampctl\nmax = 1\n", { 2 },
+	  "unknown user 'no-such-user-uclampctl'", 0 },
 	{ "[tasks t]\npolicy = other turbo\nmax = 1\n", { 2 }, "unknown policy 'turbo'", 0 },
 	{ "[tasks t]\ncomm = ,\nmax = 1\n", { 2 }, "is empty", 0 },
 	{ "\n[tasks t]\nmax = 5\n", { 2 }, "[tasks t] has no selector", 0 },
 	{ "[tasks t]\ncomm = a\nthreads = yes\n", { 1 }, "[tasks t] sets nothing", 0 },
-	{ "[tasks t]\ncomm = a\nmin = 600\nmax = 500\n", { 4 }, "[tasks t] max 500 is below min 600 (set at t.conf:3)", 0 },
+	{ "[tasks t]\ncomm = a\nmin = 600\nmax = 500\n", { 4 },
+	  "[tasks t] max 500 is below min 600 (set at t.conf:3)", 0 },
 	{ "[cgroup a]\n", { 1 }, "[cgroup a] sets nothing", 0 },
 	{ "[system]\nmin = 800\nmax = 50%\n", { 3 }, "[system] max 512 is below min 800", 0 },
 	{ "[system]\nmin = default\nmax = 100\n", { 3 }, "below min 1024", 0 },
@@ -144,14 +155,15 @@ static void test_bad_files(void **state)
 			want++;
 		if (c.nerrors != want || !strstr(c.errors[0].msg, bc->msg)) {
 			dump_errors(&c);
-			fail_msg("case %zu: %zu errors, expected %zu with '%s'", i, c.nerrors, want, bc->msg);
+			fail_msg("case %zu: %zu errors, expected %zu with '%s'", i, c.nerrors, want,
+				 bc->msg);
 		}
 		for (size_t k = 0; k < want; k++) {
-			if (c.errors[k].line != bc->lines[k] || strcmp(c.errors[k].file, "t.conf") ||
-			    c.errors[k].err != -EINVAL) {
+			if (c.errors[k].line != bc->lines[k] ||
+			    strcmp(c.errors[k].file, "t.conf") || c.errors[k].err != -EINVAL) {
 				dump_errors(&c);
-				fail_msg("case %zu: error %zu at line %d, expected %d", i, k, c.errors[k].line,
-					 bc->lines[k]);
+				fail_msg("case %zu: error %zu at line %d, expected %d", i, k,
+					 c.errors[k].line, bc->lines[k]);
 			}
 		}
 		uc_config_free(&c);
@@ -201,7 +213,9 @@ static void test_good_file(void **state)
 
 	/* > 49 bytes: libinih would have cut it */
 	assert_int_equal(c.ncgroups, 2);
-	assert_string_equal(c.cgroups[0].path, "user.slice/user-1000.slice/user@1000.service/app.slice/long-name.scope");
+	assert_string_equal(c.cgroups[0].path,
+			    "user.slice/user-1000.slice/user@1000.service/"
+			    "app.slice/long-name.scope");
 	assert_int_equal(c.cgroups[0].loc.line, 10);
 	assert_int_equal(c.cgroups[0].max.v.pct100, 4000);
 	assert_false(c.cgroups[0].min.set);
@@ -308,13 +322,13 @@ static void test_merge_order(void **state)
 	(void)state;
 	mkdirs(UC_CONFIG_DIR);
 	mkdirs(UC_CONFIG_DIR "/zz-dir.conf");	/* a directory: skipped */
-	put(UC_CONFIG_FILE,
-	    "[system]\nmin = 100\nmax = 900\n"
+	put(UC_CONFIG_FILE, "[system]\nmin = 100\nmax = 900\n"
 	    "[cgroup a/b]\nmin = 10%\nmax = 90%\n"
 	    "[tasks t]\ncomm = x y\nmax = 500\n");
 	/* name order, not creation order */
 	put(UC_CONFIG_DIR "/50-late.conf", "[system]\nmin = 300\n[tasks t]\ncomm = z\n");
-	put(UC_CONFIG_DIR "/10-early.conf", "[system]\nmin = 200\nrt-default = 0\n[cgroup a//b/]\nmax = 80%\n");
+	put(UC_CONFIG_DIR "/10-early.conf",
+	    "[system]\nmin = 200\nrt-default = 0\n[cgroup a//b/]\nmax = 80%\n");
 	put(UC_CONFIG_DIR "/20-new.conf", "[tasks u]\nuser = root\nmin = 5\n");
 	put(UC_CONFIG_DIR "/30-skip.conf.bak", "[nonsense\n");
 	put(UC_CONFIG_DIR "/.hidden.conf", "[nonsense\n");
@@ -390,7 +404,8 @@ static void test_explicit_paths(void **state)
 	assert_int_equal(c.nerrors, 0);
 	snprintf(dir, sizeof(dir), "%s/extra/", root);
 	assert_int_equal(uc_config_load_path(&c, dir), 0);
-	assert_string_equal(c.files[c.nfiles - 1] + strlen(root), "/extra/b.conf");	/* no "//" */
+	/* no "//" */
+	assert_string_equal(c.files[c.nfiles - 1] + strlen(root), "/extra/b.conf");
 	snprintf(missing, sizeof(missing), "%s/extra/none.conf", root);
 	assert_int_equal(uc_config_load_path(&c, missing), -ENOENT);
 	assert_int_equal(c.nerrors, 1);
@@ -476,7 +491,8 @@ static void test_trust(void **state)
 	snprintf(link, sizeof(link), "%s/trust/d/b.conf", root);
 	assert_int_equal(symlink("no-such-target.conf", link), 0);
 	expect_refused("/trust/d/b.conf", NULL, -ENOENT,
-		       "a dangling symbolic link (its target 'no-such-target.conf' does not exist)");
+		       "a dangling symbolic link (its target "
+		       "'no-such-target.conf' does not exist)");
 	uc_config_init(&c);
 	snprintf(path, sizeof(path), "%s/trust/d", root);
 	assert_int_equal(uc_config_load_path(&c, path), 0);
@@ -518,7 +534,8 @@ static void test_trust(void **state)
 
 /* ---- the [system] plan against a given current state -------------------------- */
 
-static struct uc_plan plan_system(struct uc_config *c, const char *text, long min, long max, long rt, int want_rc)
+static struct uc_plan plan_system(struct uc_config *c, const char *text, long min, long max,
+				  long rt, int want_rc)
 {
 	struct uc_sysctl_values cur = { min, max, rt };
 	struct uc_plan p;
@@ -591,7 +608,8 @@ static void test_plan_system(void **state)
 	uc_config_free(&c);
 
 	/* rt-default on a kernel without it (before 5.9) */
-	p = plan_system(&c, "[system]\nmin = 5\nrt-default = 0\n", 1024, 1024, UC_SYSCTL_ABSENT, -EOPNOTSUPP);
+	p = plan_system(&c, "[system]\nmin = 5\nrt-default = 0\n", 1024, 1024, UC_SYSCTL_ABSENT,
+			-EOPNOTSUPP);
 	assert_int_equal(p.n, 0);
 	assert_int_equal(c.errors[0].line, 3);
 	assert_int_equal(c.errors[0].err, -EOPNOTSUPP);
@@ -615,12 +633,17 @@ static void test_tasks_rule_keys(void **state)
 		int line;
 		const char *msg;
 	} bad[] = {
-		{ "[tasks a]\nparent = averyveryverylongname\nmax = 1\n", 2, "parent 'averyveryverylongname' in [tasks a] is longer than 15" },
+		{ "[tasks a]\nparent = averyveryverylongname\nmax = 1\n", 2,
+		  "parent 'averyveryverylongname' in [tasks a] is longer than 15" },
 		{ "[tasks a]\ncgroup = system.slice/../x\nmax = 1\n", 2, "has a '..' component" },
-		{ "[tasks a]\ngroup = no-such-group-here\nmax = 1\n", 2, "unknown group 'no-such-group-here'" },
-		{ "[tasks a]\ncomm = x\npriority = high\nmax = 1\n", 3, "invalid value 'high' for priority" },
-		{ "[tasks a]\ncomm = x\npriority = 2000000\nmax = 1\n", 3, "use a whole number from -1000000" },
-		{ "[tasks a]\ncomm = x\nexclude = yes\nmax = 5\n", 3, "has exclude = yes and values to set" },
+		{ "[tasks a]\ngroup = no-such-group-here\nmax = 1\n", 2,
+		  "unknown group 'no-such-group-here'" },
+		{ "[tasks a]\ncomm = x\npriority = high\nmax = 1\n", 3,
+		  "invalid value 'high' for priority" },
+		{ "[tasks a]\ncomm = x\npriority = 2000000\nmax = 1\n", 3,
+		  "use a whole number from -1000000" },
+		{ "[tasks a]\ncomm = x\nexclude = yes\nmax = 5\n", 3,
+		  "has exclude = yes and values to set" },
 		{ "[tasks a]\ncomm = x\nexclude = no\n", 1, "sets nothing" },
 		{ "[tasks a]\ncomm = x\nrt = maybe\nmax = 1\n", 3, "invalid value 'maybe' for rt" },
 		{ "[tasks a]\nexe =\nmax = 1\n", 2, "exe in [tasks a] is empty" },
@@ -635,7 +658,8 @@ static void test_tasks_rule_keys(void **state)
 		if (parse(&c, bad[i].text) != 1 || c.errors[0].line != bad[i].line ||
 		    !strstr(c.errors[0].msg, bad[i].msg)) {
 			dump_errors(&c);
-			fail_msg("case %zu: want one error at line %d with '%s'", i, bad[i].line, bad[i].msg);
+			fail_msg("case %zu: want one error at line %d with '%s'", i, bad[i].line,
+				 bad[i].msg);
 		}
 		uc_config_free(&c);
 	}
@@ -649,7 +673,8 @@ static void test_tasks_rule_keys(void **state)
 		fail_msg("a good [tasks] section has errors");
 	}
 	assert_int_equal(c.tasks[0].cmdline.n, 1);
-	assert_string_equal(c.tasks[0].cmdline.v[0], "*--type=renderer *");	/* one glob, spaces kept */
+	/* one glob, spaces kept */
+	assert_string_equal(c.tasks[0].cmdline.v[0], "*--type=renderer *");
 	r = uc_config_task_rules(&c);
 	assert_non_null(r);
 	assert_string_equal(r[0].name, "ui");

@@ -124,7 +124,8 @@ static int teardown(void **state)
 
 static struct uc_sched_attr attr(int policy, int min, int max)
 {
-	struct uc_sched_attr a = { .size = UC_SCHED_ATTR_SIZE_VER1, .sched_policy = (uint32_t)policy };
+	struct uc_sched_attr a = { .size = UC_SCHED_ATTR_SIZE_VER1,
+				   .sched_policy = (uint32_t)policy };
 
 	a.sched_util_min = (uint32_t)min;
 	a.sched_util_max = (uint32_t)max;
@@ -132,7 +133,8 @@ static struct uc_sched_attr attr(int policy, int min, int max)
 }
 
 /* min*10000 + max, and the source, for one task */
-static int eff(struct uc_eff *e, pid_t pid, pid_t tid, int min, int max, enum uc_eff_source want_src)
+static int eff(struct uc_eff *e, pid_t pid, pid_t tid, int min, int max,
+	       enum uc_eff_source want_src)
 {
 	struct uc_sched_attr a = attr(0, min, max);
 	struct uc_cg_clamps out = { -1, -1 };
@@ -254,7 +256,8 @@ static void test_v1_threads_apart(void **state)
 	mkgroup("fg", "60.00", "max");		/* 614 */
 	mkgroup("bg", "0.00", "40.00");		/* 410 */
 	in_group(40, UC_CG_V1, "/fg");
-	in_group(41, UC_CG_V1, "/bg");		/* a thread of 40 moved through the tasks file */
+	/* a thread of 40 moved through the tasks file */
+	in_group(41, UC_CG_V1, "/bg");
 	in_group(42, UC_CG_V1, "/");		/* another one, in the root */
 	assert_int_equal(uc_eff_init(&e), 0);
 	assert_int_equal(eff(&e, 40, 40, 0, 1024, UC_EFF_RULE), 6141024);
@@ -277,7 +280,8 @@ static void test_v2_threaded(void **state)
 	in_group(50, UC_CG_V2, "/app");
 	in_group(51, UC_CG_V2, "/app/io");
 	in_group(60, UC_CG_V2, "/plain");
-	in_group(61, UC_CG_V2, "/app/io");	/* not read: v2 domain groups keep threads together */
+	/* not read: v2 domain groups keep threads together */
+	in_group(61, UC_CG_V2, "/app/io");
 	assert_int_equal(uc_eff_init(&e), 0);
 	assert_int_equal(eff(&e, 50, 50, 0, 1024, UC_EFF_RULE), 1024);
 	assert_int_equal(eff(&e, 50, 51, 0, 1024, UC_EFF_RULE), 205);
@@ -294,7 +298,8 @@ static void test_proc_fallbacks(void **state)
 	mkgroup("bad", "garbage", "max");
 	in_group(70, UC_CG_V2, "/bad");
 	proc_sched(70, 70, 11, 22);
-	proc_sched(70, 71, 33, 44);	/* no cgroup file: a task gone or outside the namespace */
+	/* no cgroup file: a task gone or outside the namespace */
+	proc_sched(70, 71, 33, 44);
 	assert_int_equal(uc_eff_init(&e), 0);
 	assert_int_equal(eff(&e, 70, 70, 0, 1024, UC_EFF_PROC), 110022);
 	in_group(72, UC_CG_V2, "/");
@@ -341,7 +346,8 @@ static void test_group_read_once(void **state)
 	in_group(81, UC_CG_V2, "/g");
 	assert_int_equal(uc_eff_init(&e), 0);
 	assert_int_equal(eff(&e, 80, 80, 0, 1024, UC_EFF_RULE), 1021024);
-	mkgroup("g", "50.00", "max");	/* a change now is not seen: one read per group per run */
+	/* a change now is not seen: one read per group per run */
+	mkgroup("g", "50.00", "max");
 	assert_int_equal(eff(&e, 81, 81, 0, 1024, UC_EFF_RULE), 1021024);
 	/* many groups: the table grows and keeps every one */
 	for (int i = 0; i < 200; i++) {
@@ -351,7 +357,8 @@ static void test_group_read_once(void **state)
 		mkgroup(rel, "0.00", i % 2 ? "max" : "50.00");
 		snprintf(path, sizeof(path), "/%s", rel);
 		in_group(1000 + i, UC_CG_V2, path);
-		assert_int_equal(eff(&e, 1000 + i, 1000 + i, 0, 1024, UC_EFF_RULE), i % 2 ? 1024 : 512);
+		assert_int_equal(eff(&e, 1000 + i, 1000 + i, 0, 1024, UC_EFF_RULE),
+				 i % 2 ? 1024 : 512);
 	}
 	assert_int_equal(e.ngroups, 202);	/* the root, g and 200 below it */
 	assert_int_equal(eff(&e, 1001, 1001, 0, 1024, UC_EFF_RULE), 1024);
@@ -372,7 +379,8 @@ int main(void)
 	};
 	int rc;
 
-	snprintf(root, sizeof(root), "%s/uclampctl-test-effective.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	snprintf(root, sizeof(root), "%s/uclampctl-test-effective.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(root))
 		return 1;
 	setenv("UCLAMPCTL_SYSROOT", root, 1);	/* before the first sysroot call */

@@ -85,7 +85,8 @@ static void put_kallsyms(bool all, bool with_key, bool zeroed)
 	L("%016llx D __start_rodata", (unsigned long long)(t ? t + 0xe00000 : 0));
 	if (all)
 		for (int i = 0; i < 12; i++)
-			L("%016llx D some_data_%d", (unsigned long long)(t ? t + 0xe10000 + i * 8u : 0), i);
+			L("%016llx D some_data_%d",
+			  (unsigned long long)(t ? t + 0xe10000 + i * 8u : 0), i);
 	if (with_key)
 		L("%016llx B sched_uclamp_used", (unsigned long long)(t ? t + KEY_OFF : 0));
 	L("%016llx t mod_fn\t[mod]", (unsigned long long)(t ? 0xffffffffc0000000ull : 0));
@@ -182,7 +183,8 @@ static int cg_calls, task_calls, tasks_visited;
 
 static enum uc_support fake_probe(int *err)
 {
-	*err = probe_answer == UC_SUPPORT_YES ? -EINVAL : probe_answer == UC_SUPPORT_NOT_BUILT ? -EOPNOTSUPP : -EPERM;
+	*err = probe_answer == UC_SUPPORT_YES ? -EINVAL :
+	       probe_answer == UC_SUPPORT_NOT_BUILT ? -EOPNOTSUPP : -EPERM;
 	return probe_answer;
 }
 
@@ -210,8 +212,9 @@ static const struct uc_fp_ops fake_ops = { fake_probe, fake_cgroups, fake_tasks_
 
 static void add_task(pid_t tid, int policy, uint32_t min, uint32_t max)
 {
-	fake_tasks[nfake_tasks++] = (struct uc_fp_task_sample){ .pid = tid, .tid = tid, .comm = "t",
-								.policy = policy, .min = min, .max = max };
+	fake_tasks[nfake_tasks++] = (struct uc_fp_task_sample){
+		.pid = tid, .tid = tid, .comm = "t", .policy = policy, .min = min, .max = max
+	};
 }
 
 static void add_cg(const char *path, int min, int max)
@@ -226,7 +229,8 @@ static int setup_system(void **state)
 	(void)state;
 	put("/proc/sys/kernel/osrelease", "6.1.0-test\n");
 	rm("/proc/version_signature");
-	rm("/proc/sys/kernel/random/boot_id");	/* no per-boot cache (setup_cache makes one) */
+	/* no per-boot cache (setup_cache makes one) */
+	rm("/proc/sys/kernel/random/boot_id");
 	put("/proc/sys/kernel/kptr_restrict", "0\n");
 	put("/proc/sys/kernel/perf_event_paranoid", "2\n");
 	put_sysctls(1024, 1024, 1024);
@@ -245,15 +249,17 @@ static int setup_system(void **state)
 	return 0;
 }
 
-static void detect(struct uc_fastpath *fp, unsigned flags, enum uc_key_state want, enum uc_fp_source src)
+static void detect(struct uc_fastpath *fp, unsigned flags, enum uc_key_state want,
+		   enum uc_fp_source src)
 {
 	assert_int_equal(uc_fastpath_detect_flags(fp, flags), 0);
 	if (fp->state != want || fp->source != src) {
 		print_message("    how: %s\n", fp->how);
 		for (size_t i = 0; i < fp->nunavailable; i++)
 			print_message("    unavailable: %s\n", fp->unavailable[i]);
-		fail_msg("state %s/%s, expected %s/%s", uc_key_state_name(fp->state), uc_fp_source_name(fp->source),
-			 uc_key_state_name(want), uc_fp_source_name(src));
+		fail_msg("state %s/%s, expected %s/%s", uc_key_state_name(fp->state),
+			 uc_fp_source_name(fp->source), uc_key_state_name(want),
+			 uc_fp_source_name(src));
 	}
 	assert_true(fp->how[0] != '\0');
 }
@@ -294,7 +300,8 @@ static void evidence_cgroups(void **state)
 		const char *note;
 	} cases[] = {
 		{ true, 0, 10000, false, NULL },
-		{ false, 5000, 5000, false, NULL },	/* no files (root, no UCLAMP_TASK_GROUP): nothing */
+		/* no files (root, no UCLAMP_TASK_GROUP): nothing */
+		{ false, 5000, 5000, false, NULL },
 		{ true, 2050, 10000, true, "cpu.uclamp.min = 20.50 (default 0.00)" },
 		{ true, 0, 8000, true, "cpu.uclamp.max = 80.00 (default max)" },
 		{ true, 1, 9999, true, "cpu.uclamp.min = 0.01, cpu.uclamp.max = 99.99" },
@@ -304,8 +311,10 @@ static void evidence_cgroups(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct uc_fp_cg_sample c = { .path = "a/b", .has_files = cases[i].files,
-					     .min_pct100 = cases[i].min, .max_pct100 = cases[i].max };
+		struct uc_fp_cg_sample c = { .path = "a/b",
+					     .has_files = cases[i].files,
+					     .min_pct100 = cases[i].min,
+					     .max_pct100 = cases[i].max };
 		struct uc_fastpath fp;
 
 		memset(&fp, 0, sizeof(fp));
@@ -342,7 +351,8 @@ static void evidence_tasks(void **state)
 		{ RR, 1024, 1024, 1024, false },
 		{ FIFO, 1024, 1024, UC_SYSCTL_ABSENT, false },	/* 5.3-5.8 */
 		{ FIFO, 512, 1024, 512, false },	/* follows a changed rt_default */
-		{ FIFO, 1024, 1024, 512, false },	/* a user's 1024, or not yet synced: unprovable */
+		/* a user's 1024, or not yet synced: unprovable */
+		{ FIFO, 1024, 1024, 512, false },
 		{ FIFO, 512, 1024, 1024, true },
 		{ FIFO, 512, 1024, UC_SYSCTL_ABSENT, true },
 		{ FIFO, 0, 1024, 1024, true },
@@ -357,15 +367,18 @@ static void evidence_tasks(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct uc_fp_task_sample t = { 10, 11, "worker", cases[i].policy, cases[i].min, cases[i].max };
+		struct uc_fp_task_sample t = { 10, 11, "worker", cases[i].policy,
+					       cases[i].min, cases[i].max };
 		struct uc_fastpath fp;
 
 		memset(&fp, 0, sizeof(fp));
 		if (uc_fp_task_evidence(&t, cases[i].rt_default, &fp) != cases[i].evidence)
-			fail_msg("case %zu (policy %d min %u max %u rt_default %ld): expected evidence %d", i,
-				 cases[i].policy, cases[i].min, cases[i].max, cases[i].rt_default, cases[i].evidence);
+			fail_msg("case %zu (policy %d min %u max %u rt_default "
+				 "%ld): expected evidence %d", i, cases[i].policy, cases[i].min,
+				 cases[i].max, cases[i].rt_default, cases[i].evidence);
 		if (cases[i].evidence)
-			assert_note(fp.evidence, fp.nevidence, "task 10, thread 11 (worker) requests");
+			assert_note(fp.evidence, fp.nevidence,
+				    "task 10, thread 11 (worker) requests");
 	}
 }
 
@@ -420,8 +433,10 @@ static void version_rule(void **state)
 		{ "5.4.62-rt38", NULL, UC_FP_KVER_HAS_KEY },
 		{ "5.4.300", NULL, UC_FP_KVER_HAS_KEY },
 		{ "5.4", NULL, UC_FP_KVER_UNSURE },
-		{ "5.4.0-42-generic", NULL, UC_FP_KVER_UNSURE },	/* Ubuntu: sublevel unknown */
-		{ "5.4.0-42-generic", "Ubuntu 5.4.0-42.46-generic 5.4.44", UC_FP_KVER_PREDATES_KEY },
+		/* Ubuntu: sublevel unknown */
+		{ "5.4.0-42-generic", NULL, UC_FP_KVER_UNSURE },
+		{ "5.4.0-42-generic", "Ubuntu 5.4.0-42.46-generic 5.4.44",
+		  UC_FP_KVER_PREDATES_KEY },
 		{ "5.4.0-150-generic", "Ubuntu 5.4.0-150.167-generic 5.4.233", UC_FP_KVER_HAS_KEY },
 		{ "5.4.0-42-generic", "garbage", UC_FP_KVER_UNSURE },
 		{ "5.5.19", NULL, UC_FP_KVER_PREDATES_KEY },
@@ -431,7 +446,8 @@ static void version_rule(void **state)
 		{ "5.9", NULL, UC_FP_KVER_HAS_KEY },
 		{ "5.9.0", NULL, UC_FP_KVER_HAS_KEY },
 		{ "5.10.0-23-amd64", NULL, UC_FP_KVER_HAS_KEY },
-		{ "5.15.0-91-generic", "Ubuntu 5.15.0-91.101-generic 5.15.131", UC_FP_KVER_HAS_KEY },
+		{ "5.15.0-91-generic", "Ubuntu 5.15.0-91.101-generic 5.15.131",
+		  UC_FP_KVER_HAS_KEY },
 		{ "6.1", NULL, UC_FP_KVER_HAS_KEY },
 		{ "6.1.192-uclamp", NULL, UC_FP_KVER_HAS_KEY },
 		{ "7.2.13", NULL, UC_FP_KVER_HAS_KEY },
@@ -446,7 +462,8 @@ static void version_rule(void **state)
 		enum uc_fp_kver got = uc_fp_version_rule(cases[i].rel, cases[i].sig);
 
 		if (got != cases[i].want)
-			fail_msg("'%s' (%s): %d, expected %d", cases[i].rel ? cases[i].rel : "(null)",
+			fail_msg("'%s' (%s): %d, expected %d",
+				 cases[i].rel ? cases[i].rel : "(null)",
 				 cases[i].sig ? cases[i].sig : "-", got, cases[i].want);
 	}
 }
@@ -521,7 +538,8 @@ static void put_cache(uint64_t addr)
 {
 	char buf[128];
 
-	snprintf(buf, sizeof(buf), "%s\nsched_uclamp_used %llx\n", BOOT_ID, (unsigned long long)addr);
+	snprintf(buf, sizeof(buf), "%s\nsched_uclamp_used %llx\n", BOOT_ID,
+		 (unsigned long long)addr);
 	put(CACHE, buf);
 	path_of(buf, sizeof(buf), CACHE);
 	assert_int_equal(chmod(buf, 0600), 0);
@@ -596,7 +614,8 @@ static void cache_is_a_hint(void **state)
 	assert_int_equal(k.value, 0);
 	assert_int_equal(k.addr, key);
 	assert_false(k.cached);
-	assert_note(info.notes, info.nnotes, CACHE ": sched_uclamp_used: 1024 at 0xffffffff89d46810 is not a 0/1");
+	assert_note(info.notes, info.nnotes,
+		    CACHE ": sched_uclamp_used: 1024 at 0xffffffff89d46810 is not a 0/1");
 	assert_int_equal(cache_addr(), key);
 	detect(&fp, 0, UC_KEY_OFF, UC_FP_SRC_KCORE);
 
@@ -619,8 +638,9 @@ static void cache_is_a_hint(void **state)
 	put_sysctls(512, 1024, 1024);
 	detect(&fp, 0, UC_KEY_ON, UC_FP_SRC_KCORE);
 	assert_int_equal(fp.addr, key);
-	assert_note(fp.unavailable, fp.nunavailable, "0 at the cached address 0xffffffff89d46810 against evidence of use: cache discarded, "
-		    "/proc/kallsyms gives 0xffffffff89d46710");
+	assert_note(fp.unavailable, fp.nunavailable,
+		    "0 at the cached address 0xffffffff89d46810 against evidence of use: cache "
+		    "discarded, /proc/kallsyms gives 0xffffffff89d46710");
 	assert_int_equal(cache_addr(), key);
 	/* still contradicted after the re-read: unknown, both facts */
 	put_kcore(0);
@@ -641,14 +661,17 @@ static void cache_is_a_hint(void **state)
 static void cache_file_checks(void **state)
 {
 	static const char *const bad_texts[] = {
-		"99999999-2222-3333-4444-555555555555\nsched_uclamp_used ffffffff89d46810\n",	/* another boot */
+		/* another boot */
+		"99999999-2222-3333-4444-555555555555\nsched_uclamp_used ffffffff89d46810\n",
 		BOOT_ID "\nsched_uclamp_used ffffffff89d46811\n",	/* not 4-byte aligned */
 		BOOT_ID "\nsched_uclamp_used 0\n",
 		BOOT_ID "\nsched_uclamp_used 1ffffffff89d46810\n",	/* wider than 64 bits */
 		BOOT_ID "\nsched_uclamp_used ffffffff89d46810 junk\n",
 		BOOT_ID "\nsched_uclamp_used -ffffffff89d46810\n",
-		BOOT_ID "\nsched_uclamp_used ffffffff89d46810\nsched_uclamp_used ffffffff89d46810\n",
-		BOOT_ID "\nsched_uclamp_used ffffffff89d46810\nother_key ffffffff89d46810\n",	/* one address twice */
+		BOOT_ID "\nsched_uclamp_used ffffffff89d46810\n"
+			"sched_uclamp_used ffffffff89d46810\n",
+		/* one address twice */
+		BOOT_ID "\nsched_uclamp_used ffffffff89d46810\nother_key ffffffff89d46810\n",
 		BOOT_ID "\nsched_uclamp_used ffffffff89d46810\nbad line\n",
 		BOOT_ID "\nsched/uclamp ffffffff89d46810\n",
 	};
@@ -944,7 +967,8 @@ static void reasons(void **state)
 	if (geteuid() != 0)
 		assert_non_null(strstr(buf, "needs root with CAP_SYS_RAWIO (running as uid"));
 	else if (!uc_have_cap(CAP_SYS_RAWIO_NR))
-		assert_string_equal(buf, "/proc/kcore needs CAP_SYS_RAWIO, which this process lacks");
+		assert_string_equal(buf,
+				    "/proc/kcore needs CAP_SYS_RAWIO, which this process lacks");
 	else
 		assert_string_equal(buf, "/proc/kcore: permission denied (a security module?)");
 	rm("/sys/kernel/security/lockdown");
@@ -953,10 +977,12 @@ static void reasons(void **state)
 
 	put("/proc/sys/kernel/kptr_restrict", "2\n");
 	uc_kmem_hidden_reason(buf, sizeof(buf));
-	assert_string_equal(buf, "kptr_restrict=2 hides kernel addresses in /proc/kallsyms from everyone");
+	assert_string_equal(buf, "kptr_restrict=2 hides kernel addresses in "
+			    "/proc/kallsyms from everyone");
 	put("/proc/sys/kernel/kptr_restrict", "1\n");
 	uc_kmem_hidden_reason(buf, sizeof(buf));
-	assert_non_null(strstr(buf, "kptr_restrict=1 hides kernel addresses in /proc/kallsyms without CAP_SYSLOG"));
+	assert_non_null(strstr(buf, "kptr_restrict=1 hides kernel addresses in "
+			       "/proc/kallsyms without CAP_SYSLOG"));
 	put("/proc/sys/kernel/kptr_restrict", "0\n");
 	put("/proc/sys/kernel/perf_event_paranoid", "2\n");
 	uc_kmem_hidden_reason(buf, sizeof(buf));

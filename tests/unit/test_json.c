@@ -95,8 +95,11 @@ static void test_escaping(void **state)
 {
 	(void)state;
 	/* quote, backslash, controls, DEL; valid 2/3/4-byte UTF-8 kept; bad bytes -> U+FFFD */
-	uc_json_string(f, "q\"b\\n\nt\tr\r\x01\x7f \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xff\xc0\xaf\xe2\x82");
-	assert_string_equal(text(), "\"q\\\"b\\\\n\\nt\\tr\\r\\u0001\\u007f \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 "
+	uc_json_string(f, "q\"b\\n\nt\tr\r\x01\x7f "
+		       "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xff\xc0\xaf\xe2\x82");
+	assert_string_equal(text(),
+			    "\"q\\\"b\\\\n\\nt\\tr\\r\\u0001\\u007f "
+			    "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 "
 			    "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
 }
 

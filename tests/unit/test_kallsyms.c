@@ -66,14 +66,17 @@ static void parse_lines(void **state)
 		{ "ffffffff81000000 T _text\n", 0, 0xffffffff81000000ull, 'T', "_text", false },
 		{ "ffffffff81000000 T _text", 0, 0xffffffff81000000ull, 'T', "_text", false },
 		{ "ffffffff81000000 T _text\r\n", 0, 0xffffffff81000000ull, 'T', "_text", false },
-		{ "ffffffffc0001000 t helper_fn\t[e1000]\n", 0, 0xffffffffc0001000ull, 't', "helper_fn", true },
+		{ "ffffffffc0001000 t helper_fn\t[e1000]\n", 0, 0xffffffffc0001000ull, 't',
+		  "helper_fn", true },
 		{ "ffffffffc0001000 t bpf_prog_6deef7357e7b4530_sd_fw_egress\t[bpf]\n", 0,
 		  0xffffffffc0001000ull, 't', "bpf_prog_6deef7357e7b4530_sd_fw_egress", true },
 		{ "0000000000000000 B sched_uclamp_used\n", 0, 0, 'B', "sched_uclamp_used", false },
 		{ "c1000000 T _text\n", 0, 0xc1000000ull, 'T', "_text", false },	/* 32-bit */
 		{ "FFFFFFFF81000000 T _text\n", 0, 0xffffffff81000000ull, 'T', "_text", false },
-		{ "ffffffff81000000 T foo.cold.12\n", 0, 0xffffffff81000000ull, 'T', "foo.cold.12", false },
-		{ "1ffffffff81000000 T _text\n", -EINVAL, 0, 0, NULL, false },	/* 17 digits: wider than 64 bits */
+		{ "ffffffff81000000 T foo.cold.12\n", 0, 0xffffffff81000000ull, 'T', "foo.cold.12",
+		  false },
+		/* 17 digits: wider than 64 bits */
+		{ "1ffffffff81000000 T _text\n", -EINVAL, 0, 0, NULL, false },
 		{ "xyz T _text\n", -EINVAL, 0, 0, NULL, false },
 		{ "ffffffff81000000 T\n", -EINVAL, 0, 0, NULL, false },
 		{ "ffffffff81000000 T \n", -EINVAL, 0, 0, NULL, false },
@@ -110,8 +113,9 @@ static void parse_lines(void **state)
 static void lookup_basic(void **state)
 {
 	struct uc_ksym syms[] = {
-		{ .name = "sched_uclamp_used" }, { .name = "_text" }, { .name = "__cfs_bandwidth_used" },
-		{ .name = "no_such_symbol" }, { .name = "sched_uclamp" }, { .name = "helper_fn" },
+		{ .name = "sched_uclamp_used" }, { .name = "_text" },
+		{ .name = "__cfs_bandwidth_used" }, { .name = "no_such_symbol" },
+		{ .name = "sched_uclamp" }, { .name = "helper_fn" },
 	};
 	struct uc_ksym_stats st;
 	uint64_t a = 0;
@@ -147,7 +151,9 @@ static void lookup_basic(void **state)
 /* kptr_restrict: names listed, addresses zero */
 static void zeroed_addresses(void **state)
 {
-	struct uc_ksym syms[] = { { .name = "sched_uclamp_used" }, { .name = "_text" }, { .name = "absent" } };
+	struct uc_ksym syms[] = {
+		{ .name = "sched_uclamp_used" }, { .name = "_text" }, { .name = "absent" },
+	};
 	struct uc_ksym_stats st;
 	char *z = strdup(vm_kallsyms), *p;
 	uint64_t a = 42;
@@ -205,13 +211,14 @@ static void kallsyms_all_heuristic(void **state)
 	(void)state;
 	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "ffffffff81000000 T _text\n");
 	for (int i = 0; i < 40; i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "ffffffff8240%04x %c __start_sec%d\n",
-					i * 16, "DRB"[i % 3], i);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+					"ffffffff8240%04x %c __start_sec%d\n", i * 16, "DRB"[i % 3],
+					i);
 	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "ffffffff83783000 B __init_begin\n");
 	/* module data symbols do not count either */
 	for (int i = 0; i < 20; i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "ffffffffc000%04x d mod_var%d\t[m]\n",
-					i * 16, i);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+					"ffffffffc000%04x d mod_var%d\t[m]\n", i * 16, i);
 	put("/proc/kallsyms", buf);
 	assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 1, &st), 0);
 	assert_int_equal(syms[0].rc, -ENOENT);
@@ -220,7 +227,8 @@ static void kallsyms_all_heuristic(void **state)
 
 	/* UC_KSYM_ALL_MIN - 1 ordinary data symbols: not yet */
 	for (int i = 0; i < UC_KSYM_ALL_MIN - 1; i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "ffffffff8300%04x d var%d\n", i * 16, i);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "ffffffff8300%04x d var%d\n",
+					i * 16, i);
 	put("/proc/kallsyms", buf);
 	assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 1, &st), 0);
 	assert_false(uc_ksym_has_data_symbols(&st));
@@ -233,7 +241,9 @@ static void kallsyms_all_heuristic(void **state)
 
 static void bad_and_long_lines(void **state)
 {
-	struct uc_ksym syms[] = { { .name = "after_long" }, { .name = "after_bad" }, { .name = "at_eof" } };
+	struct uc_ksym syms[] = {
+		{ .name = "after_long" }, { .name = "after_bad" }, { .name = "at_eof" },
+	};
 	struct uc_ksym_stats st;
 	size_t n = 5000;
 	char *buf = malloc(n + 512), *p = buf;
@@ -298,18 +308,23 @@ static void huge_file(void **state)
  * belongs to the running kernel. */
 static void system_map_kaslr(void **state)
 {
-	static const char *const names[] = { "_text", "_etext", "_sinittext", "_einittext", "sched_uclamp_used" };
+	static const char *const names[] = { "_text", "_etext", "_sinittext", "_einittext",
+					     "sched_uclamp_used" };
 	struct uc_ksym live[5], map[5];
 	uint64_t off = 0, a;
 
 	(void)state;
 	/* the arithmetic: 6.1 VM numbers (link base 0xffffffff81000000) */
-	assert_int_equal(uc_ksym_relocate(0xffffffff81f46710ull, 0xffffffff81000000ull, 0xffffffff88e00000ull),
+	assert_int_equal(uc_ksym_relocate(0xffffffff81f46710ull, 0xffffffff81000000ull,
+					  0xffffffff88e00000ull),
 			 0xffffffff89d46710ull);
-	assert_int_equal(uc_ksym_relocate(0xffffffff81f46710ull, 0xffffffff81000000ull, 0xffffffff81000000ull),
-			 0xffffffff81f46710ull);	/* no KASLR */
+	/* no KASLR */
+	assert_int_equal(uc_ksym_relocate(0xffffffff81f46710ull, 0xffffffff81000000ull,
+					  0xffffffff81000000ull),
+			 0xffffffff81f46710ull);
 	/* a negative offset (arm64 can load below the link address): wraps back */
-	assert_int_equal(uc_ksym_relocate(0xffff800008123450ull, 0xffff800008000000ull, 0xffff800000010000ull),
+	assert_int_equal(uc_ksym_relocate(0xffff800008123450ull, 0xffff800008000000ull,
+					  0xffff800000010000ull),
 			 0xffff800000133450ull);
 
 	/* System.map (link-time) vs kallsyms (runtime) files */
@@ -368,7 +383,9 @@ static void system_map_kaslr(void **state)
 static void stops_early(void **state)
 {
 	const size_t nlines = 150000, nmod = 40000;
-	struct uc_ksym syms[] = { { .name = "_text" }, { .name = "sched_uclamp_used" }, { .name = "_einittext" } };
+	struct uc_ksym syms[] = {
+		{ .name = "_text" }, { .name = "sched_uclamp_used" }, { .name = "_einittext" },
+	};
 	struct uc_ksym_stats st;
 	char p[512];
 	FILE *f;
@@ -403,8 +420,10 @@ static void stops_early(void **state)
 	unlink(p);
 
 	/* zeroed addresses: the "all zero" answer needs every line */
-	put("/proc/kallsyms", "0000000000000000 T _text\n0000000000000000 d a\n0000000000000000 d b\n"
-	    "0000000000000000 d c\n0000000000000000 d dd\n0000000000000000 d e\n0000000000000000 d f\n"
+	put("/proc/kallsyms",
+	    "0000000000000000 T _text\n0000000000000000 d a\n0000000000000000 d b\n"
+	    "0000000000000000 d c\n0000000000000000 d dd\n0000000000000000 d e\n"
+	    "0000000000000000 d f\n"
 	    "0000000000000000 d g\n0000000000000000 d h\nffffffffc0000000 t m\t[mod]\n");
 	syms[1].name = "h";
 	syms[2].name = "a";

@@ -68,8 +68,10 @@ static void assert_reads_within(const struct rd *allowed, size_t nallowed)
 			ok = reads[i].off >= allowed[j].off &&
 			     reads[i].off + reads[i].len <= allowed[j].off + allowed[j].len;
 		if (!ok)
-			fail_msg("read of %llu bytes at %#llx is outside the headers and the target",
-				 (unsigned long long)reads[i].len, (unsigned long long)reads[i].off);
+			fail_msg("read of %llu bytes at %#llx is outside "
+				 "the headers and the target",
+				 (unsigned long long)reads[i].len,
+				 (unsigned long long)reads[i].off);
 	}
 }
 
@@ -96,7 +98,8 @@ struct image {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph[8];
 	size_t nph;
-	uint64_t size;		/* file size; the data region [DATA_START, size) gets the pattern */
+	/* file size; the data region [DATA_START, size) gets the pattern */
+	uint64_t size;
 };
 
 static void image_init(struct image *im)
@@ -203,7 +206,8 @@ static int image_write(const struct image *im, const void *raw, size_t rawlen, u
 	return fd;
 }
 
-static const struct rd hdr_ranges[] = { { 0, sizeof(Elf64_Ehdr) }, { PHOFF, 8 * sizeof(Elf64_Phdr) } };
+static const struct rd hdr_ranges[] = { { 0, sizeof(Elf64_Ehdr) },
+					{ PHOFF, 8 * sizeof(Elf64_Phdr) } };
 
 /* read 4 bytes and check rc, the value (pattern of the expected file
  * offset) and that nothing else was read */
@@ -292,7 +296,8 @@ static void no_segment(void **state)
 	nreads = 0;
 	read4(fd, 0xffffffffa0000000ull, -EFAULT, 0, "no PT_LOAD");
 	nreads = 0;
-	read4(fd, 0x10, -EFAULT, 0, "no PT_LOAD");	/* inside the PT_NOTE's vaddr range: not a LOAD */
+	/* inside the PT_NOTE's vaddr range: not a LOAD */
+	read4(fd, 0x10, -EFAULT, 0, "no PT_LOAD");
 	close(fd);
 
 	/* no program headers at all */
@@ -432,7 +437,8 @@ static void bad_phdr_fields(void **state)
 	fd = image_write(&im, NULL, 0, 0);
 	read4(fd, TEXT - 0x1000, -EFAULT, 0, "no PT_LOAD");
 	nreads = 0;
-	read4(fd, TEXT + 0x2000, -EIO, 0, "beyond the end");	/* covered, but not in the file */
+	/* covered, but not in the file */
+	read4(fd, TEXT + 0x2000, -EIO, 0, "beyond the end");
 	close(fd);
 }
 

@@ -316,7 +316,9 @@ static void test_json_escaping_and_words_in_numbers(void **state)
 	uc_table_free(&t);
 
 	/* things that look numeric but are not JSON numbers are quoted */
-	static const char *const not_numbers[] = { "0512", "1.", ".5", "-", "1e3", "12%", "max", "+1" };
+	static const char *const not_numbers[] = {
+		"0512", "1.", ".5", "-", "1e3", "12%", "max", "+1",
+	};
 	for (size_t i = 0; i < sizeof(not_numbers) / sizeof(not_numbers[0]); i++) {
 		char want[32];
 
@@ -431,15 +433,18 @@ static char *scols_bytes(struct libscols_table *tb, bool plain)
  * alignment, empty and long cells, blanks) in every flat mode and JSON. */
 static void test_plain_equals_libsmartcols(void **state)
 {
-	static const char *const words[] = { "", "0", "7", "1024", "other", "a b", "x", "sleep",
-					     "kworker/0:1-events", "-", "yes", "no",
-					     "a-rather-long-cell-value-wider-than-any-header-here" };
+	static const char *const words[] = {
+		"", "0", "7", "1024", "other", "a b", "x", "sleep", "kworker/0:1-events", "-",
+		"yes", "no", "a-rather-long-cell-value-wider-than-any-header-here",
+	};
 	const size_t nw = sizeof(words) / sizeof(words[0]);
 
 	(void)state;
 	srand(11);
 	for (int round = 0; round < 1000; round++) {
-		struct uc_out_opts o = { .raw = round & 1, .noheadings = round & 2, .json = round % 5 == 4 };
+		struct uc_out_opts o = { .raw = round & 1,
+					 .noheadings = round & 2,
+					 .json = round % 5 == 4 };
 		char list[256] = "";
 		struct uc_table t;
 		char *a, *b;
@@ -458,7 +463,8 @@ static void test_plain_equals_libsmartcols(void **state)
 				const char *w = words[(size_t)rand() % nw];
 
 				if (o.raw && strchr(w, ' '))
-					w = "ab";	/* raw output escapes blanks: libsmartcols' job */
+					/* raw output escapes blanks: libsmartcols' job */
+					w = "ab";
 				uc_table_set(&t, ln, id, w);
 			}
 		}
@@ -470,8 +476,9 @@ static void test_plain_equals_libsmartcols(void **state)
 			for (; a[k] && a[k] == b[k]; k++)
 				line += a[k] == '\n';
 			fail_msg("round %d (-o %s%s%s): line %zu differs:\nplain:         %.80s\n"
-				 "libsmartcols:  %.80s", round, list, o.raw ? " -r" : "", o.noheadings ? " -n" : "",
-				 line, strrchr(a, '\n') && k ? a + k : a, b + k);
+				 "libsmartcols:  %.80s",
+				 round, list, o.raw ? " -r" : "", o.noheadings ? " -n" : "", line,
+				 strrchr(a, '\n') && k ? a + k : a, b + k);
 		}
 		free(a);
 		free(b);

@@ -66,13 +66,14 @@ static void test_flip_rules(void **state)
 		if (fc->kind == UC_KIND_TASK)
 			c = uc_plan_add_task(&p, 10, 10, "x", NULL, fc->attr, fc->from, fc->to);
 		else
-			c = uc_plan_add(&p, fc->kind, fc->attr, fc->kind == UC_KIND_SYSCTL ? NULL : "a/b",
-					fc->from, fc->to);
+			c = uc_plan_add(&p, fc->kind, fc->attr,
+					fc->kind == UC_KIND_SYSCTL ? NULL : "a/b", fc->from,
+					fc->to);
 		assert_non_null(c);
 		if (c->flips != fc->flips)
 			fail_msg("case %zu: %s %s %ld -> %ld: flips %d, expected %d", i,
-				 uc_kind_name(fc->kind), uc_attr_name(fc->kind, fc->attr), fc->from, fc->to,
-				 c->flips, fc->flips);
+				 uc_kind_name(fc->kind), uc_attr_name(fc->kind, fc->attr), fc->from,
+				 fc->to, c->flips, fc->flips);
 		assert_int_equal(uc_plan_flips(&p), fc->flips);
 		assert_int_equal(c->state, UC_CH_PLANNED);
 		assert_int_equal(c->err, 0);
@@ -117,7 +118,8 @@ static void test_plan_add_copies_and_grows(void **state)
 		if (i % 2) {
 			snprintf(comm, sizeof(comm), "c%d", i);
 			sa.sched_nice = i;
-			c = uc_plan_add_task(&p, 1000 + i / 10, 2000 + i, comm, &sa, UC_ATTR_MAX, 1024, i);
+			c = uc_plan_add_task(&p, 1000 + i / 10, 2000 + i, comm, &sa, UC_ATTR_MAX,
+					     1024, i);
 		} else {
 			snprintf(target, sizeof(target), "g/%d", i);
 			c = uc_plan_add(&p, UC_KIND_CGROUP, UC_ATTR_MIN, target, 0, i);
@@ -237,7 +239,8 @@ static void test_change_target(void **state)
 	assert_string_equal(uc_change_target(&p.v[1], buf, sizeof(buf)), "pid 12 tid 13 (bash)");
 	assert_string_equal(uc_change_target(&p.v[2], buf, sizeof(buf)), "pid 12");
 	assert_string_equal(uc_change_target(&p.v[3], buf, sizeof(buf)), "pid 12 tid 14");
-	assert_string_equal(uc_change_target(&p.v[4], buf, sizeof(buf)), "kernel.sched_util_clamp_min");
+	assert_string_equal(uc_change_target(&p.v[4], buf, sizeof(buf)),
+			    "kernel.sched_util_clamp_min");
 	assert_string_equal(uc_change_target(&p.v[5], buf, sizeof(buf)),
 			    "kernel.sched_util_clamp_min_rt_default");
 	assert_string_equal(uc_change_target(&p.v[6], buf, sizeof(buf)), "system.slice/foo");
@@ -375,8 +378,8 @@ static void test_guard_table(void **state)
 		make_plan(&p, r->flips);
 		v = uc_guard_check(&p, r->key, &c);
 		if (v != r->v || v != expected_verdict(r->flips, r->key, r->yes, r->tty))
-			fail_msg("row %zu: flips %d key %s yes %d tty %d: verdict %d, expected %d", i, r->flips,
-				 uc_key_state_name(r->key), r->yes, r->tty, v, r->v);
+			fail_msg("row %zu: flips %d key %s yes %d tty %d: verdict %d, expected %d",
+				 i, r->flips, uc_key_state_name(r->key), r->yes, r->tty, v, r->v);
 		uc_plan_free(&p);
 	}
 }

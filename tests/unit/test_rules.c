@@ -101,8 +101,9 @@ static struct uc_rule any_rule(void)
 				 .reset_on_fork = UC_KEEP };
 }
 
-#define STRS(...) ((struct uc_strs){ (const char *const[]){ __VA_ARGS__ }, \
-				     sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *) })
+#define STRS(...)                                                \
+	((struct uc_strs){ (const char *const[]){ __VA_ARGS__ }, \
+			   sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *) })
 
 static int match(const struct uc_rule *v, size_t n, struct uc_proc *p, struct uc_rules_result *res)
 {
@@ -138,12 +139,14 @@ static void test_cgroup_match(void **state)
 	(void)state;
 	assert_true(uc_rule_cgroup_match("system.slice", "system.slice"));
 	assert_true(uc_rule_cgroup_match("/system.slice/", "system.slice/cron.service"));
-	assert_false(uc_rule_cgroup_match("system.slice", "system.slice2/x"));	/* no prefix match */
+	/* no prefix match */
+	assert_false(uc_rule_cgroup_match("system.slice", "system.slice2/x"));
 	assert_true(uc_rule_cgroup_match("", "anything/below"));		/* the root */
 	assert_true(uc_rule_cgroup_match("/", ""));
 	assert_false(uc_rule_cgroup_match("a", ""));
 	assert_true(uc_rule_cgroup_match("user.slice/*.scope", "user.slice/session-2.scope/x/y"));
-	assert_false(uc_rule_cgroup_match("*.scope", "user.slice/session-2.scope"));	/* '*' stops at '/' */
+	/* '*' stops at '/' */
+	assert_false(uc_rule_cgroup_match("*.scope", "user.slice/session-2.scope"));
 	assert_true(uc_rule_cgroup_match("*/*.service", "system.slice/cron.service"));
 }
 
@@ -151,8 +154,15 @@ static void test_cgroup_match(void **state)
 
 static void test_all_selectors_must_match(void **state)
 {
-	struct fake f = { .comm = "make", .uid = 1000, .gid = 100, .policy = 0, .cgroup = "user.slice/u",
-			  .exe = "/usr/bin/make", .cmdline = "make -j8 all", .argv0 = "make", .pcomm = "bash" };
+	struct fake f = { .comm = "make",
+			  .uid = 1000,
+			  .gid = 100,
+			  .policy = 0,
+			  .cgroup = "user.slice/u",
+			  .exe = "/usr/bin/make",
+			  .cmdline = "make -j8 all",
+			  .argv0 = "make",
+			  .pcomm = "bash" };
 	const uid_t uids[] = { 0, 1000 };
 	const gid_t gids[] = { 100 };
 	const int pols[] = { 3, 0 };

@@ -142,8 +142,9 @@ static void test_set_min_only(void **state)
 	assert_int_equal(k.set_tid[0], 42);
 	assert_int_equal(k.set_flags[0], 0);	/* the syscall's own flags argument */
 	assert_int_equal(k.sent[0].size, 56);
-	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_POLICY | UC_SCHED_FLAG_KEEP_PARAMS |
-					       UC_SCHED_FLAG_UTIL_CLAMP_MIN);
+	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_POLICY |
+							UC_SCHED_FLAG_KEEP_PARAMS |
+							UC_SCHED_FLAG_UTIL_CLAMP_MIN);
 	assert_int_equal(k.sent[0].sched_util_min, 100);
 	/* params sent back: pre-5.15 kernels apply them despite KEEP_PARAMS */
 	assert_int_equal(k.sent[0].sched_nice, 5);
@@ -162,8 +163,9 @@ static void test_set_max_rt_params(void **state)
 	k.task.sched_util_min = 1024;
 	a = cur_task();
 	assert_int_equal(uc_sched_set(7, &a, 1024, 1024, UC_KEEP), 0);
-	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN |
-					       UC_SCHED_FLAG_UTIL_CLAMP_MAX);
+	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_ALL |
+							UC_SCHED_FLAG_UTIL_CLAMP_MIN |
+							UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 	assert_int_equal(k.sent[0].sched_priority, 50);
 	assert_int_equal(k.sent[0].sched_policy, 1);
 	assert_int_equal(k.sent[0].sched_util_max, 1024);
@@ -180,19 +182,22 @@ static void test_reset_on_fork(void **state)
 	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, UC_KEEP, 1), 0);
 	assert_int_equal(k.nsetattr, 1);
 	assert_int_equal(k.sent[0].sched_policy, 3);
-	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_RESET_ON_FORK);
+	assert_int_equal(k.sent[0].sched_flags,
+			 UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_RESET_ON_FORK);
 
 	/* clear, together with a max */
 	a.sched_flags = UC_SCHED_FLAG_RESET_ON_FORK;
 	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, 300, 0), 0);
 	assert_int_equal(k.sent[1].sched_policy, 3);
-	assert_int_equal(k.sent[1].sched_flags, UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
+	assert_int_equal(k.sent[1].sched_flags,
+			 UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 	assert_int_equal(k.sent[1].sched_util_max, 300);
 
 	/* already set: KEEP_POLICY as usual, the flag is the task's own */
 	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, 1), 0);
-	assert_int_equal(k.sent[2].sched_flags, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_RESET_ON_FORK |
-					       UC_SCHED_FLAG_UTIL_CLAMP_MIN);
+	assert_int_equal(k.sent[2].sched_flags, UC_SCHED_FLAG_KEEP_ALL |
+							UC_SCHED_FLAG_RESET_ON_FORK |
+							UC_SCHED_FLAG_UTIL_CLAMP_MIN);
 
 	/* nothing to change: no syscall at all */
 	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, UC_KEEP, 1), 0);
@@ -227,7 +232,8 @@ static void test_out_of_range_refused(void **state)
 	 * (5.11+ would store it as 2046); it only leaves that clamp alone */
 	assert_int_equal(uc_sched_set(42, &a, -2, 300, UC_KEEP), 0);
 	assert_int_equal(k.nsetattr, 3);
-	assert_int_equal(k.sent[2].sched_flags, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
+	assert_int_equal(k.sent[2].sched_flags,
+			 UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 	assert_int_equal(k.sent[2].sched_util_min, 0);	/* the value read, not 0xfffffffe */
 }
 
@@ -257,8 +263,9 @@ static void test_reset_pre_5_11(void **state)
 	assert_int_equal(k.nsetattr, 1);
 	assert_int_equal(k.sent[0].sched_util_min, 0);
 	assert_int_equal(k.sent[0].sched_util_max, 1024);
-	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN |
-					       UC_SCHED_FLAG_UTIL_CLAMP_MAX);
+	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_ALL |
+							UC_SCHED_FLAG_UTIL_CLAMP_MIN |
+							UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 
 	/* an RT task's default min is the rt default sysctl ... */
 	a.sched_policy = 2;
@@ -266,7 +273,8 @@ static void test_reset_pre_5_11(void **state)
 	put("sched_util_clamp_min_rt_default", "512");
 	assert_int_equal(uc_sched_set(42, &a, UC_RESET, UC_KEEP, UC_KEEP), 0);
 	assert_int_equal(k.sent[1].sched_util_min, 512);
-	assert_int_equal(k.sent[1].sched_flags, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
+	assert_int_equal(k.sent[1].sched_flags,
+			 UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
 	/* ... or 1024 before the sysctl existed (5.3-5.8) */
 	put("sched_util_clamp_min_rt_default", NULL);
 	assert_int_equal(uc_sched_set(42, &a, UC_RESET, UC_KEEP, UC_KEEP), 0);
@@ -292,8 +300,10 @@ static void test_reset_unknown_version_retry(void **state)
 	assert_int_equal(k.ngetattr, 2);	/* re-read before the retry */
 	assert_int_equal(k.get_tid[1], 42);
 	assert_int_equal(k.sent[1].sched_util_max, 1024);
-	assert_int_equal(k.sent[1].sched_nice, -3);	/* the fresh params, not the stale ones */
-	assert_int_equal(k.sent[1].sched_flags, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
+	/* the fresh params, not the stale ones */
+	assert_int_equal(k.sent[1].sched_nice, -3);
+	assert_int_equal(k.sent[1].sched_flags,
+			 UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 
 	/* a known 5.11+ kernel: EINVAL is the answer, no retry */
 	put("osrelease", "5.15.0");
@@ -316,7 +326,8 @@ static void test_probe(void **state)
 	assert_int_equal(k.set_tid[0], 0);	/* the calling thread only */
 	assert_int_equal(k.sent[0].size, 56);
 	assert_int_equal(k.sent[0].sched_util_min, 1025);
-	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
+	assert_int_equal(k.sent[0].sched_flags,
+			 UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
 
 	k.nsetattr = 0;
 	k.setattr_errno[0] = EOPNOTSUPP;

@@ -125,13 +125,15 @@ static void test_all_orderings(void **state)
 		if (emin > emax) {
 			refused++;
 			if (rc != -EINVAL || p.n != 0 || p.unchanged != 0)
-				fail_msg("cur %ld/%ld want %ld/%ld: rc %d n %zu, expected -EINVAL and an empty plan",
+				fail_msg("cur %ld/%ld want %ld/%ld: rc %d n %zu, expected "
+					 "-EINVAL and an empty plan",
 					 cur.min, cur.max, want.min, want.max, rc, p.n);
 			uc_plan_free(&p);
 			continue;
 		}
 		if (rc != 0)
-			fail_msg("cur %ld/%ld want %ld/%ld: rc %d", cur.min, cur.max, want.min, want.max, rc);
+			fail_msg("cur %ld/%ld want %ld/%ld: rc %d", cur.min, cur.max, want.min,
+				 want.max, rc);
 		assert_int_equal(p.n, differ);
 		assert_int_equal(p.unchanged, asked - differ);
 		for (size_t i = 0; i < p.n; i++) {
@@ -366,7 +368,8 @@ static void test_names(void **state)
 	assert_string_equal(uc_sysctl_name(UC_ATTR_MAX), "sched_util_clamp_max");
 	assert_string_equal(uc_sysctl_name(UC_ATTR_RT_DEFAULT), "sched_util_clamp_min_rt_default");
 	assert_null(uc_sysctl_name(UC_ATTR_RESET_ON_FORK));
-	assert_string_equal(uc_sysctl_path(UC_ATTR_MAX, b, sizeof(b)), "/proc/sys/kernel/sched_util_clamp_max");
+	assert_string_equal(uc_sysctl_path(UC_ATTR_MAX, b, sizeof(b)),
+			    "/proc/sys/kernel/sched_util_clamp_max");
 }
 
 /* One row per knob, each found by its attribute, and the value picker in step with it. */

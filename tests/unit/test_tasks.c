@@ -57,9 +57,13 @@ static int fake_getattr(pid_t tid, struct uc_sched_attr *a, unsigned int size, u
 			return -1;
 		}
 		*a = (struct uc_sched_attr){
-			.size = 56, .sched_policy = (uint32_t)k->policy, .sched_flags = (uint64_t)k->flags,
-			.sched_priority = k->policy == 1 ? 10 : 0, .sched_nice = k->tid == 300 ? 7 : 0,
-			.sched_util_min = (uint32_t)k->min, .sched_util_max = (uint32_t)k->max,
+			.size = 56,
+			.sched_policy = (uint32_t)k->policy,
+			.sched_flags = (uint64_t)k->flags,
+			.sched_priority = k->policy == 1 ? 10 : 0,
+			.sched_nice = k->tid == 300 ? 7 : 0,
+			.sched_util_min = (uint32_t)k->min,
+			.sched_util_max = (uint32_t)k->max,
 		};
 		return 0;
 	}
@@ -100,10 +104,12 @@ static void status(pid_t pid, pid_t tgid, const char *name, unsigned uid)
 	char rel[64], text[512];
 
 	snprintf(rel, sizeof(rel), "proc/%d/status", (int)pid);
+	/* only the first (real) uid counts */
 	snprintf(text, sizeof(text),
-		 "Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t1\n"
-		 "TracerPid:\t0\nUid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n", name, (int)tgid, (int)pid,
-		 uid, uid + 1, uid + 2, uid + 3);	/* only the first (real) uid counts */
+		 "Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%d\n"
+		 "Ngid:\t0\nPid:\t%d\nPPid:\t1\n"
+		 "TracerPid:\t0\nUid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n",
+		 name, (int)tgid, (int)pid, uid, uid + 1, uid + 2, uid + 3);
 	put(rel, text);
 }
 
@@ -127,7 +133,8 @@ static void process(pid_t pid, const char *name, unsigned uid, const pid_t *tids
 
 static void build_proc(void)
 {
-	static const pid_t t100[] = { 100, 101, 102 }, t200[] = { 200 }, t300[] = { 300 }, t400[] = { 400 };
+	static const pid_t t100[] = { 100, 101, 102 }, t200[] = { 200 }, t300[] = { 300 },
+			   t400[] = { 400 };
 
 	rm("proc");
 	process(100, "app", 1000, t100, 3);
@@ -223,22 +230,31 @@ static void test_policy_user_comm(void **state)
 {
 	static const int pol_fifo[] = { 1 }, pol_other[] = { 0 };
 	static const uid_t u1000[] = { 1000 }, u1001[] = { 1001 };
-	struct uc_selector sel = { .all = true, .threads = true, .policies = pol_fifo, .npolicies = 1 };
+	struct uc_selector sel = {
+		.all = true, .threads = true, .policies = pol_fifo, .npolicies = 1
+	};
 	char *comms[] = { "rtproc", "other", "nosuch" };
 	struct seen s = { .n = 0 };
-	static const pid_t fifo[] = { 200 }, other_uid1000[] = { 100, 101, 300 }, by_comm[] = { 200, 300 };
+	static const pid_t fifo[] = { 200 }, other_uid1000[] = { 100, 101, 300 },
+			   by_comm[] = { 200, 300 };
 
 	(void)state;
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, fifo, 1);
 
 	/* policy per thread (102 is batch), user from status' real uid */
-	sel = (struct uc_selector){ .all = true, .threads = true, .policies = pol_other, .npolicies = 1, .uids = u1000, .nuids = 1 };
+	sel = (struct uc_selector){ .all = true,
+				    .threads = true,
+				    .policies = pol_other,
+				    .npolicies = 1,
+				    .uids = u1000,
+				    .nuids = 1 };
 	s.n = 0;
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, other_uid1000, 3);
 
-	sel = (struct uc_selector){ .all = true, .uids = u1001, .nuids = 1 };	/* effective uid */
+	/* effective uid */
+	sel = (struct uc_selector){ .all = true, .uids = u1001, .nuids = 1 };
 	s.n = 0;
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
 	assert_int_equal(s.n, 0);
@@ -247,7 +263,8 @@ static void test_policy_user_comm(void **state)
 	s.n = 0;
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, by_comm, 2);
-	assert_string_equal(s.comm[idx(&s, 300)], "other");	/* the name read for the selector */
+	/* the name read for the selector */
+	assert_string_equal(s.comm[idx(&s, 300)], "other");
 
 	/* comm is the process name: a thread's name does not select it */
 	comms[0] = "worker-t1";
@@ -312,7 +329,8 @@ static void test_cgroup_selector(void **state)
 	struct uc_selector sel = { .all = true, .cgroup = "system.slice" };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
-	static const pid_t slice[] = { 100, 200 }, app[] = { 100 }, all[] = { 100, 200, 300 }, v1[] = { 300 };
+	static const pid_t slice[] = { 100, 200 }, app[] = { 100 }, all[] = { 100, 200, 300 },
+			   v1[] = { 300 };
 
 	(void)state;
 	snprintf(info.mount, sizeof(info.mount), "/sys/fs/cgroup");
@@ -321,7 +339,8 @@ static void test_cgroup_selector(void **state)
 	put("proc/200/cgroup", "0::/system.slice\n");
 	put("proc/300/cgroup", "12:cpu,cpuacct:/grp\n0::/user.slice/user-1000.slice\n");
 	put("proc/400/cgroup", "0::/system.slice/dying.service\n");
-	put("proc/500/cgroup", "0::/../../outside\n");	/* outside our namespace: never matches */
+	/* outside our namespace: never matches */
+	put("proc/500/cgroup", "0::/../../outside\n");
 
 	/* the group and the groups below it */
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
@@ -545,7 +564,8 @@ static void test_helpers(void **state)
 	assert_int_equal(uc_task_exists(100), 0);
 	assert_int_equal(uc_task_exists(999), -ESRCH);
 	assert_int_equal(uc_task_exists(0), -ESRCH);
-	assert_int_equal(uc_task_exists(getpid()), 0);	/* 'run' plans on itself, fake /proc or not */
+	/* 'run' plans on itself, fake /proc or not */
+	assert_int_equal(uc_task_exists(getpid()), 0);
 	assert_int_equal(uc_task_comm(100, 102, comm, sizeof(comm)), 0);
 	assert_string_equal(comm, "worker-t2");
 	assert_int_equal(uc_task_comm(999, 999, comm, sizeof(comm)), -ESRCH);
@@ -554,7 +574,8 @@ static void test_helpers(void **state)
 	assert_int_equal(uc_task_uid(999, &uid), -ESRCH);
 
 	put("proc/100/task/101/sched",
-	    "app (101, #threads: 3)\n-------------------------------------------------------------------\n"
+	    "app (101, #threads: 3)\n"
+	    "-------------------------------------------------------------------\n"
 	    "se.exec_start                                :      12345.678901\n"
 	    "uclamp.min                                   :                    0\n"
 	    "uclamp.max                                   :                  300\n"
@@ -579,8 +600,9 @@ static void stat_file(pid_t pid, const char *comm, char state, pid_t ppid, unsig
 	char rel[64], text[512];
 
 	snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
-	snprintf(text, sizeof(text), "%d (%s) %c %d %d %d 0 -1 %lu 0 0 0 0 0 0 0 0 20 0 1 0 %llu 0 0\n",
-		 (int)pid, comm, state, (int)ppid, (int)pid, (int)pid, flags, start);
+	snprintf(text, sizeof(text),
+		 "%d (%s) %c %d %d %d 0 -1 %lu 0 0 0 0 0 0 0 0 20 0 1 0 %llu 0 0\n", (int)pid, comm,
+		 state, (int)ppid, (int)pid, (int)pid, flags, start);
 	put(rel, text);
 }
 
@@ -604,8 +626,11 @@ static void test_fill(void **state)
 	assert_int_equal(fr_symlink(root, "proc/600/exe", "/usr/bin/python3.11"), 0);
 	put("proc/1/comm", "init\n");
 	uc_proc_reset(p, 600, 600, uc_task_fill, NULL);
-	assert_int_equal(uc_task_fill(p, UC_PF_COMM | UC_PF_STATUS | UC_PF_EXE | UC_PF_CMDLINE | UC_PF_PARENT,
-				      NULL), 0);
+	assert_int_equal(uc_task_fill(p,
+				      UC_PF_COMM | UC_PF_STATUS | UC_PF_EXE | UC_PF_CMDLINE |
+					      UC_PF_PARENT,
+				      NULL),
+			 0);
 	assert_string_equal(p->comm, "a) b");
 	assert_int_equal(p->uid, 1000);
 	assert_int_equal(p->gid, 0);
@@ -636,7 +661,8 @@ static void test_fill(void **state)
 	assert_int_equal(p->ppid, 1);
 	assert_false(p->kthread);
 	snprintf(rel, sizeof(rel), "proc/300/status");
-	put(rel, "Name:\tkthreadd-kid\nState:\tI (idle)\nTgid:\t300\nPid:\t300\nPPid:\t2\nUid:\t0\t0\t0\t0\n");
+	put(rel, "Name:\tkthreadd-kid\nState:\tI (idle)\n"
+	    "Tgid:\t300\nPid:\t300\nPPid:\t2\nUid:\t0\t0\t0\t0\n");
 	uc_proc_reset(p, 300, 300, uc_task_fill, NULL);
 	assert_int_equal(uc_task_fill(p, UC_PF_STAT, NULL), 0);
 	assert_true(p->kthread);
@@ -656,7 +682,8 @@ static void test_all_skips_kernel_threads(void **state)
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	pid_t pids[] = { 700 };
-	static const pid_t user[] = { 100, 200, 300 }, with_k[] = { 100, 200, 300, 700 }, k[] = { 700 };
+	static const pid_t user[] = { 100, 200, 300 }, with_k[] = { 100, 200, 300, 700 },
+			   k[] = { 700 };
 
 	(void)state;
 	process(700, "kworker/0:1", 0, NULL, 0);
@@ -736,11 +763,24 @@ static void test_plan_rules(void **state)
 	static const int batch[] = { 3 };
 	static const char *const app[] = { "app" }, *const oth[] = { "oth*" };
 	struct uc_rule v[4] = {
-		{ .uids = u1000, .nuids = 1, .threads = true, .min = UC_KEEP, .max = 900, .reset_on_fork = UC_KEEP },
-		{ .comm = { app, 1 }, .min = 100, .max = UC_KEEP, .reset_on_fork = UC_KEEP },
-		{ .policies = batch, .npolicies = 1, .threads = true, .min = UC_KEEP, .max = 800,
+		{ .uids = u1000,
+		  .nuids = 1,
+		  .threads = true,
+		  .min = UC_KEEP,
+		  .max = 900,
 		  .reset_on_fork = UC_KEEP },
-		{ .comm = { oth, 1 }, .exclude = true, .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP },
+		{ .comm = { app, 1 }, .min = 100, .max = UC_KEEP, .reset_on_fork = UC_KEEP },
+		{ .policies = batch,
+		  .npolicies = 1,
+		  .threads = true,
+		  .min = UC_KEEP,
+		  .max = 800,
+		  .reset_on_fork = UC_KEEP },
+		{ .comm = { oth, 1 },
+		  .exclude = true,
+		  .min = UC_KEEP,
+		  .max = UC_KEEP,
+		  .reset_on_fork = UC_KEEP },
 	};
 	struct uc_rules rs;
 	struct uc_walk_stats st;

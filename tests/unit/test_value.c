@@ -127,8 +127,8 @@ static void test_parse_table(void **state)
 		if (rc)
 			continue;
 		if (v.util != c->util || v.pct100 != c->pct100 || v.percent != (c->percent != 0))
-			fail_msg("'%s': util %d pct100 %d percent %d, expected %d %d %d", c->in, v.util,
-				 v.pct100, v.percent, c->util, c->pct100, c->percent);
+			fail_msg("'%s': util %d pct100 %d percent %d, expected %d %d %d", c->in,
+				 v.util, v.pct100, v.percent, c->util, c->pct100, c->percent);
 	}
 }
 

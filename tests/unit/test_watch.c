@@ -124,21 +124,24 @@ static void add_proc(pid_t pid, const pid_t *tids, int n, unsigned long long sta
 
 	mkd("/proc/%d", (int)pid);
 	mkd("/proc/%d/task", (int)pid);
-	snprintf(text, sizeof(text), "%d (p%d) S 1 %d %d 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 %d 0 %llu 0 0\n",
-		 (int)pid, (int)pid, (int)pid, (int)pid, n, start);
+	snprintf(text, sizeof(text),
+		 "%d (p%d) S 1 %d %d 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 %d 0 %llu 0 0\n", (int)pid,
+		 (int)pid, (int)pid, (int)pid, n, start);
 	snprintf(rel, sizeof(rel), "/proc/%d/stat", (int)pid);
 	put(rel, text);
 	for (int i = 0; i < n; i++) {
 		mkd("/proc/%d/task/%d", (int)pid, (int)tids[i]);
-		mkd("/proc/%d", (int)tids[i]);	/* /proc/TID exists too (hidden from readdir) */
+		/* /proc/TID exists too (hidden from readdir) */
+		mkd("/proc/%d", (int)tids[i]);
 		snprintf(rel, sizeof(rel), "/proc/%d/status", (int)tids[i]);
-		snprintf(text, sizeof(text), "Name:\tp\nTgid:\t%d\nPid:\t%d\nUid:\t0\t0\t0\t0\n", (int)pid,
-			 (int)tids[i]);
+		snprintf(text, sizeof(text), "Name:\tp\nTgid:\t%d\nPid:\t%d\nUid:\t0\t0\t0\t0\n",
+			 (int)pid, (int)tids[i]);
 		put(rel, text);
 		for (int k = 0; k < NT; k++) {
 			if (!tasks[k].tid || tasks[k].tid == tids[i]) {
 				tasks[k].tid = tids[i];
-				tasks[k].a = (struct uc_sched_attr){ .size = 56, .sched_util_max = 1024 };
+				tasks[k].a = (struct uc_sched_attr){ .size = 56,
+								     .sched_util_max = 1024 };
 				break;
 			}
 		}
@@ -181,7 +184,9 @@ static uint64_t mono_ns(void)
 
 static struct uc_watch *mk_opts(size_t qcap, bool yes, enum uc_key_state key)
 {
-	struct uc_watch_opts o = { .sys = &fake_sys, .queue_cap = qcap, .reapply_limit = 2, .yes = yes, .key = key };
+	struct uc_watch_opts o = {
+		.sys = &fake_sys, .queue_cap = qcap, .reapply_limit = 2, .yes = yes, .key = key
+	};
 	struct uc_watch_ruleset rs = { .ops = &fake_ops, .nrules = 1, .sets_clamps = true };
 	struct uc_watch *w;
 
@@ -197,7 +202,9 @@ static struct uc_watch *mk(size_t qcap)
 
 static struct uc_pev ev(uint32_t what, pid_t pid, pid_t tgid, uint32_t cpu, uint32_t seq)
 {
-	return (struct uc_pev){ .what = what, .pid = pid, .tgid = tgid, .cpu = cpu, .seq = seq, .ts_ns = mono_ns() };
+	return (struct uc_pev){
+		.what = what, .pid = pid, .tgid = tgid, .cpu = cpu, .seq = seq, .ts_ns = mono_ns()
+	};
 }
 
 static int setup(void **state)
@@ -268,7 +275,9 @@ static void test_threads_and_comm(void **state)
 	assert_int_equal(task(201)->sched_util_max, 400);
 	assert_int_equal(task(202)->sched_util_max, 1024);
 	/* a thread fork: inherited, nothing to do, nothing queued */
-	e = (struct uc_pev){ .what = UC_PEV_FORK, .pid = 203, .tgid = 200, .parent_pid = 200, .parent_tgid = 200 };
+	e = (struct uc_pev){
+		.what = UC_PEV_FORK, .pid = 203, .tgid = 200, .parent_pid = 200, .parent_tgid = 200
+	};
 	uc_watch_push(w, &e);
 	assert_int_equal(uc_watch_queued(w), 0);
 	assert_int_equal(uc_watch_stats(w)->events[UC_WEV_FORK], 1);
@@ -297,7 +306,8 @@ static void test_overrun_rescan(void **state)
 	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, now), 0);
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_OVERRUN], 1);
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_START], 0);
-	assert_int_equal(task(300)->sched_util_max, 500);	/* the lost EXEC, caught by the scan */
+	/* the lost EXEC, caught by the scan */
+	assert_int_equal(task(300)->sched_util_max, 500);
 	/* debounced: the next one waits out the second */
 	uc_watch_overrun(w);
 	assert_int_equal(uc_watch_rescan_due(w, now + 200), 800);
@@ -360,7 +370,8 @@ static void test_pid_reuse(void **state)
 
 	/* the process in /proc started long after the event about "it" */
 	clock_gettime(CLOCK_BOOTTIME, &bt);
-	add_proc(500, t, 1, (unsigned long long)(bt.tv_sec + 3600) * (unsigned long long)sysconf(_SC_CLK_TCK));
+	add_proc(500, t, 1,
+		 (unsigned long long)(bt.tv_sec + 3600) * (unsigned long long)sysconf(_SC_CLK_TCK));
 	rules[nrules++] = (typeof(rules[0])){ 500, 300, false };
 	e = ev(UC_PEV_EXEC, 500, 500, 0, 1);
 	uc_watch_push(w, &e);
@@ -449,7 +460,8 @@ static void test_load(void **state)
 	assert_false(rs.allow_enable);	/* no consent in the file */
 	rs.ops->free(rs.rules);
 
-	put("/good.conf", "[fast-path]\nallow-enable = yes\n[tasks a]\ncomm = x\nreset-on-fork = yes\n");
+	put("/good.conf",
+	    "[fast-path]\nallow-enable = yes\n[tasks a]\ncomm = x\nreset-on-fork = yes\n");
 	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), 0);
 	assert_true(rs.allow_enable);
 	assert_false(rs.sets_clamps);	/* a flag alone does not enable the fast path */
