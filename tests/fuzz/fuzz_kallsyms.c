@@ -11,8 +11,9 @@
 #include "fuzz.h"
 #include "uclamp/kallsyms.h"
 
-static const char *const names[] = { "_text", "_etext", "_sinittext", "_einittext", "sched_uclamp_used",
-				     "sched_smt_present" };
+static const char *const names[] = {
+	"_text", "_etext", "_sinittext", "_einittext", "sched_uclamp_used", "sched_smt_present"
+};
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
 static void lines(const char *s)
@@ -28,7 +29,8 @@ static void lines(const char *s)
 		if (len < sizeof(line)) {
 			memcpy(line, s, len);
 			line[len] = '\0';
-			if (uc_ksym_parse_line(line, &addr, &type, &name, &name_len, &module) == 0 &&
+			if (uc_ksym_parse_line(line, &addr, &type, &name, &name_len,
+					       &module) == 0 &&
 			    (name < line || name + name_len > line + len))
 				abort();	/* the name must lie inside the line */
 		}

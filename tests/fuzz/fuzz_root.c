@@ -31,7 +31,8 @@ const char *fuzz_root(void)
 
 	if (root[0])
 		return root;
-	base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" :
+	       getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	snprintf(root, sizeof(root), "%s/uclampctl-fuzz.XXXXXX", base);
 	if (!mkdtemp(root))
 		abort();
