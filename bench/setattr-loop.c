@@ -22,7 +22,8 @@ struct attr {
 
 int main(int argc, char **argv)
 {
-	struct attr a = { .size = sizeof(a), .flags = 0x08 | 0x10 | 0x40 };	/* KEEP_ALL | UTIL_CLAMP_MAX */
+	/* KEEP_ALL | UTIL_CLAMP_MAX */
+	struct attr a = { .size = sizeof(a), .flags = 0x08 | 0x10 | 0x40 };
 	char path[64];
 	struct dirent *de;
 	long ok = 0, failed = 0;
