@@ -30,31 +30,14 @@ static int gone_errno(int err)
 /* Read at most n-1 bytes of a small /proc file (no need for the rest). */
 static ssize_t read_head(const char *abspath, char *buf, size_t n)
 {
-	ssize_t len = 0, r;
-	int fd = uc_open(abspath, O_RDONLY);
+	char p[4096];
+	ssize_t len;
+	int rc = uc_path(p, sizeof(p), abspath);
 
-	if (fd < 0)
-		return gone_errno(fd);
-	while ((size_t)len < n - 1) {
-		r = read(fd, buf + len, n - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			r = gone_errno(-errno);
-			close(fd);
-			return r;
-		}
-		if (r == 0)
-			break;
-		len += r;
-		/* a short read ending a line is the whole /proc file (seq_file fills
-		 * the buffer otherwise): no second read() just to see EOF */
-		if ((size_t)len < n - 1 && buf[len - 1] == '\n')
-			break;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return len;
+	if (rc)
+		return rc;
+	len = uc_file_read_at(AT_FDCWD, p, buf, n, UC_READ_HEAD);
+	return len < 0 ? gone_errno((int)len) : len;
 }
 
 /* A /proc entry name as an ID: digits only, else -1. No strtol: this runs
