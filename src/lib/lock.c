@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,12 +26,42 @@ static int open_lock(void)
 	return fd < 0 ? -errno : fd;
 }
 
+/* The kernel's word first: the FLOCK line of our file in /proc/locks. */
+static pid_t holder_in_proc_locks(int fd)
+{
+	char path[4096], line[256];
+	unsigned int maj, min;
+	unsigned long ino;
+	struct stat st;
+	pid_t pid = 0;
+	FILE *f;
+	int p;
+
+	if (fstat(fd, &st) || uc_path(path, sizeof(path), "/proc/locks"))
+		return 0;
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	/* "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" (major:minor hex, inode decimal) */
+	while (!pid && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*d: FLOCK %*s WRITE %d %x:%x:%lu", &p, &maj, &min, &ino) == 4 &&
+		    ino == st.st_ino && maj == major(st.st_dev) && min == minor(st.st_dev) && p > 0)
+			pid = p;
+	fclose(f);
+	return pid;
+}
+
 static pid_t holder_of(int fd)
 {
 	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	ssize_t n;
+	pid_t pid = holder_in_proc_locks(fd);
 	long v;
 
+	if (pid)
+		return pid;
+	/* else what the holder wrote (a fake root in the tests has no /proc/locks) */
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
