@@ -1,12 +1,16 @@
 /*
- * cgroup clamps (cpu.uclamp.min/max). src/lib/cgroup.c is the ONLY file that
- * includes libcgroup: discovery and reads through it, one value per write
- * (never get_cgroup -> set -> modify: libcgroup 2.0.2 then rewrites every
- * file of the controller, which flips the key and clobbers other settings).
+ * cgroup clamps (cpu.uclamp.min/max), three files with one job each:
+ *  - cgroup.c: discovery and I/O, the ONLY file that includes libcgroup
+ *    (it finds the mount; one value per write through sysroot.c, never
+ *    get_cgroup -> set -> modify: libcgroup 2.0.2 then rewrites every file
+ *    of the controller, which flips the key and clobbers other settings);
+ *  - cgroup_eff.c: the model of effective clamps (cpu_util_update_eff());
+ *  - cgroup_plan.c: plans (which writes bring a group to wanted values).
  * Paths ("rel") are relative to the cpu hierarchy's mount, "" for its root.
  *
- * The functions that take no uc_cg_info work on the layout found by the last
- * uc_cg_init() (discovered on first need) or set with uc_cg_use().
+ * There is one layout per process: discovered on first need and kept, the
+ * same for uc_cg_init(), uc_cg_layout() and every function that takes no
+ * uc_cg_info.
  */
 #ifndef UCLAMP_CGROUP_H
 #define UCLAMP_CGROUP_H
@@ -28,18 +32,37 @@ struct uc_cg_info {
 	char unified[PATH_MAX];		/* hybrid: the v2 mount, "" otherwise */
 };
 
-/* Discover the layout. -ENOENT when no hierarchy has the cpu controller. */
+/* ---- cgroup.c: discovery and I/O ------------------------------------------ */
+
+/* A copy of the layout (discovered on first need). 0; -ENOENT when no
+ * hierarchy has the cpu controller; other -errno as discovery met them
+ * (info zeroed then). */
 int uc_cg_init(struct uc_cg_info *info);
 
-/* Use this layout from now on instead of discovering one (tests point it at
- * a directory tree; a caller may pass what uc_cg_init returned). */
-void uc_cg_use(const struct uc_cg_info *info);
-
-/* The layout in use (discovered on first call); NULL when there is none. */
+/* The same layout in place; NULL when there is none. */
 const struct uc_cg_info *uc_cg_layout(void);
+
+/* Use this layout from now on instead of discovering one (unit tests point
+ * it at a directory tree); NULL forgets it, so the next need discovers again. */
+void uc_cg_use(const struct uc_cg_info *info);
 
 /* "v1", "v2", "none" */
 const char *uc_cg_version_name(enum uc_cg_version v);
+
+/*
+ * The one lexical path check for cgroup paths (command line, config file,
+ * /proc/PID/cgroup): true when path has a ".." component ("..", "a/..",
+ * "../b", "a/../b"; not "a..b" or ".hidden"), i.e. it could climb out of the
+ * mount. Absolute or relative, runs of '/' allowed; no lookup, so it gives
+ * the same answer on any machine (a config error keeps its file:line).
+ * Symlinks are uc_cg_resolve's job.
+ */
+bool uc_cg_path_escapes(const char *path);
+
+/* Walk a path from the root, one component per call: append the next
+ * component of *s to prefix (holding *len bytes, n in all; start with "" and
+ * 0) and advance *s. 1 stepped, 0 at the end, -ENAMETOOLONG. */
+int uc_cg_path_next(const char **s, char *prefix, size_t n, size_t *len);
 
 /* Turn a user path (relative, or absolute under the mount) into rel.
  * Refuses anything resolving outside the mount ("..", symlinks): -EXDEV;
@@ -52,15 +75,14 @@ int uc_cg_resolve(const struct uc_cg_info *info, const char *user_path, char *re
  * the path leaves the hierarchy (a process outside our cgroup namespace). */
 int uc_cg_of_pid(const struct uc_cg_info *info, pid_t pid, char *rel, size_t n);
 
-/* mount/rel/name into buf. -EXDEV when rel has a ".." component. */
-int uc_cg_path(const char *rel, const char *name, char *buf, size_t n);
-
 /* cpu.uclamp.min/max (attr UC_ATTR_MIN/MAX) in pct100 (10000 = max).
  * -ENOENT when the file is absent (root, cpu not enabled, no UCLAMP_TASK_GROUP). */
 int uc_cg_read(const char *rel, enum uc_attr attr, int *pct100);
 /* One value, one write(2), errno kept (-ERANGE for pct100 outside 0..10000,
  * without writing). */
 int uc_cg_write(const char *rel, enum uc_attr attr, int pct100);
+/* Could rel/name be written (checked without writing)? 0 or -errno. */
+int uc_cg_writable(const char *rel, const char *name);
 
 /* Is 'cpu' in rel's cgroup.subtree_control (v2)? Enable/disable it.
  * -EOPNOTSUPP on v1 (no subtree_control: cpu is in every group). */
@@ -81,7 +103,11 @@ const char *uc_cg_state_reason(enum uc_cg_state st);
 /* The parent of rel ("a/b" -> "a", "a" -> ""); false for the root. */
 bool uc_cg_parent(const char *rel, char *parent, size_t n);
 
-/* ---- effective clamps, computed like cpu_util_update_eff() ------------------
+/* The child groups of rel (names, sorted). Free with uc_cg_free_names. */
+int uc_cg_children(const char *rel, char ***names, size_t *n);
+void uc_cg_free_names(char **names, size_t n);
+
+/* ---- cgroup_eff.c: effective clamps, computed like cpu_util_update_eff() ----
  * mainline has no *.effective file: the root group's requested clamps are the
  * sysctls; each group's effective clamp = min(requested, parent's effective),
  * then eff_min = min(eff_min, eff_max). Capacity units. */
@@ -92,30 +118,10 @@ void uc_cg_eff_root(long sys_min, long sys_max, struct uc_cg_clamps *eff);
 void uc_cg_eff_child(const struct uc_cg_clamps *parent, int req_min, int req_max,
 		     struct uc_cg_clamps *eff);
 
-/* A hierarchy in an array, parents before children (pre-order). */
-struct uc_cg_node {
-	int parent;		/* index, -1 for the root */
-	bool has_clamps;	/* false: no files (root, cpu off): takes the parent's effective values */
-	int req_min, req_max;	/* pct100, as the files print them (10000 = max) */
-	struct uc_cg_clamps eff;	/* out */
-};
-/* Fill every node's eff. -EINVAL when a parent index does not come first. */
-int uc_cg_eff_tree(struct uc_cg_node *nodes, size_t n, long sys_min, long sys_max);
-
 /* The effective clamps of group rel, walking from the root. */
 int uc_cg_effective(const char *rel, long sys_min, long sys_max, struct uc_cg_clamps *eff);
 
-/* What a task gets in a group with effective clamps tg (uclamp_eff_get()):
- * clamp(request, tg.min, tg.max) unless in the root group, then capped by
- * the sysctls. */
-void uc_cg_task_effective(const struct uc_cg_clamps *tg, bool in_root, int req_min, int req_max,
-			  long sys_min, long sys_max, struct uc_cg_clamps *eff);
-
-/* The child groups of rel (names, sorted). Free with uc_cg_free_names. */
-int uc_cg_children(const char *rel, char ***names, size_t *n);
-void uc_cg_free_names(char **names, size_t n);
-
-/* ---- plans ------------------------------------------------------------------ */
+/* ---- cgroup_plan.c: plans ------------------------------------------------- */
 
 /* Add to p the writes that bring rel's clamps to want_min/want_max (pct100,
  * UC_KEEP to leave, UC_RESET for the default 0.00 / max): only values that

@@ -1,17 +1,22 @@
 /*
  * The declarative configuration: /etc/uclampctl.conf + /etc/uclampctl.d/\*.conf
- * (name order, a later file wins per key), INI syntax read with libinih.
+ * (name order, a later file wins per key), an INI-like syntax (our own
+ * parser, config_parse.c; the grammar is in uclampctl.conf(5)).
  *
  *   [fast-path]        allow-enable = yes|no
  *   [system]           min, max, rt-default
  *   [cgroup PATH]      min, max
- *   [tasks NAME]       comm, user, policy (selectors: lists match any name,
- *                      all given selectors must match), min, max,
- *                      threads, reset-on-fork
+ *   [tasks NAME]       a rule (rules.h): selectors comm, user, group, policy,
+ *                      cgroup, exe, argv0, cmdline, parent (lists match any
+ *                      item, all given selectors must match); min, max,
+ *                      reset-on-fork; threads, rt, kernel-threads, priority,
+ *                      exclude
  *
  * Loading collects every problem as "file:line: message" in the struct and
  * goes on, so one run shows them all; nothing may be applied while
- * uc_config has errors. Building the plan is a separate step that reads the
+ * uc_config has errors. Only trusted files are read (config_load.c): owned
+ * by root, or by the user running uclampctl when that is not root, and not
+ * writable by group or others. Building the plan is a separate step that reads the
  * current state through the shared plan builders (sysctl, cgroup, tasks).
  */
 #ifndef UCLAMP_CONFIG_H
@@ -29,6 +34,11 @@
 /* The default locations (under the sysroot, see sysroot.h). */
 #define UC_CONFIG_FILE SYSCONFDIR "/uclampctl.conf"
 #define UC_CONFIG_DIR SYSCONFDIR "/uclampctl.d"
+
+/* A line, in bytes without its '\n': a longer one is an error. */
+#define UC_CONF_LINE_MAX 8192
+/* A "key = value" line, trimmed (libinih's limit, which files were written for). */
+#define UC_CONF_KEY_LINE_MAX 197
 
 /* The kernel's comm limit (TASK_COMM_LEN 16, NUL included). */
 #define UC_COMM_MAX 15
@@ -57,20 +67,34 @@ struct uc_conf_cgroup {
 	bool had_setting;		/* min/max written, valid or not (no cascading "sets nothing") */
 };
 
+/* A list of names or globs (exact unless they hold * ? [). */
+struct uc_conf_strs {
+	bool set;
+	struct uc_conf_loc loc;
+	char **v;
+	size_t n;
+};
+
 struct uc_conf_tasks {
 	char *name;
 	struct uc_conf_loc loc;		/* the first header naming it */
 	/* selectors; set == false: not given (any). A later file replaces a whole list. */
-	bool comm_set, user_set, policy_set;
-	struct uc_conf_loc comm_loc, user_loc, policy_loc;
+	bool comm_set, user_set, policy_set, group_set;
+	struct uc_conf_loc comm_loc, user_loc, policy_loc, group_loc;
 	char **comms;
 	size_t ncomms;
 	uid_t *uids;
 	size_t nuids;
 	int *policies;
 	size_t npolicies;
+	gid_t *gids;
+	size_t ngids;
+	struct uc_conf_strs cgroup, exe, argv0, cmdline, parent;	/* cmdline: one glob */
 	struct uc_conf_value min, max;
-	struct uc_conf_bool threads, reset_on_fork;
+	struct uc_conf_bool threads, reset_on_fork, rt, kernel_threads, exclude;
+	bool priority_set;
+	int priority;			/* higher wins; ties: the later section */
+	struct uc_conf_loc priority_loc;
 	bool had_selector, had_setting;	/* written, valid or not (no cascading "missing" errors) */
 };
 
@@ -102,13 +126,21 @@ void uc_config_free(struct uc_config *c);
 
 /*
  * Read one file (name: how messages call it). A later call wins per key.
- * Problems go to c->errors. Returns 0, -ENOMEM, or -errno when the file
- * cannot be opened (also recorded as an error "file: message").
+ * Problems go to c->errors. Returns 0 or -ENOMEM. Any bytes: never crashes.
  */
 int uc_config_load_stream(struct uc_config *c, FILE *f, const char *name);
+/*
+ * Open and read path: 0, -ENOMEM, or -errno when it is not read (recorded
+ * as "file: message"): missing or unreadable, a dangling symbolic link,
+ * not a regular file (-EINVAL, never opened), not trusted (-EPERM).
+ * "/dev/stdin" is the invoker's own input and is read as it is; the null
+ * device is an empty file.
+ */
 int uc_config_load_file(struct uc_config *c, const char *path);
-/* A file, or a directory whose *.conf files are read in name order. A
- * path ending in '/' is a directory that may be missing (no files). */
+/* A file, or a directory whose *.conf files are read in name order (the
+ * directory must be trusted too; subdirectories are skipped, any other
+ * entry is read or refused as a file). A path ending in '/' is a
+ * directory that may be missing (no files). */
 int uc_config_load_path(struct uc_config *c, const char *path);
 /* UC_CONFIG_FILE (when it exists) then UC_CONFIG_DIR/\*.conf, under the
  * sysroot. Returns how many files were read, or -ENOMEM. */
@@ -123,9 +155,33 @@ size_t uc_config_validate(struct uc_config *c);
 /* Sort the errors by file order, then line (stable). */
 void uc_config_sort_errors(struct uc_config *c);
 
+/* Record a file's name in c->files (errors point there). NULL: no memory. */
+const char *uc_config_add_file(struct uc_config *c, const char *name);
+
 /* Append an error (printf-style message). -ENOMEM or 0. */
 int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * For the section parsers (config.c, config_tasks.c): set a clamp value or
+ * a boolean from its text, or record "file:line: invalid value ..." for the
+ * key in section label sec. 0 or -ENOMEM.
+ */
+int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key, const char *sec,
+		      const char *val, const struct uc_conf_loc *loc);
+int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key, const char *sec,
+		     const char *val, const struct uc_conf_loc *loc);
+
+/*
+ * [tasks NAME] (config_tasks.c). uc_conf_tasks_key sets one key of section
+ * t written at loc: 0 (set, or its error recorded), -ENOENT (not a [tasks]
+ * key: nothing recorded) or -ENOMEM. uc_conf_tasks_validate adds the checks
+ * that need every file (a selector, something to set, min <= max).
+ */
+int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key, const char *value,
+		      const struct uc_conf_loc *loc);
+void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t);
+void uc_conf_tasks_free(struct uc_conf_tasks *t);
 
 /*
  * Plans. Each adds only the values that differ from the current state; a
@@ -138,25 +194,15 @@ int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err,
 int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur, struct uc_plan *p);
 /* [cgroup PATH]: resolves every path (uc_cg_resolve) first. */
 int uc_config_plan_cgroups(struct uc_config *c, struct uc_plan *p);
-/* [tasks NAME]: running tasks; a later section wins per task and value. */
+/* [tasks NAME]: every running task matched against all sections in one
+ * walk; per task and value the section with the highest priority wins, on
+ * a tie the later one. */
 int uc_config_plan_tasks(struct uc_config *c, struct uc_plan *p);
+/* The sections as rules (rules.h), pointing into c (which must outlive
+ * them): v[i] is c->tasks[i], origin its section. NULL: no memory. The
+ * watch daemon matches these too. Free with free(). */
+struct uc_rule *uc_config_task_rules(const struct uc_config *c);
 /* All of it against the running system, in the order system, cgroups, tasks. */
 int uc_config_plan(struct uc_config *c, struct uc_plan *p);
-
-/*
- * The [tasks] merge, exposed for tests: move src's task changes into dst
- * unless (tid, attr) is in 'claimed' (a later section owns it), then add
- * this section's own claims: every matched tid x every attr it sets.
- */
-struct uc_claims {
-	struct uc_claim { pid_t tid; int attr; } *v;
-	size_t n, cap;
-};
-void uc_claims_free(struct uc_claims *cl);
-int uc_claims_add(struct uc_claims *cl, pid_t tid, int attr);	/* then uc_claims_sort */
-void uc_claims_sort(struct uc_claims *cl);
-bool uc_claims_has(const struct uc_claims *cl, pid_t tid, int attr);	/* on a sorted set */
-int uc_config_merge_tasks(struct uc_plan *dst, const struct uc_plan *src, struct uc_claims *claimed,
-			  const pid_t *matched, size_t nmatched, const int *attrs, size_t nattrs);
 
 #endif

@@ -72,6 +72,9 @@ struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr
 struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
 				   const struct uc_sched_attr *sa, enum uc_attr attr, long from, long to);
 
+/* Drop the changes from index n on (a builder undoing its part of a plan). */
+void uc_plan_drop_from(struct uc_plan *p, size_t n);
+
 bool uc_plan_flips(const struct uc_plan *p);
 
 /* "util_min", "util_max", "util_min_rt_default", "reset_on_fork", "cpu.uclamp.min", ... */

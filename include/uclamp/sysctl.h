@@ -6,8 +6,18 @@
 
 #define UC_SYSCTL_ABSENT (-1)
 
-/* attr: UC_ATTR_MIN, UC_ATTR_MAX, UC_ATTR_RT_DEFAULT */
-const char *uc_sysctl_name(enum uc_attr attr);	/* "sched_util_clamp_min" ... */
+/* The knobs' names, one table (sysctl.c) for every user: plans, status, system. */
+struct uc_sysctl_knob {
+	enum uc_attr attr;	/* UC_ATTR_MIN, UC_ATTR_MAX, UC_ATTR_RT_DEFAULT */
+	const char *file;	/* "sched_util_clamp_min" in /proc/sys/kernel; Prometheus label */
+	const char *knob;	/* "util_min": what users write, JSON key */
+	const char *meaning;	/* one line for tables */
+};
+#define UC_SYSCTL_NKNOBS 3
+extern const struct uc_sysctl_knob uc_sysctl_knobs[UC_SYSCTL_NKNOBS];
+/* NULL for an attribute that is not a knob. */
+const struct uc_sysctl_knob *uc_sysctl_knob(enum uc_attr attr);
+const char *uc_sysctl_name(enum uc_attr attr);	/* ->file, or NULL */
 int uc_sysctl_read(enum uc_attr attr, long *value);	/* -ENOENT when absent */
 /* Writes "N\n" (the file truncated first, so a fake root reads back cleanly).
  * -ERANGE for a value outside 0..1024, without writing. */
@@ -25,6 +35,8 @@ struct uc_sysctl_values {
 /* -ENOENT: no uclamp (sched_util_clamp_min or _max missing); rt_default
  * alone may be absent (kernels before 5.9). Other -errno as read. */
 int uc_sysctl_read_all(struct uc_sysctl_values *v);
+/* The field of v for attr; UC_SYSCTL_ABSENT for an attribute that is not a knob. */
+long uc_sysctl_value(const struct uc_sysctl_values *v, enum uc_attr attr);
 
 /*
  * Add the changes from cur to want to the plan, in an order that keeps

@@ -8,6 +8,7 @@
 #define UCLAMP_SYSROOT_H
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -19,8 +20,9 @@ const char *uc_sysroot(void);
 /* Prefix an absolute path: buf = sysroot + abspath. 0 or -ENAMETOOLONG. */
 int uc_path(char *buf, size_t n, const char *abspath);
 
-int uc_open(const char *abspath, int flags);
+int uc_open(const char *abspath, int flags);	/* O_CLOEXEC added; fd or -errno */
 DIR *uc_opendir(const char *abspath);	/* NULL + errno */
+bool uc_exists(const char *abspath);
 
 /* Read a small file whole (NUL-terminated, trailing newline stripped).
  * Returns the length or -errno (-EFBIG when it does not fit). */
@@ -29,8 +31,21 @@ ssize_t uc_read_str(const char *abspath, char *buf, size_t n);
 /* Read one decimal integer (surrounding white space allowed). */
 int uc_read_long(const char *abspath, long *v);
 
-/* One write(2) of s; 0 or -errno (a short write is -EIO). */
+/* One write(2) of s, the file truncated first (a fake root's regular file
+ * reads back cleanly); 0 or the kernel's -errno as is (ERANGE, EACCES,
+ * ENOENT, ...: callers explain them), a short write is -EIO. */
 int uc_write_str(const char *abspath, const char *s);
+
+/* The same three on a path used as is, without the sysroot prefix: the
+ * cgroup mount (from the real mount table) or a unit test's directory tree. */
+int uc_file_open(const char *path, int flags);
+ssize_t uc_file_read(const char *path, char *buf, size_t n);
+/* The reader under all of them: path relative to the directory fd dfd
+ * (AT_FDCWD, or a cgroup directory during a walk). UC_READ_HEAD: the first
+ * n-1 bytes are enough (no -EFBIG) and are returned as read, newlines kept. */
+#define UC_READ_HEAD 0x1
+ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned int flags);
+int uc_file_write(const char *path, const char *s);
 
 /* Running kernel release (/proc/sys/kernel/osrelease) and its version as
  * UC_KVER(a,b,c); 0 when unreadable. */

@@ -207,6 +207,7 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char **configs = calloc((size_t)argc + 1, sizeof(*configs));
+	const char *first_config;
 	size_t nconfigs = 0;
 	bool check = false, json = false;
 	struct uc_config cfg;
@@ -259,6 +260,7 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 	} else if (uc_config_load_default(&cfg) == -ENOMEM) {
 		oom();
 	}
+	first_config = nconfigs ? configs[0] : NULL;
 	free(configs);
 	if (uc_config_validate(&cfg)) {
 		if (json)
@@ -273,6 +275,9 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 		/* like an empty file: the boot service is only started when one exists */
 		if (json)
 			json_empty(mode_names[mode], &cfg);
+		else if (nconfigs)	/* only directories were given (argv outlives configs) */
+			cli_info(ctl, "no configuration: no *.conf in %s%s: nothing to do", first_config,
+				 nconfigs > 1 ? " or the other --config directories" : "");
 		else
 			cli_info(ctl, "no configuration: %s does not exist and %s has no *.conf: nothing to do",
 				UC_CONFIG_FILE, UC_CONFIG_DIR);

@@ -47,7 +47,7 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	};
 	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
 	pid_t self = getpid();
-	struct uc_selector sel = { .pids = &self, .npids = 1, .policy = -1 };
+	struct uc_selector sel = { .pids = &self, .npids = 1 };
 	struct uc_value v;
 	int c, rc;
 

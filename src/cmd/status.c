@@ -6,200 +6,21 @@
  * and one line of advice. As text, JSON (-J) or Prometheus text
  * (node_exporter textfile collector).
  */
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/common.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/fastpath.h"
 #include "uclamp/json.h"
-#include "uclamp/kallsyms.h"
 #include "uclamp/keys.h"
-#include "uclamp/kmem.h"
-#include "uclamp/sysroot.h"
+#include "uclamp/sysctl.h"
+#include "uclamp/sysinfo.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
-
-#define MAX_POLICIES 256
-
-struct status {
-	char release[128];
-	struct uc_fastpath fp;
-	int task, task_group;	/* 1 yes, 0 no, -1 unknown */
-	int cg_rc;
-	struct uc_cg_info cg;
-	struct {
-		int id;
-		char gov[32];
-	} gov[MAX_POLICIES];
-	size_t ngov, nschedutil;
-	int gov_rc;		/* -ENOENT: no cpufreq */
-	int cap_rc;		/* 1 symmetric, 0 asymmetric, -errno */
-	char caps[UC_SKEY_TEXT];
-	int scx_rc;
-	char scx[32], scx_ops[64];
-	int ld_rc;
-	char lockdown[32];
-	char advice[256];
-};
-
-/* ---- gathering ---- */
-
-static int cmp_gov(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;	/* id is the first member */
-}
-
-static void read_governors(struct status *s)
-{
-	DIR *d = uc_opendir("/sys/devices/system/cpu/cpufreq");
-	struct dirent *de;
-
-	s->gov_rc = d ? 0 : -errno;
-	if (!d)
-		return;
-	while ((de = readdir(d)) && s->ngov < MAX_POLICIES) {
-		char p[340];
-
-		if (strncmp(de->d_name, "policy", 6) || !isdigit((unsigned char)de->d_name[6]))
-			continue;
-		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpufreq/%s/scaling_governor", de->d_name);
-		s->gov[s->ngov].id = atoi(de->d_name + 6);
-		if (uc_read_str(p, s->gov[s->ngov].gov, sizeof(s->gov[0].gov)) < 0)
-			snprintf(s->gov[s->ngov].gov, sizeof(s->gov[0].gov), "?");
-		s->nschedutil += !strcmp(s->gov[s->ngov].gov, "schedutil");
-		s->ngov++;
-	}
-	closedir(d);
-	qsort(s->gov, s->ngov, sizeof(s->gov[0]), cmp_gov);
-}
-
-/* CONFIG_X from /boot/config-REL: 1 y, 0 not set, -1 unknown */
-static int boot_config(const char *release, const char *opt)
-{
-	char path[200], line[512];
-	size_t olen = strlen(opt);
-	int fd, found = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	fd = uc_open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return -1;
-	}
-	while (found < 0 && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, opt, olen) && line[olen] == '=')
-			found = line[olen + 1] == 'y';
-		else if (!strncmp(line, "# ", 2) && !strncmp(line + 2, opt, olen) &&
-			 !strncmp(line + 2 + olen, " is not set", 11))
-			found = 0;
-	}
-	fclose(f);
-	return found;
-}
-
-/*
- * CONFIG_UCLAMP_TASK_GROUP from the symbol list: cpu_uclamp_min_write() is
- * a cftype callback (never inlined), and kallsyms lists text symbols, with
- * or without KALLSYMS_ALL and even with zeroed addresses. 1 listed, 0 not
- * in a real (long) list, -1 cannot tell.
- */
-static int group_symbol(void)
-{
-	struct uc_ksym k[] = { { .name = "cpu_uclamp_min_write" }, { .name = "_text" } };
-	struct uc_ksym_stats st;
-
-	if (uc_ksym_lookup_many("/proc/kallsyms", k, 2, &st))
-		return -1;
-	if (k[0].rc != -ENOENT)
-		return 1;
-	return k[1].rc != -ENOENT && st.lines - st.modules >= 1000 ? 0 : -1;
-}
-
-static void support(struct status *s)
-{
-	const struct uc_fastpath *fp = &s->fp;
-
-	if (fp->sysctls || fp->support == UC_SUPPORT_YES)
-		s->task = 1;
-	else if (fp->state == UC_KEY_UNSUPPORTED)
-		s->task = 0;
-	else
-		s->task = -1;
-	/* group support: a cgroup with the files, or cpu groups without them */
-	if (s->task == 0)
-		s->task_group = 0;
-	else if (fp->scan.cgroups_uclamp)
-		s->task_group = 1;
-	else if (fp->scan.cgroups_cpu)
-		s->task_group = 0;
-	else if ((s->task_group = group_symbol()) < 0)
-		s->task_group = boot_config(s->release, "CONFIG_UCLAMP_TASK_GROUP");
-}
-
-static void advise(struct status *s)
-{
-	const struct uc_fastpath *fp = &s->fp;
-	bool clamped = fp->scan.tasks_nondefault || fp->scan.cgroups_nondefault;
-
-	if (fp->state == UC_KEY_UNSUPPORTED)
-		snprintf(s->advice, sizeof(s->advice),
-			 "this kernel has no uclamp (needs CONFIG_UCLAMP_TASK, Linux 5.3+): clamps cannot be used here");
-	else if (s->scx_rc == 0 && !strcmp(s->scx, "enabled"))
-		snprintf(s->advice, sizeof(s->advice),
-			 "a sched_ext scheduler is loaded: what clamps do now depends on it");
-	else if (s->ngov && !s->nschedutil)
-		snprintf(s->advice, sizeof(s->advice),
-			 "no CPU uses the schedutil governor: clamps will not change CPU frequency%s",
-			 s->cap_rc == 0 ? " (only task placement)" : "");
-	else if (!s->ngov)
-		snprintf(s->advice, sizeof(s->advice), "no cpufreq policies: clamps cannot change CPU frequency here%s",
-			 s->cap_rc == 0 ? " (only task placement)" : "");
-	else if (fp->state == UC_KEY_OFF)
-		snprintf(s->advice, sizeof(s->advice),
-			 "the fast path is off: the first clamp write turns it on until reboot (uclampctl asks first)");
-	else if (fp->state == UC_KEY_ON && !clamped)
-		snprintf(s->advice, sizeof(s->advice),
-			 "the fast path is on but nothing is clamped now: its cost stays until reboot");
-	else if (fp->state == UC_KEY_ON || fp->state == UC_KEY_ALWAYS_ON)
-		snprintf(s->advice, sizeof(s->advice), "the fast path is already %s: more clamps add no static-key cost",
-			 uc_key_state_name(fp->state));
-	else
-		snprintf(s->advice, sizeof(s->advice),
-			 "the fast path's state is unknown: run as root to read it (see -v); writes will ask first");
-}
-
-static void gather(struct status *s)
-{
-	char buf[128];
-
-	memset(s, 0, sizeof(*s));
-	if (uc_kernel_release(s->release, sizeof(s->release)) < 0)
-		s->release[0] = '\0';
-	uc_fastpath_detect_flags(&s->fp, UC_FP_FULL_SCAN);
-	s->cg_rc = uc_cg_init(&s->cg);
-	read_governors(s);
-	s->cap_rc = uc_cpu_capacity_symmetric(s->caps, sizeof(s->caps));
-	s->scx_rc = (int)uc_read_str("/sys/kernel/sched_ext/state", s->scx, sizeof(s->scx));
-	s->scx_rc = s->scx_rc < 0 ? s->scx_rc : 0;
-	if (s->scx_rc == 0 && uc_read_str("/sys/kernel/sched_ext/root/ops", buf, sizeof(buf)) > 0)
-		snprintf(s->scx_ops, sizeof(s->scx_ops), "%.63s", buf);
-	s->ld_rc = uc_lockdown_state(s->lockdown, sizeof(s->lockdown));
-	support(s);
-	advise(s);
-}
 
 /* ---- text ---- */
 
@@ -220,7 +41,7 @@ static const char *yes_no(int v)
 	return v > 0 ? "yes" : v == 0 ? "no" : "unknown";
 }
 
-static void print_governors(const struct status *s)
+static void print_governors(const struct uc_sysinfo *s)
 {
 	char line[512];
 	size_t used = 0;
@@ -254,7 +75,7 @@ static void print_governors(const struct status *s)
 		    s->ngov);
 }
 
-static void print_text(const struct cli_ctl *ctl, const struct status *s)
+static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
@@ -311,7 +132,7 @@ tail:
 
 /* ---- JSON ---- */
 
-static void print_json(const struct status *s)
+static void print_json(const struct uc_sysinfo *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
@@ -350,17 +171,14 @@ static void print_json(const struct status *s)
 	uc_json_close(&j, '}');
 
 	uc_json_open(&j, "system", '{', false);
-	if (fp->sysctls) {
-		uc_json_int(&j, "util_min", sc->sys.min);
-		uc_json_int(&j, "util_max", sc->sys.max);
-		if (sc->sys.rt_default == UC_SYSCTL_ABSENT)
-			uc_json_null(&j, "util_min_rt_default");
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+		long v = fp->sysctls ? uc_sysctl_value(&sc->sys, k->attr) : UC_SYSCTL_ABSENT;
+
+		if (v == UC_SYSCTL_ABSENT)
+			uc_json_null(&j, k->knob);
 		else
-			uc_json_int(&j, "util_min_rt_default", sc->sys.rt_default);
-	} else {
-		uc_json_null(&j, "util_min");
-		uc_json_null(&j, "util_max");
-		uc_json_null(&j, "util_min_rt_default");
+			uc_json_int(&j, k->knob, v);
 	}
 	uc_json_close(&j, '}');
 
@@ -440,14 +258,10 @@ static int state_value(enum uc_key_state st)
 	return -1;
 }
 
-static void print_prometheus(const struct status *s)
+static void print_prometheus(const struct uc_sysinfo *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
-	static const char *const sysctl_names[] = {
-		"sched_util_clamp_min", "sched_util_clamp_max", "sched_util_clamp_min_rt_default",
-	};
-	long vals[3] = { sc->sys.min, sc->sys.max, sc->sys.rt_default };
 
 	prom_head("uclamp_fast_path_state",
 		  "The uclamp fast path (static key sched_uclamp_used): 0 off, 1 on, 2 always-on, -1 unknown, -2 no uclamp.");
@@ -459,9 +273,13 @@ static void print_prometheus(const struct status *s)
 	printf("uclamp_supported{part=\"static_key\"} %d\n", fp->has_key);
 	if (fp->sysctls) {
 		prom_head("uclamp_system_clamp", "System-wide clamps (kernel.sched_util_clamp_*), capacity units 0..1024.");
-		for (size_t i = 0; i < 3; i++)
-			if (vals[i] != UC_SYSCTL_ABSENT)
-				printf("uclamp_system_clamp{sysctl=\"%s\"} %ld\n", sysctl_names[i], vals[i]);
+		for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+			const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+			long val = uc_sysctl_value(&sc->sys, k->attr);
+
+			if (val != UC_SYSCTL_ABSENT)
+				printf("uclamp_system_clamp{sysctl=\"%s\"} %ld\n", k->file, val);
+		}
 	}
 	if (sc->done) {
 		prom_head("uclamp_threads", "Threads scanned.");
@@ -522,7 +340,7 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	enum format fmt = FMT_TEXT;
-	struct status *s;
+	struct uc_sysinfo *s;
 	int c;
 
 	opterr = 0;
@@ -561,7 +379,7 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 		cli_errx("out of memory");
 		return CLI_EXIT_FAIL;
 	}
-	gather(s);
+	uc_sysinfo_read(s);
 	if (fmt == FMT_JSON)
 		print_json(s);
 	else if (fmt == FMT_PROMETHEUS)

@@ -39,20 +39,6 @@ static const struct uc_col cols[] = {
 	[COL_MEANING] = { "MEANING", 0.4, SCOLS_FL_WRAP, UC_COL_STR, "what the knob does" },
 };
 
-static const struct {
-	enum uc_attr attr;
-	const char *knob, *meaning;
-} knobs[] = {
-	{ UC_ATTR_MIN, "util_min", "limit on every task's requested min" },
-	{ UC_ATTR_MAX, "util_max", "cap on every task's and cgroup's max" },
-	{ UC_ATTR_RT_DEFAULT, "util_min_rt_default", "min of RT tasks that ask for none" },
-};
-
-static long knob_value(const struct uc_sysctl_values *v, enum uc_attr attr)
-{
-	return attr == UC_ATTR_MIN ? v->min : attr == UC_ATTR_MAX ? v->max : v->rt_default;
-}
-
 /* Read the knobs; print why not and return the exit code on failure. */
 static int read_sysctls(struct uc_sysctl_values *v)
 {
@@ -117,14 +103,15 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 	cli_table_or_err(ctl, &t, "system", cols, sizeof(cols) / sizeof(cols[0]),
 			v.rt_default == UC_SYSCTL_ABSENT ? "KNOB,VALUE,PERCENT,SYSCTL,NOTE"
 							 : "KNOB,VALUE,PERCENT,SYSCTL");
-	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
 		struct libscols_line *ln = uc_table_line(&t, NULL);
-		long val = knob_value(&v, knobs[i].attr);
+		long val = uc_sysctl_value(&v, k->attr);
 		char pb[32];
 
-		uc_table_set(&t, ln, COL_KNOB, knobs[i].knob);
-		uc_table_setf(&t, ln, COL_SYSCTL, "kernel.%s", uc_sysctl_name(knobs[i].attr));
-		uc_table_set(&t, ln, COL_MEANING, knobs[i].meaning);
+		uc_table_set(&t, ln, COL_KNOB, k->knob);
+		uc_table_setf(&t, ln, COL_SYSCTL, "kernel.%s", k->file);
+		uc_table_set(&t, ln, COL_MEANING, k->meaning);
 		if (val == UC_SYSCTL_ABSENT) {
 			uc_table_set(&t, ln, COL_NOTE, "unavailable: the kernel is older than 5.9");
 			continue;

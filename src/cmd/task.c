@@ -24,6 +24,7 @@ enum {
 	OPT_USER,
 	OPT_COMM,
 	OPT_CGROUP,
+	OPT_KTHREADS,
 	OPT_MIN,
 	OPT_MAX,
 	OPT_ROF,
@@ -35,6 +36,8 @@ struct task_args {
 	struct uc_selector sel;
 	pid_t *pids;
 	char **comms;
+	int *policies;		/* --policy, every one given */
+	uid_t *uids;		/* --user, every one given */
 	char cgroup[PATH_MAX];	/* --cgroup, resolved */
 	bool any_filter;	/* --policy/--user/--comm/--cgroup given */
 };
@@ -46,6 +49,7 @@ struct task_args {
 #define SELECTOR_LONGOPTS \
 	{ "threads", no_argument, NULL, 'a' }, \
 	{ "all", no_argument, NULL, OPT_ALL }, \
+	{ "kernel-threads", no_argument, NULL, OPT_KTHREADS }, \
 	{ "policy", required_argument, NULL, OPT_POLICY }, \
 	{ "user", required_argument, NULL, OPT_USER }, \
 	{ "comm", required_argument, NULL, OPT_COMM }, \
@@ -60,19 +64,20 @@ static const char reset_synopsis[] = "[options] PID...\n[options] --all " FILTER
 
 static const char selector_help[] =
 	" -a, --threads          every thread of each process, not only the main one\n"
-	"     --all              every process (instead of PIDs)\n"
+	"     --all              every user-space process (instead of PIDs)\n"
+	"     --kernel-threads   with --all: kernel threads too\n"
 	"     --policy <policy>  only tasks with this policy: other batch idle fifo rr\n"
-	"                        deadline ext\n"
-	"     --user <user>      only processes of this user (real UID; name or number)\n"
-	"     --comm <name>      only processes with this name (/proc/PID/comm); repeat\n"
-	"                        or separate with commas for several\n"
+	"                        deadline ext; repeat or separate with commas for several\n"
+	"     --user <user>      only processes of this user (real UID; name or number);\n"
+	"                        repeat or separate with commas for several\n"
+	"     --comm <name>      only processes with this name (/proc/PID/comm) or glob;\n"
+	"                        repeat or separate with commas for several\n"
 	"     --cgroup <path>    only processes in this cgroup (of the cpu hierarchy)\n"
 	"                        or in a group below it\n";
 
 static void args_init(struct task_args *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->sel.policy = -1;
 }
 
 static void args_free(struct task_args *a)
@@ -80,7 +85,45 @@ static void args_free(struct task_args *a)
 	for (size_t i = 0; i < a->sel.ncomms; i++)
 		free(a->comms[i]);
 	free(a->comms);
+	free(a->policies);
+	free(a->uids);
 	free(a->pids);
+}
+
+/* --policy and --user: each value (commas separate several) is one more. */
+static void add_ids(const struct cli_ctl *ctl, struct task_args *a, int opt, const char *list)
+{
+	const char *s = list;
+
+	do {
+		size_t len = strcspn(s, ",");
+		char word[256];
+		void *v;
+
+		snprintf(word, sizeof(word), "%.*s", (int)len, s);
+		if (opt == OPT_POLICY) {
+			v = realloc(a->policies, (a->sel.npolicies + 1) * sizeof(*a->policies));
+			if (v) {
+				a->policies = v;
+				a->policies[a->sel.npolicies] = cli_policy_or_err(ctl, word);
+				a->sel.policies = a->policies;
+				a->sel.npolicies++;
+			}
+		} else {
+			v = realloc(a->uids, (a->sel.nuids + 1) * sizeof(*a->uids));
+			if (v) {
+				a->uids = v;
+				a->uids[a->sel.nuids] = cli_user_or_err(ctl, word);
+				a->sel.uids = a->uids;
+				a->sel.nuids++;
+			}
+		}
+		if (!v) {
+			cli_errx("out of memory");
+			exit(CLI_EXIT_FAIL);
+		}
+		s += len;
+	} while (*s++ == ',');
 }
 
 static void add_comms(const struct cli_ctl *ctl, struct task_args *a, const char *list)
@@ -143,13 +186,12 @@ static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c)
 	case OPT_ALL:
 		a->sel.all = true;
 		return true;
-	case OPT_POLICY:
-		a->sel.policy = cli_policy_or_err(ctl, optarg);
-		a->any_filter = true;
+	case OPT_KTHREADS:
+		a->sel.kernel_threads = true;
 		return true;
+	case OPT_POLICY:
 	case OPT_USER:
-		a->sel.uid = cli_user_or_err(ctl, optarg);
-		a->sel.has_uid = true;
+		add_ids(ctl, a, c, optarg);
 		a->any_filter = true;
 		return true;
 	case OPT_COMM:
@@ -433,6 +475,15 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 		snprintf(who, sizeof(who), "pid %d tid %d%s%s%s", (int)r->pid, (int)r->tid, *comm ? " (" : "",
 			 comm, *comm ? ")" : "");
 
+	if (r->why == UC_SKIP_ZOMBIE) {
+		cli_info(rc->ctl, "%s: left alone: it has exited (a zombie its parent has not reaped yet)", who);
+		return;
+	}
+	if (r->why == UC_SKIP_INIT) {
+		cli_info(rc->ctl, "%s: left alone: it is PID 1, and every process it starts inherits its clamps; "
+			"name it (PID 1) to change it", who);
+		return;
+	}
 	if (r->why == UC_REFUSE_RT_MAX_BELOW_MIN) {
 		cli_errx("%s: skipped: it is a real-time task (%s) with util_min %d (RT tasks get "
 			"kernel.sched_util_clamp_min_rt_default unless they ask for a min), above --max %d; "

@@ -1,6 +1,7 @@
 /*
- * cgroup clamps: discovery of the cpu hierarchy (v1, v2, hybrid), path
- * checks, single-value reads and writes, effective values, plans.
+ * cgroup clamps, discovery and I/O: the layout of the cpu hierarchy (v1, v2,
+ * hybrid), the one path checker, single-value reads and writes. The model of
+ * effective values is in cgroup_eff.c, plans in cgroup_plan.c.
  *
  * libcgroup (only here) finds the mount of the cpu controller. Reads and
  * writes of cpu.uclamp.* and cgroup.subtree_control are plain open/read/write
@@ -13,7 +14,8 @@
  *    "no such file" from "no such group";
  *  - the same code then runs against a directory tree in unit tests
  *    (uc_cg_use()), which libcgroup cannot be pointed at.
- * One write(2) per value, nothing else in the group is touched.
+ * One write(2) per value (sysroot.c's uc_file_write), nothing else in the
+ * group is touched.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -79,7 +81,8 @@ static void find_unified(char *out, size_t n)
 	endmntent(f);
 }
 
-int uc_cg_init(struct uc_cg_info *info)
+/* Fill info from libcgroup and the mount table: 0 or -errno. */
+static int discover(struct uc_cg_info *info)
 {
 	struct statfs sfs;
 	char *mnt = NULL;
@@ -92,22 +95,18 @@ int uc_cg_init(struct uc_cg_info *info)
 		rc = cgroup_get_subsys_mount_point("cpu", &mnt);
 	if (rc) {
 		free(mnt);
-		layout_state = cg_errno(rc);
-		return layout_state;
+		return cg_errno(rc);
 	}
 	if (!mnt || strlen(mnt) >= sizeof(info->mount)) {
 		free(mnt);
-		layout_state = -ENAMETOOLONG;
-		return layout_state;
+		return -ENAMETOOLONG;
 	}
 	strcpy(info->mount, mnt);
 	free(mnt);
 
 	/* the file system type tells the version, as libcgroup itself does */
-	if (statfs(info->mount, &sfs) < 0) {
-		layout_state = -errno;
-		return layout_state;
-	}
+	if (statfs(info->mount, &sfs) < 0)
+		return -errno;
 	if ((unsigned long)sfs.f_type == CGROUP2_SUPER_MAGIC) {
 		info->version = UC_CG_V2;
 	} else if ((unsigned long)sfs.f_type == CGROUP_SUPER_MAGIC) {
@@ -115,28 +114,47 @@ int uc_cg_init(struct uc_cg_info *info)
 		find_unified(info->unified, sizeof(info->unified));
 		info->hybrid = info->unified[0] != '\0';
 	} else {
-		layout_state = -ENOENT;
-		return layout_state;
+		return -ENOENT;
 	}
-	layout = *info;
-	layout_state = 1;
 	return 0;
+}
+
+/* The one layout: discovered on first need, then kept for the process. */
+static const struct uc_cg_info *get_layout(int *err)
+{
+	if (layout_state == 0) {
+		int rc = discover(&layout);
+
+		layout_state = rc ? rc : 1;
+	}
+	*err = layout_state < 0 ? layout_state : 0;
+	return layout_state == 1 ? &layout : NULL;
+}
+
+int uc_cg_init(struct uc_cg_info *info)
+{
+	int err;
+	const struct uc_cg_info *l = get_layout(&err);
+
+	if (l)
+		*info = *l;
+	else
+		memset(info, 0, sizeof(*info));
+	return err;
 }
 
 void uc_cg_use(const struct uc_cg_info *info)
 {
-	layout = *info;
-	layout_state = 1;
+	if (info)
+		layout = *info;
+	layout_state = info ? 1 : 0;
 }
 
 const struct uc_cg_info *uc_cg_layout(void)
 {
-	if (layout_state == 0) {
-		struct uc_cg_info i;
+	int err;
 
-		uc_cg_init(&i);
-	}
-	return layout_state == 1 ? &layout : NULL;
+	return get_layout(&err);
 }
 
 const char *uc_cg_version_name(enum uc_cg_version v)
@@ -202,9 +220,9 @@ static bool under(const char *path, const char *top, const char **rest)
 	return true;
 }
 
-static bool has_dotdot(const char *rel)
+bool uc_cg_path_escapes(const char *path)
 {
-	const char *s = rel;
+	const char *s = path;
 
 	while (*s) {
 		size_t cl = strcspn(s, "/");
@@ -216,6 +234,29 @@ static bool has_dotdot(const char *rel)
 			s++;
 	}
 	return false;
+}
+
+int uc_cg_path_next(const char **s, char *prefix, size_t n, size_t *len)
+{
+	const char *c = *s;
+	size_t cl;
+
+	while (*c == '/')
+		c++;
+	if (!*c)
+		return 0;
+	cl = strcspn(c, "/");
+	if (*len + cl + 2 > n)
+		return -ENAMETOOLONG;
+	if (*len)
+		prefix[(*len)++] = '/';
+	memcpy(prefix + *len, c, cl);
+	*len += cl;
+	prefix[*len] = '\0';
+	for (c += cl; *c == '/'; c++)
+		;
+	*s = c;
+	return 1;
 }
 
 static int set_rel(const char *rest, char *rel, size_t n)
@@ -279,7 +320,7 @@ static int cg_path_to_rel(const char *path, char *rel, size_t n)
 	if (path[0] != '/')
 		return -EINVAL;
 	/* outside our cgroup namespace the kernel prints "/../.." */
-	if (has_dotdot(path))
+	if (uc_cg_path_escapes(path))
 		return -EXDEV;
 	if ((rc = normalize(path, norm, sizeof(norm))))
 		return rc;
@@ -329,14 +370,15 @@ int uc_cg_of_pid(const struct uc_cg_info *info, pid_t pid, char *rel, size_t n)
 	return -ENOENT;
 }
 
-int uc_cg_path(const char *rel, const char *name, char *buf, size_t n)
+/* mount/rel/name into buf. -EXDEV when rel has a ".." component. */
+static int cg_path(const char *rel, const char *name, char *buf, size_t n)
 {
-	const struct uc_cg_info *info = uc_cg_layout();
-	int len;
+	int len, err;
+	const struct uc_cg_info *info = get_layout(&err);
 
 	if (!info)
-		return layout_state < 0 ? layout_state : -ENOENT;
-	if (has_dotdot(rel))
+		return err;
+	if (uc_cg_path_escapes(rel))
 		return -EXDEV;
 	while (*rel == '/')
 		rel++;
@@ -368,53 +410,33 @@ bool uc_cg_parent(const char *rel, char *parent, size_t n)
 static int read_file(const char *rel, const char *name, char *buf, size_t n)
 {
 	char path[PATH_MAX];
-	ssize_t len = 0, r;
-	int fd, rc = uc_cg_path(rel, name, path, sizeof(path));
+	int rc = cg_path(rel, name, path, sizeof(path));
+	ssize_t len;
 
 	if (rc)
 		return rc;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while ((size_t)len < n - 1) {
-		r = read(fd, buf + len, n - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			rc = -errno;
-			close(fd);
-			return rc;
-		}
-		if (r == 0)
-			break;
-		len += r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return 0;
+	len = uc_file_read(path, buf, n);
+	return len < 0 ? (int)len : 0;
 }
 
 /* One write(2); the kernel's errno comes back as is. */
 static int write_file(const char *rel, const char *name, const char *s)
 {
 	char path[PATH_MAX];
-	size_t len = strlen(s);
-	ssize_t w;
-	int fd, rc = uc_cg_path(rel, name, path, sizeof(path));
+	int rc = cg_path(rel, name, path, sizeof(path));
+
+	return rc ? rc : uc_file_write(path, s);
+}
+
+int uc_cg_writable(const char *rel, const char *name)
+{
+	char path[PATH_MAX];
+	int rc = cg_path(rel, name, path, sizeof(path));
 
 	if (rc)
 		return rc;
-	/* O_TRUNC as the shell's '>' does: ignored by cgroupfs, needed in tests */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do
-		w = write(fd, s, len);
-	while (w < 0 && errno == EINTR);
-	rc = w < 0 ? -errno : (size_t)w != len ? -EIO : 0;
-	if (close(fd) < 0 && !rc && errno != EINTR)
-		rc = -errno;
-	return rc;
+	/* effective ids: root is not refused on mode bits, a read-only mount is */
+	return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) ? -errno : 0;
 }
 
 static const char *clamp_file(enum uc_attr attr)
@@ -446,17 +468,24 @@ int uc_cg_write(const char *rel, enum uc_attr attr, int pct100)
 	return write_file(rel, clamp_file(attr), uc_pct100_format(pct100, buf, sizeof(buf)));
 }
 
-int uc_cg_subtree_cpu(const char *rel, bool *enabled)
+/* subtree_control exists on v2 only: 0, -EOPNOTSUPP, or no layout's -errno */
+static int need_v2(void)
 {
-	const struct uc_cg_info *info = uc_cg_layout();
-	char buf[512];
-	int rc;
+	int err;
+	const struct uc_cg_info *info = get_layout(&err);
 
 	if (!info)
-		return layout_state < 0 ? layout_state : -ENOENT;
-	if (info->version != UC_CG_V2)
-		return -EOPNOTSUPP;
-	rc = read_file(rel, "cgroup.subtree_control", buf, sizeof(buf));
+		return err;
+	return info->version == UC_CG_V2 ? 0 : -EOPNOTSUPP;
+}
+
+int uc_cg_subtree_cpu(const char *rel, bool *enabled)
+{
+	char buf[512];
+	int rc = need_v2();
+
+	if (!rc)
+		rc = read_file(rel, "cgroup.subtree_control", buf, sizeof(buf));
 	if (rc)
 		return rc;
 	buf[strcspn(buf, "\n")] = '\0';
@@ -469,20 +498,16 @@ int uc_cg_subtree_cpu(const char *rel, bool *enabled)
 
 int uc_cg_set_subtree_cpu(const char *rel, bool enable)
 {
-	const struct uc_cg_info *info = uc_cg_layout();
+	int rc = need_v2();
 
-	if (!info)
-		return layout_state < 0 ? layout_state : -ENOENT;
-	if (info->version != UC_CG_V2)
-		return -EOPNOTSUPP;
-	return write_file(rel, "cgroup.subtree_control", enable ? "+cpu" : "-cpu");
+	return rc ? rc : write_file(rel, "cgroup.subtree_control", enable ? "+cpu" : "-cpu");
 }
 
 static int exists(const char *rel, const char *name)
 {
 	char path[PATH_MAX];
 	struct stat st;
-	int rc = uc_cg_path(rel, name, path, sizeof(path));
+	int rc = cg_path(rel, name, path, sizeof(path));
 
 	if (rc)
 		return rc;
@@ -491,13 +516,13 @@ static int exists(const char *rel, const char *name)
 
 int uc_cg_state(const char *rel, enum uc_cg_state *st)
 {
-	const struct uc_cg_info *info = uc_cg_layout();
 	char parent[PATH_MAX];
 	bool cpu = true;
 	int rc;
+	const struct uc_cg_info *info = get_layout(&rc);
 
 	if (!info)
-		return layout_state < 0 ? layout_state : -ENOENT;
+		return rc;
 	if ((rc = exists(rel, NULL)))
 		return rc;
 	if (!*rel) {
@@ -538,7 +563,7 @@ int uc_cg_children(const char *rel, char ***names, size_t *n)
 	size_t cnt = 0, cap = 0;
 	struct dirent *d;
 	DIR *dir;
-	int rc = uc_cg_path(rel, NULL, path, sizeof(path));
+	int rc = cg_path(rel, NULL, path, sizeof(path));
 
 	*names = NULL;
 	*n = 0;
@@ -592,283 +617,4 @@ void uc_cg_free_names(char **names, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-}
-
-/* ---- effective values ------------------------------------------------------ */
-
-static int imin(int a, int b)
-{
-	return a < b ? a : b;
-}
-
-void uc_cg_eff_root(long sys_min, long sys_max, struct uc_cg_clamps *eff)
-{
-	/* uclamp_update_root_tg(): the root group's requests are the sysctls */
-	eff->max = (int)sys_max;
-	eff->min = imin((int)sys_min, eff->max);
-}
-
-void uc_cg_eff_child(const struct uc_cg_clamps *parent, int req_min, int req_max,
-		     struct uc_cg_clamps *eff)
-{
-	/* cpu_util_update_eff(): cap by the parent, then protection by limit */
-	eff->min = imin(req_min, parent->min);
-	eff->max = imin(req_max, parent->max);
-	eff->min = imin(eff->min, eff->max);
-}
-
-int uc_cg_eff_tree(struct uc_cg_node *nodes, size_t n, long sys_min, long sys_max)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct uc_cg_node *g = &nodes[i];
-
-		if (g->parent < 0) {
-			uc_cg_eff_root(sys_min, sys_max, &g->eff);
-			continue;
-		}
-		if ((size_t)g->parent >= i)
-			return -EINVAL;
-		if (!g->has_clamps)
-			g->eff = nodes[g->parent].eff;
-		else
-			uc_cg_eff_child(&nodes[g->parent].eff, uc_pct100_to_util(g->req_min),
-					uc_pct100_to_util(g->req_max), &g->eff);
-	}
-	return 0;
-}
-
-int uc_cg_effective(const char *rel, long sys_min, long sys_max, struct uc_cg_clamps *eff)
-{
-	char part[PATH_MAX];
-	const char *s = rel;
-	size_t len = 0;
-
-	if (has_dotdot(rel))
-		return -EXDEV;
-	uc_cg_eff_root(sys_min, sys_max, eff);
-	while (*s == '/')
-		s++;
-	/* down from the root, one component at a time */
-	while (*s) {
-		size_t cl = strcspn(s, "/");
-		int mn, mx, rc;
-
-		if (len + cl + 2 > sizeof(part))
-			return -ENAMETOOLONG;
-		if (len)
-			part[len++] = '/';
-		memcpy(part + len, s, cl);
-		len += cl;
-		part[len] = '\0';
-		s += cl;
-		while (*s == '/')
-			s++;
-		rc = uc_cg_read(part, UC_ATTR_MIN, &mn);
-		if (!rc)
-			rc = uc_cg_read(part, UC_ATTR_MAX, &mx);
-		if (rc == -ENOENT)
-			continue;	/* no clamps here: the parent's effective values hold */
-		if (rc)
-			return rc;
-		uc_cg_eff_child(eff, uc_pct100_to_util(mn), uc_pct100_to_util(mx), eff);
-	}
-	return 0;
-}
-
-void uc_cg_task_effective(const struct uc_cg_clamps *tg, bool in_root, int req_min, int req_max,
-			  long sys_min, long sys_max, struct uc_cg_clamps *eff)
-{
-	int v[2] = { req_min, req_max };
-	long sys[2] = { sys_min, sys_max };
-
-	for (int i = 0; i < 2; i++) {
-		/* uclamp_tg_restrict(): clamp(req, tg_min, tg_max) outside the root */
-		if (!in_root) {
-			if (v[i] < tg->min)
-				v[i] = tg->min;
-			if (v[i] > tg->max)
-				v[i] = tg->max;
-		}
-		/* uclamp_eff_get(): the system default restrictions always apply */
-		if (v[i] > sys[i])
-			v[i] = (int)sys[i];
-	}
-	eff->min = v[0];
-	eff->max = v[1];
-}
-
-/* ---- plans ------------------------------------------------------------------ */
-
-static void drop_from(struct uc_plan *p, size_t n0)
-{
-	while (p->n > n0)
-		free(p->v[--p->n].target);
-}
-
-/* Does p already enable cpu in rel's parent? */
-static bool plan_enables_cpu_for(const struct uc_plan *p, const char *rel)
-{
-	char parent[PATH_MAX];
-
-	if (!uc_cg_parent(rel, parent, sizeof(parent)))
-		return false;
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].kind == UC_KIND_SUBTREE && p->v[i].to == 1 && p->v[i].target &&
-		    !strcmp(p->v[i].target, parent))
-			return true;
-	return false;
-}
-
-/* The pct100 to write for v, and whether the current value already is it. */
-static int want_of(const struct uc_value *v, enum uc_attr attr, int cur, int *want, bool *same)
-{
-	int util;
-
-	if (v->util == UC_RESET) {
-		util = attr == UC_ATTR_MIN ? 0 : UC_CAPACITY_SCALE;
-		*want = attr == UC_ATTR_MIN ? 0 : UC_PCT_MAX;
-		*same = uc_pct100_to_util(cur) == util;
-		return 0;
-	}
-	if (v->percent) {
-		if (v->pct100 < 0 || v->pct100 > UC_PCT_MAX)
-			return -ERANGE;
-		*want = v->pct100;
-		*same = cur == v->pct100;
-		return 0;
-	}
-	if (v->util < 0 || v->util > UC_CAPACITY_SCALE)
-		return -ERANGE;
-	*want = uc_util_to_pct100(v->util);
-	*same = uc_pct100_to_util(cur) == v->util;
-	return 0;
-}
-
-int uc_cg_plan_values(struct uc_plan *p, const char *rel, const struct uc_value *min,
-		      const struct uc_value *max)
-{
-	int cur[2], want[2] = { 0, 0 }, rc;
-	bool same[2] = { true, true };
-	const struct uc_value *v[2] = { min, max };
-	size_t n0 = p->n, u0 = p->unchanged;
-	int order[2] = { 0, 1 };
-
-	rc = uc_cg_read(rel, UC_ATTR_MIN, &cur[0]);
-	if (!rc)
-		rc = uc_cg_read(rel, UC_ATTR_MAX, &cur[1]);
-	if (rc == -ENOENT && plan_enables_cpu_for(p, rel)) {
-		/* the kernel creates the files with the defaults */
-		cur[0] = 0;
-		cur[1] = UC_PCT_MAX;
-		rc = 0;
-	}
-	if (rc)
-		return rc;
-	for (int i = 0; i < 2; i++)
-		if (v[i] && (rc = want_of(v[i], i ? UC_ATTR_MAX : UC_ATTR_MIN, cur[i], &want[i], &same[i])))
-			return rc;
-	/* cgroups allow min > max, but keep the in-between state sane anyway:
-	 * a min raised above the current max goes after the max */
-	if (v[0] && !same[0] && uc_pct100_to_util(want[0]) > uc_pct100_to_util(cur[1])) {
-		order[0] = 1;
-		order[1] = 0;
-	}
-	for (int k = 0; k < 2; k++) {
-		int i = order[k];
-
-		if (!v[i])
-			continue;
-		if (same[i]) {
-			p->unchanged++;
-			continue;
-		}
-		if (!uc_plan_add(p, UC_KIND_CGROUP, i ? UC_ATTR_MAX : UC_ATTR_MIN, rel, cur[i], want[i])) {
-			drop_from(p, n0);
-			p->unchanged = u0;
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-static void pct_value(int pct100, struct uc_value *v)
-{
-	*v = (struct uc_value){ .util = uc_pct100_to_util(pct100), .pct100 = pct100, .percent = true };
-}
-
-int uc_cg_plan(struct uc_plan *p, const char *rel, int want_min, int want_max)
-{
-	struct uc_value mn, mx, def = { .util = UC_RESET, .pct100 = -1 };
-	const struct uc_value *a = NULL, *b = NULL;
-
-	if (want_min == UC_RESET)
-		a = &def;
-	else if (want_min != UC_KEEP) {
-		if (want_min < 0 || want_min > UC_PCT_MAX)
-			return -ERANGE;
-		pct_value(want_min, &mn);
-		a = &mn;
-	}
-	if (want_max == UC_RESET)
-		b = &def;
-	else if (want_max != UC_KEEP) {
-		if (want_max < 0 || want_max > UC_PCT_MAX)
-			return -ERANGE;
-		pct_value(want_max, &mx);
-		b = &mx;
-	}
-	return uc_cg_plan_values(p, rel, a, b);
-}
-
-int uc_cg_plan_enable_cpu(struct uc_plan *p, const char *rel)
-{
-	const struct uc_cg_info *info = uc_cg_layout();
-	char anc[PATH_MAX];
-	const char *comp = rel;
-	size_t len = 0, n0 = p->n;
-	int added = 0;
-
-	if (!info)
-		return layout_state < 0 ? layout_state : -ENOENT;
-	if (info->version != UC_CG_V2)
-		return -EOPNOTSUPP;
-	if (has_dotdot(rel))
-		return -EXDEV;
-	while (*comp == '/')
-		comp++;
-	anc[0] = '\0';
-	/* every ancestor, root first, down to rel's parent */
-	while (*comp) {
-		size_t cl = strcspn(comp, "/");
-		const char *next = comp + cl;
-		bool on;
-		int rc = uc_cg_subtree_cpu(anc, &on);
-
-		if (rc) {
-			drop_from(p, n0);
-			return rc;
-		}
-		if (!on) {
-			if (!uc_plan_add(p, UC_KIND_SUBTREE, UC_ATTR_CPU_CONTROLLER, anc, 0, 1)) {
-				drop_from(p, n0);
-				return -ENOMEM;
-			}
-			added++;
-		}
-		while (*next == '/')
-			next++;
-		if (!*next)
-			break;	/* comp is rel's own name */
-		if (len + cl + 2 > sizeof(anc)) {
-			drop_from(p, n0);
-			return -ENAMETOOLONG;
-		}
-		if (len)
-			anc[len++] = '/';
-		memcpy(anc + len, comp, cl);
-		len += cl;
-		anc[len] = '\0';
-		comp = next;
-	}
-	return added;
 }

@@ -27,6 +27,8 @@
 
 #include "uclamp/cgroup.h"
 #include "uclamp/fastpath.h"
+#include "uclamp/note.h"
+#include "uclamp/sysctl.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
 
@@ -35,37 +37,25 @@
 #define POLICY_DEADLINE 6
 
 /* keep the last slot for fastpath.c's "and N more" */
-static void evidence_note(struct uc_fastpath *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void evidence_note(struct uc_fastpath *fp, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!fp)
-		return;
-	fp->scan.evidence++;
-	if (fp->nevidence >= UC_FP_MAX_NOTES - 1)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(fp->evidence[fp->nevidence++], UC_FP_NOTE_LEN, fmt, ap);
-	va_end(ap);
-}
+#define evidence_note(fp, ...) do { \
+	if (fp) { \
+		(fp)->scan.evidence++; \
+		uc_note_add(&(fp)->evidence[0][0], UC_FP_NOTE_LEN, UC_FP_MAX_NOTES - 1, &(fp)->nevidence, \
+			    __VA_ARGS__); \
+	} \
+} while (0)
 
 bool uc_fp_sysctl_evidence(const struct uc_sysctl_values *v, struct uc_fastpath *fp)
 {
-	const struct {
-		const char *name;
-		long val;
-	} s[] = {
-		{ "sched_util_clamp_min", v->min },
-		{ "sched_util_clamp_max", v->max },
-		{ "sched_util_clamp_min_rt_default", v->rt_default },
-	};
 	bool any = false;
 
-	for (size_t i = 0; i < 3; i++) {
-		if (s[i].val == UC_SYSCTL_ABSENT || s[i].val == UC_CAPACITY_SCALE)
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+		long val = uc_sysctl_value(v, k->attr);
+
+		if (val == UC_SYSCTL_ABSENT || val == UC_CAPACITY_SCALE)
 			continue;
-		evidence_note(fp, "sysctl %s = %ld (default 1024)", s[i].name, s[i].val);
+		evidence_note(fp, "sysctl %s = %ld (default 1024)", k->file, val);
 		any = true;
 	}
 	return any;
@@ -258,7 +248,7 @@ static int task_cb(const struct uc_task *t, void *data)
 int uc_fp_real_tasks(uc_fp_task_fn fn, void *data)
 {
 	/* comm is read by the caller for the few tasks it names */
-	struct uc_selector sel = { .all = true, .threads = true, .policy = -1 };
+	struct uc_selector sel = { .all = true, .kernel_threads = true, .threads = true };
 	struct task_walk w = { .fn = fn, .data = data };
 	struct uc_walk_stats st;
 

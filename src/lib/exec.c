@@ -7,9 +7,6 @@
  * ends the run between two writes, never inside an undo.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <unistd.h>
 
 #include "uclamp/exec.h"
 #include "uclamp/cgroup.h"
@@ -33,17 +30,6 @@ static int real_subtree_set(const char *path, int enable)
 	return uc_cg_set_subtree_cpu(path, enable);
 }
 
-/* Effective ids: root is not refused on mode bits, a read-only mount is. */
-static int cg_writable(const char *rel, const char *name)
-{
-	char path[PATH_MAX];
-	int rc = uc_cg_path(rel, name, path, sizeof(path));
-
-	if (rc)
-		return rc;
-	return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) ? -errno : 0;
-}
-
 static int real_writable(const struct uc_change *c)
 {
 	switch (c->kind) {
@@ -51,7 +37,7 @@ static int real_writable(const struct uc_change *c)
 		return uc_sysctl_writable(c->attr);
 	case UC_KIND_CGROUP:
 	case UC_KIND_SUBTREE:
-		return cg_writable(c->target, uc_attr_name(c->kind, c->attr));
+		return uc_cg_writable(c->target, uc_attr_name(c->kind, c->attr));
 	case UC_KIND_TASK:
 		break;
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "uclamp/fastpath.h"
+#include "uclamp/note.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
@@ -32,17 +33,7 @@ const char *uc_fp_source_name(enum uc_fp_source s)
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "none";
 }
 
-static void unavailable(struct uc_fastpath *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void unavailable(struct uc_fastpath *fp, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (fp->nunavailable >= UC_FP_MAX_NOTES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(fp->unavailable[fp->nunavailable++], UC_FP_NOTE_LEN, fmt, ap);
-	va_end(ap);
-}
+#define unavailable(fp, ...) UC_NOTE_ADD((fp)->unavailable, (fp)->nunavailable, __VA_ARGS__)
 
 /* the key's own reason often repeats a method's note: say it once */
 static bool noted(const struct uc_fastpath *fp, const char *why)
@@ -53,18 +44,11 @@ static bool noted(const struct uc_fastpath *fp, const char *why)
 	return false;
 }
 
-static void decide(struct uc_fastpath *fp, enum uc_key_state st, enum uc_fp_source src, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void decide(struct uc_fastpath *fp, enum uc_key_state st, enum uc_fp_source src, const char *fmt, ...)
-{
-	va_list ap;
-
-	fp->state = st;
-	fp->source = src;
-	va_start(ap, fmt);
-	vsnprintf(fp->how, sizeof(fp->how), fmt, ap);
-	va_end(ap);
-}
+#define decide(fp, st, src, ...) do { \
+	(fp)->state = (st); \
+	(fp)->source = (src); \
+	uc_note_set((fp)->how, sizeof((fp)->how), __VA_ARGS__); \
+} while (0)
 
 /* ---- the version rule ---- */
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "uclamp/keys.h"
+#include "uclamp/note.h"
 #include "uclamp/sysroot.h"
 
 const char *uc_skey_state_name(enum uc_skey_state s)
@@ -64,24 +65,10 @@ static const struct {
 		"idle (upstream: schbench p99.9 wakeup latency 6-8 ms -> ~90 us on a dedicated POWER9 LPAR)" },
 };
 
-static void setf(char *dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void setf(char *dst, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(dst, UC_SKEY_TEXT, fmt, ap);
-	va_end(ap);
-}
+#define setf(dst, ...) uc_note_set(dst, UC_SKEY_TEXT, __VA_ARGS__)
 
 /* ---- userspace views ---- */
 
-static bool exists(const char *abspath)
-{
-	char p[4096];
-
-	return uc_path(p, sizeof(p), abspath) == 0 && access(p, F_OK) == 0;
-}
 
 
 struct cap {
@@ -176,21 +163,15 @@ static int quota_cb(int dfd, const char *rel, void *data)
 	struct quota_ctx *q = data;
 	char buf[64];
 	ssize_t len;
-	int fd;
 
 	(void)rel;
 	q->groups++;
 	/* v2 cpu.max "max 100000" / "50000 100000"; v1 cpu.cfs_quota_us -1 / N */
-	fd = openat(dfd, "cpu.max", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		fd = openat(dfd, "cpu.cfs_quota_us", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	len = uc_file_read_at(dfd, "cpu.max", buf, sizeof(buf), UC_READ_HEAD);
+	if (len < 0)
+		len = uc_file_read_at(dfd, "cpu.cfs_quota_us", buf, sizeof(buf), UC_READ_HEAD);
 	if (len <= 0)
 		return 0;
-	buf[len] = '\0';
 	if (strncmp(buf, "max", 3) && strncmp(buf, "-1", 2))
 		q->with_quota++;
 	return 0;
@@ -220,16 +201,10 @@ static void direct(struct uc_skey *k, const char *abspath, bool decided)
 	setf(k->how, "%s", abspath);
 }
 
-static void infer(struct uc_skey *k, enum uc_skey_state st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void infer(struct uc_skey *k, enum uc_skey_state st, const char *fmt, ...)
-{
-	va_list ap;
-
-	k->state = st;
-	va_start(ap, fmt);
-	vsnprintf(k->how, UC_SKEY_TEXT, fmt, ap);
-	va_end(ap);
-}
+#define infer(k, st, ...) do { \
+	(k)->state = (st); \
+	setf((k)->how, __VA_ARGS__); \
+} while (0)
 
 static void view_smt(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 {
@@ -241,7 +216,7 @@ static void view_schedstats(struct uc_skey *k, const struct uc_kmem_key *m, bool
 {
 	direct(k, "/proc/sys/kernel/sched_schedstats", mem);
 	/* the sysctl and the key both exist only with CONFIG_SCHEDSTATS */
-	if (!mem && k->state == UC_SKEY_UNREADABLE && !m->listed && !exists("/proc/sys/kernel/sched_schedstats"))
+	if (!mem && k->state == UC_SKEY_UNREADABLE && !m->listed && !uc_exists("/proc/sys/kernel/sched_schedstats"))
 		infer(k, UC_SKEY_ABSENT, "inferred: no kernel.sched_schedstats (no CONFIG_SCHEDSTATS)");
 }
 
@@ -308,7 +283,7 @@ static void view_energy(struct uc_skey *k, const struct uc_kmem_key *m, bool mem
 
 static void view_psi(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 {
-	bool present = exists("/proc/pressure");
+	bool present = uc_exists("/proc/pressure");
 
 	setf(k->view, "/proc/pressure %s", present ? "present" : "absent");
 	if (mem)
@@ -344,7 +319,7 @@ static bool want_shared_processor(void)
 #if defined(__powerpc__) || defined(__powerpc64__)
 	return true;
 #else
-	return exists("/proc/powerpc/lparcfg");
+	return uc_exists("/proc/powerpc/lparcfg");
 #endif
 }
 

@@ -18,6 +18,7 @@
 #include "uclamp/kallsyms.h"
 #include "uclamp/kcore.h"
 #include "uclamp/kmem.h"
+#include "uclamp/note.h"
 #include "uclamp/sysroot.h"
 
 static const char no_data_symbols[] =
@@ -61,17 +62,7 @@ int uc_lockdown_state(char *buf, size_t n)
 	return 0;
 }
 
-static void note(struct uc_kmem_info *info, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct uc_kmem_info *info, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (info->nnotes >= UC_KMEM_MAX_NOTES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(info->notes[info->nnotes++], UC_KMEM_NOTE_LEN, fmt, ap);
-	va_end(ap);
-}
+#define note(info, ...) UC_NOTE_ADD((info)->notes, (info)->nnotes, __VA_ARGS__)
 
 /* Why /proc/kallsyms shows zeros (kernel/ksyms_common.c kallsyms_show_value()). */
 void uc_kmem_hidden_reason(char *buf, size_t n)
@@ -118,16 +109,10 @@ void uc_kmem_kcore_reason(int err, char *buf, size_t n)
 	}
 }
 
-static void set_why(struct uc_kmem_key *k, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_why(struct uc_kmem_key *k, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	k->rc = rc;
-	va_start(ap, fmt);
-	vsnprintf(k->why, sizeof(k->why), fmt, ap);
-	va_end(ap);
-}
+#define set_why(k, err, ...) do { \
+	(k)->rc = (err); \
+	uc_note_set((k)->why, sizeof((k)->why), __VA_ARGS__); \
+} while (0)
 
 /* System.map-REL for the keys kallsyms does not list. live[] = anchors then keys. */
 static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need, const struct uc_ksym *live,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "uclamp/plan.h"
+#include "uclamp/sysctl.h"
 #include "uclamp/value.h"
 
 void uc_plan_init(struct uc_plan *p)
@@ -12,12 +13,18 @@ void uc_plan_init(struct uc_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+void uc_plan_drop_from(struct uc_plan *p, size_t n)
+{
+	while (p->n > n) {
+		p->n--;
+		free(p->v[p->n].target);
+		free(p->v[p->n].label);
+	}
+}
+
 void uc_plan_free(struct uc_plan *p)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->v[i].target);
-		free(p->v[i].label);
-	}
+	uc_plan_drop_from(p, 0);
 	free(p->v);
 	uc_plan_init(p);
 }
@@ -112,11 +119,7 @@ const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr)
 	case UC_KIND_SUBTREE:
 		return "cgroup.subtree_control";
 	case UC_KIND_SYSCTL:
-		switch (attr) {
-		case UC_ATTR_MIN: return "sched_util_clamp_min";
-		case UC_ATTR_MAX: return "sched_util_clamp_max";
-		default: return "sched_util_clamp_min_rt_default";
-		}
+		return uc_sysctl_name(attr) ? uc_sysctl_name(attr) : "?";
 	case UC_KIND_TASK:
 		break;
 	}

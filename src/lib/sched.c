@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "uclamp/sched.h"
+#include "uclamp/sysctl.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/value.h"
 
@@ -24,8 +25,6 @@
 
 /* flags getattr reports that setattr may take back: RESET_ON_FORK, RECLAIM, DL_OVERRUN */
 #define SENDABLE_FLAGS 0x07ULL
-
-#define RT_DEFAULT_SYSCTL "/proc/sys/kernel/sched_util_clamp_min_rt_default"
 
 static int real_getattr(pid_t tid, struct uc_sched_attr *a, unsigned int size, unsigned int flags)
 {
@@ -76,7 +75,7 @@ int uc_sched_default_value(const struct uc_sched_attr *cur, bool is_max)
 	if (!uc_policy_is_rt((int)cur->sched_policy))
 		return 0;
 	/* RT tasks boost to the rt default (5.9+); before it existed, to 1024 */
-	if (uc_read_long(RT_DEFAULT_SYSCTL, &v) == 0 && v >= 0 && v <= UC_CAPACITY_SCALE)
+	if (uc_sysctl_read(UC_ATTR_RT_DEFAULT, &v) == 0 && v >= 0 && v <= UC_CAPACITY_SCALE)
 		return (int)v;
 	return UC_CAPACITY_SCALE;
 }

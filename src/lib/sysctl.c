@@ -17,13 +17,36 @@
 #include "uclamp/sysroot.h"
 #include "uclamp/value.h"
 
+/* In the order the kernel added them; every name of a knob is here and only here. */
+const struct uc_sysctl_knob uc_sysctl_knobs[UC_SYSCTL_NKNOBS] = {
+	{ UC_ATTR_MIN, "sched_util_clamp_min", "util_min", "limit on every task's requested min" },
+	{ UC_ATTR_MAX, "sched_util_clamp_max", "util_max", "cap on every task's and cgroup's max" },
+	{ UC_ATTR_RT_DEFAULT, "sched_util_clamp_min_rt_default", "util_min_rt_default",
+	  "min of RT tasks that ask for none" },
+};
+
+const struct uc_sysctl_knob *uc_sysctl_knob(enum uc_attr attr)
+{
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
+		if (uc_sysctl_knobs[i].attr == attr)
+			return &uc_sysctl_knobs[i];
+	return NULL;
+}
+
 const char *uc_sysctl_name(enum uc_attr attr)
 {
+	const struct uc_sysctl_knob *k = uc_sysctl_knob(attr);
+
+	return k ? k->file : NULL;
+}
+
+long uc_sysctl_value(const struct uc_sysctl_values *v, enum uc_attr attr)
+{
 	switch (attr) {
-	case UC_ATTR_MIN: return "sched_util_clamp_min";
-	case UC_ATTR_MAX: return "sched_util_clamp_max";
-	case UC_ATTR_RT_DEFAULT: return "sched_util_clamp_min_rt_default";
-	default: return NULL;
+	case UC_ATTR_MIN: return v->min;
+	case UC_ATTR_MAX: return v->max;
+	case UC_ATTR_RT_DEFAULT: return v->rt_default;
+	default: return UC_SYSCTL_ABSENT;
 	}
 }
 
@@ -47,30 +70,14 @@ int uc_sysctl_read(enum uc_attr attr, long *value)
 int uc_sysctl_write(enum uc_attr attr, long value)
 {
 	char path[128], buf[32];
-	size_t len;
-	ssize_t w;
-	int fd, err = 0;
 
 	if (!uc_sysctl_name(attr))
 		return -EINVAL;
 	/* never hand the kernel a value it would mangle (negatives become huge) */
 	if (value < 0 || value > UC_CAPACITY_SCALE)
 		return -ERANGE;
-	len = (size_t)snprintf(buf, sizeof(buf), "%ld\n", value);
-	/* O_TRUNC: procfs ignores it; a regular file in a fake root needs it */
-	fd = uc_open(uc_sysctl_path(attr, path, sizeof(path)), O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return fd;
-	do
-		w = write(fd, buf, len);
-	while (w < 0 && errno == EINTR);
-	if (w < 0)
-		err = -errno;
-	else if ((size_t)w != len)
-		err = -EIO;
-	if (close(fd) < 0 && !err && errno != EINTR)
-		err = -errno;
-	return err;
+	snprintf(buf, sizeof(buf), "%ld\n", value);
+	return uc_write_str(uc_sysctl_path(attr, path, sizeof(path)), buf);
 }
 
 int uc_sysctl_writable(enum uc_attr attr)
@@ -174,8 +181,7 @@ int uc_sysctl_plan(struct uc_plan *p, const struct uc_sysctl_values *cur,
 	if (!rc)
 		rc = add(p, UC_ATTR_RT_DEFAULT, want->rt_default, cur->rt_default, rt);
 	if (rc) {	/* -ENOMEM: leave the plan as it was */
-		while (p->n > n0)
-			free(p->v[--p->n].target);
+		uc_plan_drop_from(p, n0);
 		p->unchanged = u0;
 	}
 	return rc;

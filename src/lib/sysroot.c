@@ -1,5 +1,6 @@
 /* Every /proc and /sys path goes through here (see sysroot.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,15 +28,19 @@ int uc_path(char *buf, size_t n, const char *abspath)
 	return len < 0 || (size_t)len >= n ? -ENAMETOOLONG : 0;
 }
 
+int uc_file_open(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
 int uc_open(const char *abspath, int flags)
 {
 	char p[4096];
-	int fd, rc = uc_path(p, sizeof(p), abspath);
+	int rc = uc_path(p, sizeof(p), abspath);
 
-	if (rc)
-		return rc;
-	fd = open(p, flags | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	return rc ? rc : uc_file_open(p, flags);
 }
 
 DIR *uc_opendir(const char *abspath)
@@ -49,16 +54,23 @@ DIR *uc_opendir(const char *abspath)
 	return opendir(p);
 }
 
-ssize_t uc_read_str(const char *abspath, char *buf, size_t n)
+bool uc_exists(const char *abspath)
+{
+	char p[4096];
+
+	return uc_path(p, sizeof(p), abspath) == 0 && access(p, F_OK) == 0;
+}
+
+ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned int flags)
 {
 	ssize_t len = 0, r;
 	int fd;
 
 	if (n == 0)
 		return -EINVAL;	/* no room even for the NUL */
-	fd = uc_open(abspath, O_RDONLY);
+	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return fd;
+		return -errno;
 	while ((size_t)len < n - 1) {
 		r = read(fd, buf + len, n - 1 - len);
 		if (r < 0) {
@@ -73,7 +85,7 @@ ssize_t uc_read_str(const char *abspath, char *buf, size_t n)
 		len += r;
 	}
 	/* a full buffer with more to come: too big for this reader */
-	if ((size_t)len == n - 1) {
+	if ((size_t)len == n - 1 && !(flags & UC_READ_HEAD)) {
 		char c;
 
 		if (read(fd, &c, 1) == 1) {
@@ -83,9 +95,22 @@ ssize_t uc_read_str(const char *abspath, char *buf, size_t n)
 	}
 	close(fd);
 	buf[len] = '\0';
-	while (len > 0 && buf[len - 1] == '\n')
+	while (!(flags & UC_READ_HEAD) && len > 0 && buf[len - 1] == '\n')
 		buf[--len] = '\0';
 	return len;
+}
+
+ssize_t uc_file_read(const char *path, char *buf, size_t n)
+{
+	return uc_file_read_at(AT_FDCWD, path, buf, n, 0);
+}
+
+ssize_t uc_read_str(const char *abspath, char *buf, size_t n)
+{
+	char p[4096];
+	int rc = uc_path(p, sizeof(p), abspath);
+
+	return rc ? rc : uc_file_read(p, buf, n);
 }
 
 int uc_read_long(const char *abspath, long *v)
@@ -104,12 +129,12 @@ int uc_read_long(const char *abspath, long *v)
 	return *end ? -EINVAL : 0;
 }
 
-int uc_write_str(const char *abspath, const char *s)
+int uc_file_write(const char *path, const char *s)
 {
 	size_t len = strlen(s);
 	ssize_t w;
-	/* O_TRUNC: procfs and cgroupfs ignore it; a regular file in a fake root needs it */
-	int fd = uc_open(abspath, O_WRONLY | O_TRUNC);
+	/* O_TRUNC as the shell's '>': procfs and cgroupfs ignore it, a fake root's file needs it */
+	int fd = uc_file_open(path, O_WRONLY | O_TRUNC);
 
 	if (fd < 0)
 		return fd;
@@ -125,6 +150,14 @@ int uc_write_str(const char *abspath, const char *s)
 	if (close(fd) < 0 && errno != EINTR)
 		return -errno;
 	return (size_t)w == len ? 0 : -EIO;
+}
+
+int uc_write_str(const char *abspath, const char *s)
+{
+	char p[4096];
+	int rc = uc_path(p, sizeof(p), abspath);
+
+	return rc ? rc : uc_file_write(p, s);
 }
 
 int uc_kernel_release(char *buf, size_t n)

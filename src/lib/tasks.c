@@ -1,8 +1,10 @@
 /*
  * Finding tasks in /proc (through sysroot, so tests can fake the tree) and
- * planning per-task clamp changes. Cost per selected thread: one
- * sched_getattr; files are read only when a selector or the output needs
- * them (status for --user and explicit PIDs, comm for --comm or labels).
+ * planning per-task clamp changes. One walk evaluates a rule set (rules.h)
+ * per task: the command line's selector is one rule, the config's [tasks]
+ * sections are many. Cost per selected thread: one sched_getattr; files are
+ * read only when a rule or the output needs them (uc_task_fill fills the
+ * rules' process description lazily).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -198,13 +200,247 @@ int uc_task_effective(pid_t pid, pid_t tid, int *eff_min, int *eff_max)
 	return rc;
 }
 
-/* ---- the walk ---------------------------------------------------------- */
+/* ---- filling a rule's process description (uc_proc) ------------------- */
+
+/* /proc/PID/stat after the comm's last ')': state ppid pgrp session tty tpgid flags ... */
+static int parse_stat(const char *buf, struct uc_proc *p)
+{
+	const char *s = strrchr(buf, ')');
+	unsigned long long v;
+	char *end;
+
+	if (!s || s[1] != ' ' || !s[2])
+		return -EINVAL;
+	p->state = s[2];
+	s += 3;
+	for (int field = 4; field <= 22; field++) {
+		v = strtoull(s, &end, 10);
+		if (end == s)
+			return -EINVAL;
+		if (field == 4)
+			p->ppid = (pid_t)v;
+		else if (field == 9)
+			p->kthread = (v & 0x00200000) != 0;	/* PF_KTHREAD */
+		else if (field == 22)
+			p->start_time = v;
+		s = end;
+		while (*s == ' ')
+			s++;
+		if (field < 22 && !*s)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The first character after "\nState:\t" in /proc/PID/status. */
+static char status_state(const char *status)
+{
+	const char *s = strstr(status, "State:");
+
+	if (!s)
+		return '?';
+	s += 6;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s ? *s : '?';
+}
+
+static int fill_cmdline(struct uc_proc *p)
+{
+	char abspath[64];
+	ssize_t len;
+	const char *a0, *slash;
+	size_t n;
+
+	snprintf(abspath, sizeof(abspath), "/proc/%d/cmdline", (int)p->pid);
+	len = read_head(abspath, p->cmdline, sizeof(p->cmdline));
+	if (len == -ESRCH && uc_task_exists(p->pid) == 0)
+		len = 0;	/* a test tree without the file: nothing known, as a kernel thread */
+	if (len < 0)
+		return (int)len;
+	/* argv[0] ends at the first NUL; its basename, then NULs as spaces */
+	a0 = p->cmdline;
+	slash = strrchr(a0, '/');
+	a0 = slash ? slash + 1 : a0;
+	n = strnlen(a0, sizeof(p->argv0) - 1);
+	memcpy(p->argv0, a0, n);
+	p->argv0[n] = '\0';
+	while (len > 0 && p->cmdline[len - 1] == '\0')
+		len--;
+	for (ssize_t i = 0; i < len; i++)
+		if (p->cmdline[i] == '\0')
+			p->cmdline[i] = ' ';
+	p->cmdline[len] = '\0';
+	if (!len)
+		p->absent |= UC_PF_CMDLINE;	/* kernel thread or zombie */
+	return 0;
+}
+
+static int fill_stat(struct uc_proc *p)
+{
+	char abspath[64], buf[1024];
+	ssize_t len;
+	unsigned long v;
+	int rc;
+
+	snprintf(abspath, sizeof(abspath), "/proc/%d/stat", (int)p->pid);
+	len = read_head(abspath, buf, sizeof(buf));
+	if (len >= 0 && !parse_stat(buf, p))
+		return 0;
+	if (len < 0 && len != -ESRCH)
+		return (int)len;
+	/* no usable stat (a test tree): status, and "no cmdline, child of kthreadd" */
+	rc = read_status(p->pid, buf, sizeof(buf));
+	if (rc)
+		return rc;
+	p->state = status_state(buf);
+	p->ppid = status_field(buf, "PPid", &v) ? 0 : (pid_t)v;
+	p->start_time = 0;
+	if (!(p->have & UC_PF_CMDLINE)) {
+		rc = fill_cmdline(p);
+		if (rc)
+			return rc;
+		p->have |= UC_PF_CMDLINE;
+	}
+	p->kthread = (p->pid == 2 || p->ppid == 2) && (p->absent & UC_PF_CMDLINE);
+	return 0;
+}
+
+static int fill_status(struct uc_proc *p)
+{
+	char buf[2048];
+	unsigned long v;
+	int rc = read_status(p->pid, buf, sizeof(buf));
+
+	if (rc)
+		return rc;
+	rc = status_field(buf, "Uid", &v);	/* real, effective, saved, fs: the first */
+	if (rc)
+		return rc;
+	p->uid = (uid_t)v;
+	/* a test tree may leave Gid out: only a group selector needs it */
+	p->gid = status_field(buf, "Gid", &v) ? (gid_t)-1 : (gid_t)v;
+	return 0;
+}
+
+static int fill_exe(struct uc_proc *p)
+{
+	char abspath[64], path[PATH_MAX];
+	ssize_t len;
+	int rc;
+
+	snprintf(abspath, sizeof(abspath), "/proc/%d/exe", (int)p->pid);
+	rc = uc_path(path, sizeof(path), abspath);
+	if (rc)
+		return rc;
+	len = readlink(path, p->exe, sizeof(p->exe) - 1);
+	if (len < 0) {
+		rc = -errno;
+		if (rc != -ENOENT)
+			return rc;
+		rc = uc_task_exists(p->pid);	/* ENOENT: gone, or a kernel thread */
+		if (rc)
+			return rc;
+		len = 0;
+		p->absent |= UC_PF_EXE;
+	}
+	p->exe[len] = '\0';
+	return 0;
+}
+
+static int fill_cgroup(struct uc_proc *p)
+{
+	const struct uc_cg_info *info = uc_cg_layout();
+	int rc;
+
+	if (!info) {
+		p->absent |= UC_PF_CGROUP;
+		return 0;
+	}
+	rc = uc_cg_of_pid(info, p->pid, p->cgroup, sizeof(p->cgroup));
+	if (rc == -ENOENT || rc == -EXDEV) {
+		/* no cpu hierarchy line, or outside our cgroup namespace */
+		p->absent |= UC_PF_CGROUP;
+		return 0;
+	}
+	return rc;
+}
+
+static int fill_parent(struct uc_proc *p)
+{
+	if (p->ppid <= 0 || uc_task_comm(p->ppid, p->ppid, p->pcomm, sizeof(p->pcomm)))
+		p->absent |= UC_PF_PARENT;	/* none, or gone since: no parent to match */
+	return 0;
+}
+
+static int fill_policy(struct uc_proc *p)
+{
+	struct uc_sched_attr sa;
+	int rc = uc_sched_get(p->tid, &sa);
+
+	if (rc)
+		return rc;
+	p->policy = (int)sa.sched_policy;
+	return 0;
+}
+
+int uc_task_fill(struct uc_proc *p, unsigned want, void *data)
+{
+	static const struct {
+		unsigned field, after;	/* after: needed first */
+		int (*fn)(struct uc_proc *p);
+	} steps[] = {
+		{ UC_PF_STATUS, 0, fill_status },
+		{ UC_PF_CMDLINE, 0, fill_cmdline },
+		{ UC_PF_STAT, 0, fill_stat },
+		{ UC_PF_EXE, 0, fill_exe },
+		{ UC_PF_CGROUP, 0, fill_cgroup },
+		{ UC_PF_POLICY, 0, fill_policy },
+		{ UC_PF_PARENT, UC_PF_STAT, fill_parent },
+	};
+	int rc;
+
+	(void)data;
+	if (want & UC_PF_COMM) {
+		rc = uc_task_comm(p->pid, p->pid, p->comm, sizeof(p->comm));
+		if (rc)
+			return rc;
+		p->have |= UC_PF_COMM;
+	}
+	if (want & UC_PF_TCOMM) {
+		rc = uc_task_comm(p->pid, p->tid, p->tcomm, sizeof(p->tcomm));
+		if (rc)
+			return rc;
+		p->have |= UC_PF_TCOMM;
+	}
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (!(want & steps[i].field) || (p->have & steps[i].field))
+			continue;
+		if (steps[i].after && !(p->have & steps[i].after)) {
+			rc = uc_task_fill(p, steps[i].after, data);
+			if (rc)
+				return rc;
+		}
+		rc = steps[i].fn(p);
+		if (rc)
+			return rc;
+		p->have |= steps[i].field;
+	}
+	return 0;
+}
+
+/* ---- the walk: one pass over /proc, every rule per task ---------------- */
 
 struct walk {
-	const struct uc_selector *sel;
+	const struct uc_rules *rs;
+	bool all_threads;	/* a rule may take threads: visit them all */
+	bool need_comm;
+	bool thread_id_any;	/* the command line: an explicit thread ID is taken as it is */
 	uc_task_fn fn;
 	void *data;
 	struct uc_walk_stats *st;
+	struct uc_sched_attr sa;	/* of proc.tid, once UC_PF_POLICY is in proc.have */
+	struct uc_proc proc;
 };
 
 static void note_failed(struct uc_walk_stats *st, int err, pid_t tid)
@@ -224,126 +460,92 @@ static void note_err(struct uc_walk_stats *st, int err, pid_t tid)
 		note_failed(st, err, tid);
 }
 
-/* One thread: read its attributes, apply the policy filter, call back. */
-static int visit_task(struct walk *w, pid_t pid, pid_t tid, const char *pcomm)
+/* The policy comes with the sched_getattr the plan needs anyway: keep it. */
+static int walk_fill(struct uc_proc *p, unsigned want, void *data)
 {
-	const struct uc_selector *sel = w->sel;
-	struct uc_task t = { .pid = pid, .tid = tid };
-	int rc = uc_sched_get(tid, &t.sa);
+	struct walk *w = data;
 
+	if (want & UC_PF_POLICY) {
+		int rc = uc_sched_get(p->tid, &w->sa);
+
+		if (rc)
+			return rc;
+		p->policy = (int)w->sa.sched_policy;
+		p->have |= UC_PF_POLICY;
+		want &= ~UC_PF_POLICY;
+	}
+	return want ? uc_task_fill(p, want, NULL) : 0;
+}
+
+static int first_winner(const struct uc_rules_result *res)
+{
+	for (int a = 0; a < UC_RA_N; a++)
+		if (res->winner[a] >= 0)
+			return res->winner[a];
+	return -1;
+}
+
+/* One thread of w->proc's process: match, read its attributes, call back. */
+static int visit_task(struct walk *w, pid_t tid)
+{
+	struct uc_proc *p = &w->proc;
+	struct uc_rules_result res;
+	struct uc_task t = { .pid = p->pid, .tid = tid, .match = &res };
+	int rc;
+
+	if (tid != p->tid)
+		uc_proc_set_thread(p, tid);
+	rc = uc_rules_match(w->rs, p, &res);
+	if (!rc && !res.matched) {
+		if (res.skipped_kthread && tid == p->pid)
+			w->st->kthreads++;
+		return 0;
+	}
+	if (!rc) {
+		rc = uc_proc_need(p, UC_PF_POLICY);
+		if (rc && !w->st->failed && rc != -ESRCH)
+			w->st->first_err_rule = first_winner(&res);
+	}
 	if (rc) {
 		note_err(w->st, rc, tid);
 		return 0;
 	}
-	if (sel->policy >= 0 && (int)t.sa.sched_policy != sel->policy)
-		return 0;
-	if (pcomm && tid == pid) {
-		snprintf(t.comm, sizeof(t.comm), "%s", pcomm);
-	} else if (sel->need_comm) {
+	t.sa = w->sa;
+	/* the state only to tell a zombie: if it cannot be read, the write will say why */
+	t.state = tid == p->pid && !uc_proc_need(p, UC_PF_STAT) ? p->state : '?';
+	if (tid == p->pid && (p->have & UC_PF_COMM))
+		snprintf(t.comm, sizeof(t.comm), "%s", p->comm);
+	else if (tid != p->pid && (p->have & UC_PF_TCOMM))
+		snprintf(t.comm, sizeof(t.comm), "%s", p->tcomm);
+	else if (w->need_comm)
 		/* only a label: if the task exited, the write will say so */
-		uc_task_comm(pid, tid, t.comm, sizeof(t.comm));
-	}
+		uc_task_comm(p->pid, tid, t.comm, sizeof(t.comm));
 	w->st->seen++;
 	return w->fn(&t, w->data);
 }
 
-static bool comm_matches(const struct uc_selector *sel, const char *comm)
-{
-	for (size_t i = 0; i < sel->ncomms; i++)
-		if (!strcmp(sel->comms[i], comm))
-			return true;
-	return false;
-}
-
-/* A cgroup path as a canonical relative one: no leading/trailing slashes. */
-static void cg_canon(const char *in, char *out, size_t n)
-{
-	size_t len;
-
-	while (*in == '/')
-		in++;
-	snprintf(out, n, "%s", in);
-	len = strlen(out);
-	while (len > 0 && out[len - 1] == '/')
-		out[--len] = '\0';
-}
-
-/* Is the process in sel->cgroup, or a group below it? 1 yes, 0 no, -errno. */
-static int cg_matches(const struct uc_selector *sel, pid_t pid)
-{
-	const struct uc_cg_info *info = uc_cg_layout();
-	char want[PATH_MAX], rel[PATH_MAX];
-	size_t len;
-	int rc;
-
-	if (!info)
-		return -ENOENT;
-	rc = uc_cg_of_pid(info, pid, rel, sizeof(rel));
-	if (rc == -ENOENT || rc == -EXDEV)
-		return 0;	/* no cpu hierarchy line, or outside our cgroup namespace */
-	if (rc)
-		return rc;
-	cg_canon(sel->cgroup, want, sizeof(want));
-	len = strlen(want);
-	return !strncmp(rel, want, len) && (len == 0 || rel[len] == '\0' || rel[len] == '/');
-}
-
-/* Process-level selectors, then the main thread or every thread. */
+/* The main thread, or every thread when a rule may take them. */
 static int visit_process(struct walk *w, pid_t pid)
 {
-	const struct uc_selector *sel = w->sel;
-	char comm[16];
-	const char *pcomm = NULL;
 	struct dirent *de;
 	DIR *dir;
 	char abspath[64];
 	int rc = 0;
 
-	if (sel->has_uid) {
-		uid_t uid;
-
-		rc = uc_task_uid(pid, &uid);
-		if (rc) {
-			note_err(w->st, rc, pid);
-			return 0;
-		}
-		if (uid != sel->uid)
-			return 0;
-	}
-	if (sel->ncomms) {
-		rc = uc_task_comm(pid, pid, comm, sizeof(comm));
-		if (rc) {
-			note_err(w->st, rc, pid);
-			return 0;
-		}
-		if (!comm_matches(sel, comm))
-			return 0;
-		pcomm = comm;
-	}
-	if (sel->cgroup) {
-		rc = cg_matches(sel, pid);
-		if (rc < 0) {
-			note_err(w->st, rc, pid);
-			return 0;
-		}
-		if (!rc)
-			return 0;
-	}
-	if (!sel->threads)
-		return visit_task(w, pid, pid, pcomm);
-
+	uc_proc_reset(&w->proc, pid, pid, walk_fill, w);
+	if (!w->all_threads)
+		return visit_task(w, pid);
 	snprintf(abspath, sizeof(abspath), "/proc/%d/task", (int)pid);
 	dir = uc_opendir(abspath);
 	if (!dir) {
 		note_err(w->st, gone_errno(-errno), pid);
 		return 0;
 	}
-	rc = 0;
 	while (!rc && (de = readdir(dir))) {
 		pid_t tid = parse_id(de->d_name);
 
 		if (tid > 0)
-			rc = visit_task(w, pid, tid, pcomm);
+			rc = visit_task(w, tid);
 	}
 	closedir(dir);
 	return rc;
@@ -371,18 +573,17 @@ static int walk_all(struct walk *w)
 
 /* Explicit IDs: each once; a thread ID stands for itself, or for its
  * whole process with --threads. */
-static int walk_pids(struct walk *w)
+static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 {
-	const struct uc_selector *sel = w->sel;
-	pid_t *done = calloc(sel->npids, sizeof(*done));
+	pid_t *done = calloc(npids, sizeof(*done));
 	size_t ndone = 0;
 	int rc = 0;
 
 	if (!done)
 		return -ENOMEM;
-	for (size_t i = 0; !rc && i < sel->npids; i++) {
-		pid_t id = sel->pids[i], tgid = tgid_of(id);
-		pid_t key = sel->threads ? tgid : id;
+	for (size_t i = 0; !rc && i < npids; i++) {
+		pid_t id = pids[i], tgid = tgid_of(id);
+		pid_t key = w->all_threads ? tgid : id;
 		bool seen = false;
 
 		for (size_t k = 0; k < ndone && !seen; k++)
@@ -390,45 +591,141 @@ static int walk_pids(struct walk *w)
 		if (seen)
 			continue;
 		done[ndone++] = key;
-		if (sel->threads || tgid == id)
+		if (w->all_threads || tgid == id) {
 			rc = visit_process(w, tgid);
-		else
-			rc = visit_task(w, tgid, id, NULL);	/* one thread; process filters do not apply */
+		} else if (!w->thread_id_any) {
+			uc_proc_reset(&w->proc, tgid, id, walk_fill, w);
+			rc = visit_task(w, id);
+		} else {
+			/* the command line: one thread, process filters do not apply */
+			static const struct uc_rule any = {
+				.rt = true, .kthreads = true, .threads = true,
+				.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP,
+			};
+			static const size_t order0 = 0;
+			const struct uc_rules one = { .v = &any, .n = 1, .order = (size_t *)&order0 };
+			const struct uc_rules *saved = w->rs;
+
+			w->rs = &one;
+			uc_proc_reset(&w->proc, tgid, id, walk_fill, w);
+			rc = visit_task(w, id);
+			w->rs = saved;
+		}
 	}
 	free(done);
 	return rc;
 }
 
-int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st)
+/* Every explicit PID must exist before anything is done. */
+static int pids_exist(const pid_t *pids, size_t npids, struct uc_walk_stats *st)
 {
-	struct uc_walk_stats local;
-	struct walk w = { .sel = sel, .fn = fn, .data = data, .st = st ? st : &local };
-
-	memset(w.st, 0, sizeof(*w.st));
-	if (sel->cgroup && !uc_cg_layout())
-		return -ENOENT;	/* no hierarchy with the cpu controller */
-	/* every explicit PID must exist before anything is done */
-	for (size_t i = 0; i < sel->npids; i++) {
-		int rc = uc_task_exists(sel->pids[i]);
+	for (size_t i = 0; i < npids; i++) {
+		int rc = uc_task_exists(pids[i]);
 
 		if (rc) {
-			w.st->first_err = rc;
-			w.st->first_err_tid = sel->pids[i];
+			st->first_err = rc;
+			st->first_err_tid = pids[i];
 			return rc;
 		}
 	}
-	if (sel->npids)
-		return walk_pids(&w);
-	if (sel->all)
-		return walk_all(&w);
 	return 0;
+}
+
+static int walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids, bool need_comm,
+		      bool thread_id_any, uc_task_fn fn, void *data, struct uc_walk_stats *st)
+{
+	struct uc_walk_stats local;
+	struct walk *w;
+	int rc;
+
+	st = st ? st : &local;
+	memset(st, 0, sizeof(*st));
+	st->first_err_rule = -1;
+	rc = pids_exist(pids, npids, st);
+	if (rc)
+		return rc;
+	w = calloc(1, sizeof(*w));	/* uc_proc holds a few paths: not on the stack */
+	if (!w)
+		return -ENOMEM;
+	*w = (struct walk){ .rs = rs, .all_threads = rs->any_threads, .need_comm = need_comm,
+			    .thread_id_any = thread_id_any, .fn = fn, .data = data, .st = st };
+	rc = npids ? walk_pids(w, pids, npids) : walk_all(w);
+	free(w);
+	return rc;
+}
+
+int uc_tasks_walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids, bool need_comm,
+			uc_task_fn fn, void *data, struct uc_walk_stats *st)
+{
+	return walk_rules(rs, pids, npids, need_comm, false, fn, data, st);
+}
+
+/* "a[b]*" as a pattern that matches exactly that string. */
+static void glob_escape(const char *s, char *out, size_t n)
+{
+	size_t k = 0;
+
+	for (; *s && k + 2 < n; s++) {
+		if (strchr("*?[\\", *s))
+			out[k++] = '\\';
+		out[k++] = *s;
+	}
+	out[k] = '\0';
+}
+
+/* The command line's selector is one rule: the same matcher as the config. */
+static void selector_rule(const struct uc_selector *sel, struct uc_rule *r, const char **cgv, char *cg,
+			  size_t cgn)
+{
+	*r = (struct uc_rule){
+		.comm = { (const char *const *)sel->comms, sel->ncomms },
+		.uids = sel->uids, .nuids = sel->nuids,
+		.policies = sel->policies, .npolicies = sel->npolicies,
+		.threads = sel->threads,
+		.rt = true,	/* what the command line names it takes */
+		.kthreads = sel->kernel_threads || sel->npids,
+		.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP,
+	};
+	if (sel->cgroup) {
+		glob_escape(sel->cgroup, cg, cgn);	/* resolved already: a path, not a pattern */
+		cgv[0] = cg;
+		r->cgroup = (struct uc_strs){ cgv, 1 };
+	}
+}
+
+int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st)
+{
+	struct uc_walk_stats local;
+	struct uc_rule r;
+	struct uc_rules rs;
+	const char *cgv[1];
+	char cg[2 * PATH_MAX];
+	int rc;
+
+	st = st ? st : &local;
+	memset(st, 0, sizeof(*st));
+	if (sel->cgroup && !uc_cg_layout())
+		return -ENOENT;	/* no hierarchy with the cpu controller */
+	if (!sel->npids && !sel->all)
+		return 0;
+	selector_rule(sel, &r, cgv, cg, sizeof(cg));
+	rc = uc_rules_init(&rs, &r, 1);
+	if (rc)
+		return rc;
+	rc = walk_rules(&rs, sel->pids, sel->npids, sel->need_comm, true, fn, data, st);
+	uc_rules_free(&rs);
+	return rc;
 }
 
 /* ---- the plan builder --------------------------------------------------- */
 
 struct plan_ctx {
 	struct uc_plan *p;
-	const struct uc_task_want *want;
+	const struct uc_task_want *want;	/* the command line's; NULL: the rules' winners */
+	const struct uc_rules *rs;
+	uc_refusal_fn on_refusal;
+	void *data;
+	bool skip_init;		/* --all: PID 1 is left alone (its children inherit) */
 	struct uc_walk_stats *st;
 	int rt_default;		/* read once, on the first RT task; -1 until then */
 };
@@ -442,27 +739,41 @@ static int default_min(struct plan_ctx *c, const struct uc_sched_attr *sa)
 	return c->rt_default;
 }
 
-static void refuse(struct plan_ctx *c, const struct uc_task *t, enum uc_refusal_why why,
+static void refuse(struct plan_ctx *c, const struct uc_task *t, enum uc_refusal_why why, int rule,
 		   int end_min, int end_max)
 {
 	struct uc_task_refusal r = {
 		.why = why, .pid = t->pid, .tid = t->tid, .policy = (int)t->sa.sched_policy,
 		.cur_min = (int)t->sa.sched_util_min, .cur_max = (int)t->sa.sched_util_max,
-		.end_min = end_min, .end_max = end_max,
+		.end_min = end_min, .end_max = end_max, .rule = rule,
 	};
 
 	memcpy(r.comm, t->comm, sizeof(r.comm));
-	if (!c->st->refused++)
-		c->st->first_refusal = r;
-	c->p->failed++;
-	if (c->want->on_refusal)
-		c->want->on_refusal(&r, c->want->data);
+	if (why == UC_SKIP_ZOMBIE || why == UC_SKIP_INIT) {
+		c->st->skipped++;
+		if (why == UC_SKIP_ZOMBIE)
+			c->p->gone++;	/* it has exited */
+	} else {
+		if (!c->st->refused++)
+			c->st->first_refusal = r;
+		c->p->failed++;
+	}
+	if (c->on_refusal)
+		c->on_refusal(&r, c->data);
 }
 
-static int plan_one(const struct uc_task *t, void *data)
+/* The rule deciding min > max for a refusal: the winner of the value that moved. */
+static int refusal_rule(const struct uc_task *t, bool ch_max)
 {
-	struct plan_ctx *c = data;
-	const struct uc_task_want *want = c->want;
+	if (!t->match)
+		return -1;
+	if (ch_max && t->match->winner[UC_RA_MAX] >= 0)
+		return t->match->winner[UC_RA_MAX];
+	return t->match->winner[UC_RA_MIN];
+}
+
+static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct uc_task_want *want)
+{
 	int cur_min = (int)t->sa.sched_util_min, cur_max = (int)t->sa.sched_util_max;
 	int cur_rof = !!(t->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK);
 	int end_min = cur_min, end_max = cur_max;
@@ -486,10 +797,19 @@ static int plan_one(const struct uc_task *t, void *data)
 		c->p->unchanged++;
 		return 0;
 	}
+	if (t->state == 'Z') {
+		refuse(c, t, UC_SKIP_ZOMBIE, refusal_rule(t, ch_max), end_min, end_max);
+		return 0;
+	}
+	if (c->skip_init && t->pid == 1) {
+		refuse(c, t, UC_SKIP_INIT, refusal_rule(t, ch_max), end_min, end_max);
+		return 0;
+	}
 	if ((ch_min || ch_max) && end_min > end_max) {
 		bool rt_max_only = want->min == UC_KEEP && uc_policy_is_rt((int)t->sa.sched_policy);
 
-		refuse(c, t, rt_max_only ? UC_REFUSE_RT_MAX_BELOW_MIN : UC_REFUSE_MIN_GT_MAX, end_min, end_max);
+		refuse(c, t, rt_max_only ? UC_REFUSE_RT_MAX_BELOW_MIN : UC_REFUSE_MIN_GT_MAX,
+		       refusal_rule(t, ch_max), end_min, end_max);
 		return 0;
 	}
 	/* the identity the executor checks right before the write (0: unknown, not checked) */
@@ -509,26 +829,74 @@ static int plan_one(const struct uc_task *t, void *data)
 	return 0;
 }
 
+static int plan_one(const struct uc_task *t, void *data)
+{
+	struct plan_ctx *c = data;
+	struct uc_task_want w;
+
+	if (c->want)
+		return plan_task(c, t, c->want);
+	if (t->match->excluded_by >= 0 && t->match->winner[UC_RA_MIN] < 0 &&
+	    t->match->winner[UC_RA_MAX] < 0 && t->match->winner[UC_RA_RESET_ON_FORK] < 0)
+		return 0;	/* left alone: not "unchanged", nothing was asked */
+	w = (struct uc_task_want){
+		.min = t->match->value[UC_RA_MIN], .max = t->match->value[UC_RA_MAX],
+		.reset_on_fork = t->match->value[UC_RA_RESET_ON_FORK],
+	};
+	return plan_task(c, t, &w);
+}
+
 static bool want_ok(int v)
 {
 	return v == UC_KEEP || v == UC_RESET || (v >= 0 && v <= UC_CAPACITY_SCALE);
 }
 
-int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct uc_task_want *want,
-		  struct uc_walk_stats *st)
+/* Values the kernel can take at all, before any task is read. */
+static int check_want(const struct uc_task_want *want)
 {
-	struct uc_walk_stats local;
-	struct plan_ctx c = { .p = p, .want = want, .st = st ? st : &local, .rt_default = -1 };
-	int rc;
-
 	if (!want_ok(want->min) || !want_ok(want->max))
 		return -ERANGE;
 	if (want->reset_on_fork != UC_KEEP && want->reset_on_fork != 0 && want->reset_on_fork != 1)
 		return -EINVAL;
 	if (want->min >= 0 && want->max >= 0 && want->min > want->max)
 		return -EINVAL;	/* wrong for every task: the caller's usage error */
+	return 0;
+}
+
+int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct uc_task_want *want,
+		  struct uc_walk_stats *st)
+{
+	struct uc_walk_stats local;
+	struct plan_ctx c = { .p = p, .want = want, .on_refusal = want->on_refusal, .data = want->data,
+			      .skip_init = sel->all && !sel->npids, .st = st ? st : &local, .rt_default = -1 };
+	int rc = check_want(want);
+
+	if (rc)
+		return rc;
 	rc = uc_tasks_walk(sel, plan_one, &c, c.st);
 	/* uc_tasks_walk zeroed the stats; refusals were counted during it */
+	p->gone += c.st->gone;
+	p->failed += c.st->failed;
+	return rc;
+}
+
+int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids, size_t npids,
+			uc_refusal_fn on_refusal, void *data, struct uc_walk_stats *st)
+{
+	struct uc_walk_stats local;
+	struct plan_ctx c = { .p = p, .rs = rs, .on_refusal = on_refusal, .data = data,
+			      .st = st ? st : &local, .rt_default = -1 };
+	int rc;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct uc_rule *r = &rs->v[i];
+		struct uc_task_want w = { .min = r->min, .max = r->max, .reset_on_fork = r->reset_on_fork };
+
+		rc = check_want(&w);
+		if (rc)
+			return rc;
+	}
+	rc = uc_tasks_walk_rules(rs, pids, npids, true, plan_one, &c, c.st);
 	p->gone += c.st->gone;
 	p->failed += c.st->failed;
 	return rc;

@@ -1,11 +1,14 @@
 #!/bin/bash
 # uclampctl apply against a fake root (UCLAMPCTL_SYSROOT): config errors
 # (file:line, exit 2, nothing changed), --check, --dry-run, consent, idempotence,
-# rollback, and the -J shape. Only [system] here: cgroups need the real mount
-# table and tasks the real kernel (tests/vm/scenarios/apply-*.sh).
+# rollback, and the -J shape. Mostly [system] here: cgroups need the real mount
+# table and task writes the real kernel (tests/vm/scenarios/apply-*.sh); the
+# [tasks] rules are checked with --dry-run against real sleepers behind fake
+# /proc entries.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 U=$UCLAMPCTL
+umask 022	# the configuration files written here must be trusted: not group-writable
 fake_root
 K=$ROOT/proc/sys/kernel
 C=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-conf.XXXXXX")
@@ -179,6 +182,66 @@ if printf '%s\n' "$OUT" | grep -Eq 'sched_util_clamp_max +819 +900'; then _pass 
 t "--config a missing file" 2 $U apply --config "$C/missing.conf"
 has 'missing\.conf: cannot read: No such file or directory'
 
+# ---- trust: only root's files (or, not as root, our own), writable by no one else ---------
+# each refusal: the file named, exit 2, nothing read and nothing changed
+printf '[fast-path]\nallow-enable = yes\n[system]\nmax = 900\n' >"$C/trust.conf"
+snap=$(cat "$K"/sched_util_clamp_*)
+unchanged() { if [ "$(cat "$K"/sched_util_clamp_*)" = "$snap" ]; then _pass "nothing changed"; else _fail "the sysctls changed"; fi; }
+refused() {
+	t "$1" 2 "${@:3}"
+	has "$2"
+	has 'nothing changed'
+	hasnt 'sched_util_clamp_max +[0-9]+ +900'
+	unchanged
+}
+me=$(id -u)
+chmod 0666 "$C/trust.conf"
+refused "a world-writable file" "trust\.conf: not trusted \(owner $me, mode 0666\): make it root-owned and not group/world-writable" $U apply -y --config "$C/trust.conf"
+chmod 0664 "$C/trust.conf"
+refused "a group-writable file" "trust\.conf: not trusted \(owner $me, mode 0664\)" $U apply -y --config "$C/trust.conf"
+chmod 0644 "$C/trust.conf"
+t "the same file, 0644: read" 0 $U apply --config "$C/trust.conf" --dry-run
+has 'sched_util_clamp_max +[0-9]+ +900'
+mkdir "$C/td"
+cp "$C/trust.conf" "$C/td/10-trust.conf"
+chmod 0777 "$C/td"
+refused "a world-writable drop-in directory" "td: not trusted \(owner $me, mode 0777\)" $U apply -y --config "$C/td"
+chmod 01777 "$C/td"
+refused "a world-writable sticky drop-in directory" "td/: not trusted \(owner $me, mode 01777\)" $U apply -y --config "$C/td/"
+chmod 0755 "$C/td"
+chmod 0646 "$C/td/10-trust.conf"
+refused "a world-writable drop-in" "10-trust\.conf: not trusted \(owner $me, mode 0646\)" $U apply -y --config "$C/td"
+chmod 0644 "$C/td/10-trust.conf"
+chmod 0777 "$E/uclampctl.d"
+refused "the default drop-in directory, world-writable" "uclampctl\.d: not trusted \(owner $me, mode 0777\)" $U apply -y
+chmod 0755 "$E/uclampctl.d"
+ln -s no-such.conf "$C/td/20-gone.conf"
+refused "a dangling symlink in a drop-in directory" "20-gone\.conf: a dangling symbolic link \(its target 'no-such\.conf' does not exist\)" $U apply -y --config "$C/td"
+rm "$C/td/20-gone.conf"
+mkfifo "$C/td/30-fifo.conf"
+refused "a FIFO in a drop-in directory" "30-fifo\.conf: a FIFO, not a regular file: refused without reading it" $U apply -y --config "$C/td"
+rm "$C/td/30-fifo.conf"
+mkfifo "$C/fifo.conf"
+# nothing writes to the FIFO: opening it for reading would block (timeout: exit 124)
+refused "--config FIFO: refused without blocking" "fifo\.conf: a FIFO, not a regular file" timeout 10 $U apply -y --config "$C/fifo.conf"
+# /dev/zero would never end; /dev/null is an empty file
+refused "--config a device" "/dev/zero: a character device, not a regular file" timeout 10 $U apply -y --config /dev/zero
+t "--config /dev/null: an empty file" 0 $U apply --check --config /dev/null
+has 'no differences'
+if [ "$me" = 0 ]; then
+	chown 65534 "$C/trust.conf"
+	refused "another user's file" "trust\.conf: not trusted \(owner 65534, mode 0644\)" $U apply -y --config "$C/trust.conf"
+	chown 0 "$C/trust.conf"
+else
+	chmod 0 "$C/td/10-trust.conf"
+	refused "an unreadable drop-in" "10-trust\.conf: cannot read: Permission denied" $U apply -y --config "$C/td"
+	chmod 0644 "$C/td/10-trust.conf"
+fi
+mkdir "$C/empty"
+t "--config EMPTYDIR: names that directory" 0 $U apply --config "$C/empty" --check
+has "no configuration: no \*\.conf in $C/empty: nothing to do"
+hasnt 'uclampctl\.conf does not exist'
+
 # ---- a write known to fail: refused before anything is written ------------------------
 # rt_default becomes a read-only proc file (cap_last_cap, 0444 even for root):
 # every file is checked for writability first, so min and max (which would
@@ -203,6 +266,57 @@ if [ -r /proc/sys/kernel/cap_last_cap ] && ! : 2>/dev/null >/proc/sys/kernel/cap
 else
 	_pass "skip: /proc/sys/kernel/cap_last_cap is missing or writable here"
 fi
+
+# ---- [tasks] rules: one walk, priority, exclude (dry run on real sleepers) -------------
+sleep 600 & S1=$!
+sleep 600 & S2=$!
+sleep 600 & S3=$!
+trap 'kill $S1 $S2 $S3 2>/dev/null; rm -rf "${_tmpdirs[@]}"' EXIT
+# rule_proc PID NAME UID CMDLINE...: /proc/PID with comm, status, cmdline (NUL-separated)
+rule_proc() {
+	local pid=$1 name=$2 uid=$3
+	shift 3
+	mkdir -p "$ROOT/proc/$pid/task/$pid"
+	echo "$name" >"$ROOT/proc/$pid/comm"
+	printf 'Name:\t%s\nState:\tS (sleeping)\nTgid:\t%s\nPid:\t%s\nPPid:\t1\nUid:\t%s\t%s\t%s\t%s\nGid:\t0\t0\t0\t0\n' \
+		"$name" "$pid" "$pid" "$uid" "$uid" "$uid" "$uid" >"$ROOT/proc/$pid/status"
+	printf '%s\0' "$@" >"$ROOT/proc/$pid/cmdline"
+}
+rule_proc "$S1" alpha 4242 /bin/sleep 600
+rule_proc "$S2" beta 4343 /bin/sleep 600
+rule_proc "$S3" gamma 4242 /bin/sleep 600 --gamma-marker
+CUR=$($U task show -r -n -o UTIL_MAX "$S1" 2>/dev/null)
+V1=300 V2=400
+[ "$CUR" = 300 ] && V1=301
+[ "$CUR" = 400 ] && V2=401
+cat >"$C/rules.conf" <<EOF
+[fast-path]
+allow-enable = yes
+[tasks mine]
+user = 4242, 4343
+max = $V1
+[tasks beta-more]
+comm = bet*
+max = $V2
+[tasks not-gamma]
+cmdline = *--gamma-marker*
+exclude = yes
+[tasks sleepers]
+argv0 = sleep
+priority = -1
+max = 5
+reset-on-fork = yes
+EOF
+t "[tasks] rules: dry run" 0 $U apply --config "$C/rules.conf" --dry-run
+has "^pid $S1 \(alpha\) +util_max +[0-9]+ +$V1 "
+has "^pid $S2 \(beta\) +util_max +[0-9]+ +$V2 "	# the later section wins
+has "^pid $S1 \(alpha\) +reset_on_fork +no +yes "	# a value no higher rule sets
+hasnt "gamma"					# excluded from every rule of equal or lower priority
+printf '[tasks sleepers]\nargv0 = sleep\npriority = 1\nmax = 5\n' >"$C/prio.conf"
+t "[tasks] rules: a higher priority wins" 0 $U apply --config "$C/rules.conf" --config "$C/prio.conf" --dry-run
+has "^pid $S1 \(alpha\) +util_max +[0-9]+ +5 "
+has "^pid $S3 \(gamma\) +util_max +[0-9]+ +5 "	# above the exclude
+kill $S1 $S2 $S3 2>/dev/null
 
 # ---- no uclamp in the kernel -------------------------------------------------------------
 rm -f "$K"/sched_util_clamp_*

@@ -14,7 +14,8 @@ echo "# host kernel has uclamp: $HOST_UCLAMP"
 sleep 600 & S1=$!
 sleep 600 & S2=$!
 sleep 600 & S3=$!
-trap 'kill $S1 $S2 $S3 2>/dev/null; rm -rf "${_tmpdirs[@]}"' EXIT
+sleep 600 & S4=$!
+trap 'kill $S1 $S2 $S3 $S4 2>/dev/null; rm -rf "${_tmpdirs[@]}"' EXIT
 GHOST=4194305	# above any pid_max: getattr says ESRCH
 same_out() { if [ "$OUT" = "$1" ]; then _pass "output is '$1'"; else _fail "output is not '$1'"; fi; }
 
@@ -38,6 +39,9 @@ fake_release 6.1.0
 fake_proc "$S1" alpha 4242 "$S3"	# S3 poses as a second thread of S1
 fake_proc "$S2" beta 4343
 fake_proc "$GHOST" ghost 4242
+# S4 poses as a kernel thread: PF_KTHREAD in the flags of its stat, no cmdline
+fake_proc "$S4" kthr 0
+printf '%s (kthr) I 2 0 0 0 -1 69238880 0 0 0 0 0 0 0 0 20 0 1 0 50 0 0\n' "$S4" >"$ROOT/proc/$S4/stat"
 
 # The current max of S1 as the kernel reports it (1024 on uclamp, 0 without):
 # setting exactly that is a no-op.
@@ -61,6 +65,21 @@ has "beta"
 hasnt "alpha"
 t "show --user (real uid from status)" 0 "$UCLAMPCTL" task show --all --user 4242 -o PID,COMM -n -r
 same_out "$S1 alpha"
+t "show --all: no kernel threads" 0 "$UCLAMPCTL" task show --all -o COMM -n -r
+hasnt "^kthr$"
+has "^alpha$"
+t "show --all --kernel-threads" 0 "$UCLAMPCTL" task show --all --kernel-threads -o COMM -n -r
+has "^kthr$"
+t "show a kernel thread by PID" 0 "$UCLAMPCTL" task show -o COMM -n -r "$S4"
+same_out "kthr"
+t "show --user twice (any of them)" 0 "$UCLAMPCTL" task show --all --user 4242 --user 4343 -o COMM -n -r
+has "^alpha$"
+has "^beta$"
+t "show --user with commas" 0 "$UCLAMPCTL" task show --all --user 4343,4242 -o COMM -n -r
+has "^alpha$"
+has "^beta$"
+t "show --comm glob" 0 "$UCLAMPCTL" task show --all --comm 'al*' -o COMM -n -r
+same_out "alpha"
 t "show --policy fifo: none" 0 "$UCLAMPCTL" task show --all --policy SCHED_FIFO -n
 same_out ""
 t "show effective values from /proc/PID/task/TID/sched" 0 "$UCLAMPCTL" task show -o TID,EFF_MIN,EFF_MAX -n -r "$S2"

@@ -117,6 +117,7 @@ static void fake_reset(void)
 {
 	memset(&fake, 0, sizeof(fake));
 	fake.on = true;
+	uc_cg_use(NULL);	/* forget the layout: the next need discovers again */
 }
 
 static void test_discover_v2(void **state)
@@ -136,6 +137,13 @@ static void test_discover_v2(void **state)
 	assert_string_equal(i.unified, "");
 	assert_non_null(uc_cg_layout());
 	assert_string_equal(uc_cg_layout()->mount, "/sys/fs/cgroup");
+
+	/* one layout per process: a second call does not look again */
+	fake.mp = "/elsewhere";
+	fake.fstype = CGROUP_SUPER_MAGIC;
+	assert_int_equal(uc_cg_init(&i), 0);
+	assert_string_equal(i.mount, "/sys/fs/cgroup");
+	assert_int_equal(i.version, UC_CG_V2);
 	fake.on = false;
 }
 
@@ -156,6 +164,7 @@ static void test_discover_v1_and_hybrid(void **state)
 
 	/* a v2 mount beside it: hybrid */
 	add_mount("cgroup2", "/sys/fs/cgroup/unified");
+	uc_cg_use(NULL);
 	assert_int_equal(uc_cg_init(&i), 0);
 	assert_int_equal(i.version, UC_CG_V1);
 	assert_true(i.hybrid);
@@ -303,6 +312,39 @@ static int resolve(const char *user, char *rel)
 
 	snprintf(i.mount, sizeof(i.mount), "%s", mnt);
 	return uc_cg_resolve(&i, user, rel, PATH_MAX);
+}
+
+/* The one lexical check, as config.c and the command line use it. */
+static void test_path_escapes(void **state)
+{
+	static const char *const bad[] = { "..", "../b", "a/..", "a/../b", "/a//../b", "a/b/../../..", "../" };
+	static const char *const good[] = { "", "/", "a", "a..b", "..a", "a..", ".hidden", "...", "a/./b", "//a//b//" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!uc_cg_path_escapes(bad[i]))
+			fail_msg("'%s' passed", bad[i]);
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		if (uc_cg_path_escapes(good[i]))
+			fail_msg("'%s' refused", good[i]);
+}
+
+static void test_path_next(void **state)
+{
+	char pre[8] = "";
+	const char *s = "//a//bc/";
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(uc_cg_path_next(&s, pre, sizeof(pre), &len), 1);
+	assert_string_equal(pre, "a");
+	assert_int_equal(uc_cg_path_next(&s, pre, sizeof(pre), &len), 1);
+	assert_string_equal(pre, "a/bc");
+	assert_string_equal(s, "");
+	assert_int_equal(uc_cg_path_next(&s, pre, sizeof(pre), &len), 0);
+	s = "defg";
+	assert_int_equal(uc_cg_path_next(&s, pre, sizeof(pre), &len), -ENAMETOOLONG);
+	assert_string_equal(pre, "a/bc");	/* untouched */
 }
 
 static void test_resolve_inside(void **state)
@@ -528,8 +570,32 @@ static void test_children_and_parent(void **state)
 
 /* ---- effective values ------------------------------------------------------ */
 
+/* A hierarchy in an array, parents before children (pre-order), as
+ * 'cgroup show -R' walks it. */
+struct node {
+	int parent;		/* index, -1 for the root */
+	bool has_clamps;	/* false: no files (root, cpu off): the parent's effective values */
+	int req_min, req_max;	/* pct100 */
+	struct uc_cg_clamps eff;
+};
+
+/* The library's two steps composed top-down, as cmd/cgroup.c does. */
+static void eff_tree(struct node *g, size_t n, long smin, long smax)
+{
+	for (size_t i = 0; i < n; i++) {
+		assert_true(g[i].parent < (int)i);
+		if (g[i].parent < 0)
+			uc_cg_eff_root(smin, smax, &g[i].eff);
+		else if (!g[i].has_clamps)
+			g[i].eff = g[g[i].parent].eff;
+		else
+			uc_cg_eff_child(&g[g[i].parent].eff, uc_pct100_to_util(g[i].req_min),
+					uc_pct100_to_util(g[i].req_max), &g[i].eff);
+	}
+}
+
 /* Reference: the kernel's rule read on its own, recursively. */
-static struct uc_cg_clamps ref_eff(const struct uc_cg_node *g, int i, long smin, long smax)
+static struct uc_cg_clamps ref_eff(const struct node *g, int i, long smin, long smax)
 {
 	struct uc_cg_clamps e, p;
 	int req[2];
@@ -557,7 +623,7 @@ static void test_eff_examples(void **state)
 {
 	/* root; a 20.50/80.00 (the VM smoke test: a task inside gets 210/819);
 	 * a/b asks more than a gives; a/c min > max; a/d no cpu; a/d/e under it */
-	struct uc_cg_node g[] = {
+	struct node g[] = {
 		{ -1, false, 0, 0, { 0, 0 } },
 		{ 0, true, 2050, 8000, { 0, 0 } },
 		{ 1, true, 9000, UC_PCT_MAX, { 0, 0 } },
@@ -565,10 +631,9 @@ static void test_eff_examples(void **state)
 		{ 1, false, 0, 0, { 0, 0 } },
 		{ 4, true, 0, 5000, { 0, 0 } },
 	};
-	struct uc_cg_clamps t;
 
 	(void)state;
-	assert_int_equal(uc_cg_eff_tree(g, 6, 1024, 1024), 0);
+	eff_tree(g, 6, 1024, 1024);
 	assert_int_equal(g[0].eff.min, 1024);
 	assert_int_equal(g[0].eff.max, 1024);
 	assert_int_equal(g[1].eff.min, 210);
@@ -582,33 +647,17 @@ static void test_eff_examples(void **state)
 	assert_int_equal(g[5].eff.min, 0);
 	assert_int_equal(g[5].eff.max, 512);
 
-	/* tasks in a (the VM smoke test): default request, and min 1000 */
-	uc_cg_task_effective(&g[1].eff, false, 0, 1024, 1024, 1024, &t);
-	assert_int_equal(t.min, 210);
-	assert_int_equal(t.max, 819);
-	uc_cg_task_effective(&g[1].eff, false, 1000, 1024, 1024, 1024, &t);
-	assert_int_equal(t.min, 819);
-	assert_int_equal(t.max, 819);
-	/* the sysctl min limits a request (smoke: 1024 asked, 512 effective) */
-	uc_cg_task_effective(&g[0].eff, true, 1024, 1024, 512, 1024, &t);
-	assert_int_equal(t.min, 512);
-	assert_int_equal(t.max, 1024);
-
 	/* system clamps lowered: the root's effective values follow, min <= max */
-	assert_int_equal(uc_cg_eff_tree(g, 6, 800, 600), 0);
+	eff_tree(g, 6, 800, 600);
 	assert_int_equal(g[0].eff.min, 600);
 	assert_int_equal(g[0].eff.max, 600);
 	assert_int_equal(g[2].eff.min, 210);
 	assert_int_equal(g[2].eff.max, 600);
-
-	/* a parent after its child is refused */
-	g[1].parent = 3;
-	assert_int_equal(uc_cg_eff_tree(g, 6, 1024, 1024), -EINVAL);
 }
 
 static void test_eff_random_trees(void **state)
 {
-	struct uc_cg_node g[64];
+	struct node g[64];
 	unsigned seed = 12345;
 
 	(void)state;
@@ -624,7 +673,7 @@ static void test_eff_random_trees(void **state)
 			g[i].req_min = rand_r(&seed) % 3 ? rand_r(&seed) % 10001 : 0;
 			g[i].req_max = rand_r(&seed) % 3 ? rand_r(&seed) % 10001 : UC_PCT_MAX;
 		}
-		assert_int_equal(uc_cg_eff_tree(g, n, smin, smax), 0);
+		eff_tree(g, n, smin, smax);
 		for (size_t i = 0; i < n; i++) {
 			struct uc_cg_clamps r = ref_eff(g, (int)i, smin, smax);
 
@@ -895,6 +944,8 @@ int main(void)
 		cmocka_unit_test(test_discover_v2),
 		cmocka_unit_test(test_discover_v1_and_hybrid),
 		cmocka_unit_test(test_discover_none),
+		cmocka_unit_test(test_path_escapes),
+		cmocka_unit_test(test_path_next),
 		cmocka_unit_test(test_resolve_inside),
 		cmocka_unit_test(test_resolve_traversal),
 		cmocka_unit_test(test_resolve_missing),

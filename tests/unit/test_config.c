@@ -1,12 +1,15 @@
 /*
- * test_config.c: the declarative configuration (src/lib/config.c) and the
+ * test_config.c: the declarative configuration (src/lib/config*.c) and the
  * plans built from it (src/lib/config_plan.c).
  *
- * A table of broken files, each with the exact line of every error; what
- * libinih would get wrong on its own (indented keys, long section names,
- * empty sections, several syntax errors); merge order across uclampctl.d
- * under a fake root; the [system] plan against given current values; the
- * [tasks] "later section wins" merge.
+ * A table of broken files, each with the exact line of every error (the
+ * inputs that crashed the old libinih-based reader among them); what
+ * libinih got wrong on its own (indented keys, long section names, empty
+ * sections, several syntax errors); lines of any length; merge order across
+ * uclampctl.d under a fake root; trust (owner, mode, dangling links, FIFOs);
+ * the [system] plan against given current values; the [tasks] rule keys
+ * and the rules they become (the one-walk plan itself is in test_tasks.c,
+ * which has a fake /proc).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +26,8 @@
 #include <unistd.h>
 
 #include "uclamp/config.h"
+#include "uclamp/rules.h"
+#include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
 
 static char root[] = "/tmp/test_config.XXXXXX";
@@ -100,6 +105,21 @@ static const struct bad_case bad_cases[] = {
 	{ "[system]\nmin = default\nmax = 100\n", { 3 }, "below min 1024", 0 },
 	{ "[system]\nmin = " LONG_VALUE LONG_VALUE "\n", { 2 }, "longer than 197 characters", 0 },
 	{ "[system]\nmin = 1\x00\n", { 2 }, "NUL byte", 18 },
+	/* inputs that crashed the libinih-based reader, and their neighbours */
+	{ "\xef\xbb\xbf\xef\xbb\xbf[system]\nmin = 1\n", { 1, 2 },
+	  "byte order mark (BOM) is allowed only at the start", 0 },
+	{ "\xef\xbb\xbf\xef\xbb\xbf[s1]\nmin = 1\n", { 1, 2 }, "byte order mark", 0 },
+	{ "[system]\n\xef\xbb\xbfmax = 1\n", { 2 }, "byte order mark", 0 },
+	{ " \xef\xbb\xbf[system]\nmin = 1\n", { 1, 2 }, "byte order mark", 0 },
+	{ "[s1]\nmin = 1\n", { 1 }, "unknown section [s1]", 0 },
+	{ "[s0]\nmin = 1\n[!]\nmax = 2\n[]\nmax = 3\n", { 1, 3, 5 }, "unknown section [s0]", 0 },
+	{ "[system]\n\x00\x00\nmin = 1\n[cgroup a\x00]\nmax = 1\n", { 2, 4 }, "NUL byte", 40 },
+	{ "\x00", { 1 }, "NUL byte", 1 },
+	{ "[system]\nmin = 1\n[cgroup a", { 3 }, "section header without ']'", 0 },
+	{ "[system]\nmax = 40%;x\n", { 2 }, "invalid value '40%;x'", 0 },
+	{ "[system]\nmin ;= 5\n", { 2 }, "expected 'key = value'", 0 },
+	{ "[system]\nmin = ; only a comment\n", { 2 }, "invalid value ''", 0 },
+	{ "[system]\r\nmin = 1\r\n\r\nmx = 2\r\n", { 4 }, "unknown key 'mx'", 0 },
 	/* several in one file, syntax errors included: each on its own line */
 	{ "[system]\nbogus = 1\nmin = 1\nno equals here\n[nope]\nx = 1\n[system]\n", { 2, 4, 5, 7 },
 	  "unknown key 'bogus'", 0 },
@@ -220,6 +240,45 @@ static void test_empty_section_seen(void **state)
 	assert_int_equal(parse(&c, ""), 0);
 	assert_int_equal(c.nfiles, 1);
 	uc_config_free(&c);
+}
+
+/* Lines of any length: a long one is one error, and the next line keeps its number. */
+static void test_long_lines(void **state)
+{
+	size_t big = 100 * 1024;
+	char *text = malloc(big + 64), *p = text;
+	struct uc_config c;
+
+	(void)state;
+	assert_non_null(text);
+	p += sprintf(p, "[system]\n#");
+	memset(p, 'x', big);
+	p += big;
+	p += sprintf(p, "\nmin = 5\n[system\n");
+	assert_int_equal(parse(&c, text), 2);
+	assert_int_equal(c.errors[0].line, 2);
+	assert_non_null(strstr(c.errors[0].msg, "longer than 8192 bytes"));
+	assert_int_equal(c.errors[1].line, 4);
+	assert_true(c.sys_min.set);
+	assert_int_equal(c.sys_min.loc.line, 3);
+	uc_config_free(&c);
+
+	/* exactly the limit is a line; one more byte is not */
+	p = text;
+	p += sprintf(p, "[system]\n#");
+	memset(p, 'x', UC_CONF_LINE_MAX - 1);
+	p += UC_CONF_LINE_MAX - 1;
+	strcpy(p, "\nmin = 5");	/* and no newline at the end */
+	assert_int_equal(parse(&c, text), 0);
+	assert_int_equal(c.sys_min.v.util, 5);
+	assert_int_equal(c.sys_min.loc.line, 3);
+	uc_config_free(&c);
+	p[0] = 'x';
+	assert_int_equal(parse(&c, text), 1);
+	assert_int_equal(c.errors[0].line, 2);
+	assert_non_null(strstr(c.errors[0].msg, "longer than"));
+	uc_config_free(&c);
+	free(text);
 }
 
 /* ---- files and merge order under a fake root -------------------------------- */
@@ -356,6 +415,121 @@ static void test_explicit_paths(void **state)
 	uc_config_free(&c);
 }
 
+/* ---- trust: only root's (or, not as root, our own) files, writable by no one else ---- */
+
+/* Loading rel returns want_rc with one error, about file_rel (NULL: rel itself). */
+static void expect_refused(const char *rel, const char *file_rel, int want_rc, const char *msg)
+{
+	struct uc_config c;
+	char path[PATH_MAX], file[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(file, sizeof(file), "%s%s", root, file_rel ? file_rel : rel);
+	uc_config_init(&c);
+	assert_int_equal(uc_config_load_path(&c, path), want_rc);
+	if (c.nerrors != 1 || c.errors[0].line != 0 || !strstr(c.errors[0].msg, msg)) {
+		dump_errors(&c);
+		fail_msg("%s: expected one error with '%s'", rel, msg);
+	}
+	assert_string_equal(c.errors[0].file, file);
+	assert_false(c.sys_max.set);	/* nothing was read */
+	uc_config_free(&c);
+}
+
+static void chmod_rel(const char *rel, mode_t mode)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void test_trust(void **state)
+{
+	struct uc_config c;
+	char path[PATH_MAX], link[PATH_MAX], msg[128];
+
+	(void)state;
+	mkdirs("/trust/d");
+	put("/trust/f.conf", "[system]\nmax = 600\n");
+	put("/trust/d/a.conf", "[system]\nmax = 700\n");
+
+	snprintf(msg, sizeof(msg), "not trusted (owner %u, mode 0666): "
+		 "make it root-owned and not group/world-writable", (unsigned)geteuid());
+	chmod_rel("/trust/f.conf", 0666);
+	expect_refused("/trust/f.conf", NULL, -EPERM, msg);
+	chmod_rel("/trust/f.conf", 0620);
+	expect_refused("/trust/f.conf", NULL, -EPERM, "mode 0620)");
+	chmod_rel("/trust/f.conf", 0644);
+
+	/* a drop-in directory that others can write: none of its files is read */
+	chmod_rel("/trust/d", 0777);
+	expect_refused("/trust/d", NULL, -EPERM, "mode 0777)");
+	chmod_rel("/trust/d", 01777);
+	expect_refused("/trust/d/", NULL, -EPERM, "mode 01777)");
+	chmod_rel("/trust/d", 0775);
+	expect_refused("/trust/d", NULL, -EPERM, "mode 0775)");
+	chmod_rel("/trust/d", 0755);
+	chmod_rel("/trust/d/a.conf", 0646);
+	expect_refused("/trust/d", "/trust/d/a.conf", 0, "mode 0646)");
+	chmod_rel("/trust/d/a.conf", 0644);
+
+	if (geteuid() == 0) {	/* another user's file: only root can make one */
+		snprintf(path, sizeof(path), "%s/trust/f.conf", root);
+		assert_int_equal(chown(path, 4321, (gid_t)-1), 0);
+		expect_refused("/trust/f.conf", NULL, -EPERM,
+			       "not trusted (owner 4321, mode 0644)");
+		assert_int_equal(chown(path, 0, (gid_t)-1), 0);
+	} else {		/* an unreadable drop-in (root reads everything) */
+		chmod_rel("/trust/d/a.conf", 0);
+		expect_refused("/trust/d", "/trust/d/a.conf", 0, "cannot read: Permission denied");
+		chmod_rel("/trust/d/a.conf", 0644);
+	}
+
+	/* a dangling symbolic link is an error, also in a drop-in directory */
+	snprintf(link, sizeof(link), "%s/trust/d/b.conf", root);
+	assert_int_equal(symlink("no-such-target.conf", link), 0);
+	expect_refused("/trust/d/b.conf", NULL, -ENOENT,
+		       "a dangling symbolic link (its target 'no-such-target.conf' does not exist)");
+	uc_config_init(&c);
+	snprintf(path, sizeof(path), "%s/trust/d", root);
+	assert_int_equal(uc_config_load_path(&c, path), 0);
+	assert_int_equal(c.nerrors, 1);
+	assert_string_equal(c.errors[0].file, link);
+	assert_non_null(strstr(c.errors[0].msg, "dangling"));
+	assert_int_equal(c.sys_max.v.util, 700);	/* a.conf read: the error stops the run */
+	uc_config_free(&c);
+	assert_int_equal(unlink(link), 0);
+
+	/* a FIFO is refused without opening it (opening it would block) */
+	assert_int_equal(mkfifo(link, 0644), 0);
+	alarm(20);
+	expect_refused("/trust/d/b.conf", NULL, -EINVAL,
+		       "a FIFO, not a regular file: refused without reading it");
+	uc_config_init(&c);
+	assert_int_equal(uc_config_load_path(&c, path), 0);
+	assert_int_equal(c.nerrors, 1);
+	assert_non_null(strstr(c.errors[0].msg, "a FIFO"));
+	uc_config_free(&c);
+	alarm(0);
+	assert_int_equal(unlink(link), 0);
+	expect_refused("/trust/d/b.conf", NULL, -ENOENT, "cannot read: No such file or directory");
+
+	/* the default file as a dangling link is an error, not "no file" */
+	snprintf(path, sizeof(path), "%s" UC_CONFIG_FILE, root);
+	snprintf(link, sizeof(link), "%s" UC_CONFIG_FILE ".saved", root);
+	assert_int_equal(rename(path, link), 0);
+	assert_int_equal(symlink("gone.conf", path), 0);
+	uc_config_init(&c);
+	assert_true(uc_config_load_default(&c) >= 1);
+	assert_true(c.nerrors >= 1);
+	assert_string_equal(c.errors[0].file, path);
+	assert_non_null(strstr(c.errors[0].msg, "dangling"));
+	uc_config_free(&c);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rename(link, path), 0);
+}
+
 /* ---- the [system] plan against a given current state -------------------------- */
 
 static struct uc_plan plan_system(struct uc_config *c, const char *text, long min, long max, long rt, int want_rc)
@@ -446,53 +620,74 @@ static void test_plan_system(void **state)
 	uc_config_free(&c);
 }
 
-/* ---- [tasks]: a later section wins per task and value --------------------------- */
+/* ---- [tasks] rule keys: selectors, scope, priority, exclude ------------------ */
 
-static void test_merge_tasks(void **state)
+static void test_tasks_rule_keys(void **state)
 {
-	struct uc_plan later, earlier, out;
-	struct uc_claims cl = { 0 };
-	const pid_t later_matched[] = { 10, 11 }, earlier_matched[] = { 10, 12 };
-	const int later_attrs[] = { UC_ATTR_MAX }, earlier_attrs[] = { UC_ATTR_MIN, UC_ATTR_MAX };
+	static const struct {
+		const char *text;
+		int line;
+		const char *msg;
+	} bad[] = {
+		{ "[tasks a]\nparent = averyveryverylongname\nmax = 1\n", 2, "parent 'averyveryverylongname' in [tasks a] is longer than 15" },
+		{ "[tasks a]\ncgroup = system.slice/../x\nmax = 1\n", 2, "has a '..' component" },
+		{ "[tasks a]\ngroup = no-such-group-here\nmax = 1\n", 2, "unknown group 'no-such-group-here'" },
+		{ "[tasks a]\ncomm = x\npriority = high\nmax = 1\n", 3, "invalid value 'high' for priority" },
+		{ "[tasks a]\ncomm = x\npriority = 2000000\nmax = 1\n", 3, "use a whole number from -1000000" },
+		{ "[tasks a]\ncomm = x\nexclude = yes\nmax = 5\n", 3, "has exclude = yes and values to set" },
+		{ "[tasks a]\ncomm = x\nexclude = no\n", 1, "sets nothing" },
+		{ "[tasks a]\ncomm = x\nrt = maybe\nmax = 1\n", 3, "invalid value 'maybe' for rt" },
+		{ "[tasks a]\nexe =\nmax = 1\n", 2, "exe in [tasks a] is empty" },
+		{ "[tasks a]\nrt = yes\nmax = 1\n", 1, "has no selector: add comm, user, group" },
+		{ "[tasks a]\nexe = /x\nexe = /y\nmax = 1\n", 3, "duplicate key 'exe'" },
+	};
+	struct uc_config c;
+	struct uc_rule *r;
 
 	(void)state;
-	uc_plan_init(&later);
-	uc_plan_init(&earlier);
-	uc_plan_init(&out);
-	/* the later section matched 10 and 11 and sets max; 10's max is already right (no change) */
-	assert_non_null(uc_plan_add_task(&later, 11, 11, "b", NULL, UC_ATTR_MAX, 1024, 300));
-	/* the earlier one sets min and max on 10 and 12 */
-	assert_non_null(uc_plan_add_task(&earlier, 10, 10, "a", NULL, UC_ATTR_MIN, 0, 100));
-	assert_non_null(uc_plan_add_task(&earlier, 10, 10, "a", NULL, UC_ATTR_MAX, 200, 900));
-	assert_non_null(uc_plan_add_task(&earlier, 12, 12, "c", NULL, UC_ATTR_MIN, 0, 100));
-	assert_non_null(uc_plan_add_task(&earlier, 12, 12, "c", NULL, UC_ATTR_MAX, 1024, 900));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(&c, bad[i].text) != 1 || c.errors[0].line != bad[i].line ||
+		    !strstr(c.errors[0].msg, bad[i].msg)) {
+			dump_errors(&c);
+			fail_msg("case %zu: want one error at line %d with '%s'", i, bad[i].line, bad[i].msg);
+		}
+		uc_config_free(&c);
+	}
 
-	/* processed last section first */
-	assert_int_equal(uc_config_merge_tasks(&out, &later, &cl, later_matched, 2, later_attrs, 1), 0);
-	assert_int_equal(out.n, 1);
-	assert_true(uc_claims_has(&cl, 10, UC_ATTR_MAX));
-	assert_true(uc_claims_has(&cl, 11, UC_ATTR_MAX));
-	assert_false(uc_claims_has(&cl, 10, UC_ATTR_MIN));
-	assert_int_equal(uc_config_merge_tasks(&out, &earlier, &cl, earlier_matched, 2, earlier_attrs, 2), 0);
-
-	/* 10's max stays as the later section wants (unchanged), its min comes from the earlier one */
-	assert_int_equal(out.n, 4);
-	assert_int_equal(out.v[0].tid, 11);
-	assert_int_equal(out.v[1].tid, 10);
-	assert_int_equal(out.v[1].attr, UC_ATTR_MIN);
-	assert_int_equal(out.v[1].to, 100);
-	assert_string_equal(out.v[1].label, "a");
-	assert_int_equal(out.v[2].tid, 12);
-	assert_int_equal(out.v[3].tid, 12);
-	assert_int_equal(out.v[3].attr, UC_ATTR_MAX);
-	for (size_t i = 0; i < out.n; i++)
-		assert_true(out.v[i].flips);
-	assert_true(uc_claims_has(&cl, 12, UC_ATTR_MIN));
-
-	uc_claims_free(&cl);
-	uc_plan_free(&later);
-	uc_plan_free(&earlier);
-	uc_plan_free(&out);
+	/* a good one, and the rule it becomes */
+	if (parse(&c, "[tasks ui]\ncomm = Render* chrome\ngroup = 0\ncgroup = user.slice/*.scope\n"
+		      "exe = /usr/lib/chromium/*\nargv0 = chromium\ncmdline = *--type=renderer *\n"
+		      "parent = systemd\nmin = 300\nthreads = yes\nrt = yes\nkernel-threads = no\n"
+		      "priority = -5\n[tasks not-me]\nuser = 0\nexclude = yes\n")) {
+		dump_errors(&c);
+		fail_msg("a good [tasks] section has errors");
+	}
+	assert_int_equal(c.tasks[0].cmdline.n, 1);
+	assert_string_equal(c.tasks[0].cmdline.v[0], "*--type=renderer *");	/* one glob, spaces kept */
+	r = uc_config_task_rules(&c);
+	assert_non_null(r);
+	assert_string_equal(r[0].name, "ui");
+	assert_ptr_equal(r[0].origin, &c.tasks[0]);
+	assert_int_equal(r[0].comm.n, 2);
+	assert_string_equal(r[0].comm.v[0], "Render*");
+	assert_int_equal(r[0].ngids, 1);
+	assert_int_equal(r[0].gids[0], 0);
+	assert_int_equal(r[0].cgroup.n, 1);
+	assert_int_equal(r[0].exe.n, 1);
+	assert_string_equal(r[0].argv0.v[0], "chromium");
+	assert_string_equal(r[0].parent.v[0], "systemd");
+	assert_int_equal(r[0].nuids, 0);
+	assert_int_equal(r[0].npolicies, 0);
+	assert_true(r[0].threads && r[0].rt && !r[0].kthreads && !r[0].exclude);
+	assert_int_equal(r[0].priority, -5);
+	assert_int_equal(r[0].min, 300);
+	assert_int_equal(r[0].max, UC_KEEP);
+	assert_int_equal(r[0].reset_on_fork, UC_KEEP);
+	assert_true(r[1].exclude);
+	assert_int_equal(r[1].nuids, 1);
+	assert_int_equal(r[1].min, UC_KEEP);
+	free(r);
+	uc_config_free(&c);
 }
 
 static int setup_root(void **state)
@@ -516,12 +711,15 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_good_file),
 		cmocka_unit_test(test_empty_section_seen),
+		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_explicit_paths),
+		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_plan_system),
-		cmocka_unit_test(test_merge_tasks),
+		cmocka_unit_test(test_tasks_rule_keys),
 	};
 
+	umask(022);	/* the files it writes must be trusted: not group-writable */
 	if (setup_root(NULL))
 		return 1;
 	/* before anything reads it: uc_sysroot() caches the variable */

@@ -191,6 +191,8 @@ static void test_names(void **state)
 	assert_string_equal(uc_attr_name(UC_KIND_SYSCTL, UC_ATTR_MAX), "sched_util_clamp_max");
 	assert_string_equal(uc_attr_name(UC_KIND_SYSCTL, UC_ATTR_RT_DEFAULT),
 			    "sched_util_clamp_min_rt_default");
+	/* no knob of that name: not silently the rt_default */
+	assert_string_equal(uc_attr_name(UC_KIND_SYSCTL, UC_ATTR_RESET_ON_FORK), "?");
 	assert_string_equal(uc_attr_name(UC_KIND_CGROUP, UC_ATTR_MIN), "cpu.uclamp.min");
 	assert_string_equal(uc_attr_name(UC_KIND_CGROUP, UC_ATTR_MAX), "cpu.uclamp.max");
 	assert_string_equal(uc_attr_name(UC_KIND_SUBTREE, UC_ATTR_CPU_CONTROLLER),

@@ -372,6 +372,26 @@ static void test_names(void **state)
 	assert_string_equal(uc_sysctl_path(UC_ATTR_MAX, b, sizeof(b)), "/proc/sys/kernel/sched_util_clamp_max");
 }
 
+/* One row per knob, each found by its attribute, and the value picker in step with it. */
+static void test_knob_table(void **state)
+{
+	struct uc_sysctl_values v = { .min = 11, .max = 22, .rt_default = 33 };
+	const long want[] = { 11, 22, 33 };
+
+	(void)state;
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *kn = &uc_sysctl_knobs[i];
+
+		assert_ptr_equal(uc_sysctl_knob(kn->attr), kn);
+		assert_string_equal(uc_sysctl_name(kn->attr), kn->file);
+		assert_int_equal(uc_sysctl_value(&v, kn->attr), want[i]);
+		assert_true(strlen(kn->knob) > 0 && strlen(kn->meaning) > 0);
+	}
+	assert_string_equal(uc_sysctl_knob(UC_ATTR_RT_DEFAULT)->knob, "util_min_rt_default");
+	assert_null(uc_sysctl_knob(UC_ATTR_CPU_CONTROLLER));
+	assert_int_equal(uc_sysctl_value(&v, UC_ATTR_RESET_ON_FORK), UC_SYSCTL_ABSENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_rollback),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_knob_table),
 	};
 	char cmd[600];
 	int rc;

@@ -38,6 +38,8 @@ static struct ktask ktasks[] = {
 	{ 100, 0, 0, 1024, 0, 0 }, { 101, 0, 0, 300, 0, 0 }, { 102, 3, 0, 1024, 0, 0 },
 	{ 200, 1, 1024, 1024, 0, 0 }, { 300, 0, 500, 1024, 0, 0 },
 	{ 400, 0, 0, 1024, 0, ESRCH }, { 500, 0, 0, 1024, 0, EPERM },
+	/* only in the tests that lay them out: init, a kernel thread, a zombie */
+	{ 1, 0, 0, 1024, 0, 0 }, { 700, 0, 0, 1024, 0, 0 }, { 800, 0, 0, 1024, 0, 0 },
 };
 static int ngetattr, nsetattr;
 
@@ -195,7 +197,7 @@ static int setup(void **state)
 
 static void test_all_main_threads(void **state)
 {
-	struct uc_selector sel = { .all = true, .policy = -1 };
+	struct uc_selector sel = { .all = true };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t want[] = { 100, 200, 300 };
@@ -213,7 +215,7 @@ static void test_all_main_threads(void **state)
 
 static void test_all_threads(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true, .policy = -1, .need_comm = true };
+	struct uc_selector sel = { .all = true, .threads = true, .need_comm = true };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t want[] = { 100, 101, 102, 200, 300 };
@@ -230,7 +232,9 @@ static void test_all_threads(void **state)
 
 static void test_policy_user_comm(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true, .policy = 1 };
+	static const int pol_fifo[] = { 1 }, pol_other[] = { 0 };
+	static const uid_t u1000[] = { 1000 }, u1001[] = { 1001 };
+	struct uc_selector sel = { .all = true, .threads = true, .policies = pol_fifo, .npolicies = 1 };
 	char *comms[] = { "rtproc", "other", "nosuch" };
 	struct seen s = { .n = 0 };
 	static const pid_t fifo[] = { 200 }, other_uid1000[] = { 100, 101, 300 }, by_comm[] = { 200, 300 };
@@ -240,17 +244,17 @@ static void test_policy_user_comm(void **state)
 	expect_tids(&s, fifo, 1);
 
 	/* policy per thread (102 is batch), user from status' real uid */
-	sel = (struct uc_selector){ .all = true, .threads = true, .policy = 0, .has_uid = true, .uid = 1000 };
+	sel = (struct uc_selector){ .all = true, .threads = true, .policies = pol_other, .npolicies = 1, .uids = u1000, .nuids = 1 };
 	s.n = 0;
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, other_uid1000, 3);
 
-	sel = (struct uc_selector){ .all = true, .policy = -1, .has_uid = true, .uid = 1001 };	/* effective uid */
+	sel = (struct uc_selector){ .all = true, .uids = u1001, .nuids = 1 };	/* effective uid */
 	s.n = 0;
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
 	assert_int_equal(s.n, 0);
 
-	sel = (struct uc_selector){ .all = true, .policy = -1, .comms = comms, .ncomms = 3 };
+	sel = (struct uc_selector){ .all = true, .comms = comms, .ncomms = 3 };
 	s.n = 0;
 	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, by_comm, 2);
@@ -267,7 +271,7 @@ static void test_policy_user_comm(void **state)
 static void test_explicit_pids(void **state)
 {
 	pid_t pids[] = { 300, 100, 300 };
-	struct uc_selector sel = { .pids = pids, .npids = 3, .policy = -1 };
+	struct uc_selector sel = { .pids = pids, .npids = 3 };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t two[] = { 300, 100 }, threads[] = { 300, 100, 101, 102 };
@@ -295,7 +299,7 @@ static void test_explicit_pids(void **state)
 static void test_explicit_thread_id(void **state)
 {
 	pid_t pids[] = { 101 };
-	struct uc_selector sel = { .pids = pids, .npids = 1, .policy = -1 };
+	struct uc_selector sel = { .pids = pids, .npids = 1 };
 	struct seen s = { .n = 0 };
 	static const pid_t one[] = { 101 }, group[] = { 100, 101, 102 };
 
@@ -316,7 +320,7 @@ static void test_explicit_thread_id(void **state)
 static void test_cgroup_selector(void **state)
 {
 	struct uc_cg_info info = { .version = UC_CG_V2 };
-	struct uc_selector sel = { .all = true, .policy = -1, .cgroup = "system.slice" };
+	struct uc_selector sel = { .all = true, .cgroup = "system.slice" };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t slice[] = { 100, 200 }, app[] = { 100 }, all[] = { 100, 200, 300 }, v1[] = { 300 };
@@ -381,7 +385,7 @@ static const struct uc_change *find(const struct uc_plan *p, pid_t tid, enum uc_
 
 static void test_plan_max_only(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true, .policy = -1 };
+	struct uc_selector sel = { .all = true, .threads = true };
 	struct uc_task_want want = { .min = UC_KEEP, .max = 300, .reset_on_fork = UC_KEEP,
 				     .on_refusal = on_refusal, .data = &nrefusals };
 	struct uc_walk_stats st;
@@ -443,7 +447,7 @@ static void test_plan_max_only(void **state)
 static void test_plan_unchanged_no_entries(void **state)
 {
 	pid_t pids[] = { 100 };
-	struct uc_selector sel = { .pids = pids, .npids = 1, .policy = -1 };
+	struct uc_selector sel = { .pids = pids, .npids = 1 };
 	struct uc_task_want want = { .min = 0, .max = 1024, .reset_on_fork = 0 };
 	struct uc_plan p;
 
@@ -458,7 +462,7 @@ static void test_plan_unchanged_no_entries(void **state)
 
 static void test_plan_reset(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true, .policy = -1 };
+	struct uc_selector sel = { .all = true, .threads = true };
 	struct uc_task_want want = { .min = UC_RESET, .max = UC_RESET, .reset_on_fork = UC_KEEP };
 	struct uc_plan p;
 	const struct uc_change *c;
@@ -488,7 +492,7 @@ static void test_plan_reset(void **state)
 static void test_plan_reset_on_fork(void **state)
 {
 	pid_t pids[] = { 100, 300 };
-	struct uc_selector sel = { .pids = pids, .npids = 2, .policy = -1 };
+	struct uc_selector sel = { .pids = pids, .npids = 2 };
 	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = 1 };
 	struct uc_plan p;
 	const struct uc_change *c;
@@ -510,7 +514,7 @@ static void test_plan_reset_on_fork(void **state)
 
 static void test_plan_bad_want(void **state)
 {
-	struct uc_selector sel = { .all = true, .policy = -1 };
+	struct uc_selector sel = { .all = true };
 	struct uc_task_want want = { .min = 1025, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
 	struct uc_plan p;
 
@@ -529,7 +533,7 @@ static void test_plan_bad_want(void **state)
 static void test_plan_missing_pid(void **state)
 {
 	pid_t pids[] = { 100, 424242 };
-	struct uc_selector sel = { .pids = pids, .npids = 2, .policy = -1 };
+	struct uc_selector sel = { .pids = pids, .npids = 2 };
 	struct uc_task_want want = { .min = 100, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
 	struct uc_walk_stats st;
 	struct uc_plan p;
@@ -576,6 +580,259 @@ static void test_helpers(void **state)
 	assert_int_equal(uc_task_effective(100, 102, &emin, &emax), -ESRCH);
 }
 
+
+/* ---- rules: the /proc fill, kernel threads, zombies, PID 1, one-walk plans ---- */
+
+/* /proc/PID/stat: fields 3.. after the comm (which may hold ") "). */
+static void stat_file(pid_t pid, const char *comm, char state, pid_t ppid, unsigned long flags,
+		      unsigned long long start)
+{
+	char rel[64], text[512];
+
+	snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
+	snprintf(text, sizeof(text), "%d (%s) %c %d %d %d 0 -1 %lu 0 0 0 0 0 0 0 0 20 0 1 0 %llu 0 0\n",
+		 (int)pid, comm, state, (int)ppid, (int)pid, (int)pid, flags, start);
+	put(rel, text);
+}
+
+static void test_fill(void **state)
+{
+	static const char cmdline[] = "/usr/bin/python3\0-m\0http.server\0";
+	struct uc_proc *p = calloc(1, sizeof(*p));
+	char path[600], rel[64];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(p);
+	/* a process with every file */
+	process(600, "a) b", 1000, NULL, 0);
+	stat_file(600, "a) b", 'S', 1, 0x400100, 98765);
+	snprintf(path, sizeof(path), "%s/proc/600/cmdline", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(cmdline, 1, sizeof(cmdline) - 1, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/proc/600/exe", root);
+	assert_int_equal(symlink("/usr/bin/python3.11", path), 0);
+	put("proc/1/comm", "init\n");
+	uc_proc_reset(p, 600, 600, uc_task_fill, NULL);
+	assert_int_equal(uc_task_fill(p, UC_PF_COMM | UC_PF_STATUS | UC_PF_EXE | UC_PF_CMDLINE | UC_PF_PARENT,
+				      NULL), 0);
+	assert_string_equal(p->comm, "a) b");
+	assert_int_equal(p->uid, 1000);
+	assert_int_equal(p->gid, 0);
+	assert_string_equal(p->exe, "/usr/bin/python3.11");
+	assert_string_equal(p->cmdline, "/usr/bin/python3 -m http.server");
+	assert_string_equal(p->argv0, "python3");
+	assert_true(p->have & UC_PF_STAT);	/* the parent needed the ppid */
+	assert_int_equal(p->ppid, 1);
+	assert_int_equal(p->state, 'S');
+	assert_false(p->kthread);
+	assert_int_equal(p->start_time, 98765);
+	assert_string_equal(p->pcomm, "init");
+	assert_int_equal(p->absent, 0);
+
+	/* a kernel thread: PF_KTHREAD in stat, no exe, no cmdline */
+	process(700, "kworker/0:1", 0, NULL, 0);
+	stat_file(700, "kworker/0:1", 'I', 2, 0x04208060, 50);
+	put("proc/700/cmdline", "");
+	uc_proc_reset(p, 700, 700, uc_task_fill, NULL);
+	assert_int_equal(uc_task_fill(p, UC_PF_STAT | UC_PF_EXE | UC_PF_CMDLINE, NULL), 0);
+	assert_true(p->kthread);
+	assert_int_equal(p->absent, UC_PF_EXE | UC_PF_CMDLINE);
+
+	/* no stat (like the fake trees): status, and "child of kthreadd without cmdline" */
+	uc_proc_reset(p, 300, 300, uc_task_fill, NULL);
+	assert_int_equal(uc_task_fill(p, UC_PF_STAT, NULL), 0);
+	assert_int_equal(p->state, 'S');
+	assert_int_equal(p->ppid, 1);
+	assert_false(p->kthread);
+	snprintf(rel, sizeof(rel), "proc/300/status");
+	put(rel, "Name:\tkthreadd-kid\nState:\tI (idle)\nTgid:\t300\nPid:\t300\nPPid:\t2\nUid:\t0\t0\t0\t0\n");
+	uc_proc_reset(p, 300, 300, uc_task_fill, NULL);
+	assert_int_equal(uc_task_fill(p, UC_PF_STAT, NULL), 0);
+	assert_true(p->kthread);
+	assert_int_equal(p->state, 'I');
+
+	/* gone */
+	uc_proc_reset(p, 999, 999, uc_task_fill, NULL);
+	assert_int_equal(uc_task_fill(p, UC_PF_STATUS, NULL), -ESRCH);
+	uc_proc_reset(p, 999, 999, uc_task_fill, NULL);
+	assert_int_equal(uc_task_fill(p, UC_PF_EXE, NULL), -ESRCH);
+	free(p);
+}
+
+static void test_all_skips_kernel_threads(void **state)
+{
+	struct uc_selector sel = { .all = true };
+	struct uc_walk_stats st;
+	struct seen s = { .n = 0 };
+	pid_t pids[] = { 700 };
+	static const pid_t user[] = { 100, 200, 300 }, with_k[] = { 100, 200, 300, 700 }, k[] = { 700 };
+
+	(void)state;
+	process(700, "kworker/0:1", 0, NULL, 0);
+	stat_file(700, "kworker/0:1", 'I', 2, 0x04208060, 50);
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	expect_tids(&s, user, 3);
+	assert_int_equal(st.kthreads, 1);
+	sel.kernel_threads = true;
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	expect_tids(&s, with_k, 4);
+	assert_int_equal(st.kthreads, 0);
+	/* named explicitly: taken */
+	sel = (struct uc_selector){ .pids = pids, .npids = 1 };
+	s.n = 0;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	expect_tids(&s, k, 1);
+}
+
+static void test_plan_zombie_and_init(void **state)
+{
+	struct uc_selector sel = { .all = true };
+	struct uc_task_want want = { .min = UC_KEEP, .max = 700, .reset_on_fork = UC_KEEP,
+				     .on_refusal = on_refusal, .data = &nrefusals };
+	struct uc_walk_stats st;
+	struct uc_plan p;
+	pid_t one[] = { 1 };
+	size_t why[UC_SKIP_INIT + 1] = { 0 };
+
+	(void)state;
+	process(1, "init", 0, NULL, 0);
+	process(800, "defunct", 1000, NULL, 0);
+	stat_file(800, "defunct", 'Z', 1, 0x400000, 7);
+	nrefusals = 0;
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, &st), 0);
+	assert_null(find(&p, 1, UC_ATTR_MAX));		/* PID 1 left alone under --all */
+	assert_null(find(&p, 800, UC_ATTR_MAX));	/* a zombie is not "changed" */
+	assert_non_null(find(&p, 100, UC_ATTR_MAX));
+	assert_int_equal(st.skipped, 2);
+	for (size_t i = 0; i < nrefusals; i++)
+		if (refusals[i].why <= UC_SKIP_INIT)
+			why[refusals[i].why]++;
+	assert_int_equal(why[UC_SKIP_INIT], 1);
+	assert_int_equal(why[UC_SKIP_ZOMBIE], 1);
+	assert_int_equal(p.failed, st.refused + st.failed);	/* skips are not failures */
+	assert_int_equal(p.gone, 2);			/* 400, and the zombie: it has exited */
+	uc_plan_free(&p);
+
+	/* PID 1 named: planned */
+	sel = (struct uc_selector){ .pids = one, .npids = 1 };
+	nrefusals = 0;
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, &st), 0);
+	assert_non_null(find(&p, 1, UC_ATTR_MAX));
+	assert_int_equal(st.skipped, 0);
+	uc_plan_free(&p);
+}
+
+static void test_several_users_and_policies(void **state)
+{
+	static const uid_t users[] = { 0, 1000 };
+	static const int pols[] = { 3, 1 };	/* batch, fifo */
+	struct uc_selector sel = { .all = true, .threads = true, .uids = users, .nuids = 2,
+				   .policies = pols, .npolicies = 2 };
+	struct seen s = { .n = 0 };
+	static const pid_t want[] = { 102, 200 };
+
+	(void)state;
+	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	expect_tids(&s, want, 2);
+}
+
+static void test_plan_rules(void **state)
+{
+	static const uid_t u1000[] = { 1000 };
+	static const int batch[] = { 3 };
+	static const char *const app[] = { "app" }, *const oth[] = { "oth*" };
+	struct uc_rule v[4] = {
+		{ .uids = u1000, .nuids = 1, .threads = true, .min = UC_KEEP, .max = 900, .reset_on_fork = UC_KEEP },
+		{ .comm = { app, 1 }, .min = 100, .max = UC_KEEP, .reset_on_fork = UC_KEEP },
+		{ .policies = batch, .npolicies = 1, .threads = true, .min = UC_KEEP, .max = 800,
+		  .reset_on_fork = UC_KEEP },
+		{ .comm = { oth, 1 }, .exclude = true, .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP },
+	};
+	struct uc_rules rs;
+	struct uc_walk_stats st;
+	struct uc_plan p;
+	const struct uc_change *c;
+
+	(void)state;
+	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
+	uc_plan_init(&p);
+	ngetattr = 0;
+	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
+	/* 100: min from rule 1 (main thread), max from rule 0; 101: max 300 -> 900; 102 (batch):
+	 * rule 2 is later, max 800; 300 ("other") excluded; 200 (root, fifo) matches nothing */
+	assert_int_equal(p.n, 4);
+	c = find(&p, 100, UC_ATTR_MIN);
+	assert_non_null(c);
+	assert_int_equal(c->to, 100);
+	assert_int_equal(find(&p, 100, UC_ATTR_MAX)->to, 900);
+	assert_int_equal(find(&p, 101, UC_ATTR_MAX)->to, 900);
+	assert_null(find(&p, 101, UC_ATTR_MIN));	/* rule 1 is not a threads rule */
+	assert_int_equal(find(&p, 102, UC_ATTR_MAX)->to, 800);
+	assert_null(find(&p, 300, UC_ATTR_MAX));
+	assert_int_equal(p.unchanged, 0);		/* excluded is not "unchanged" */
+	assert_int_equal(st.failed, 0);
+	uc_plan_free(&p);
+	uc_rules_free(&rs);
+
+	/* a priority above the exclude and above the later rule */
+	v[0].priority = 1;
+	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
+	assert_int_equal(find(&p, 102, UC_ATTR_MAX)->to, 900);
+	assert_int_equal(find(&p, 300, UC_ATTR_MAX)->to, 900);
+	uc_plan_free(&p);
+	uc_rules_free(&rs);
+
+	/* a refusal names the rule whose value was refused: 300 has min 500 */
+	v[0].max = 400;
+	nrefusals = 0;
+	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
+	assert_int_equal(st.refused, 1);
+	assert_int_equal(nrefusals, 1);
+	assert_int_equal(refusals[0].tid, 300);
+	assert_int_equal(refusals[0].rule, 0);
+	uc_plan_free(&p);
+	uc_rules_free(&rs);
+
+	/* one process (the daemon after an exec): its threads, nothing else */
+	{
+		pid_t one[] = { 100 }, gone[] = { 999 };
+
+		assert_int_equal(uc_rules_init(&rs, v, 4), 0);
+		uc_plan_init(&p);
+		assert_int_equal(uc_tasks_plan_rules(&p, &rs, one, 1, NULL, NULL, &st), 0);
+		assert_non_null(find(&p, 101, UC_ATTR_MAX));
+		assert_non_null(find(&p, 102, UC_ATTR_MAX));
+		assert_null(find(&p, 300, UC_ATTR_MAX));
+		assert_int_equal(st.seen, 3);
+		uc_plan_free(&p);
+		uc_plan_init(&p);
+		assert_int_equal(uc_tasks_plan_rules(&p, &rs, gone, 1, NULL, NULL, &st), -ESRCH);
+		assert_int_equal(p.n, 0);
+		uc_plan_free(&p);
+		uc_rules_free(&rs);
+	}
+
+	/* a value no task can take: before any task is read */
+	v[1].min = 2000;
+	ngetattr = 0;
+	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, NULL, NULL, &st), -ERANGE);
+	assert_int_equal(ngetattr, 0);
+	uc_plan_free(&p);
+	uc_rules_free(&rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +849,11 @@ int main(void)
 		cmocka_unit_test_setup(test_plan_bad_want, setup),
 		cmocka_unit_test_setup(test_plan_missing_pid, setup),
 		cmocka_unit_test_setup(test_helpers, setup),
+		cmocka_unit_test_setup(test_fill, setup),
+		cmocka_unit_test_setup(test_all_skips_kernel_threads, setup),
+		cmocka_unit_test_setup(test_plan_zombie_and_init, setup),
+		cmocka_unit_test_setup(test_several_users_and_policies, setup),
+		cmocka_unit_test_setup(test_plan_rules, setup),
 	};
 	char cmd[512];
 	int rc;

@@ -10,28 +10,35 @@
 # second one is seen waiting.
 # vm-timeout: 400
 . "$(dirname "$0")/../lib.sh"
+. "$VM_DIR/helpers/task.sh"
 T=$(mktemp -d)
 CG=/sys/fs/cgroup
 expect_key 0 "right after boot"
 mkdir $CG/writer $CG/lk
 sysmin() { cat /proc/sys/kernel/sched_util_clamp_min; }
 state() { echo "$(sysmin) $(cat $CG/lk/cpu.uclamp.max)"; }
-conf() { printf '[fast-path]\nallow-enable = yes\n[system]\nmin = %s\n[cgroup lk]\nmax = %s\n' "$2" "$3" >"$T/$1.conf"; }
-conf a 30% 50%
-conf b 60% 80%
-lock_held() { grep -q 'FLOCK .*WRITE' /proc/locks; }
+# 1,000 threads make each apply take a while (planning reads every one)
+check "a process with 1000 threads" start_threads 1000 lk
+conf() {
+	printf '[fast-path]\nallow-enable = yes\n[system]\nmin = %s\n[cgroup lk]\nmax = %s\n[tasks lk]\ncomm = lk\nthreads = yes\nmax = %s\n' \
+		"$2" "$3" "$4" >"$T/$1.conf"
+}
+conf a 30% 50% 300
+conf b 60% 80% 500
+# builtins only: the poll must be quicker than a short apply
+lock_held() { local l; while read -r l; do [[ $l == *FLOCK*WRITE* ]] && return 0; done </proc/locks; return 1; }
 # hold_lock NAME CMD...: run CMD in cgroup 'writer' (H = its PID), freeze it once it holds the lock
 hold_lock() {
 	local name=$1 i
 	shift
 	sh -c 'echo $$ >/sys/fs/cgroup/writer/cgroup.procs && exec "$@"' sh "$@" >"$T/$name.out" 2>&1 &
 	H=$!
-	for i in $(seq 1 2000); do
+	for ((i = 0; i < 2000000; i++)); do
 		if lock_held; then
 			echo 1 >$CG/writer/cgroup.freeze
 			return 0
 		fi
-		sleep 0.01
+		kill -0 "$H" 2>/dev/null || return 1
 	done
 	return 1
 }
@@ -63,13 +70,15 @@ wait "$B"
 check "B succeeded after A" test $? = 0
 run cat "$T/a.out" "$T/b.out"
 check "the final state is B's (the last one's)" test "$(state)" = "614 80.00"
+run clamps_of_threads "$TP"
+expect_out "^1000 0 500$"
 expect_key 1
 
 # ---- one fails and rolls back while the other waits: the other's success holds
 # C (holds the lock) sets 40%/60%; D waits, plans from C's values, writes the
 # sysctl, then fails on a task it may not change (root without CAP_SYS_NICE,
 # a task of another user) and rolls back: to C's values.
-conf c 40% 60%
+conf c 40% 60% 400
 cp /bin/sleep "$T/uc-other"
 setpriv --reuid=65534 --regid=65534 --clear-groups "$T/uc-other" 600 &
 O=$!
@@ -89,6 +98,6 @@ expect_out "uc-other\).*permission denied"
 expect_out "failed: 1 change\(s\) undone"
 check "C's values hold after D's rollback" test "$(state)" = "410 60.00"
 check "the other user's task untouched" test "$(tclamp $O)" = "0 1024"
-kill $O
+kill $O $TP
 expect_key 1
 done_scenario

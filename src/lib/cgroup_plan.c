@@ -1,0 +1,164 @@
+/*
+ * Plans for cgroup clamps: the writes that bring a group to the wanted
+ * values, only those that differ (any write to cpu.uclamp.* flips the key,
+ * even of the same value), and the "+cpu" subtree_control writes that
+ * create the files on v2. Reads go through cgroup.c; nothing is written here.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+#include "uclamp/cgroup.h"
+#include "uclamp/value.h"
+
+/* Does p already enable cpu in rel's parent? */
+static bool plan_enables_cpu_for(const struct uc_plan *p, const char *rel)
+{
+	char parent[PATH_MAX];
+
+	if (!uc_cg_parent(rel, parent, sizeof(parent)))
+		return false;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].kind == UC_KIND_SUBTREE && p->v[i].to == 1 && p->v[i].target &&
+		    !strcmp(p->v[i].target, parent))
+			return true;
+	return false;
+}
+
+/* The pct100 to write for v, and whether the current value already is it. */
+static int want_of(const struct uc_value *v, enum uc_attr attr, int cur, int *want, bool *same)
+{
+	int util;
+
+	if (v->util == UC_RESET) {
+		util = attr == UC_ATTR_MIN ? 0 : UC_CAPACITY_SCALE;
+		*want = attr == UC_ATTR_MIN ? 0 : UC_PCT_MAX;
+		*same = uc_pct100_to_util(cur) == util;
+		return 0;
+	}
+	if (v->percent) {
+		if (v->pct100 < 0 || v->pct100 > UC_PCT_MAX)
+			return -ERANGE;
+		*want = v->pct100;
+		*same = cur == v->pct100;
+		return 0;
+	}
+	if (v->util < 0 || v->util > UC_CAPACITY_SCALE)
+		return -ERANGE;
+	*want = uc_util_to_pct100(v->util);
+	*same = uc_pct100_to_util(cur) == v->util;
+	return 0;
+}
+
+int uc_cg_plan_values(struct uc_plan *p, const char *rel, const struct uc_value *min,
+		      const struct uc_value *max)
+{
+	int cur[2], want[2] = { 0, 0 }, rc;
+	bool same[2] = { true, true };
+	const struct uc_value *v[2] = { min, max };
+	size_t n0 = p->n, u0 = p->unchanged;
+	int order[2] = { 0, 1 };
+
+	rc = uc_cg_read(rel, UC_ATTR_MIN, &cur[0]);
+	if (!rc)
+		rc = uc_cg_read(rel, UC_ATTR_MAX, &cur[1]);
+	if (rc == -ENOENT && plan_enables_cpu_for(p, rel)) {
+		/* the kernel creates the files with the defaults */
+		cur[0] = 0;
+		cur[1] = UC_PCT_MAX;
+		rc = 0;
+	}
+	if (rc)
+		return rc;
+	for (int i = 0; i < 2; i++)
+		if (v[i] && (rc = want_of(v[i], i ? UC_ATTR_MAX : UC_ATTR_MIN, cur[i], &want[i], &same[i])))
+			return rc;
+	/* cgroups allow min > max, but keep the in-between state sane anyway:
+	 * a min raised above the current max goes after the max */
+	if (v[0] && !same[0] && uc_pct100_to_util(want[0]) > uc_pct100_to_util(cur[1])) {
+		order[0] = 1;
+		order[1] = 0;
+	}
+	for (int k = 0; k < 2; k++) {
+		int i = order[k];
+
+		if (!v[i])
+			continue;
+		if (same[i]) {
+			p->unchanged++;
+			continue;
+		}
+		if (!uc_plan_add(p, UC_KIND_CGROUP, i ? UC_ATTR_MAX : UC_ATTR_MIN, rel, cur[i], want[i])) {
+			uc_plan_drop_from(p, n0);
+			p->unchanged = u0;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* A pct100 want as a parsed value: NULL to keep, the default, or the percentage. */
+static int value_of(int want, struct uc_value *v, const struct uc_value **out)
+{
+	*out = NULL;
+	if (want == UC_KEEP)
+		return 0;
+	if (want == UC_RESET)
+		*v = (struct uc_value){ .util = UC_RESET, .pct100 = -1 };
+	else if (want < 0 || want > UC_PCT_MAX)
+		return -ERANGE;
+	else
+		*v = (struct uc_value){ .util = uc_pct100_to_util(want), .pct100 = want, .percent = true };
+	*out = v;
+	return 0;
+}
+
+int uc_cg_plan(struct uc_plan *p, const char *rel, int want_min, int want_max)
+{
+	struct uc_value mn, mx;
+	const struct uc_value *a, *b;
+	int rc;
+
+	if ((rc = value_of(want_min, &mn, &a)) || (rc = value_of(want_max, &mx, &b)))
+		return rc;
+	return uc_cg_plan_values(p, rel, a, b);
+}
+
+int uc_cg_plan_enable_cpu(struct uc_plan *p, const char *rel)
+{
+	struct uc_cg_info info;
+	char anc[PATH_MAX] = "";
+	const char *comp = rel;
+	size_t len = 0, n0 = p->n;
+	int added = 0, rc = uc_cg_init(&info);
+
+	if (rc)
+		return rc;
+	if (info.version != UC_CG_V2)
+		return -EOPNOTSUPP;
+	if (uc_cg_path_escapes(rel))
+		return -EXDEV;
+	while (*comp == '/')
+		comp++;
+	/* every ancestor, root first, down to rel's parent */
+	while (*comp) {
+		bool on;
+
+		if ((rc = uc_cg_subtree_cpu(anc, &on)))
+			goto fail;
+		if (!on) {
+			if (!uc_plan_add(p, UC_KIND_SUBTREE, UC_ATTR_CPU_CONTROLLER, anc, 0, 1)) {
+				rc = -ENOMEM;
+				goto fail;
+			}
+			added++;
+		}
+		if ((rc = uc_cg_path_next(&comp, anc, sizeof(anc), &len)) < 0)
+			goto fail;
+	}
+	return added;
+fail:
+	uc_plan_drop_from(p, n0);
+	return rc;
+}
+

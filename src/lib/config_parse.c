@@ -1,0 +1,523 @@
+/*
+ * The configuration parser (the grammar is in uclampctl.conf(5)): one pass,
+ * one line at a time. Each line is read whole (at most UC_CONF_LINE_MAX
+ * bytes), numbered, trimmed, and classified:
+ *
+ *   blank, or '#' / ';' first       nothing
+ *   [NAME] or [NAME ARG]            the section that the next keys belong to
+ *   KEY = VALUE or KEY: VALUE       a key of the current section
+ *   anything else                   an error
+ *
+ * Every problem is recorded as file:line: message and parsing goes on, so
+ * one run shows them all. The current section is an index into this file's
+ * sections or a state (none yet, a broken header): nothing a name in the
+ * file can collide with.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uclamp/config.h"
+
+enum sec_type { SEC_FASTPATH, SEC_SYSTEM, SEC_CGROUP, SEC_TASKS, SEC_N };
+
+/* The keys of the sections other than [tasks] (config_tasks.c has those). */
+enum key { K_ALLOW_ENABLE, K_MIN, K_MAX, K_RT_DEFAULT, K_N };
+
+#define IN(s) (1u << (s))
+static const struct {
+	const char *name;
+	unsigned in;	/* sections it belongs to */
+} keys[K_N] = {
+	[K_ALLOW_ENABLE] = { "allow-enable", IN(SEC_FASTPATH) },
+	[K_MIN] = { "min", IN(SEC_SYSTEM) | IN(SEC_CGROUP) },
+	[K_MAX] = { "max", IN(SEC_SYSTEM) | IN(SEC_CGROUP) },
+	[K_RT_DEFAULT] = { "rt-default", IN(SEC_SYSTEM) },
+};
+
+static const struct {
+	const char *name;
+	const char *keys;	/* for "use ..." hints */
+	bool has_arg;
+} sections[SEC_N] = {
+	[SEC_FASTPATH] = { "fast-path", "allow-enable", false },
+	[SEC_SYSTEM] = { "system", "min, max or rt-default", false },
+	[SEC_CGROUP] = { "cgroup", "min or max", true },
+	[SEC_TASKS] = { "tasks", "comm, user, group, policy, cgroup, exe, argv0, cmdline, parent, min, max, reset-on-fork, threads, rt, kernel-threads, priority or exclude", true },
+};
+
+static const char bom[] = "\xef\xbb\xbf";
+
+/* ---- the per-file state ------------------------------------------------------ */
+
+struct file_sec {
+	enum sec_type type;
+	char *arg;		/* cgroup path (normalized) or tasks name; NULL otherwise */
+	char *label;		/* "[cgroup a/b]", for messages */
+	int line;
+	size_t idx;		/* into c->cgroups / c->tasks */
+	struct {		/* the known keys set in this section, and where */
+		char name[16];
+		int line;
+	} seen[24];
+	size_t nseen;
+};
+
+struct parse {
+	struct uc_config *c;
+	const char *file;	/* == c->files[i] */
+	FILE *f;
+	char *buf;		/* UC_CONF_LINE_MAX + 1 */
+	int line;
+	struct file_sec *secs;
+	size_t nsecs;
+	enum { IN_NONE, IN_BROKEN, IN_SECTION } in;	/* where the next key goes */
+	size_t cur;		/* IN_SECTION: secs[cur] */
+	int err;		/* -ENOMEM */
+};
+
+#define ERR(px, ...) do { \
+	struct uc_conf_loc l_ = { (px)->file, (px)->line }; \
+	if (uc_config_error((px)->c, &l_, -EINVAL, __VA_ARGS__)) \
+		(px)->err = -ENOMEM; \
+} while (0)
+
+/* ---- reading lines --------------------------------------------------------------- */
+
+enum line_kind { LINE_EOF, LINE_TEXT, LINE_TOO_LONG, LINE_NUL };
+
+/* The next line into px->buf, without its '\n'. Past UC_CONF_LINE_MAX bytes
+ * the rest of the line is read and dropped, so the next line keeps its number. */
+static enum line_kind read_line(struct parse *px)
+{
+	size_t n = 0;
+	bool nul = false, any = false;
+	int ch;
+
+	while ((ch = getc(px->f)) != EOF) {
+		any = true;
+		if (ch == '\n')
+			break;
+		if (!ch)
+			nul = true;
+		if (n < UC_CONF_LINE_MAX)
+			px->buf[n] = (char)ch;
+		if (n <= UC_CONF_LINE_MAX)
+			n++;
+	}
+	if (!any)
+		return LINE_EOF;
+	px->line++;
+	if (n > UC_CONF_LINE_MAX)
+		return LINE_TOO_LONG;
+	px->buf[n] = '\0';
+	return nul ? LINE_NUL : LINE_TEXT;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* The first of chars (NULL: none), or of a ';' right after white space (an
+ * inline comment), or the end. */
+static char *find_or_comment(char *s, const char *chars)
+{
+	bool was_space = false;
+
+	for (; *s; s++) {
+		if ((chars && strchr(chars, *s)) || (was_space && *s == ';'))
+			break;
+		was_space = isspace((unsigned char)*s);
+	}
+	return s;
+}
+
+/* ---- section headers ---------------------------------------------------------------- */
+
+/* "/a//b/" -> "/a/b": runs of '/' collapsed, no trailing '/'. In place. */
+static void normalize_path(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r; r++)
+		if (!(*r == '/' && w > s && w[-1] == '/'))
+			*w++ = *r;
+	*w = '\0';
+	while (w > s + 1 && w[-1] == '/')
+		*--w = '\0';
+}
+
+/* Does the path have a ".." component? A lexical check, before any
+ * lookup, so the error has its file:line even on another machine. */
+static bool has_dotdot(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "..")); p += 2)
+		if ((p == s || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+			return true;
+	return false;
+}
+
+/* The config entry a header names: found across files by path / name (a
+ * later file adds to and overrides it), or new. SIZE_MAX on ENOMEM. */
+static size_t find_or_add_entry(struct parse *px, enum sec_type type, const char *arg)
+{
+	struct uc_config *c = px->c;
+	struct uc_conf_loc loc = { px->file, px->line };
+
+	if (type == SEC_CGROUP) {
+		struct uc_conf_cgroup *v;
+
+		for (size_t i = 0; i < c->ncgroups; i++)
+			if (!strcmp(c->cgroups[i].path, arg))
+				return i;
+		v = realloc(c->cgroups, (c->ncgroups + 1) * sizeof(*v));
+		if (!v)
+			return SIZE_MAX;
+		c->cgroups = v;
+		v[c->ncgroups] = (struct uc_conf_cgroup){ .path = strdup(arg), .loc = loc };
+		if (!v[c->ncgroups].path)
+			return SIZE_MAX;
+		return c->ncgroups++;
+	}
+	if (type == SEC_TASKS) {
+		struct uc_conf_tasks *v;
+
+		for (size_t i = 0; i < c->ntasks; i++)
+			if (!strcmp(c->tasks[i].name, arg))
+				return i;
+		v = realloc(c->tasks, (c->ntasks + 1) * sizeof(*v));
+		if (!v)
+			return SIZE_MAX;
+		c->tasks = v;
+		v[c->ntasks] = (struct uc_conf_tasks){ .name = strdup(arg), .loc = loc };
+		if (!v[c->ntasks].name)
+			return SIZE_MAX;
+		return c->ntasks++;
+	}
+	return 0;
+}
+
+/* Check "[name arg]" and return its type, or -1 (reported). arg is cut out
+ * of s and normalized in place. */
+static int check_header(struct parse *px, char *s, char **argp)
+{
+	char *end = strchr(s, ']'), *name, *arg, *rest;
+	int type = -1;
+
+	if (!end) {
+		ERR(px, "section header without ']'");
+		return -1;
+	}
+	rest = trim(end + 1);
+	if (*rest && *rest != '#' && *rest != ';') {
+		ERR(px, "unexpected text '%s' after the section header", rest);
+		return -1;
+	}
+	*end = '\0';
+	name = trim(s + 1);
+	arg = name + strcspn(name, " \t");
+	if (*arg)
+		*arg++ = '\0';
+	arg = trim(arg);
+	for (int t = 0; t < SEC_N; t++)
+		if (!strcmp(name, sections[t].name))
+			type = t;
+	if (type < 0) {
+		ERR(px, "unknown section [%s%s%s]; use [fast-path], [system], [cgroup PATH] "
+		    "or [tasks NAME]", name, *arg ? " " : "", arg);
+		return -1;
+	}
+	if (!sections[type].has_arg && *arg) {
+		ERR(px, "[%s] takes no name (found '%s')", name, arg);
+		return -1;
+	}
+	if (sections[type].has_arg && !*arg) {
+		ERR(px, "[%s] needs a %s, e.g. [%s]", name, type == SEC_CGROUP ? "path" : "name",
+		    type == SEC_CGROUP ? "cgroup system.slice/backup.service" : "tasks build-jobs");
+		return -1;
+	}
+	if (type == SEC_CGROUP) {
+		normalize_path(arg);
+		if (has_dotdot(arg)) {
+			ERR(px, "cgroup path '%s' leaves the cgroup hierarchy: '..' is not allowed",
+			    arg);
+			return -1;
+		}
+		if (!strcmp(arg, "/") || !strcmp(arg, ".")) {
+			ERR(px, "the root cgroup has no cpu.uclamp files; "
+			    "use [system] for system-wide clamps");
+			return -1;
+		}
+	}
+	*argp = arg;
+	return type;
+}
+
+/* A "[...]" line: the section the next keys go to, or a broken header
+ * whose keys are skipped without more errors. */
+static void header(struct parse *px, char *s)
+{
+	struct file_sec *fs;
+	char *arg = NULL;
+	int type = check_header(px, s, &arg);
+
+	px->in = IN_BROKEN;
+	if (type < 0)
+		return;
+	if (!sections[type].has_arg)
+		arg = NULL;
+	for (size_t i = 0; i < px->nsecs; i++) {
+		fs = &px->secs[i];
+		if (fs->type == (enum sec_type)type && (!fs->arg || !strcmp(fs->arg, arg))) {
+			ERR(px, "duplicate section %s (first at line %d)", fs->label, fs->line);
+			return;
+		}
+	}
+	fs = realloc(px->secs, (px->nsecs + 1) * sizeof(*fs));
+	if (!fs) {
+		px->err = -ENOMEM;
+		return;
+	}
+	px->secs = fs;
+	fs = &px->secs[px->nsecs];
+	*fs = (struct file_sec){ .type = type, .line = px->line };
+	if ((arg && !(fs->arg = strdup(arg))) ||
+	    asprintf(&fs->label, "[%s%s%s]", sections[type].name, arg ? " " : "",
+		     arg ? arg : "") < 0) {
+		fs->label = NULL;
+		free(fs->arg);
+		px->err = -ENOMEM;
+		return;
+	}
+	fs->idx = find_or_add_entry(px, type, arg);
+	if (fs->idx == SIZE_MAX) {
+		free(fs->arg);
+		free(fs->label);
+		px->err = -ENOMEM;
+		return;
+	}
+	px->cur = px->nsecs++;
+	px->in = IN_SECTION;
+}
+
+/* ---- values ------------------------------------------------------------------------------ */
+
+static int parse_bool(const char *s, bool *b)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*b = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*b = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key,
+		      const char *sec, const char *val, const struct uc_conf_loc *loc)
+{
+	static const char hash[] = " (a comment after a value starts with ' ;', not '#')";
+	struct uc_value v;
+	int rc = uc_value_parse(val, &v);
+
+	if (rc)
+		return uc_config_error(c, loc, -EINVAL,
+				       "invalid value '%s' for %s in %s: %s; use %s%s",
+				       val, key, sec,
+				       rc == -ERANGE ? "out of range" : "not a clamp value",
+				       uc_value_forms, strchr(val, '#') ? hash : "");
+	*dst = (struct uc_conf_value){ .set = true, .v = v, .loc = *loc };
+	return 0;
+}
+
+int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key,
+		     const char *sec, const char *val, const struct uc_conf_loc *loc)
+{
+	bool b;
+
+	if (parse_bool(val, &b))
+		return uc_config_error(c, loc, -EINVAL,
+				       "invalid value '%s' for %s in %s: use yes or no",
+				       val, key, sec);
+	*dst = (struct uc_conf_bool){ .set = true, .value = b, .loc = *loc };
+	return 0;
+}
+
+/* ---- keys --------------------------------------------------------------------------------- */
+
+/* A key of [fast-path], [system] or [cgroup]: 0, -ENOENT (not one of its keys) or -ENOMEM. */
+static int set_key(struct parse *px, struct file_sec *fs, const char *name, const char *val)
+{
+	struct uc_config *c = px->c;
+	struct uc_conf_loc loc = { px->file, px->line };
+	struct uc_conf_cgroup *g;
+	int k;
+
+	for (k = 0; k < K_N; k++)
+		if (!strcmp(name, keys[k].name) && (keys[k].in & IN(fs->type)))
+			break;
+	if (k == K_N)
+		return -ENOENT;
+	switch (fs->type) {
+	case SEC_FASTPATH:
+		return uc_conf_set_bool(c, &c->allow_enable, name, fs->label, val, &loc);
+	case SEC_SYSTEM:
+		return uc_conf_set_value(c, k == K_MIN ? &c->sys_min : k == K_MAX ? &c->sys_max :
+					 &c->sys_rt_default, name, fs->label, val, &loc);
+	case SEC_CGROUP:
+		g = &c->cgroups[fs->idx];
+		g->had_setting = true;
+		return uc_conf_set_value(c, k == K_MIN ? &g->min : &g->max, name, fs->label, val,
+					 &loc);
+	default:
+		return -ENOENT;
+	}
+}
+
+/* A section with a bad key: "no selector" / "sets nothing" would only repeat it. */
+static void no_cascade(struct parse *px, const struct file_sec *fs)
+{
+	if (fs->type == SEC_CGROUP)
+		px->c->cgroups[fs->idx].had_setting = true;
+	if (fs->type == SEC_TASKS)
+		px->c->tasks[fs->idx].had_selector = px->c->tasks[fs->idx].had_setting = true;
+}
+
+static void key(struct parse *px, const char *name, const char *value)
+{
+	struct uc_conf_loc loc = { px->file, px->line };
+	struct file_sec *fs;
+	int rc;
+
+	if (px->in == IN_NONE) {
+		ERR(px, "'%s' is outside any section: put it under [fast-path], [system], "
+		    "[cgroup PATH] or [tasks NAME]", name);
+		return;
+	}
+	if (px->in == IN_BROKEN)
+		return;		/* under a broken header: already reported */
+	fs = &px->secs[px->cur];
+	if (!*name) {
+		ERR(px, "a key name is missing before '='");
+		no_cascade(px, fs);
+		return;
+	}
+	for (size_t i = 0; i < fs->nseen; i++) {
+		if (!strcmp(fs->seen[i].name, name)) {
+			ERR(px, "duplicate key '%s' in %s (first at line %d)", name, fs->label,
+			    fs->seen[i].line);
+			return;
+		}
+	}
+	if (fs->type == SEC_TASKS)
+		rc = uc_conf_tasks_key(px->c, &px->c->tasks[fs->idx], name, value, &loc);
+	else
+		rc = set_key(px, fs, name, value);
+	if (rc == -ENOENT) {
+		ERR(px, "unknown key '%s' in %s; use %s", name, fs->label, sections[fs->type].keys);
+		no_cascade(px, fs);
+		return;
+	}
+	if (rc) {
+		px->err = rc;
+		return;
+	}
+	/* a known key is short, and a section has far fewer keys than the table holds */
+	if (fs->nseen < sizeof(fs->seen) / sizeof(fs->seen[0]) &&
+	    strlen(name) < sizeof(fs->seen[0].name)) {
+		strcpy(fs->seen[fs->nseen].name, name);
+		fs->seen[fs->nseen++].line = px->line;
+	}
+}
+
+/* "KEY = VALUE" or "KEY: VALUE"; after the value, ';' following white space
+ * starts a comment. A ';' after white space before the '=' means no '='. */
+static void key_line(struct parse *px, char *s)
+{
+	char *end, *value;
+
+	if (strlen(s) > UC_CONF_KEY_LINE_MAX) {
+		ERR(px, "the line is longer than %d characters", UC_CONF_KEY_LINE_MAX);
+		return;
+	}
+	end = find_or_comment(s, "=:");
+	if (*end != '=' && *end != ':') {
+		ERR(px, "expected 'key = value', a [section] header or a comment");
+		return;
+	}
+	*end = '\0';
+	value = end + 1;
+	*find_or_comment(value, NULL) = '\0';
+	key(px, trim(s), trim(value));
+}
+
+static void parse_line(struct parse *px)
+{
+	char *s = px->buf;
+
+	if (px->line == 1 && !strncmp(s, bom, 3))
+		s += 3;		/* a UTF-8 byte order mark, only at the very start */
+	s = trim(s);
+	if (!strncmp(s, bom, 3))
+		ERR(px, "a UTF-8 byte order mark (BOM) is allowed only at the start of the file: "
+		    "remove it");
+	else if (!*s || *s == '#' || *s == ';')
+		return;
+	else if (*s == '[')
+		header(px, s);
+	else
+		key_line(px, s);
+}
+
+int uc_config_load_stream(struct uc_config *c, FILE *f, const char *name)
+{
+	struct parse px = { .c = c, .f = f, .in = IN_NONE };
+	enum line_kind kind;
+
+	if (!(px.file = uc_config_add_file(c, name)) || !(px.buf = malloc(UC_CONF_LINE_MAX + 1)))
+		return -ENOMEM;
+	while (!px.err && (kind = read_line(&px)) != LINE_EOF) {
+		if (kind == LINE_TOO_LONG)
+			ERR(&px, "the line is longer than %d bytes", UC_CONF_LINE_MAX);
+		else if (kind == LINE_NUL)
+			ERR(&px, "the line contains a NUL byte (not a text file?)");
+		else
+			parse_line(&px);
+		if (px.line == INT_MAX) {
+			ERR(&px, "too many lines: the rest of the file is not read");
+			break;
+		}
+	}
+	if (!px.err && ferror(f)) {
+		struct uc_conf_loc loc = { px.file, 0 };
+
+		if (uc_config_error(c, &loc, -EIO, "read error"))
+			px.err = -ENOMEM;
+	}
+	for (size_t i = 0; i < px.nsecs; i++) {
+		free(px.secs[i].arg);
+		free(px.secs[i].label);
+	}
+	free(px.secs);
+	free(px.buf);
+	return px.err;
+}
