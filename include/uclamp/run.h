@@ -76,8 +76,10 @@ size_t uc_report_gone(const struct uc_report *r);
 size_t uc_report_failed(const struct uc_report *r);
 
 /*
- * Run the plan: read the key's state; an empty plan or a dry run stops there.
- * Then every file the plan writes is checked for writability (atomic runs: one
+ * Run the plan: read the key's state; an empty plan stops there. An atomic
+ * plan is reordered so that its task changes come first (files can be checked
+ * before writing, a task's sched_setattr cannot: its failure then comes before
+ * any other write); a dry run stops here. Then every file the plan writes is checked for writability (atomic runs: one
  * known failure and nothing is written, before anyone is asked), the guard
  * decides (ask() when it wants consent), and the executor runs.
  * The report is always filled (r->plan = plan). Returns 0 when

@@ -107,6 +107,28 @@ static int check_writable(struct uc_plan *p, const struct uc_exec_ops *ops, stru
 	return first;
 }
 
+/*
+ * Atomic plans: the writes no check can vouch for go first. Files were
+ * checked for writability; a task's sched_setattr can still fail (EPERM for
+ * another user's task without CAP_SYS_NICE), so tasks lead and such a
+ * failure comes before any sysctl or cgroup write. The order among files
+ * (min before max, +cpu before a group's clamps) and among tasks is kept.
+ */
+static void tasks_first(struct uc_plan *p)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct uc_change c;
+
+		if (p->v[i].kind != UC_KIND_TASK)
+			continue;
+		c = p->v[i];
+		memmove(&p->v[k + 1], &p->v[k], (i - k) * sizeof(c));
+		p->v[k++] = c;
+	}
+}
+
 static bool stopped(const struct uc_run_opts *o, struct uc_report *r)
 {
 	if (!o->stop || !*o->stop)
@@ -142,6 +164,8 @@ int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_rep
 		r->outcome = UC_RUN_NOTHING;
 		return 0;
 	}
+	if (o->mode == UC_EXEC_ATOMIC)
+		tasks_first(plan);	/* also what a dry run shows: the order of the writes */
 	if (o->dry_run) {
 		r->outcome = UC_RUN_DRY;
 		return 0;

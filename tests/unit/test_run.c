@@ -437,6 +437,38 @@ static void test_signal_mid_run(void **state)
 	assert_int_equal(nwrites, 4);	/* two writes, two undos */
 }
 
+/* Atomic: tasks first (their failure cannot be foreseen), files in their order. */
+static void test_atomic_tasks_first(void **state)
+{
+	(void)state;
+	opts.dry_run = true;
+	sysctl(UC_ATTR_MIN, 1024, 512);
+	task(10, UC_ATTR_MIN, 0, 100);
+	task(10, UC_ATTR_MAX, 1024, 512);
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, "a", 10000, 5000));
+	task(11, UC_ATTR_MAX, 1024, 512);
+	sysctl(UC_ATTR_MAX, 1024, 800);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(plan.v[0].tid, 10);
+	assert_int_equal(plan.v[0].attr, UC_ATTR_MIN);
+	assert_int_equal(plan.v[1].tid, 10);
+	assert_int_equal(plan.v[1].attr, UC_ATTR_MAX);
+	assert_int_equal(plan.v[2].tid, 11);
+	assert_int_equal(plan.v[3].kind, UC_KIND_SYSCTL);
+	assert_int_equal(plan.v[3].attr, UC_ATTR_MIN);
+	assert_int_equal(plan.v[4].kind, UC_KIND_CGROUP);
+	assert_int_equal(plan.v[5].attr, UC_ATTR_MAX);
+	assert_int_equal(plan.v[5].kind, UC_KIND_SYSCTL);
+	/* a task that fails first: nothing else is written */
+	plan.v[0].state = UC_CH_PLANNED;
+	opts.dry_run = false;
+	opts.yes = true;
+	script[0] = -EPERM;
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), -EPERM);
+	assert_int_equal(nwrites, 1);
+	assert_int_equal(rep.outcome, UC_RUN_FAILED);
+}
+
 static void test_outcome_names(void **state)
 {
 	(void)state;
@@ -464,6 +496,7 @@ int main(void)
 		T(test_best_effort_not_checked),
 		T(test_signal_at_prompt),
 		T(test_signal_mid_run),
+		T(test_atomic_tasks_first),
 		T(test_outcome_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,9 +8,10 @@
 #    'apply' and 'cgroup set --min --max' are refused up front, nothing is
 #    written, and the key stays 0 (the min write would have flipped it).
 # 2. A failure no check can foresee: a task of another user, changed by root
-#    without CAP_SYS_NICE (EPERM from sched_setattr). The plan order is
-#    system, cgroups, tasks: the sysctls and cgroup 'first' are written, then
-#    the task fails, and they are undone; the key stays on (one-way).
+#    without CAP_SYS_NICE (EPERM from sched_setattr). Task writes go first in
+#    an atomic plan for this reason: the first write fails, nothing else is
+#    written, the key stays 0. With a task of root's in front, that one is
+#    written (the key flips), then the other user's fails and it is undone.
 . "$(dirname "$0")/../lib.sh"
 CG=/sys/fs/cgroup
 T=$(mktemp -d)
@@ -66,15 +67,27 @@ expect_out 'cannot be written'
 expect_key 0
 chmod 0644 $CG/locked/cpu.uclamp.max
 
-# ---- 2. an unforeseen failure (EPERM on the task): undone
+# ---- 2. an unforeseen failure (EPERM on the task): tasks go first, nothing else written
 expect_rc 1 nonice apply --config "$T/uclampctl.conf"
 expect_out 'pid '"$P"'( \(uc-late\))?: util_max: permission denied'
-expect_out 'failed: 5 change\(s\) undone.*stays on until reboot'
-check "sysctls rolled back" test "$(sys3)" = "1024 1024 1024 "
-check "cgroup 'first' rolled back" test "$(cat $CG/first/cpu.uclamp.{min,max} | tr '\n' ' ')" = "0.00 max "
-check "cgroup 'locked' rolled back" test "$(cat $CG/locked/cpu.uclamp.max)" = "max"
+expect_out 'failed: 0 change\(s\) undone'
+check "sysctls untouched" test "$(sys3)" = "1024 1024 1024 "
+check "cgroup 'first' untouched" test "$(cat $CG/first/cpu.uclamp.{min,max} | tr '\n' ' ')" = "0.00 max "
 check "the task untouched" test "$(tclamp $P)" = "0 1024"
-expect_key 1 "the writes before the failure flipped it (a rollback cannot undo that)"
+expect_key 0 "the failing task write came first"
+# a task of root's first (a lower PID): written (the key flips), then the other user's fails: undone
+kill $P
+"$T/uc-late" 600 & R=$!
+setpriv --reuid=65534 --regid=65534 --clear-groups "$T/uc-late" 600 & P=$!
+sleep 0.3
+expect_rc 1 nonice apply --config "$T/uclampctl.conf"
+expect_out 'pid '"$P"'( \(uc-late\))?: util_max: permission denied'
+expect_out 'failed: 1 change\(s\) undone.*stays on until reboot'
+check "root's task rolled back" test "$(tclamp $R)" = "0 1024"
+check "sysctls untouched" test "$(sys3)" = "1024 1024 1024 "
+check "cgroup 'locked' untouched" test "$(cat $CG/locked/cpu.uclamp.max)" = "max"
+expect_key 1 "the write before the failure flipped it (a rollback cannot undo that)"
+kill $R
 
 expect_rc 1 nonice apply --config "$T/uclampctl.conf" -J
 expect_out '"changed": false'

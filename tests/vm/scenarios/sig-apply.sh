@@ -4,9 +4,9 @@
 # (best effort) stops the run, and the report says exactly what was done.
 # A second signal while stopping does not cut the undo short.
 #
-# Timing: the writer runs in a cgroup of its own; apply writes the sysctl
-# first, then 3,000 threads one by one. A busy loop on the other CPU sees
-# the first write and freezes the writer's cgroup at once (cgroup.freeze),
+# Timing: the writer runs in a cgroup of its own; apply writes the 3,000
+# threads first (tasks lead in an atomic plan), then the sysctl and the
+# cgroup. A busy loop on the other CPU sees the first write and freezes the writer's cgroup at once (cgroup.freeze),
 # the signal is sent, and the thaw lets the writer see it: in the middle of
 # the task writes, which the checks below verify.
 # vm-timeout: 600
@@ -56,15 +56,17 @@ signal() {
 	echo 0 >$CG/writer/cgroup.freeze
 }
 # no fork in the busy loop: builtins only
-sysctl_written() { local v; read -r v </proc/sys/kernel/sched_util_clamp_min; [ "$v" != 1024 ]; }
-main_thread_written() {
+# the main thread is the first task written (apply writes tasks first)
+main_thread_at() {
 	local k c v
-	while read -r k c v; do [ "$k" = uclamp.max ] && [ "$v" = 200 ] && return 0; done <"/proc/$TP/task/$TP/sched"
+	while read -r k c v; do [ "$k" = uclamp.max ] && [ "$v" = "$1" ] && return 0; done <"/proc/$TP/task/$TP/sched"
 	return 1
 }
+apply_writing() { main_thread_at 300; }
+main_thread_written() { main_thread_at 200; }
 
 # ---- SIGINT, and SIGTERM on its heels: the first one counts, the undo completes
-check "apply started writing" start_writer "$T/int.out" sysctl_written "$UCLAMPCTL" apply --config "$T/new.conf"
+check "apply started writing" start_writer "$T/int.out" apply_writing "$UCLAMPCTL" apply --config "$T/new.conf"
 signal INT TERM	# both pending at the thaw: the second comes while stopping
 wait "$W"
 RC=$?
@@ -80,7 +82,7 @@ expect_out "1 more signal\(s\) came while stopping: noted; the run completed its
 expect_key 1 "writes were made before the signal (a flipped key stays on)"
 
 # ---- SIGTERM with -J: one complete JSON document, on stdout only
-check "apply -J started writing" start_writer "$T/term.json" sysctl_written sh -c "exec '$UCLAMPCTL' apply -J --config '$T/new.conf' 2>'$T/term.err'"
+check "apply -J started writing" start_writer "$T/term.json" apply_writing sh -c "exec '$UCLAMPCTL' apply -J --config '$T/new.conf' 2>'$T/term.err'"
 signal TERM
 wait "$W"
 RC=$?
