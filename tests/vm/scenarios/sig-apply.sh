@@ -86,7 +86,8 @@ check "apply -J started writing" start_writer "$T/term.json" apply_writing sh -c
 signal TERM
 wait "$W"
 RC=$?
-check "exit 143 (128 + SIGTERM)" test "$RC" = 143
+cat "$T/term.err" | sed 's/^/    | /'
+check "exit 143 (128 + SIGTERM), got $RC" test "$RC" = 143
 check "-J: complete JSON saying interrupted, nothing kept" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
