@@ -261,11 +261,10 @@ static int pids_exist(const struct task_args *a)
 
 int cli_task_support(const struct cli_ctl *ctl)
 {
-	char p[4096];
 	int err = 0;
 
 	/* the sysctls exist exactly when CONFIG_UCLAMP_TASK is built in */
-	if (uc_path(p, sizeof(p), "/proc/sys/kernel/sched_util_clamp_min") == 0 && access(p, F_OK) == 0)
+	if (uc_exists("/proc/sys/kernel/sched_util_clamp_min"))
 		return 0;
 	/* hidden /proc/sys (a container?): ask the kernel, without enabling anything */
 	switch (uc_sched_probe(&err)) {

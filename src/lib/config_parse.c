@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uclamp/cgroup.h"
 #include "uclamp/config.h"
 
 enum sec_type { SEC_FASTPATH, SEC_SYSTEM, SEC_CGROUP, SEC_TASKS, SEC_N };
@@ -159,16 +160,6 @@ static void normalize_path(char *s)
 		*--w = '\0';
 }
 
-/* Does the path have a ".." component? A lexical check, before any
- * lookup, so the error has its file:line even on another machine. */
-static bool has_dotdot(const char *s)
-{
-	for (const char *p = s; (p = strstr(p, "..")); p += 2)
-		if ((p == s || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
-			return true;
-	return false;
-}
-
 /* The config entry a header names: found across files by path / name (a
  * later file adds to and overrides it), or new. SIZE_MAX on ENOMEM. */
 static size_t find_or_add_entry(struct parse *px, enum sec_type type, const char *arg)
@@ -250,7 +241,7 @@ static int check_header(struct parse *px, char *s, char **argp)
 	}
 	if (type == SEC_CGROUP) {
 		normalize_path(arg);
-		if (has_dotdot(arg)) {
+		if (uc_cg_path_escapes(arg)) {
 			ERR(px, "cgroup path '%s' leaves the cgroup hierarchy: '..' is not allowed",
 			    arg);
 			return -1;

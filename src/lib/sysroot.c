@@ -30,7 +30,9 @@ int uc_path(char *buf, size_t n, const char *abspath)
 
 int uc_file_open(const char *path, int flags)
 {
-	int fd = open(path, flags | O_CLOEXEC);
+	/* a mode for O_CREAT (only root's 0600 cache creates): without one, the
+	 * mode is stack garbage and _FORTIFY_SOURCE (Debian's flags) aborts */
+	int fd = open(path, flags | O_CLOEXEC, 0600);
 
 	return fd < 0 ? -errno : fd;
 }

@@ -85,9 +85,12 @@ recap "changed=0 failed=0 "
 
 # drift: check mode names it, a run repairs exactly it
 echo 700 >"$K/sched_util_clamp_max"
-play "check mode sees the drift" 0 --check
+play "check mode sees the drift" 0 --check --diff
 recap "changed=1 failed=0 "
 has '"from": "700"'
+# --diff: each value as the host has it and as the configuration wants it
+has '^-kernel\.sched_util_clamp_max = 700$'
+has '^\+kernel\.sched_util_clamp_max = 922$'
 same "$K/sched_util_clamp_max" 700
 play "a run repairs it" 0
 recap "changed=1 failed=0 "
@@ -109,5 +112,24 @@ recap "changed=0 failed=1 "
 has 'out of range'
 grep -q '^max = 80%$' "$A/uclampctl.conf" && _pass "old file kept" || _fail "file replaced: $(cat "$A/uclampctl.conf")"
 sys3 1024 1024 1024
+
+# the role as a collection: built, installed, and used by its full name
+TOP=$TESTS_SRCDIR/..
+OUT=$(ansible-galaxy collection build "$TOP/contrib/ansible" --output-path "$A/build" 2>&1)
+coll=$(ls "$A"/build/uclamp-uclampctl-*.tar.gz 2>/dev/null)
+[ -n "$coll" ] && _pass "ansible-galaxy collection build" || _fail "ansible-galaxy collection build"
+OUT=$(tar tzf "$coll" 2>&1)
+has '^roles/uclampctl/tasks/main\.yml$'
+has '^plugins/modules/uclampctl_check\.py$'
+t "ansible-galaxy collection install" 0 ansible-galaxy collection install -p "$A/collections" "$coll"
+printf -- '- hosts: localhost\n  gather_facts: false\n  roles:\n    - uclamp.uclampctl.uclampctl\n' >"$A/coll.yml"
+echo 600 >"$K/sched_util_clamp_max"
+vars true 90%
+PLAYBOOK=$A/coll.yml ANSIBLE_COLLECTIONS_PATH=$A/collections ANSIBLE_ROLES_PATH=$A/none \
+	play "the collection's role, check mode" 0 --check --diff
+recap "changed=2 failed=0 "	# the file (now allow-enable = yes, max = 90%) and the host
+has '^\+kernel\.sched_util_clamp_max = 922$'
+same "$K/sched_util_clamp_max" 600
+printf '%s\n' "$OUT" | sed -n '/Compare the host/,/^$/p'
 
 finish

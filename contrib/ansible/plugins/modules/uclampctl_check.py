@@ -1,0 +1,92 @@
+#!/usr/bin/python
+# Compare the host with a uclamp configuration: 'uclampctl apply --check --json'.
+# Ansible's "changed" is "applying would change something", and the result's
+# diff lists each value as the host has it and as the configuration wants it,
+# so 'ansible-playbook --check --diff' shows what a run would change.
+# It only reads: uclampctl apply --check never writes.
+
+DOCUMENTATION = r"""
+module: uclampctl_check
+short_description: Show what uclampctl apply would change (uclampctl apply --check)
+description:
+  - Runs C(uclampctl apply --check --json) and reports its differences as
+    C(changed) and as a diff (one line per value, host vs configuration).
+  - Never changes anything; runs in check mode too.
+options:
+  bin:
+    description: The uclampctl binary.
+    type: path
+    default: /usr/bin/uclampctl
+  config:
+    description: Configuration paths (C(--config), repeatable, later wins); C(/dev/stdin) reads I(content).
+    type: list
+    elements: str
+    default: []
+  content:
+    description: Configuration text given to uclampctl on stdin.
+    type: str
+"""
+
+RETURN = r"""
+changes:
+  description: The differences, as uclampctl apply --json lists them (target, attribute, from, to, ...).
+  type: list
+  returned: always
+fast_path:
+  description: The uclamp fast path's state before and after (as uclampctl reports it).
+  type: dict
+  returned: always
+status:
+  description: uclampctl's exit status (0 matches, 1 differs).
+  type: int
+  returned: always
+"""
+
+import json
+
+from ansible.module_utils.basic import AnsibleModule
+
+
+def lines(changes, side):
+    """One 'what = value' line per change, for the diff."""
+    out = []
+    for c in changes:
+        what = c.get("target", "?")
+        attr = c.get("attribute")
+        if attr and attr not in what:
+            what += " " + attr
+        out.append("%s = %s\n" % (what, c.get(side)))
+    return "".join(out)
+
+
+def main():
+    m = AnsibleModule(
+        argument_spec=dict(
+            bin=dict(type="path", default="/usr/bin/uclampctl"),
+            config=dict(type="list", elements="str", default=[]),
+            content=dict(type="str"),
+        ),
+        supports_check_mode=True,
+    )
+    argv = [m.params["bin"], "apply", "--check", "--json"]
+    for path in m.params["config"]:
+        argv += ["--config", path]
+    rc, out, err = m.run_command(argv, data=m.params["content"], binary_data=True)
+    # 0 matches, 1 differs (listed in the JSON); anything else is an error
+    if rc not in (0, 1):
+        m.fail_json(msg=(err or out).strip() or "uclampctl exited %d" % rc, rc=rc, stdout=out,
+                    stderr=err, cmd=argv)
+    try:
+        res = json.loads(out)
+    except ValueError:
+        m.fail_json(msg="uclampctl printed no JSON", rc=rc, stdout=out, stderr=err, cmd=argv)
+    changes = res.get("changes", [])
+    # not "rc": Ansible takes a non-zero rc for a failure
+    m.exit_json(changed=rc == 1, status=rc, changes=changes, fast_path=res.get("fast_path", {}),
+                enables_fast_path=res.get("enables_fast_path", False),
+                diff=dict(before_header="host", after_header="uclampctl.conf",
+                          before=lines(changes, "from"), after=lines(changes, "to")))
+
+
+if __name__ == "__main__":
+    main()

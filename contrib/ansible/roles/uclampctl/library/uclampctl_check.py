@@ -1,0 +1,1 @@
+../../../plugins/modules/uclampctl_check.py

@@ -1,0 +1,45 @@
+#!/bin/bash
+# contrib/grafana/uclamp-fleet.json against the exporter: every metric its
+# PromQL uses must be one contrib/prometheus/uclampctl-textfile writes (run
+# here with the built binary on a fake root), so the dashboard cannot drift
+# from 'uclampctl status --format=prometheus'; the alert rules still pass
+# 'promtool check rules' and their unit tests (when promtool is installed).
+. "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
+
+if ! command -v python3 >/dev/null; then
+	echo "SKIP: python3 is needed to read the dashboard and craft the kcore image"
+	exit 77
+fi
+TOP=$TESTS_SRCDIR/..
+fake_root
+fake_release 6.1.0-test
+fake_sysctls 1024 1024 1024
+echo 0 >"$ROOT/proc/sys/kernel/kptr_restrict"
+fake_key 0 || _fail "mkkcore.py"
+D=$ROOT/textfile
+mkdir -p "$D"
+
+t "the textfile writer runs" 0 env UCLAMPCTL="$UCLAMPCTL" sh "$TOP/contrib/prometheus/uclampctl-textfile" "$D"
+OUT=$(cat "$D/uclamp.prom" 2>&1)
+has '^uclamp_fast_path_state\{state="off",source="kcore"\} 0$'
+has '^uclamp_threads_nondefault [0-9]+$'
+has '^uclamp_config_drift -?[01]$'
+
+OUT=$(python3 "$TESTS_SRCDIR/cli/test-grafana.py" "$TOP/contrib/grafana/uclamp-fleet.json" "$D/uclamp.prom" 2>&1)
+RC=$?
+printf '%s\n' "$OUT" | grep -E '^(not )?ok '
+[ "$RC" = 0 ] && _pass "dashboard: every metric is exported" || _fail "dashboard check failed"
+
+# the parser must be able to fail: a metric nobody exports
+sed 's/uclamp_cgroups_nondefault/uclamp_cgroups_clamped/' "$TOP/contrib/grafana/uclamp-fleet.json" >"$ROOT/bad.json"
+OUT=$(python3 "$TESTS_SRCDIR/cli/test-grafana.py" "$ROOT/bad.json" "$D/uclamp.prom" 2>&1)
+[ $? = 1 ] && _pass "a renamed metric is caught" || _fail "a renamed metric is not caught"
+has '^not ok - uclamp_cgroups_clamped is used by the dashboard but no exporter prints it$'
+
+if command -v promtool >/dev/null; then
+	t "promtool check rules" 0 promtool check rules "$TOP/contrib/prometheus/uclamp-alerts.yml"
+	t "promtool test rules" 0 sh -c 'cd "$1" && promtool test rules uclamp-alerts.test.yml' _ "$TOP/contrib/prometheus"
+else
+	echo "# SKIP: promtool is not installed (Debian: prometheus): alert rules not checked"
+fi
+finish
