@@ -31,7 +31,7 @@ extern const struct uc_exec_ops uc_exec_default_ops;
 struct uc_exec_report {
 	size_t done, failed, gone, rolled_back, rollback_failed, skipped;
 	int first_err;		/* -errno of the first failure */
-	int stopped_by;		/* *stop's value when the run stopped early (a signal number), else 0 */
+	int stopped_by;		/* *stop's value if the run stopped early (a signal), else 0 */
 };
 
 /* ops NULL = the real kernel. Returns 0 when nothing failed, else the first

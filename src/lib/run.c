@@ -171,7 +171,8 @@ int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_rep
 		return 0;
 	}
 
-	if (o->mode == UC_EXEC_ATOMIC && check_writable(plan, o->ops ? o->ops : &uc_exec_default_ops, r)) {
+	if (o->mode == UC_EXEC_ATOMIC &&
+	    check_writable(plan, o->ops ? o->ops : &uc_exec_default_ops, r)) {
 		uc_report_count(r, plan);
 		r->outcome = UC_RUN_UNWRITABLE;
 		return r->first_err;
