@@ -40,3 +40,18 @@ need_pids() {
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # ratio A B: A/B with two decimals
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# ksyms_pad FILE LINES: pad a mkkcore.py kallsyms to LINES lines in a
+# distro kernel's order: text (60%) before _etext, data (15%) before the
+# static keys, module symbols (25%) last
+ksyms_pad() {
+	local f=$1 n=$2 have
+	have=$(wc -l <"$f")
+	awk -v add=$((n - have)) '
+		function pad(cnt, fmt, base,   i) { for (i = 0; i < cnt; i++) printf fmt, base + i * 16, i }
+		BEGIN { t = int(add * 0.60); d = int(add * 0.15); m = add - t - d }
+		/ sched_uclamp_used$/ && !dd { pad(d, "%016x d pad_data_%d\n", 0xffffffff89c00000); dd = 1 }
+		/\t\[/ && !mm { pad(m, "%016x t pad_mod_fn_%d\t[padmod]\n", 0xffffffffc1000000); mm = 1 }
+		{ print }
+		/ do_one_initcall$/ { pad(t, "%016x t pad_text_%d\n", 0xffffffff88e02000) }' "$f" >"$f.new" &&
+		mv "$f.new" "$f"
+}

@@ -126,6 +126,7 @@ complete -c uclampctl -n '__uclampctl_at' -a run -d 'run a command with clamps'
 complete -c uclampctl -n '__uclampctl_at' -a system -d 'show or set the system-wide clamps'
 complete -c uclampctl -n '__uclampctl_at' -a cgroup -d 'show or set cgroup clamps'
 complete -c uclampctl -n '__uclampctl_at' -a apply -d 'apply or check a declarative configuration'
+complete -c uclampctl -n '__uclampctl_at' -a watch -d 'keep the [tasks] rules true for new processes'
 
 # subcommands
 complete -c uclampctl -n '__uclampctl_at task' -a 'show set reset'
@@ -187,3 +188,14 @@ complete -c uclampctl -n '__uclampctl_in cgroup set' -l enable-cpu -d 'enable th
 complete -c uclampctl -n '__uclampctl_in apply' -s c -l config -r -F -d 'read this file or directory'
 complete -c uclampctl -n '__uclampctl_in apply' -l check -d 'compare only'
 complete -c uclampctl -n '__uclampctl_in apply' -s J -l json -d 'print the result as JSON'
+
+# watch
+complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -a status -d 'ask the running daemon'
+complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -s c -l config -r -F -d 'read this file or directory'
+complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -s n -l dry-run -d 'log what would be set, write nothing'
+complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -s y -l yes -d 'consent to enabling the fast path'
+complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l foreground -d 'stay in the foreground'
+complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l oneshot -d 'apply once and exit'
+complete -c uclampctl -n '__uclampctl_in watch' -l socket -r -F -d 'the status socket'
+complete -c uclampctl -n '__uclampctl_in watch status' -s J -l json -d 'JSON output'
+complete -c uclampctl -n '__uclampctl_in watch status' -l format -x -a 'table json prometheus' -d 'output format'

@@ -24,6 +24,7 @@ static const struct cli_command commands[] = {
 	{ "system", cmd_system, "show or set the system-wide clamps (sysctls)", NULL },
 	{ "cgroup", cmd_cgroup, "show or set cgroup clamps (cpu.uclamp.min/max)", NULL },
 	{ "apply", cmd_apply, "apply or check a declarative configuration", NULL },
+	{ "watch", cmd_watch, "keep the [tasks] rules true for processes that start later", NULL },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -3,15 +3,19 @@
 # (--leak-check=full, any error or definite/possible leak fails the run).
 #
 # usage: tests/valgrind.sh [BUILDDIR]     (or: make check-valgrind)
-# BUILDDIR holds uclampctl and the built unit tests (make check builds them);
+# BUILDDIR holds uclampctl, tests/uclampctl-test (the CLI with the fake-root
+# seam) and the built unit tests (make check builds them);
 # default: the current directory. Needs valgrind (apt-get install valgrind).
 # Prints "N passed, N failed"; exit 0 only when all passed.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=$(cd "${1:-.}" && pwd)
-bin=$build/uclampctl
+bin=$build/tests/uclampctl-test	# the fake-root runs need the test seam
+real=$build/uclampctl
 command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind not found (apt-get install valgrind)" >&2; exit 77; }
-[ -x "$bin" ] || { echo "valgrind.sh: $bin not built" >&2; exit 1; }
+for b in "$bin" "$real"; do
+	[ -x "$b" ] || { echo "valgrind.sh: $b not built (make check builds it)" >&2; exit 1; }
+done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-vg.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -56,6 +60,7 @@ echo 6.1.0 >"$root/proc/sys/kernel/osrelease"
 export UCLAMPCTL_SYSROOT=$root
 
 check "--help" 0 "$bin" --help
+check "installed binary --help" 0 "$real" --help
 check "--version" 0 "$bin" --version
 check "no arguments" 2 "$bin"
 check "unknown command" 2 "$bin" frobnicate

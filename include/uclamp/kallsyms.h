@@ -32,6 +32,7 @@ struct uc_ksym_stats {
 	size_t bad;		/* lines that did not parse (ignored) */
 	size_t nonzero;		/* vmlinux lines with a nonzero address */
 	size_t data;		/* vmlinux data symbols (b d r g s v, either case) not named "__*" */
+	bool partial;		/* the scan stopped early: the counts cover the lines read */
 };
 
 /*
@@ -43,9 +44,12 @@ struct uc_ksym_stats {
 #define UC_KSYM_ALL_MIN 8
 bool uc_ksym_has_data_symbols(const struct uc_ksym_stats *st);
 
-/* One pass over the file resolving syms[0..n) (each gets its own rc).
- * st may be NULL (then the scan stops once all are found). Returns 0, or
- * -errno when the file cannot be opened or read. */
+/* One pass over the file resolving syms[0..n) (each gets its own rc). It
+ * stops as soon as every symbol is found (the file is ~10^5 lines, modules
+ * last) and, with st, once the counts also prove data symbols
+ * (uc_ksym_has_data_symbols) and a nonzero address: st->partial then. With a
+ * symbol missing, the whole file is read. Returns 0, or -errno when the file
+ * cannot be opened or read. */
 int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n, struct uc_ksym_stats *st);
 
 /* Parse one line. 0 and the fields (name points into line, up to *name_len

@@ -22,6 +22,9 @@ struct uc_kmem_key {
 	bool via_map;		/* the address came from System.map + KASLR offset */
 	bool listed;		/* the kernel has this symbol (kallsyms or System.map lists it) */
 	bool absent;		/* certainly not in this kernel (a full symbol list lacks it) */
+	bool boolean;		/* in: only ever enabled (static_branch_enable), never counted:
+				   any value but 0 or 1 means a wrong address */
+	bool cached;		/* the address came from the per-boot cache (see kmem.c) */
 	char why[UC_KMEM_NOTE_LEN];
 };
 
@@ -34,12 +37,25 @@ struct uc_kmem_info {
 	int kcore_rc;		/* opening /proc/kcore: 0, 1 not tried, -errno */
 	char notes[UC_KMEM_MAX_NOTES][UC_KMEM_NOTE_LEN];	/* why a method was unavailable */
 	size_t nnotes;
+	int cache;		/* UC_KMEM_CACHE_*: what the per-boot address cache did */
+};
+
+enum {
+	UC_KMEM_CACHE_UNUSED,	/* none, not root, not trusted, or another boot's */
+	UC_KMEM_CACHE_HIT,	/* every address from the cache */
+	UC_KMEM_CACHE_DISCARDED,	/* a reading contradicted it: re-read /proc/kallsyms (a note says why) */
 };
 
 /* Resolve and read each key. Returns 0; per-key rc/why and info's notes say
  * what could not be done (-ENOENT: absent, -EPERM/-EACCES: not allowed,
  * -ENODATA: no address, -EIO/-ENOEXEC/-EFAULT: kcore). */
 int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info);
+
+/* The same; UC_KMEM_NO_CACHE skips the per-boot address cache (the caller
+ * found its reading contradicted): /proc/kallsyms is read and the cache
+ * rewritten. */
+#define UC_KMEM_NO_CACHE 0x1
+int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info, unsigned int flags);
 
 /* The lockdown state from /sys/kernel/security/lockdown ("none",
  * "integrity", "confidentiality"). 0, or -errno (-ENOENT: no lockdown LSM

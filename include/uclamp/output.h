@@ -41,7 +41,14 @@ struct libscols_line *uc_table_line(struct uc_table *t, struct libscols_line *pa
 int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const char *val);
 int uc_table_setf(struct uc_table *t, struct libscols_line *ln, int id, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A number, as "%ld" would print it, without the cost of printf. */
+int uc_table_set_int(struct uc_table *t, struct libscols_line *ln, int id, long v);
+/* Through uc_table_print_plain() when it can, else libsmartcols. */
 int uc_table_print(struct uc_table *t, FILE *f);
+/* libsmartcols' bytes for a flat, non-JSON table of printable ASCII cells
+ * printed to a non-terminal, much faster (src/lib/output_plain.c);
+ * -EAGAIN for any other table. */
+int uc_table_print_plain(struct libscols_table *tb, FILE *f);
 void uc_table_free(struct uc_table *t);
 
 #endif

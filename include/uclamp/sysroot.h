@@ -1,6 +1,8 @@
 /*
- * Every /proc and /sys path goes through here, so tests can redirect them
- * into a fake root with $UCLAMPCTL_SYSROOT (the kmod testsuite trick).
+ * Every /proc and /sys path goes through here, so the test builds can
+ * redirect them into a fake root with $UCLAMPCTL_SYSROOT (the kmod testsuite
+ * trick). Only the test builds: the installed binary has no such switch
+ * (sysroot_seam.c, compiled with -DUC_TEST_SEAMS for tests only).
  * Paths passed in are absolute ("/proc/sys/kernel/..."); the root prefix is
  * added here. All functions return -errno on failure.
  */
@@ -14,7 +16,7 @@
 
 #define UC_SYSROOT_ENV "UCLAMPCTL_SYSROOT"
 
-/* "" when unset. Read once. */
+/* "" when unset, and always "" in the installed binary. Read once. */
 const char *uc_sysroot(void);
 
 /* Prefix an absolute path: buf = sysroot + abspath. 0 or -ENAMETOOLONG. */

@@ -59,6 +59,9 @@ static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *
 		cli_usage_error(ctl, "no cgroup '%s' under %s", path, info->mount);
 	case ENOTDIR:
 		cli_usage_error(ctl, "'%s' is not a cgroup (not a directory under %s)", path, info->mount);
+	case ENAMETOOLONG:
+		cli_usage_error(ctl, "cgroup path '%.40s...' is too long (%zu bytes; a path has at most %d)", path,
+			       strlen(path), PATH_MAX - 1);
 	default:
 		cli_errx("cannot resolve cgroup '%s': %s", path, strerror(-rc));
 		exit(CLI_EXIT_FAIL);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/common.h"
+#include "uclamp/pid.h"
 #include "uclamp/sched.h"
 
 __attribute__((format(printf, 3, 0)))
@@ -192,14 +193,11 @@ void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s,
 
 pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s)
 {
-	char *end;
-	long v;
+	pid_t pid = 0;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v <= 0 || v > INT_MAX || s[0] == '+' || s[0] == ' ')
+	if (uc_pid_parse(s, &pid))
 		cli_usage_error(ctl, "invalid PID '%s': use a positive decimal process ID", s);
-	return (pid_t)v;
+	return pid;
 }
 
 int cli_policy_or_err(const struct cli_ctl *ctl, const char *s)

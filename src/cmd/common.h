@@ -169,5 +169,6 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_check(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_keys(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_apply(struct cli_ctl *ctl, int argc, char **argv);
+int cmd_watch(struct cli_ctl *ctl, int argc, char **argv);
 
 #endif

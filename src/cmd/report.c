@@ -13,6 +13,7 @@
 
 #include "cmd/common.h"
 #include "uclamp/fastpath.h"
+#include "uclamp/tasks.h"
 
 enum uc_key_state cli_key_state_now(const struct cli_ctl *ctl)
 {
@@ -180,6 +181,15 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 			    uc_key_state_name(r->key_before));
 }
 
+/* The task's owner is the caller (the kernel's same-owner test passes), so
+ * an EPERM came from the capability rule, not from "another user's task". */
+static bool own_task(pid_t pid)
+{
+	uid_t uid;
+
+	return uc_task_uid(pid, &uid) == 0 && uid == geteuid();
+}
+
 /* One line per failed target (a task's clamps fail together), at most
  * MAX_FAILURE_LINES, then a count: 10,000 EPERMs are one problem, not 10,000. */
 #define MAX_FAILURE_LINES 10
@@ -218,6 +228,8 @@ static void report_failures(const struct uc_plan *plan)
 			/* the kernel lets only CAP_SYS_NICE clear reset-on-fork, even on one's own task */
 			if (clears_rof && c->err == -EPERM)
 				snprintf(eb, sizeof(eb), "permission denied (clearing reset-on-fork needs CAP_SYS_NICE, e.g. root)");
+			else if (c->kind == UC_KIND_TASK && c->err == -EPERM && own_task(c->pid))
+				snprintf(eb, sizeof(eb), "permission denied (needs CAP_SYS_NICE, which this process lacks)");
 			else
 				cli_strerr(c->kind, c->err, eb, sizeof(eb));
 			cli_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab, eb);

@@ -13,6 +13,7 @@
 
 #include "cmd/task.h"
 #include "uclamp/cgroup.h"
+#include "uclamp/effective.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 
@@ -299,9 +300,9 @@ static const struct uc_col cols[NCOLS] = {
 	[COL_UTIL_MIN] = { "UTIL_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "requested min clamp (sched_getattr)" },
 	[COL_UTIL_MAX] = { "UTIL_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "requested max clamp (sched_getattr)" },
 	[COL_EFF_MIN] = { "EFF_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective min after cgroup and system clamps (/proc/PID/sched; empty if not shown)" },
+			  "effective min after cgroup and system clamps (empty if unknown; -v: the source)" },
 	[COL_EFF_MAX] = { "EFF_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective max after cgroup and system clamps (/proc/PID/sched; empty if not shown)" },
+			  "effective max after cgroup and system clamps (empty if unknown; -v: the source)" },
 	[COL_ROF] = { "RESET_ON_FORK", 3, 0, UC_COL_BOOL, "children start at the default clamps" },
 	[COL_CGROUP] = { "CGROUP", 0.3, 0, UC_COL_STR,
 			 "cgroup in the cpu hierarchy, relative to its root ('/': the root)" },
@@ -310,7 +311,8 @@ static const struct uc_col cols[NCOLS] = {
 
 struct show_ctx {
 	struct uc_table t;
-	bool eff;		/* EFF_* shown: read /proc/PID/task/TID/sched */
+	bool eff_shown;		/* EFF_* shown */
+	struct uc_eff eff;	/* their source: the kernel's rule, or /proc/PID/task/TID/sched */
 	const struct uc_cg_info *cg;	/* CGROUP shown and a cpu hierarchy exists */
 	pid_t cg_pid;		/* the process whose group is in cg_path (threads share it) */
 	char cg_path[PATH_MAX];
@@ -335,25 +337,37 @@ static int show_one(const struct uc_task *tk, void *data)
 	struct show_ctx *s = data;
 	struct uc_table *t = &s->t;
 	struct libscols_line *ln = uc_table_line(t, NULL);
-	int emin, emax;
+	struct uc_cg_clamps e;
 
 	if (!ln)
 		return -ENOMEM;
-	uc_table_setf(t, ln, COL_PID, "%d", (int)tk->pid);
-	uc_table_setf(t, ln, COL_TID, "%d", (int)tk->tid);
+	uc_table_set_int(t, ln, COL_PID, tk->pid);
+	uc_table_set_int(t, ln, COL_TID, tk->tid);
 	uc_table_set(t, ln, COL_COMM, tk->comm);
 	uc_table_set(t, ln, COL_POLICY, uc_policy_name((int)tk->sa.sched_policy));
-	uc_table_setf(t, ln, COL_UTIL_MIN, "%u", tk->sa.sched_util_min);
-	uc_table_setf(t, ln, COL_UTIL_MAX, "%u", tk->sa.sched_util_max);
-	if (s->eff && uc_task_effective(tk->pid, tk->tid, &emin, &emax) == 0) {
-		uc_table_setf(t, ln, COL_EFF_MIN, "%d", emin);
-		uc_table_setf(t, ln, COL_EFF_MAX, "%d", emax);
+	uc_table_set_int(t, ln, COL_UTIL_MIN, tk->sa.sched_util_min);
+	uc_table_set_int(t, ln, COL_UTIL_MAX, tk->sa.sched_util_max);
+	if (s->eff_shown && uc_eff_task(&s->eff, tk->pid, tk->tid, &tk->sa, &e) != UC_EFF_NONE) {
+		uc_table_set_int(t, ln, COL_EFF_MIN, e.min);
+		uc_table_set_int(t, ln, COL_EFF_MAX, e.max);
 	}
 	uc_table_set(t, ln, COL_ROF, tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
 	if (s->cg)
 		uc_table_set(t, ln, COL_CGROUP, cgroup_of(s, tk->pid));
 	s->rows++;
 	return 0;
+}
+
+/* -v: where EFF_MIN/EFF_MAX came from */
+static void verbose_eff_source(const struct cli_ctl *ctl, const struct uc_eff *e)
+{
+	if (e->n_rule)
+		cli_verbose(ctl, "EFF_MIN/EFF_MAX of %zu task(s): the kernel's rule (request within the "
+			   "cgroup's effective clamps, then the system limits; %zu cgroup(s) read)",
+			   e->n_rule, e->ngroups);
+	if (e->n_proc)
+		cli_verbose(ctl, "EFF_MIN/EFF_MAX of %zu task(s): /proc/PID/task/TID/sched (%s)", e->n_proc,
+			   e->why_proc ? e->why_proc : "their cgroup could not be read");
 }
 
 static void usage_show(void)
@@ -408,7 +422,14 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 		return rc;
 	}
 	a.sel.need_comm = s.t.map[COL_COMM] >= 0;
-	s.eff = s.t.map[COL_EFF_MIN] >= 0 || s.t.map[COL_EFF_MAX] >= 0;
+	s.eff_shown = s.t.map[COL_EFF_MIN] >= 0 || s.t.map[COL_EFF_MAX] >= 0;
+	if (uc_eff_init(&s.eff)) {
+		uc_eff_free(&s.eff);
+		uc_table_free(&s.t);
+		args_free(&a);
+		cli_errx("out of memory");
+		return CLI_EXIT_FAIL;
+	}
 	if (s.t.map[COL_CGROUP] >= 0)
 		s.cg = uc_cg_layout();	/* none: the column stays empty */
 
@@ -419,6 +440,9 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 	}
 	uc_table_free(&s.t);
 	args_free(&a);
+	if (s.eff_shown)
+		verbose_eff_source(ctl, &s.eff);
+	uc_eff_free(&s.eff);
 	if (rc && rc != -ESRCH) {
 		cli_errx("cannot list tasks: %s", strerror(-rc));
 		return CLI_EXIT_FAIL;

@@ -95,6 +95,13 @@ bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default, str
 		min = t->min != UC_CAPACITY_SCALE && t->min != (uint32_t)rtd && !(dl && t->min == 0);
 	if (!min && !max)
 		return false;
+	/* only counting: no note to format (10,000 clamped threads) */
+	if (!fp)
+		return true;
+	if (fp->nevidence >= UC_FP_MAX_NOTES - 1) {
+		fp->scan.evidence++;
+		return true;
+	}
 	if (t->pid == t->tid)
 		snprintf(who, sizeof(who), "task %d (%s)", (int)t->tid, t->comm ? t->comm : "?");
 	else

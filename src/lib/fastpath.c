@@ -143,8 +143,10 @@ static int on_task(const struct uc_fp_task_sample *t, void *data)
 	x->fp->scan.tasks++;
 	if (!uc_fp_task_evidence(t, x->fp->scan.sys.rt_default, NULL))
 		return 0;
-	/* only now read the name, for the note */
-	if (!named.comm && uc_task_comm(t->pid, t->tid, comm, sizeof(comm)) == 0)
+	/* only now read the name, for the note, while notes are still kept
+	 * (10,000 clamped threads would be 10,000 reads for a count) */
+	if (!named.comm && x->fp->nevidence < UC_FP_MAX_NOTES - 1 &&
+	    uc_task_comm(t->pid, t->tid, comm, sizeof(comm)) == 0)
 		named.comm = comm;
 	uc_fp_task_evidence(&named, x->fp->scan.sys.rt_default, x->fp);
 	x->fp->scan.tasks_nondefault++;
@@ -178,6 +180,16 @@ static bool scan(struct uc_fastpath *fp, bool full)
 	return fp->scan.evidence > before;
 }
 
+/* A 0 read from kcore, against what was seen: the sysctls (already read,
+ * free) always, everything when the caller asked for the full scan anyway.
+ * True (and the evidence noted) when they say the key was enabled. */
+static bool zero_contradicted(struct uc_fastpath *fp, bool full)
+{
+	if (full)
+		return scan(fp, true);
+	return uc_fp_sysctl_evidence(&fp->scan.sys, fp);
+}
+
 /* ---- support ---- */
 
 static bool unsupported(struct uc_fastpath *fp)
@@ -207,7 +219,8 @@ static void read_signature(char *buf, size_t n)
 int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 {
 	bool full = flags & UC_FP_FULL_SCAN;
-	struct uc_kmem_key key = { .name = "sched_uclamp_used" };
+	/* only ever static_branch_enable()d: 0 or 1 (-1 while being enabled) */
+	struct uc_kmem_key key = { .name = "sched_uclamp_used", .boolean = true };
 	struct uc_kmem_info info;
 	char rel[128], sig[256];
 	enum uc_fp_kver kver;
@@ -235,6 +248,28 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 	uc_kmem_read_keys(&key, 1, &info);
 	for (size_t i = 0; i < info.nnotes; i++)
 		unavailable(fp, "%s", info.notes[i]);
+	if (key.rc == 0 && key.value == 0 && !key.via_map && zero_contradicted(fp, full)) {
+		if (key.cached) {
+			/* the cache's address may be another 0: ask /proc/kallsyms */
+			unsigned long long was = (unsigned long long)key.addr;
+
+			uc_kmem_read_keys_flags(&key, 1, &info, UC_KMEM_NO_CACHE);
+			for (size_t i = 0; i < info.nnotes; i++)
+				unavailable(fp, "%s", info.notes[i]);
+			unavailable(fp, "%s: 0 at the cached address %#llx against evidence of use: cache "
+				    "discarded, /proc/kallsyms gives %#llx", key.name, was, (unsigned long long)key.addr);
+		}
+		if (key.rc == 0 && key.value == 0 && !key.via_map) {
+			/* two facts that disagree: say both, decide neither */
+			fp->value_read = true;
+			fp->addr = key.addr;
+			decide(fp, UC_KEY_UNKNOWN, UC_FP_SRC_NONE,
+			       "sched_uclamp_used reads 0 at %#llx (/proc/kcore, address from /proc/kallsyms), "
+			       "but there is evidence of use (%s): the two disagree",
+			       (unsigned long long)key.addr, fp->evidence[0]);
+			return 0;
+		}
+	}
 	if (key.listed)
 		fp->has_key = 1;
 	else if (key.absent)

@@ -151,8 +151,12 @@ int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n, str
 			syms[i].rc = addr ? 0 : -EPERM;
 			left--;
 		}
-		if (!left && st == &local)
+		/* the rest only adds to the counts: stop once they have answered
+		 * their questions (uc_ksym_has_data_symbols, "all addresses zero") */
+		if (!left && (st == &local || (uc_ksym_has_data_symbols(st) && st->nonzero))) {
+			st->partial = true;
 			break;
+		}
 	}
 	if (ferror(f))
 		rc = -EIO;

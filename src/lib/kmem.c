@@ -209,9 +209,11 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 				why ? why : strerror(-rc));
 			continue;
 		}
-		if (v < -1 || v > KEY_COUNT_MAX) {
-			set_why(&k[i], -EBADMSG, "%d at %#llx is not a static key count (%s)", (int)v,
-				(unsigned long long)k[i].addr, k[i].via_map ? "System.map mismatch?" : "wrong address?");
+		/* -1: being enabled right now (jump labels being patched) */
+		if (v < -1 || v > (k[i].boolean ? 1 : KEY_COUNT_MAX)) {
+			set_why(&k[i], -EBADMSG, "%d at %#llx is not a%s static key count (%s)", (int)v,
+				(unsigned long long)k[i].addr, k[i].boolean ? " 0/1" : "",
+				k[i].via_map ? "System.map mismatch?" : "wrong address?");
 			continue;
 		}
 		k[i].value = v;
@@ -226,11 +228,19 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
  * costs tens of milliseconds on every write command (the kernel formats
  * every symbol). So root keeps the addresses it found there in a per-boot
  * cache: /run/uclampctl/ksyms, "boot_id" then "name addr" lines, root-owned
- * 0600 in a 0700 directory; anything else is ignored. The value itself is
- * always read fresh from /proc/kcore.
+ * 0600 in a 0700 directory; anything else is ignored (and rewritten).
+ *
+ * The cache is a hint, not a truth: any file can be stale or corrupt. A
+ * cached address is trusted only for a 0 (off: the answer that makes a
+ * write ask for consent); a key read through it as anything else, or not
+ * readable at all, sends us back to /proc/kallsyms, which rewrites it. The
+ * caller may discard a 0 too when it contradicts evidence (UC_KMEM_NO_CACHE).
+ * The value itself is always read fresh from /proc/kcore.
  */
 #define KSYM_CACHE_DIR "/run/uclampctl"
 #define KSYM_CACHE KSYM_CACHE_DIR "/ksyms"
+#define KSYM_CACHE_MAX 4096	/* bytes: a boot_id and a dozen "name addr" lines */
+#define KSYM_CACHE_LINES 64
 
 static int boot_id(char *buf, size_t n)
 {
@@ -239,45 +249,127 @@ static int boot_id(char *buf, size_t n)
 	return len > 0 ? 0 : -ENOENT;
 }
 
-static bool cache_trusted(const char *abspath, mode_t type)
+static bool cache_dir_trusted(void)
 {
 	char p[4096];
 	struct stat sb;
 
-	if (uc_path(p, sizeof(p), abspath) || lstat(p, &sb))
+	if (uc_path(p, sizeof(p), KSYM_CACHE_DIR) || lstat(p, &sb))
 		return false;
-	return (sb.st_mode & S_IFMT) == type && sb.st_uid == 0 && !(sb.st_mode & 077);
+	return S_ISDIR(sb.st_mode) && sb.st_uid == 0 && !(sb.st_mode & 077);
 }
 
-/* Fill k[] from the cache when it holds every name; true on a hit. */
+/* Read the cache file whole, if it is what cache_store writes: a regular
+ * file (not a link: O_NOFOLLOW; checked on the open fd), owned by root,
+ * mode 0600, one link, not empty and not larger than KSYM_CACHE_MAX. */
+static bool cache_read(char *buf, size_t n)
+{
+	struct stat sb;
+	ssize_t len = 0, r;
+	bool ok;
+	int fd;
+
+	if (!cache_dir_trusted())
+		return false;
+	fd = uc_open(KSYM_CACHE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	ok = !fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_uid == 0 && (sb.st_mode & 07777) == 0600 &&
+	     sb.st_nlink == 1 && sb.st_size > 0 && sb.st_size < (off_t)n && (size_t)sb.st_size < KSYM_CACHE_MAX;
+	while (ok && (size_t)len < n - 1 && (r = read(fd, buf + len, n - 1 - len)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		ok = r > 0;
+		len += r > 0 ? r : 0;
+	}
+	close(fd);
+	if (!ok || len != sb.st_size || memchr(buf, '\0', (size_t)len))
+		return false;
+	buf[len] = '\0';
+	return true;
+}
+
+/* One "name addr" line: a symbol name, a nonzero 4-byte aligned hex
+ * address (a static key's atomic count) of at most 16 digits. */
+static bool cache_line(char *line, const char **name, uint64_t *addr)
+{
+	char *sp = strchr(line, ' ');
+	uint64_t a = 0;
+	size_t digits = 0;
+
+	if (!sp || sp == line || sp - line > 127)
+		return false;
+	for (const char *c = line; c < sp; c++)
+		if (!(*c == '_' || *c == '.' || (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
+		      (*c >= 'A' && *c <= 'Z')))
+			return false;
+	for (const char *c = sp + 1; *c; c++, digits++) {
+		int h = *c >= '0' && *c <= '9' ? *c - '0' : *c >= 'a' && *c <= 'f' ? *c - 'a' + 10 : -1;
+
+		if (h < 0 || digits >= 16)
+			return false;
+		a = a << 4 | (uint64_t)h;
+	}
+	if (!digits || !a || (a & 3))
+		return false;
+	*sp = '\0';
+	*name = line;
+	*addr = a;
+	return true;
+}
+
+/* Fill k[] from the cache when it is this boot's, well-formed throughout
+ * (any bad line, a repeated name or address rejects the whole file) and
+ * holds every name; true on a hit. */
 static bool cache_load(struct uc_kmem_key *k, size_t n)
 {
-	char id[64], buf[4096], *line, *save = NULL;
-	size_t found = 0;
+	char id[64], buf[KSYM_CACHE_MAX], *line, *save = NULL;
+	uint64_t seen[KSYM_CACHE_LINES];
+	size_t found = 0, nseen = 0;
 
-	if (geteuid() != 0 || boot_id(id, sizeof(id)) || !cache_trusted(KSYM_CACHE_DIR, S_IFDIR) ||
-	    !cache_trusted(KSYM_CACHE, S_IFREG) || uc_read_str(KSYM_CACHE, buf, sizeof(buf)) <= 0)
+	if (geteuid() != 0 || boot_id(id, sizeof(id)) || !cache_read(buf, sizeof(buf)))
 		return false;
 	line = strtok_r(buf, "\n", &save);
 	if (!line || strcmp(line, id))
 		return false;	/* another boot: other addresses */
 	while ((line = strtok_r(NULL, "\n", &save))) {
-		char name[128];
-		unsigned long long addr;
+		const char *name;
+		uint64_t addr;
 
-		if (sscanf(line, "%127s %llx", name, &addr) != 2 || !addr)
-			continue;
-		for (size_t i = 0; i < n; i++)
-			if (!k[i].addr && !strcmp(k[i].name, name)) {
-				k[i].addr = addr;
-				found++;
-			}
+		if (nseen == KSYM_CACHE_LINES || !cache_line(line, &name, &addr))
+			goto bad;
+		for (size_t j = 0; j < nseen; j++)
+			if (seen[j] == addr)
+				goto bad;
+		seen[nseen++] = addr;
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(k[i].name, name))
+				continue;
+			if (k[i].addr)
+				goto bad;	/* the same name twice */
+			k[i].addr = addr;
+			found++;
+		}
 	}
-	if (found == n)
+	if (found == n) {
+		for (size_t i = 0; i < n; i++)
+			k[i].cached = true;
 		return true;
+	}
+bad:
 	for (size_t i = 0; i < n; i++)
 		k[i].addr = 0;
 	return false;
+}
+
+/* After reading through cached addresses: the first key whose reading the
+ * cache cannot vouch for (see above), or NULL. */
+static const struct uc_kmem_key *cache_doubt(const struct uc_kmem_key *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (k[i].rc || (k[i].boolean && k[i].value != 0))
+			return &k[i];
+	return NULL;
 }
 
 static void cache_store(const struct uc_kmem_key *k, size_t n)
@@ -290,7 +382,7 @@ static void cache_store(const struct uc_kmem_key *k, size_t n)
 		return;
 	if (mkdir(p, 0700) && errno != EEXIST)
 		return;
-	if (!cache_trusted(KSYM_CACHE_DIR, S_IFDIR))
+	if (!cache_dir_trusted())
 		return;
 	len = (size_t)snprintf(buf, sizeof(buf), "%s\n", id);
 	for (size_t i = 0; i < n && len < sizeof(buf); i++)
@@ -317,11 +409,31 @@ static void cache_store(const struct uc_kmem_key *k, size_t n)
 
 int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info)
 {
+	return uc_kmem_read_keys_flags(k, n, info, 0);
+}
+
+/* Back to the state before any address was known. */
+static void keys_reset(struct uc_kmem_key *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		k[i].rc = -ENODATA;
+		k[i].value = 0;
+		k[i].addr = 0;
+		k[i].via_map = k[i].listed = k[i].absent = k[i].cached = false;
+		k[i].why[0] = '\0';
+	}
+}
+
+int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info, unsigned int flags)
+{
 	struct uc_ksym *live = calloc(NANCHORS + n, sizeof(*live));
 	bool *need = calloc(n ? n : 1, sizeof(*need));
 	struct uc_ksym_stats st;
 	char hidden[UC_KMEM_NOTE_LEN];
-	bool need_map = false, any = false;
+	bool need_map = false, any = false, confirm = false;
+	char doubt[2 * UC_KMEM_NOTE_LEN] = "";	/* note() keeps what fits */
+	uint64_t daddr = 0;
+	size_t di = 0;
 	int rc;
 
 	memset(info, 0, sizeof(*info));
@@ -334,16 +446,13 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 	}
 	for (size_t i = 0; i < NANCHORS; i++)
 		live[i].name = anchors[i];
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		live[NANCHORS + i].name = k[i].name;
-		k[i].rc = -ENODATA;
-		k[i].value = 0;
-		k[i].addr = 0;
-		k[i].via_map = k[i].listed = k[i].absent = false;
-		k[i].why[0] = '\0';
-	}
+	keys_reset(k, n);
 
-	if (cache_load(k, n)) {
+	if (!(flags & UC_KMEM_NO_CACHE) && cache_load(k, n)) {
+		const struct uc_kmem_key *d;
+
 		/* addresses root read from this boot's kallsyms: it lists data symbols */
 		info->data_symbols = true;
 		for (size_t i = 0; i < n; i++) {
@@ -351,7 +460,28 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 			k[i].rc = -EINPROGRESS;
 		}
 		read_values(k, n, true, info);
-		goto out;
+		d = cache_doubt(k, n);
+		if (!d) {
+			info->cache = UC_KMEM_CACHE_HIT;
+			goto out;
+		}
+		/* an "on" is only confirmed, silently when kallsyms agrees; the rest is said */
+		di = (size_t)(d - k);
+		daddr = d->addr;
+		confirm = !d->rc && (d->value == 1 || d->value == -1);
+		if (d->rc)
+			snprintf(doubt, sizeof(doubt), "%s: %s: %s; addresses re-read from /proc/kallsyms",
+				 KSYM_CACHE, d->name, d->why);
+		else
+			snprintf(doubt, sizeof(doubt), "%s: %s reads %d at its cached address %#llx; "
+				 "addresses re-read from /proc/kallsyms", KSYM_CACHE, d->name, (int)d->value,
+				 (unsigned long long)d->addr);
+		info->cache = UC_KMEM_CACHE_DISCARDED;
+		info->data_symbols = false;
+		info->kcore_rc = 1;
+		keys_reset(k, n);
+	} else if (flags & UC_KMEM_NO_CACHE) {
+		info->cache = UC_KMEM_CACHE_DISCARDED;
 	}
 	rc = uc_ksym_lookup_many("/proc/kallsyms", live, NANCHORS + n, &st);
 	info->kallsyms_rc = rc;
@@ -396,6 +526,8 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 	if (any && !info->hidden)
 		cache_store(k, n);
 	read_values(k, n, any, info);
+	if (doubt[0] && !(confirm && k[di].addr == daddr))
+		note(info, "%s", doubt);
 out:
 	free(live);
 	free(need);

@@ -167,8 +167,27 @@ int uc_table_setf(struct uc_table *t, struct libscols_line *ln, int id, const ch
 	return uc_table_set(t, ln, id, buf);
 }
 
+int uc_table_set_int(struct uc_table *t, struct libscols_line *ln, int id, long v)
+{
+	char buf[24], *e = buf + sizeof(buf) - 1;
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+
+	/* no vsnprintf: listings set tens of thousands of numbers */
+	*e = '\0';
+	do
+		*--e = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--e = '-';
+	return uc_table_set(t, ln, id, e);
+}
+
 int uc_table_print(struct uc_table *t, FILE *f)
 {
+	int rc = uc_table_print_plain(t->tb, f);
+
+	if (rc != -EAGAIN)
+		return rc;
 	scols_table_set_stream(t->tb, f);
 	return scols_print_table(t->tb);
 }

@@ -48,6 +48,10 @@ static ssize_t read_head(const char *abspath, char *buf, size_t n)
 		if (r == 0)
 			break;
 		len += r;
+		/* a short read ending a line is the whole /proc file (seq_file fills
+		 * the buffer otherwise): no second read() just to see EOF */
+		if ((size_t)len < n - 1 && buf[len - 1] == '\n')
+			break;
 	}
 	close(fd);
 	buf[len] = '\0';
@@ -433,6 +437,7 @@ int uc_task_fill(struct uc_proc *p, unsigned want, void *data)
 
 struct walk {
 	const struct uc_rules *rs;
+	int taskfd;		/* /proc/PID/task of the process being walked, -1 when not open */
 	bool all_threads;	/* a rule may take threads: visit them all */
 	bool need_comm;
 	bool thread_id_any;	/* the command line: an explicit thread ID is taken as it is */
@@ -485,6 +490,29 @@ static int first_winner(const struct uc_rules_result *res)
 	return -1;
 }
 
+/* comm of thread tid through its process's open task/ directory: two path
+ * components instead of five, once per thread; "" when unreadable (a label) */
+static void comm_at(int taskfd, pid_t tid, char *buf, size_t n)
+{
+	char rel[32], *r = rel + sizeof(rel) - 6;
+	unsigned int v = (unsigned int)tid;
+	ssize_t len;
+	int fd;
+
+	buf[0] = '\0';
+	memcpy(r, "/comm", 6);	/* "TID/comm" right to left: no snprintf per thread */
+	do
+		*--r = (char)('0' + v % 10);
+	while (v /= 10);
+	fd = openat(taskfd, r, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	len = read(fd, buf, n - 1);
+	close(fd);
+	buf[len > 0 ? len : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
 /* One thread of w->proc's process: match, read its attributes, call back. */
 static int visit_task(struct walk *w, pid_t tid)
 {
@@ -517,6 +545,8 @@ static int visit_task(struct walk *w, pid_t tid)
 		snprintf(t.comm, sizeof(t.comm), "%s", p->comm);
 	else if (tid != p->pid && (p->have & UC_PF_TCOMM))
 		snprintf(t.comm, sizeof(t.comm), "%s", p->tcomm);
+	else if (w->need_comm && w->taskfd >= 0)
+		comm_at(w->taskfd, tid, t.comm, sizeof(t.comm));
 	else if (w->need_comm)
 		/* only a label: if the task exited, the write will say so */
 		uc_task_comm(p->pid, tid, t.comm, sizeof(t.comm));
@@ -541,12 +571,14 @@ static int visit_process(struct walk *w, pid_t pid)
 		note_err(w->st, gone_errno(-errno), pid);
 		return 0;
 	}
+	w->taskfd = dirfd(dir);
 	while (!rc && (de = readdir(dir))) {
 		pid_t tid = parse_id(de->d_name);
 
 		if (tid > 0)
 			rc = visit_task(w, tid);
 	}
+	w->taskfd = -1;
 	closedir(dir);
 	return rc;
 }
@@ -648,7 +680,7 @@ static int walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids
 	if (!w)
 		return -ENOMEM;
 	*w = (struct walk){ .rs = rs, .all_threads = rs->any_threads, .need_comm = need_comm,
-			    .thread_id_any = thread_id_any, .fn = fn, .data = data, .st = st };
+			    .thread_id_any = thread_id_any, .taskfd = -1, .fn = fn, .data = data, .st = st };
 	rc = npids ? walk_pids(w, pids, npids) : walk_all(w);
 	free(w);
 	return rc;

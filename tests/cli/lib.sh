@@ -9,6 +9,13 @@
 #   has REGEX / hasnt REGEX  $OUT matches / does not match (grep -E)
 #   same FILE TEXT          FILE's content is exactly TEXT
 #   finish                  print "N passed, N failed" and exit accordingly
+#   alias_value VALUE NAME  show VALUE as NAME in the bad-input log (PIDs, paths)
+#
+# Bad inputs: every case expected to fail (any nonzero exit but check's
+# states) is logged to $TESTS_BUILDDIR/cli/NAME.bad, one tab-separated line:
+# what, command, exit, first error line, and whether a snapshot of the fake
+# root (paths, types, sizes, modes, small files' contents; not the per-boot
+# cache) was the same before and after. tests/gen-bad-inputs.sh renders them as tests/bad-inputs.md.
 set -u
 : "${UCLAMPCTL:?set UCLAMPCTL to the uclampctl binary}"
 PASS=0
@@ -18,6 +25,58 @@ RC=0
 ROOT=
 _tmpdirs=()
 trap 'rm -rf "${_tmpdirs[@]}"' EXIT
+
+_bad_log=${TESTS_BUILDDIR:+$TESTS_BUILDDIR/cli/$(basename "$0" .sh).bad}
+if [ -n "$_bad_log" ]; then
+	mkdir -p "$(dirname "$_bad_log")" && : >"$_bad_log" || _bad_log=
+fi
+_alias_from=("$$")
+_alias_to=('$$')
+alias_value() { _alias_from+=("$1"); _alias_to+=("$2"); }
+_anon() {	# the text with ROOT, temp dirs and registered values by name
+	local s=$1 i
+	[ -n "$ROOT" ] && s=${s//"$ROOT"/ROOT}
+	# the checkout's location must not show: the table is compared across builds
+	s=${s//"$UCLAMPCTL"/uclampctl}
+	[ -n "${TESTS_BUILDDIR-}" ] && s=${s//"$TESTS_BUILDDIR"/BUILD/tests}
+	[ -n "${TESTS_SRCDIR-}" ] && s=${s//"$TESTS_SRCDIR"/SRC/tests}
+	for ((i = ${#_alias_from[@]} - 1; i >= 0; i--)); do
+		s=$(printf '%s' "$s" | sed -E "s/(^|[^0-9])${_alias_from[i]}([^0-9]|\$)/\1${_alias_to[i]}\2/g")
+	done
+	# any other process (run's own, ...): its number differs each run
+	printf '%s' "$s" | sed -E -e "s#${TMPDIR:-/tmp}/[A-Za-z_-]+\.[A-Za-z0-9]{6}#TMP#g" -e 's/\<pid [0-9]+/pid N/g'
+
+}
+_snap() {
+	if [ -z "$ROOT" ] || [ ! -d "$ROOT" ]; then echo none; return; fi
+	{
+		find "$ROOT" -path "$ROOT/run/uclampctl" -prune -o -printf '%P %y %s %m %l\n' | sort
+		# contents of the small files (sysctls, cgroup knobs, configs; not kcore)
+		find "$ROOT" -path "$ROOT/run/uclampctl" -prune -o -type f -size -64k -print0 | sort -z |
+			xargs -0 -r md5sum
+	} 2>/dev/null | md5sum
+}
+# bad_begin; ...run...; bad_end WHAT WANT CMD...: log a case expected to fail
+_bad_before=
+bad_begin() { [ -n "$_bad_log" ] && _bad_before=$(_snap); }
+bad_end() {
+	local what=$1 want=$2 cmd= a msg same
+	shift 2
+	[ -n "$_bad_log" ] && [ "$want" != 0 ] || return 0
+	for a in "$@"; do [ "$a" = check ] && return 0; done	# check's exits are states, not errors
+	for a in "$@"; do
+		if [ "$a" = "$UCLAMPCTL" ]; then cmd+=" uclampctl"; else cmd+=" $(printf '%q' "$a")"; fi
+	done
+	msg=$(printf '%s\n' "$OUT" | sed -n 's/^\(stderr: \)\{0,1\}\(uclampctl: .*\)/\2/p' | head -n 1)
+	[ -n "$msg" ] || msg=$(printf '%s\n' "$OUT" | sed -e 's/^std\(out\|err\): //' -e '/^[[:space:]]*$/d' | head -n 1)
+	[ -n "$msg" ] || msg="(no output)"
+	msg=${msg//$'\t'/\\t}
+	what=${what//$'\t'/\\t}
+	if [ "$(_snap)" = "$_bad_before" ]; then same=yes; else same=no; fi
+	[ "$_bad_before" = "none" ] && same=n/a
+	printf '%s\t%s\t%s\t%s\t%s\n' "$(_anon "$what")" "$(_anon "${cmd# }")" "$want" "$(_anon "$msg")" "$same" \
+		| tr -d '\r' >>"$_bad_log"
+}
 
 fake_root() {
 	ROOT=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-root.XXXXXX")
@@ -40,8 +99,10 @@ _fail() { FAIL=$((FAIL + 1)); echo "not ok - $*"; printf '%s\n' "$OUT" | sed 's/
 t() {
 	local what=$1 want=$2
 	shift 2
+	bad_begin
 	OUT=$("$@" </dev/null 2>&1)
 	RC=$?
+	bad_end "$what" "$want" "$@"
 	if [ "$RC" = "$want" ]; then _pass "$what (exit $RC)"; else _fail "$what: exit $RC, expected $want"; fi
 }
 has() { if printf '%s\n' "$OUT" | grep -Eq -- "$1"; then _pass "output has /$1/"; else _fail "output lacks /$1/"; fi; }

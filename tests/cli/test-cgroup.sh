@@ -65,6 +65,9 @@ for p in ../.. ../../../etc /etc / a/../../b; do
 done
 t "set: no such group" $want $U cgroup set no-such-group-$$ --max 50% -y
 [ $have_cpu = 1 ] && has "no cgroup 'no-such-group-$$'"
+long=$(printf 'a/%.0s' $(seq 2100))	# 4200 bytes: longer than PATH_MAX
+t "set: a path longer than PATH_MAX" $want $U cgroup set "$long" --max 50% -y
+[ $have_cpu = 1 ] && has "cgroup path 'a/a/a/.*' is too long \(4200 bytes; a path has at most 4095\)"
 
 # --pid reads /proc/PID/cgroup through the fake root: a path that climbs
 # out of the namespace is refused; "/" is the root group.

@@ -3,6 +3,8 @@
 # sched_uclamp_used it found in /proc/kallsyms under /run/uclampctl/ksyms,
 # keyed by boot_id, so write commands need not re-read kallsyms. The value is
 # always read from /proc/kcore; another boot_id or an untrusted file is ignored.
+# The cache is a hint: only a 0 is taken from it; anything else, or a 0 that
+# evidence contradicts, sends the tool back to /proc/kallsyms, which rewrites it.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 MK="${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/mkkcore.py"
 U=$UCLAMPCTL
@@ -31,8 +33,51 @@ t "same boot: the cached address, the value from kcore" 0 $U check
 has "kcore"
 python3 "$MK" "$ROOT" --key 1 --no-symbol >/dev/null 2>&1 || true
 grep -q ' sched_uclamp_used$' "$ROOT/proc/kallsyms" && _fail "mkkcore --no-symbol listed the symbol"
-t "the value is read fresh each time (now 1)" 1 $U check
-has "kcore"
+# the value is read fresh each time, but an "on" needs kallsyms to confirm
+# the address, and kallsyms no longer lists it: not known
+t "a cached address alone never says on" 3 $U check -v
+hasnt '^on'
+has "sched_uclamp_used reads 1 at its cached address"
+python3 "$MK" "$ROOT" --key 1 >/dev/null
+t "confirmed by kallsyms: on" 1 $U check -v
+has '^on \(kcore\)'
+hasnt 'cached address'
+
+# corrupt caches: the right boot, a wrong address
+key_addr() { awk -v n="$1" '$3 == n { sub(/^0+/, "", $1); print $1 }' "$ROOT/proc/kallsyms"; }
+put_cache() {
+	printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s\n' "$1" >"$cache"
+	chmod 0600 "$cache"
+}
+python3 "$MK" "$ROOT" --key 0 --set sched_smt_present=1 --set sched_schedstats=1024 >/dev/null
+right=$(key_addr sched_uclamp_used)
+put_cache "$(key_addr sched_smt_present)"
+t "cache at another key that is on: not on" 0 $U check -v
+has '^off \(kcore\)'
+has "reads 1 at its cached address"
+same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s' "$right")"
+put_cache "$(key_addr sched_schedstats)"
+t "cache at a 1024: not on, repaired" 0 $U check -v
+has '^off \(kcore\)'
+has "1024 at 0x0*$(key_addr sched_schedstats) is not a 0/1 static key count"
+same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s' "$right")"
+# a 0 that contradicts evidence (a non-default sysctl): re-read; the key is on
+python3 "$MK" "$ROOT" --key 1 --set sched_schedstats=0 >/dev/null
+put_cache "$(key_addr sched_schedstats)"
+fake_sysctls 512 1024 1024
+t "cached 0 against evidence: re-read, on" 1 $U check -v
+has '^on \(kcore\)'
+has "cache discarded, /proc/kallsyms gives 0x0*$right"
+# and when the key really reads 0 against that evidence: unknown, both facts
+python3 "$MK" "$ROOT" --key 0 >/dev/null
+t "kcore 0 against evidence: unknown" 3 $U check
+has "reads 0 at .*but there is evidence of use \(sysctl sched_util_clamp_min = 512"
+hasnt '^off'
+fake_sysctls 1024 1024 1024
+put_cache "zzz"
+t "malformed cache: ignored, rewritten" 0 $U check
+same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s' "$right")"
+python3 "$MK" "$ROOT" --key 1 --no-symbol >/dev/null 2>&1 || true
 
 # another boot: the cache is ignored, and without the symbol the state is not known
 echo 99999999-2222-3333-4444-555555555555 >"$ROOT/proc/sys/kernel/random/boot_id"

@@ -15,6 +15,7 @@ sleep 600 & S1=$!
 sleep 600 & S2=$!
 sleep 600 & S3=$!
 sleep 600 & S4=$!
+alias_value "$S1" S1; alias_value "$S2" S2; alias_value "$S3" S3; alias_value "$S4" S4
 trap 'kill $S1 $S2 $S3 $S4 2>/dev/null; rm -rf "${_tmpdirs[@]}"' EXIT
 GHOST=4194305	# above any pid_max: getattr says ESRCH
 same_out() { if [ "$OUT" = "$1" ]; then _pass "output is '$1'"; else _fail "output is not '$1'"; fi; }
@@ -135,6 +136,27 @@ print("json ok", rows[1]["eff_min"], rows[1]["eff_max"], rows[0]["eff_min"])
 	has "^json ok 210 819 None$"
 fi
 
+# EFF_* by the kernel's rule where /proc/PID/sched shows effective clamps
+# (here: a fake /proc/self/sched): S1 sits in the root group (fake
+# /proc/PID/cgroup above), so its effective max is its request capped by
+# kernel.sched_util_clamp_max; -v names the source
+mkdir -p "$ROOT/proc/self"
+printf 'effective uclamp.min  :  0\neffective uclamp.max  :  1024\n' >"$ROOT/proc/self/sched"
+fake_sysctls 1024 800 1024
+t "show EFF_* by the rule (-v)" 0 "$UCLAMPCTL" -v task show -o UTIL_MAX,EFF_MAX -n -r "$S1"
+has "EFF_MIN/EFF_MAX of 1 task\(s\): the kernel's rule"
+read -r umax emax <<<"$(printf '%s\n' "$OUT" | grep -E '^[0-9]+ [0-9]+$')"
+if [ -n "$umax" ] && [ "$emax" = "$((umax < 800 ? umax : 800))" ]; then
+	_pass "EFF_MAX $emax = min(UTIL_MAX $umax, sysctl 800)"
+else
+	_fail "EFF_MAX '$emax' is not min(UTIL_MAX '$umax', sysctl 800)"
+fi
+UCLAMPCTL_EFF=proc t "UCLAMPCTL_EFF=proc: /proc/PID/sched (-v)" 0 "$UCLAMPCTL" -v task show -o EFF_MAX -n -r "$S2"
+has "^819$"
+has "of 1 task\(s\): /proc/PID/task/TID/sched \(UCLAMPCTL_EFF=proc\)"
+rm "$ROOT/proc/self/sched"
+fake_sysctls 1024 1024 1024
+
 # ---- kernel support --------------------------------------------------------------
 rm "$ROOT/proc/sys/kernel/sched_util_clamp_min" "$ROOT/proc/sys/kernel/sched_util_clamp_max" \
 	"$ROOT/proc/sys/kernel/sched_util_clamp_min_rt_default"
@@ -186,6 +208,12 @@ t "set: bad PID" 2 "$UCLAMPCTL" task set --max 300 12abc
 has "invalid PID '12abc'"
 t "set: PID 0" 2 "$UCLAMPCTL" task set --max 300 0
 has "invalid PID '0'"
+# white space anywhere is refused alike (strtol would skip a leading TAB)
+for bad in " $S1" $'\t'"$S1" $'\n'"$S1" "$S1 " "$S1"$'\t' "+$S1"; do
+	t "set: PID '$(printf '%q' "$bad")'" 2 "$UCLAMPCTL" task set --max 300 "$bad"
+	has "invalid PID '"
+	has "': use a positive decimal process ID"
+done
 t "set: bad policy" 2 "$UCLAMPCTL" task set --max 300 --all --policy fast
 has "invalid policy 'fast'"
 t "set: unknown user" 2 "$UCLAMPCTL" task set --max 300 --all --user no-such-user-xyz
@@ -324,7 +352,7 @@ if [ "$HOST_UCLAMP" = 0 ]; then
 	has "changed 0, unchanged 0, gone 0, failed 2"
 	# many failures: ten lines, then a count (not one line per task)
 	many=()
-	for i in $(seq 12); do sleep 600 & many+=($!); fake_proc "$!" many 4242; done
+	for i in $(seq 12); do sleep 600 & many+=($!); fake_proc "$!" many 4242; alias_value "$!" "M$i"; done
 	t "set --yes on 12 tasks: EOPNOTSUPP each" 4 "$UCLAMPCTL" task set --max "$OTHER_MAX" --min 1 --yes "${many[@]}"
 	n=$(printf '%s\n' "$OUT" | grep -c 'util_min, util_max: the kernel has no uclamp support')
 	[ "$n" = 10 ] && _pass "ten failure lines, both clamps named once per task" || _fail "$n failure lines, expected 10"

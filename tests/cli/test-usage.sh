@@ -21,7 +21,9 @@ stderr: $SE"
 u() {
 	local what=$1 want=$2
 	shift 2
+	bad_begin
 	run_only "$@"
+	bad_end "$what" "$want" "$UCLAMPCTL" "$@"
 	if [ "$RC" = "$want" ]; then _pass "$what (exit $RC)"; else _fail "$what: exit $RC, expected $want"; fi
 }
 # in_so / in_se REGEX; no_so / no_se: stdout / stderr empty

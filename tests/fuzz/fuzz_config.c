@@ -3,17 +3,9 @@
  * any bytes go through uc_config_load_stream, then uc_config_validate, then
  * uc_config_free. It must never crash, leak or hang; errors are fine.
  *
- * Build and run by hand from a configured tree (config.h in the build dir):
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *     -Iinclude -Isrc -include config.h -DSYSCONFDIR='"/etc"' \
- *     $(pkg-config --cflags smartcols libcgroup libnl-3.0) \
- *     tests/fuzz/fuzz_config.c src/lib/[a-z]*.c \
- *     $(pkg-config --libs smartcols libcgroup libnl-3.0) -o fuzz_config
- *   mkdir -p /tmp/fuzz-config && \
- *     ./fuzz_config -max_total_time=120 /tmp/fuzz-config tests/fuzz/corpus/config
- *
- * (the first directory collects new inputs; the seed corpus stays as it is)
+ * Built by 'make fuzz' with the other targets (tests/fuzz/build.sh, clang);
+ * 'make fuzz-run' or 'tests/fuzz/run.sh SECONDS config' runs it from the
+ * seeds in tests/fuzz/corpus/config (new inputs go to a scratch corpus).
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -30,6 +30,7 @@
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/value.h"
+#include "fakeroot.h"
 
 /* ---- scripted libcgroup, statfs and mount table ---------------------------- */
 int __wrap_cgroup_init(void);
@@ -206,30 +207,17 @@ static char mnt[PATH_MAX];
 
 static void mkpath(const char *rel)
 {
-	char p[PATH_MAX * 2];
-
-	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
-	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(fr_mkdir(tmp, rel), 0);
 }
 
 static void put(const char *rel, const char *text)
 {
-	char p[PATH_MAX * 2];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/cg/%s", tmp, rel);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(mnt, rel, text), 0);
 }
 
 static void drop(const char *rel)
 {
-	char p[PATH_MAX * 2];
-
-	snprintf(p, sizeof(p), "%s/cg/%s", tmp, rel);
-	unlink(p);
+	assert_int_equal(fr_remove(mnt, rel), 0);
 }
 
 static char *slurp(const char *rel)
@@ -239,7 +227,7 @@ static char *slurp(const char *rel)
 	FILE *f;
 	size_t n;
 
-	snprintf(p, sizeof(p), "%s/cg/%s", tmp, rel);
+	assert_int_equal(fr_path(p, sizeof(p), mnt, rel), 0);
 	f = fopen(p, "r");
 	if (!f)
 		return NULL;
@@ -259,11 +247,8 @@ static void use_tree(enum uc_cg_version v)
 
 static int setup_tree(void **state)
 {
-	char p[PATH_MAX * 2];
-
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "%s/uclampctl-test-cgroup.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tmp))
+	if (fr_create(tmp, sizeof(tmp), "test-cgroup"))
 		return -1;
 	snprintf(mnt, sizeof(mnt), "%s/cg", tmp);
 	mkpath("cg");
@@ -276,17 +261,8 @@ static int setup_tree(void **state)
 	mkpath("outside");
 	mkpath("outside/x");
 	/* symlinks: one out of the mount, one inside, one to the mount */
-	snprintf(p, sizeof(p), "%s/cg/evil", tmp);
-	if (symlink("../outside", p))
-		return -1;
-	snprintf(p, sizeof(p), "%s/cg/a/up", tmp);
-	if (symlink("/", p))
-		return -1;
-	snprintf(p, sizeof(p), "%s/cg/alias", tmp);
-	if (symlink("a/b", p))
-		return -1;
-	snprintf(p, sizeof(p), "%s/cgalias", tmp);
-	if (symlink("cg", p))
+	if (fr_symlink(tmp, "cg/evil", "../outside") || fr_symlink(tmp, "cg/a/up", "/") ||
+	    fr_symlink(tmp, "cg/alias", "a/b") || fr_symlink(tmp, "cgalias", "cg"))
 		return -1;
 	put("a/cpu.uclamp.min", "0.00\n");
 	put("a/cpu.uclamp.max", "max\n");
@@ -299,11 +275,8 @@ static int setup_tree(void **state)
 
 static int teardown_tree(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	return system(cmd) ? -1 : 0;
+	return fr_destroy(tmp) ? -1 : 0;
 }
 
 static int resolve(const char *user, char *rel)
@@ -427,16 +400,10 @@ static char sysroot[PATH_MAX];
 
 static void fake_proc(int pid, const char *text)
 {
-	char p[PATH_MAX + 64];
-	FILE *f;
+	char rel[64];
 
-	snprintf(p, sizeof(p), "%s/proc/%d", sysroot, pid);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/proc/%d/cgroup", sysroot, pid);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+	assert_int_equal(fr_write(sysroot, rel, text), 0);
 }
 
 static void test_of_pid(void **state)
@@ -963,19 +930,12 @@ int main(void)
 		cmocka_unit_test(test_plan_only_changes),
 		cmocka_unit_test(test_plan_enable_cpu),
 	};
-	char cmd[PATH_MAX + 16];
 	int rc;
 
-	snprintf(sysroot, sizeof(sysroot), "%s/uclampctl-test-cgroot.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(sysroot))
+	if (fr_sysroot(sysroot, sizeof(sysroot), "test-cgroot") || fr_mkdir(sysroot, "proc"))
 		return 1;
-	snprintf(cmd, sizeof(cmd), "%s/proc", sysroot);
-	mkdir(cmd, 0755);
-	setenv(UC_SYSROOT_ENV, sysroot, 1);
 	rc = cmocka_run_group_tests(tests, setup_tree, teardown_tree);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sysroot);
-	if (system(cmd))
+	if (fr_destroy(sysroot))
 		fprintf(stderr, "could not remove %s\n", sysroot);
 	return rc;
 }

@@ -29,8 +29,9 @@
 #include "uclamp/rules.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
+#include "fakeroot.h"
 
-static char root[] = "/tmp/test_config.XXXXXX";
+static char root[PATH_MAX - 64];
 
 static void load_text(struct uc_config *c, const char *text, const char *name)
 {
@@ -285,27 +286,12 @@ static void test_long_lines(void **state)
 
 static void put(const char *rel, const char *text)
 {
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(root, rel, text), 0);
 }
 
 static void mkdirs(const char *rel)
 {
-	char path[PATH_MAX], *p;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	mkdir(path, 0755);
+	assert_int_equal(fr_mkdir(root, rel), 0);
 }
 
 static const char *base(const char *path)
@@ -690,21 +676,6 @@ static void test_tasks_rule_keys(void **state)
 	uc_config_free(&c);
 }
 
-static int setup_root(void **state)
-{
-	(void)state;
-	return mkdtemp(root) ? 0 : -1;
-}
-
-static int teardown_root(void **state)
-{
-	char cmd[PATH_MAX + 16];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,11 +691,12 @@ int main(void)
 	};
 
 	umask(022);	/* the files it writes must be trusted: not group-writable */
-	if (setup_root(NULL))
-		return 1;
 	/* before anything reads it: uc_sysroot() caches the variable */
-	setenv("UCLAMPCTL_SYSROOT", root, 1);
+	if (fr_sysroot(root, sizeof(root), "test-config"))
+		return 1;
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	teardown_root(NULL);
+
+	if (fr_destroy(root) && !rc)
+		rc = 1;
 	return rc;
 }

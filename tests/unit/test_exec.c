@@ -199,15 +199,19 @@ static void expect_states(const enum uc_change_state *want, size_t n)
 				 uc_change_state_name(plan.v[i].state), uc_change_state_name(want[i]));
 }
 
-static void expect_report(const struct uc_exec_report *r, size_t done, size_t failed, size_t gone,
-			  size_t rolled_back, size_t rollback_failed, size_t skipped, int first_err)
+/* expect_report(&r, .done = 2, .rolled_back = 1): the fields not named are expected 0 */
+#define expect_report(r, ...) expect_report_is((r), (struct uc_exec_report){ __VA_ARGS__ })
+
+static void expect_report_is(const struct uc_exec_report *r, struct uc_exec_report w)
 {
-	if (r->done != done || r->failed != failed || r->gone != gone || r->rolled_back != rolled_back ||
-	    r->rollback_failed != rollback_failed || r->skipped != skipped || r->first_err != first_err)
-		fail_msg("report done %zu failed %zu gone %zu rolled_back %zu rollback_failed %zu skipped %zu "
-			 "first_err %d; expected %zu %zu %zu %zu %zu %zu %d",
+	if (r->done != w.done || r->failed != w.failed || r->gone != w.gone ||
+	    r->rolled_back != w.rolled_back || r->rollback_failed != w.rollback_failed ||
+	    r->skipped != w.skipped || r->first_err != w.first_err)
+		fail_msg("report done %zu failed %zu gone %zu rolled_back %zu rollback_failed %zu "
+			 "skipped %zu first_err %d; expected %zu %zu %zu %zu %zu %zu %d",
 			 r->done, r->failed, r->gone, r->rolled_back, r->rollback_failed, r->skipped,
-			 r->first_err, done, failed, gone, rolled_back, rollback_failed, skipped, first_err);
+			 r->first_err, w.done, w.failed, w.gone, w.rolled_back, w.rollback_failed,
+			 w.skipped, w.first_err);
 }
 
 /* ---- tests ------------------------------------------------------------------ */
@@ -220,7 +224,7 @@ static void test_empty_plan(void **state)
 	uc_plan_init(&plan);
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), 0);
 	assert_int_equal(ncalls, 0);
-	expect_report(&r, 0, 0, 0, 0, 0, 0, 0);
+	expect_report(&r, .done = 0);
 }
 
 /* min and max of one TID go in one syscall, with both values. */
@@ -245,7 +249,7 @@ static void test_one_call_per_tid(void **state)
 	expect_task_call(2, 103, 2, UC_RESET, UC_RESET, UC_KEEP);
 	expect_task_call(3, 104, 1, UC_KEEP, UC_KEEP, 1);
 	expect_states(want, 6);
-	expect_report(&r, 6, 0, 0, 0, 0, 0, 0);
+	expect_report(&r, .done = 6);
 }
 
 /* min, max and the flag of one TID: still one call. Non-adjacent changes of
@@ -266,7 +270,7 @@ static void test_three_attrs_and_non_adjacent(void **state)
 	expect_task_call(0, 7, 3, 10, 600, 1);
 	expect_task_call(1, 8, 1, 10, UC_KEEP, UC_KEEP);
 	expect_task_call(2, 7, 1, 20, UC_KEEP, UC_KEEP);
-	expect_report(&r, 5, 0, 0, 0, 0, 0, 0);
+	expect_report(&r, .done = 5);
 }
 
 /* Best effort: a failure does not stop the others; ESRCH is "gone". */
@@ -303,7 +307,7 @@ static void test_best_effort_continues(void **state)
 	assert_int_equal(plan.v[6].err, -EINVAL);
 	assert_int_equal(plan.v[0].err, 0);
 	/* counters count changes; first_err is the first failure, not the last */
-	expect_report(&r, 3, 3, 1, 0, 0, 0, -EPERM);
+	expect_report(&r, .done = 3, .failed = 3, .gone = 1, .first_err = -EPERM);
 }
 
 /* Only gone tasks: success. */
@@ -320,7 +324,7 @@ static void test_gone_is_not_failure(void **state)
 	script[1] = -ESRCH;
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), 0);
 	assert_int_equal(ncalls, 2);
-	expect_report(&r, 0, 0, 3, 0, 0, 0, 0);
+	expect_report(&r, .gone = 3);
 	for (size_t i = 0; i < plan.n; i++)
 		assert_int_equal(plan.v[i].state, UC_CH_GONE);
 }
@@ -336,7 +340,7 @@ static void test_esrch_on_a_file_fails(void **state)
 	script[0] = -ESRCH;
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), -ESRCH);
 	assert_int_equal(plan.v[0].state, UC_CH_FAILED);
-	expect_report(&r, 0, 1, 0, 0, 0, 0, -ESRCH);
+	expect_report(&r, .failed = 1, .first_err = -ESRCH);
 }
 
 /* Atomic: the first failure undoes what was done, newest first, with the
@@ -378,7 +382,7 @@ static void test_atomic_rolls_back_in_reverse(void **state)
 	expect_sysctl_call(8, UC_ATTR_MIN, 1024);
 	expect_states(want, 7);
 	assert_int_equal(plan.v[4].err, -ERANGE);
-	expect_report(&r, 0, 1, 0, 4, 0, 2, -ERANGE);
+	expect_report(&r, .failed = 1, .rolled_back = 4, .skipped = 2, .first_err = -ERANGE);
 }
 
 /* Atomic undo of tasks: one call per TID with both old values; gone tasks
@@ -411,7 +415,7 @@ static void test_atomic_tasks_undo(void **state)
 	expect_task_call(4, 3, 1, UC_KEEP, UC_KEEP, 0);
 	expect_task_call(5, 1, 2, 5, 900, UC_KEEP);
 	expect_states(want, 7);
-	expect_report(&r, 0, 2, 1, 3, 0, 1, -EPERM);
+	expect_report(&r, .failed = 2, .gone = 1, .rolled_back = 3, .skipped = 1, .first_err = -EPERM);
 }
 
 /* A failing undo is reported as such; the other undos still happen. */
@@ -440,7 +444,8 @@ static void test_rollback_failed(void **state)
 	assert_int_equal(plan.v[1].err, -EIO);
 	assert_int_equal(plan.v[3].err, -EACCES);
 	assert_int_equal(plan.v[0].err, 0);
-	expect_report(&r, 0, 1, 0, 2, 1, 1, -EACCES);
+	expect_report(&r, .failed = 1, .rolled_back = 2, .rollback_failed = 1, .skipped = 1,
+		      .first_err = -EACCES);
 }
 
 /* A failure on the very first change: nothing to undo. */
@@ -459,7 +464,7 @@ static void test_atomic_first_fails(void **state)
 	assert_int_equal(plan.v[0].state, UC_CH_FAILED);
 	assert_int_equal(plan.v[1].state, UC_CH_FAILED);
 	assert_int_equal(plan.v[2].state, UC_CH_SKIPPED);
-	expect_report(&r, 0, 2, 0, 0, 0, 1, -EINVAL);
+	expect_report(&r, .failed = 2, .skipped = 1, .first_err = -EINVAL);
 }
 
 /* All goes well in atomic mode: nothing undone. */
@@ -481,7 +486,7 @@ static void test_atomic_success(void **state)
 		assert_int_equal(plan.v[i].state, UC_CH_DONE);
 		assert_int_equal(plan.v[i].err, 0);
 	}
-	expect_report(&r, 3, 0, 0, 0, 0, 0, 0);
+	expect_report(&r, .done = 3);
 }
 
 /* Running a plan a second time starts from a fresh report. */
@@ -494,7 +499,7 @@ static void test_report_reset(void **state)
 	uc_plan_init(&plan);
 	task(3, UC_ATTR_MAX, 1024, 512);
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), 0);
-	expect_report(&r, 1, 0, 0, 0, 0, 0, 0);
+	expect_report(&r, .done = 1);
 }
 
 /* A task whose start time changed since planning (its PID was reused) is

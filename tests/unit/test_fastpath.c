@@ -24,35 +24,26 @@
 
 #include "uclamp/fastpath.h"
 #include "uclamp/sysroot.h"
+#include "fakeroot.h"
 
 #define CAP_SYS_RAWIO_NR 17	/* linux/capability.h */
 
-static char root[64];
+static char root[512];
 
 /* ---- fake root helpers ---- */
 static void path_of(char *buf, size_t n, const char *abspath)
 {
-	snprintf(buf, n, "%s%s", root, abspath);
+	assert_int_equal(fr_path(buf, n, root, abspath), 0);
 }
 
 static void put(const char *abspath, const char *text)
 {
-	char p[512];
-	FILE *f;
-
-	path_of(p, sizeof(p), abspath);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(root, abspath, text), 0);
 }
 
 static void rm(const char *abspath)
 {
-	char p[512];
-
-	path_of(p, sizeof(p), abspath);
-	unlink(p);
+	assert_int_equal(fr_remove(root, abspath), 0);
 }
 
 static bool has_note(char notes[][UC_FP_NOTE_LEN], size_t n, const char *needle)
@@ -235,6 +226,7 @@ static int setup_system(void **state)
 	(void)state;
 	put("/proc/sys/kernel/osrelease", "6.1.0-test\n");
 	rm("/proc/version_signature");
+	rm("/proc/sys/kernel/random/boot_id");	/* no per-boot cache (setup_cache makes one) */
 	put("/proc/sys/kernel/kptr_restrict", "0\n");
 	put("/proc/sys/kernel/perf_event_paranoid", "2\n");
 	put_sysctls(1024, 1024, 1024);
@@ -482,16 +474,250 @@ static void kcore_off_on(void **state)
 	/* -1: being enabled right now */
 	put_kcore(-1);
 	detect(&fp, 0, UC_KEY_ON, UC_FP_SRC_KCORE);
-	/* kcore is authoritative: evidence does not override a 0 read there */
+	/* a 0 that evidence contradicts is neither off nor on: unknown, both facts said */
 	put_kcore(0);
 	put_sysctls(512, 1024, 1024);
-	detect(&fp, UC_FP_FULL_SCAN, UC_KEY_OFF, UC_FP_SRC_KCORE);
+	detect(&fp, UC_FP_FULL_SCAN, UC_KEY_UNKNOWN, UC_FP_SRC_NONE);
 	assert_int_equal(fp.scan.evidence, 1);
+	assert_non_null(strstr(fp.how, "reads 0 at 0xffffffff89d46710"));
+	assert_non_null(strstr(fp.how, "evidence of use (sysctl sched_util_clamp_min = 512"));
+	/* the quick path checks the sysctls it has read anyway, and scans nothing */
+	cg_calls = task_calls = 0;
+	detect(&fp, 0, UC_KEY_UNKNOWN, UC_FP_SRC_NONE);
+	assert_int_equal(cg_calls + task_calls, 0);
+	assert_non_null(strstr(fp.how, "the two disagree"));
+	/* sched_uclamp_used is only ever 0 or 1 (-1 while being enabled): 2 is a wrong address */
+	put_sysctls(1024, 1024, 1024);
+	put_kcore(2);
+	detect(&fp, 0, UC_KEY_UNKNOWN, UC_FP_SRC_NONE);
+	assert_note(fp.unavailable, fp.nunavailable, "is not a 0/1 static key count");
 	/* a count no static key can have: a wrong address, not a state */
 	put_sysctls(1024, 1024, 1024);
 	put_kcore(0x41414141);
 	detect(&fp, 0, UC_KEY_UNKNOWN, UC_FP_SRC_NONE);
-	assert_note(fp.unavailable, fp.nunavailable, "not a static key count");
+	assert_note(fp.unavailable, fp.nunavailable, "static key count");
+}
+
+/* ================= the per-boot address cache is a hint ================= */
+
+#define BOOT_ID "11111111-2222-3333-4444-555555555555"
+#define CACHE "/run/uclampctl/ksyms"
+
+/* 4 bytes of kcore's segment at _text + off (put_kcore writes the key's) */
+static void poke_kcore(uint64_t off, int32_t value)
+{
+	char p[512];
+	FILE *f;
+
+	path_of(p, sizeof(p), "/proc/kcore");
+	f = fopen(p, "r+");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, (long)(0x2000 + off), SEEK_SET), 0);
+	assert_int_equal(fwrite(&value, 4, 1, f), 1);
+	fclose(f);
+}
+
+static void put_cache(uint64_t addr)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s\nsched_uclamp_used %llx\n", BOOT_ID, (unsigned long long)addr);
+	put(CACHE, buf);
+	path_of(buf, sizeof(buf), CACHE);
+	assert_int_equal(chmod(buf, 0600), 0);
+}
+
+static uint64_t cache_addr(void)
+{
+	char p[512], id[64];
+	unsigned long long a = 0;
+	FILE *f;
+
+	path_of(p, sizeof(p), CACHE);
+	f = fopen(p, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%63s sched_uclamp_used %llx", id, &a) != 2)
+		a = 0;
+	fclose(f);
+	return a;
+}
+
+/* uc_kmem_read_keys for sched_uclamp_used alone, as fastpath.c asks */
+static int read_key(struct uc_kmem_key *k, struct uc_kmem_info *info)
+{
+	memset(k, 0, sizeof(*k));
+	k->name = "sched_uclamp_used";
+	k->boolean = true;
+	uc_kmem_read_keys(k, 1, info);
+	return info->cache;
+}
+
+static int setup_cache(void **state)
+{
+	char p[512];
+
+	if (geteuid() != 0)
+		return 0;	/* the test skips */
+	setup_system(state);
+	path_of(p, sizeof(p), "/proc/sys/kernel/random");
+	mkdir(p, 0755);
+	put("/proc/sys/kernel/random/boot_id", BOOT_ID "\n");
+	path_of(p, sizeof(p), "/run");
+	mkdir(p, 0755);
+	path_of(p, sizeof(p), "/run/uclampctl");
+	mkdir(p, 0700);
+	rm(CACHE);
+	return 0;
+}
+
+static void cache_is_a_hint(void **state)
+{
+	const uint64_t key = LIVE_TEXT + KEY_OFF, other = LIVE_TEXT + KEY_OFF + 0x100;
+	struct uc_kmem_key k;
+	struct uc_kmem_info info;
+	struct uc_fastpath fp;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();	/* the cache is root's */
+	/* a fresh read writes it; the next one uses it */
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_UNUSED);
+	assert_int_equal(cache_addr(), key);
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_HIT);
+	assert_true(k.cached);
+	assert_int_equal(k.value, 0);
+
+	/* a value no 0/1 key has (the sysctl's 1024, a guard word): re-read, repaired */
+	poke_kcore(KEY_OFF + 0x100, 1024);
+	put_cache(other);
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_DISCARDED);
+	assert_int_equal(k.rc, 0);
+	assert_int_equal(k.value, 0);
+	assert_int_equal(k.addr, key);
+	assert_false(k.cached);
+	assert_note(info.notes, info.nnotes, CACHE ": sched_uclamp_used: 1024 at 0xffffffff89d46810 is not a 0/1");
+	assert_int_equal(cache_addr(), key);
+	detect(&fp, 0, UC_KEY_OFF, UC_FP_SRC_KCORE);
+
+	/* another key that is on: an "on" is never taken from the cache alone */
+	poke_kcore(KEY_OFF + 0x100, 1);
+	put_cache(other);
+	detect(&fp, 0, UC_KEY_OFF, UC_FP_SRC_KCORE);
+	assert_int_equal(fp.addr, key);
+	assert_note(fp.unavailable, fp.nunavailable, "reads 1 at its cached address");
+	assert_int_equal(cache_addr(), key);
+	/* ... while a real "on" through the right address is confirmed without a note */
+	put_kcore(1);
+	detect(&fp, 0, UC_KEY_ON, UC_FP_SRC_KCORE);
+	assert_int_equal(fp.nunavailable, 0);
+
+	/* a 0 that evidence contradicts: cache discarded, kallsyms re-read */
+	put_kcore(1);
+	poke_kcore(KEY_OFF + 0x100, 0);
+	put_cache(other);
+	put_sysctls(512, 1024, 1024);
+	detect(&fp, 0, UC_KEY_ON, UC_FP_SRC_KCORE);
+	assert_int_equal(fp.addr, key);
+	assert_note(fp.unavailable, fp.nunavailable, "0 at the cached address 0xffffffff89d46810 against evidence of use: cache discarded, "
+		    "/proc/kallsyms gives 0xffffffff89d46710");
+	assert_int_equal(cache_addr(), key);
+	/* still contradicted after the re-read: unknown, both facts */
+	put_kcore(0);
+	put_cache(other);
+	detect(&fp, 0, UC_KEY_UNKNOWN, UC_FP_SRC_NONE);
+	assert_non_null(strstr(fp.how, "reads 0 at 0xffffffff89d46710"));
+	assert_non_null(strstr(fp.how, "sysctl sched_util_clamp_min = 512"));
+	put_sysctls(1024, 1024, 1024);
+
+	/* addresses kcore does not cover: re-read */
+	put_cache(0xffffffffa0000000ull);
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_DISCARDED);
+	assert_int_equal(k.addr, key);
+	assert_int_equal(cache_addr(), key);
+}
+
+/* what the cache file must be; anything else is not read, and rewritten */
+static void cache_file_checks(void **state)
+{
+	static const char *const bad_texts[] = {
+		"99999999-2222-3333-4444-555555555555\nsched_uclamp_used ffffffff89d46810\n",	/* another boot */
+		BOOT_ID "\nsched_uclamp_used ffffffff89d46811\n",	/* not 4-byte aligned */
+		BOOT_ID "\nsched_uclamp_used 0\n",
+		BOOT_ID "\nsched_uclamp_used 1ffffffff89d46810\n",	/* wider than 64 bits */
+		BOOT_ID "\nsched_uclamp_used ffffffff89d46810 junk\n",
+		BOOT_ID "\nsched_uclamp_used -ffffffff89d46810\n",
+		BOOT_ID "\nsched_uclamp_used ffffffff89d46810\nsched_uclamp_used ffffffff89d46810\n",
+		BOOT_ID "\nsched_uclamp_used ffffffff89d46810\nother_key ffffffff89d46810\n",	/* one address twice */
+		BOOT_ID "\nsched_uclamp_used ffffffff89d46810\nbad line\n",
+		BOOT_ID "\nsched/uclamp ffffffff89d46810\n",
+	};
+	const uint64_t key = LIVE_TEXT + KEY_OFF, other = LIVE_TEXT + KEY_OFF + 0x100;
+	struct uc_kmem_key k;
+	struct uc_kmem_info info;
+	char p[512], big[8192];
+	size_t i;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	path_of(p, sizeof(p), CACHE);
+	/* the reference: a well-formed cache at a (wrong, but 0) address is used */
+	put_cache(other);
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_HIT);
+	assert_int_equal(k.addr, other);
+
+	for (i = 0; i < sizeof(bad_texts) / sizeof(bad_texts[0]); i++) {
+		put(CACHE, bad_texts[i]);
+		assert_int_equal(chmod(p, 0600), 0);
+		if (read_key(&k, &info) != UC_KMEM_CACHE_UNUSED || k.addr != key)
+			fail_msg("cache text %zu was used", i);
+		assert_int_equal(cache_addr(), key);	/* rewritten */
+	}
+	/* modes other than 0600 */
+	for (mode_t m = 0400; m <= 0700; m += 0100) {
+		if (m == 0600)
+			continue;
+		put_cache(other);
+		assert_int_equal(chmod(p, m), 0);
+		assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_UNUSED);
+		assert_int_equal(k.addr, key);
+	}
+	put_cache(other);
+	assert_int_equal(chmod(p, 0640), 0);
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_UNUSED);
+	/* not owned by root */
+	put_cache(other);
+	assert_int_equal(chown(p, 65534, 65534), 0);
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_UNUSED);
+	/* a symlink to a good file, a second hard link, a directory, too big */
+	{
+		char target[512];
+
+		put("/run/good", BOOT_ID "\nsched_uclamp_used ffffffff89d46810\n");
+		path_of(target, sizeof(target), "/run/good");
+		assert_int_equal(chmod(target, 0600), 0);
+		unlink(p);
+		assert_int_equal(symlink(target, p), 0);
+		assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_UNUSED);
+		unlink(p);
+		assert_int_equal(link(target, p), 0);
+		assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_UNUSED);
+		unlink(target);
+	}
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	memcpy(big, BOOT_ID "\nsched_uclamp_used ffffffff89d46810\n#", 57);
+	put(CACHE, big);
+	assert_int_equal(chmod(p, 0600), 0);
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_UNUSED);
+	/* a group/other-writable directory */
+	put_cache(other);
+	path_of(p, sizeof(p), "/run/uclampctl");
+	assert_int_equal(chmod(p, 0770), 0);
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_UNUSED);
+	assert_int_equal(chmod(p, 0700), 0);
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_HIT);
 }
 
 static void full_scan_counts(void **state)
@@ -506,7 +732,8 @@ static void full_scan_counts(void **state)
 	add_task(11, 0, 0, 512);
 	for (int i = 0; i < 20; i++)
 		add_task(100 + i, 0, 1, 1024);
-	detect(&fp, UC_FP_FULL_SCAN, UC_KEY_OFF, UC_FP_SRC_KCORE);	/* kcore decides, scan counts */
+	/* kcore's 0 against this evidence: unknown; the full scan still counts */
+	detect(&fp, UC_FP_FULL_SCAN, UC_KEY_UNKNOWN, UC_FP_SRC_NONE);
 	assert_true(fp.scan.done);
 	assert_true(fp.scan.complete);
 	assert_int_equal(fp.scan.cgroups, 5);
@@ -681,12 +908,10 @@ static void support(void **state)
 
 static void lockdown(void **state)
 {
-	char buf[32], d[512], cmd[600];
+	char buf[32];
 
 	(void)state;
-	path_of(d, sizeof(d), "/sys/kernel/security");
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", d);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fr_mkdir(root, "/sys/kernel/security"), 0);
 	rm("/sys/kernel/security/lockdown");
 	assert_int_equal(uc_lockdown_state(buf, sizeof(buf)), -ENOENT);
 	put("/sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
@@ -703,12 +928,10 @@ static void lockdown(void **state)
 /* the one-line reasons for kcore and kallsyms */
 static void reasons(void **state)
 {
-	char buf[UC_KMEM_NOTE_LEN], d[512], cmd[600];
+	char buf[UC_KMEM_NOTE_LEN];
 
 	(void)state;
-	path_of(d, sizeof(d), "/sys/kernel/security");
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", d);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fr_mkdir(root, "/sys/kernel/security"), 0);
 
 	uc_kmem_kcore_reason(-ENOENT, buf, sizeof(buf));
 	assert_string_equal(buf, "no /proc/kcore (kernel built without CONFIG_PROC_KCORE)");
@@ -753,6 +976,8 @@ int main(void)
 		cmocka_unit_test(version_rule),
 		cmocka_unit_test_setup(kcore_off_on, setup_system),
 		cmocka_unit_test_setup(full_scan_counts, setup_system),
+		cmocka_unit_test_setup(cache_is_a_hint, setup_cache),
+		cmocka_unit_test_setup(cache_file_checks, setup_cache),
 		cmocka_unit_test_setup(system_map_path, setup_system),
 		cmocka_unit_test_setup(kallsyms_blocked, setup_system),
 		cmocka_unit_test_setup(kcore_blocked, setup_system),
@@ -761,19 +986,13 @@ int main(void)
 		cmocka_unit_test(lockdown),
 		cmocka_unit_test(reasons),
 	};
-	char cmd[600];
 	int rc;
 
-	snprintf(root, sizeof(root), "/tmp/test_fastpath.XXXXXX");
-	if (!mkdtemp(root))
-		return 1;
-	setenv(UC_SYSROOT_ENV, root, 1);
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/proc/sys/kernel' '%s/boot'", root, root);
-	if (system(cmd) != 0)
+	if (fr_sysroot(root, sizeof(root), "test-fastpath") || fr_mkdir(root, "proc/sys/kernel") ||
+	    fr_mkdir(root, "boot"))
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0 && !rc)
+	if (fr_destroy(root) && !rc)
 		rc = 1;
 	return rc;
 }

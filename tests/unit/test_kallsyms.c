@@ -20,19 +20,13 @@
 
 #include "uclamp/kallsyms.h"
 #include "uclamp/sysroot.h"
+#include "fakeroot.h"
 
-static char root[64];
+static char root[512];
 
 static void put(const char *abspath, const char *text)
 {
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s%s", root, abspath);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(root, abspath, text), 0);
 }
 
 /* A slice of the 6.1 VM's /proc/kallsyms (root, kptr_restrict=0). */
@@ -273,13 +267,13 @@ static void huge_file(void **state)
 	const size_t nlines = 2000000;
 	struct uc_ksym syms[] = { { .name = "sched_uclamp_used" }, { .name = "_text" } };
 	struct uc_ksym_stats st;
-	char p[512];
+	char p[600];
 	struct timespec t0, t1;
 	FILE *f;
 	double secs;
 
 	(void)state;
-	snprintf(p, sizeof(p), "%s/proc/kallsyms", root);
+	assert_int_equal(fr_path(p, sizeof(p), root, "/proc/kallsyms"), 0);
 	f = fopen(p, "w");
 	assert_non_null(f);
 	fprintf(f, "ffffffff81000000 T _text\n");
@@ -368,6 +362,61 @@ static void system_map_kaslr(void **state)
 	assert_int_equal(uc_ksym_map_matches(live + 1, map + 1, 3, &off), -EINVAL);
 }
 
+/* A distro-sized table (150,000 lines, the last 40,000 modules'): once every
+ * symbol is found and the counts have answered their questions, the rest of
+ * the file is not read. With one symbol missing, or addresses all zero, all of it is. */
+static void stops_early(void **state)
+{
+	const size_t nlines = 150000, nmod = 40000;
+	struct uc_ksym syms[] = { { .name = "_text" }, { .name = "sched_uclamp_used" }, { .name = "_einittext" } };
+	struct uc_ksym_stats st;
+	char p[512];
+	FILE *f;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/proc/kallsyms", root);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fprintf(f, "ffffffff81000000 T _text\n");
+	for (size_t i = 1; i < nlines - nmod - 3; i++)
+		fprintf(f, "ffffffff%08zx %c sym_%zu\n", 0x81000000 + i * 16, i % 4 ? 't' : 'd', i);
+	fprintf(f, "ffffffff89d46710 B sched_uclamp_used\nffffffff89f00000 T _einittext\n");
+	fprintf(f, "ffffffff89f00010 b after_init\n");
+	for (size_t i = 0; i < nmod; i++)
+		fprintf(f, "ffffffffc%07zx t mod_fn_%zu\t[mod%zu]\n", i * 16, i, i % 50);
+	fclose(f);
+
+	assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 3, &st), 0);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(syms[i].rc, 0);
+	assert_true(st.partial);
+	assert_int_equal(st.lines, nlines - nmod - 1);	/* up to _einittext, no module line */
+	assert_int_equal(st.modules, 0);
+	assert_true(uc_ksym_has_data_symbols(&st));
+
+	syms[1].name = "not_there";
+	assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 3, &st), 0);
+	assert_int_equal(syms[1].rc, -ENOENT);
+	assert_false(st.partial);
+	assert_int_equal(st.lines, nlines);
+	assert_int_equal(st.modules, nmod);
+	unlink(p);
+
+	/* zeroed addresses: the "all zero" answer needs every line */
+	put("/proc/kallsyms", "0000000000000000 T _text\n0000000000000000 d a\n0000000000000000 d b\n"
+	    "0000000000000000 d c\n0000000000000000 d dd\n0000000000000000 d e\n0000000000000000 d f\n"
+	    "0000000000000000 d g\n0000000000000000 d h\nffffffffc0000000 t m\t[mod]\n");
+	syms[1].name = "h";
+	syms[2].name = "a";
+	assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 3, &st), 0);
+	assert_int_equal(syms[0].rc, -EPERM);
+	assert_false(st.partial);
+	assert_int_equal(st.modules, 1);
+	/* without stats the scan stops at the last symbol wanted */
+	assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 3, NULL), 0);
+	assert_int_equal(syms[1].rc, -EPERM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,22 +427,16 @@ int main(void)
 		cmocka_unit_test(kallsyms_all_heuristic),
 		cmocka_unit_test(bad_and_long_lines),
 		cmocka_unit_test(huge_file),
+		cmocka_unit_test(stops_early),
 		cmocka_unit_test(system_map_kaslr),
 	};
-	char d[512];
 	int rc;
 
-	snprintf(root, sizeof(root), "/tmp/test_kallsyms.XXXXXX");
-	if (!mkdtemp(root))
+	if (fr_sysroot(root, sizeof(root), "test-kallsyms") || fr_mkdir(root, "proc") ||
+	    fr_mkdir(root, "boot"))
 		return 1;
-	setenv(UC_SYSROOT_ENV, root, 1);
-	snprintf(d, sizeof(d), "%s/proc", root);
-	mkdir(d, 0755);
-	snprintf(d, sizeof(d), "%s/boot", root);
-	mkdir(d, 0755);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(d, sizeof(d), "rm -rf '%s'", root);
-	if (system(d) != 0)
+	if (fr_destroy(root))
 		rc = rc ? rc : 1;
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "uclamp/kcore.h"
+#include "fakeroot.h"
 
 /* ---- pread spy --------------------------------------------------------- */
 struct rd {
@@ -150,16 +152,20 @@ static void image_std(struct image *im)
 	image_seg(im, PT_LOAD, TOP, 0x1000, 0x4000);
 }
 
+static char tmpdir[PATH_MAX - 64];	/* the images, each unlinked once open */
+
 /* Write the image (headers first, then the pattern over the data region,
  * sparse beyond 1 MiB); returns an O_RDONLY fd. raw/rawlen, when given,
  * replace the headers' bytes (for truncation and garbage tests). */
 static int image_write(const struct image *im, const void *raw, size_t rawlen, uint64_t cut)
 {
-	char path[] = "/tmp/test_kcore.XXXXXX";
-	int wfd = mkstemp(path), fd;
+	char path[PATH_MAX];
+	int wfd, fd;
 	uint64_t end = cut ? cut : im->size;
 	uint8_t chunk[4096];
 
+	assert_int_equal(fr_path(path, sizeof(path), tmpdir, "kcore.XXXXXX"), 0);
+	wfd = mkstemp(path);
 	assert_true(wfd >= 0);
 	/* the pattern, only near the segments (the file may be sparse and huge) */
 	for (size_t s = 0; s < im->nph; s++) {
@@ -549,6 +555,12 @@ int main(void)
 		cmocka_unit_test(io_faults),
 		cmocka_unit_test(fuzz_headers),
 	};
+	int rc;
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	if (fr_create(tmpdir, sizeof(tmpdir), "test-kcore"))
+		return 1;
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	if (fr_destroy(tmpdir) && !rc)
+		rc = 1;
+	return rc;
 }

@@ -410,6 +410,125 @@ static void test_tree(void **state)
 	uc_table_free(&t);
 }
 
+static char *scols_bytes(struct libscols_table *tb, bool plain)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+
+	assert_non_null(f);
+	if (plain) {
+		assert_int_equal(uc_table_print_plain(tb, f), 0);
+	} else {
+		scols_table_set_stream(tb, f);
+		assert_int_equal(scols_print_table(tb), 0);
+	}
+	assert_int_equal(fclose(f), 0);
+	return out;
+}
+
+/* The fast renderer prints libsmartcols' bytes: 1,000 random tables (columns,
+ * alignment, empty and long cells, blanks) in every flat mode and JSON. */
+static void test_plain_equals_libsmartcols(void **state)
+{
+	static const char *const words[] = { "", "0", "7", "1024", "other", "a b", "x", "sleep",
+					     "kworker/0:1-events", "-", "yes", "no",
+					     "a-rather-long-cell-value-wider-than-any-header-here" };
+	const size_t nw = sizeof(words) / sizeof(words[0]);
+
+	(void)state;
+	srand(11);
+	for (int round = 0; round < 1000; round++) {
+		struct uc_out_opts o = { .raw = round & 1, .noheadings = round & 2, .json = round % 5 == 4 };
+		char list[256] = "";
+		struct uc_table t;
+		char *a, *b;
+		size_t ncol = 1 + (size_t)rand() % 5;
+
+		for (size_t c = 0; c < ncol; c++) {
+			strcat(list, c ? "," : "");
+			strcat(list, cols[(size_t)rand() % C_NAME].name);
+		}
+		o.columns = list;
+		init_ok(&t, &o);
+		for (int r = rand() % 30; r > 0; r--) {
+			struct libscols_line *ln = uc_table_line(&t, NULL);
+
+			for (int id = 0; id < C_NAME; id++) {
+				const char *w = words[(size_t)rand() % nw];
+
+				if (o.raw && strchr(w, ' '))
+					w = "ab";	/* raw output escapes blanks: libsmartcols' job */
+				uc_table_set(&t, ln, id, w);
+			}
+		}
+		a = scols_bytes(t.tb, true);
+		b = scols_bytes(t.tb, false);
+		if (strcmp(a, b)) {
+			size_t k = 0, line = 1;
+
+			for (; a[k] && a[k] == b[k]; k++)
+				line += a[k] == '\n';
+			fail_msg("round %d (-o %s%s%s): line %zu differs:\nplain:         %.80s\n"
+				 "libsmartcols:  %.80s", round, list, o.raw ? " -r" : "", o.noheadings ? " -n" : "",
+				 line, strrchr(a, '\n') && k ? a + k : a, b + k);
+		}
+		free(a);
+		free(b);
+		uc_table_free(&t);
+	}
+}
+
+static void test_set_int(void **state)
+{
+	struct uc_out_opts o = { .raw = true, .columns = "PID" };
+	const long v[] = { 0, 7, -1, 1024, 4194304, -2147483648L, 9223372036854775807L };
+	char want[256] = "PID\n", one[32];
+	struct uc_table t;
+
+	(void)state;
+	init_ok(&t, &o);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		assert_int_equal(uc_table_set_int(&t, uc_table_line(&t, NULL), C_PID, v[i]), 0);
+		snprintf(one, sizeof(one), "%ld\n", v[i]);
+		strcat(want, one);
+	}
+	assert_string_equal(print(&t), want);
+	uc_table_free(&t);
+}
+
+/* Everything else is libsmartcols' to print. */
+static void test_plain_declines(void **state)
+{
+	struct uc_out_opts json = { .json = true }, raw = { .raw = true }, table = { .raw = false };
+	struct uc_table t;
+	struct libscols_line *ln;
+	FILE *f = fopen("/dev/null", "w");
+
+	(void)state;
+	assert_non_null(f);
+	init_ok(&t, &json);
+	fill(&t);
+	assert_int_equal(uc_table_print_plain(t.tb, f), 0);
+	uc_table_set(&t, uc_table_line(&t, NULL), C_COMM, "a\"b");	/* JSON escaping */
+	assert_int_equal(uc_table_print_plain(t.tb, f), -EAGAIN);
+	uc_table_free(&t);
+	init_ok(&t, &raw);
+	fill(&t);	/* "bash x": a blank in raw output */
+	assert_int_equal(uc_table_print_plain(t.tb, f), -EAGAIN);
+	uc_table_free(&t);
+	init_ok(&t, &table);
+	fill(&t);
+	assert_int_equal(uc_table_print_plain(t.tb, f), 0);
+	ln = uc_table_line(&t, NULL);
+	uc_table_set(&t, ln, C_COMM, "tab\there");	/* a control character */
+	assert_int_equal(uc_table_print_plain(t.tb, f), -EAGAIN);
+	uc_table_set(&t, ln, C_COMM, "caf\xc3\xa9");	/* not ASCII */
+	assert_int_equal(uc_table_print_plain(t.tb, f), -EAGAIN);
+	uc_table_free(&t);
+	fclose(f);
+}
+
 #define T(f) cmocka_unit_test_teardown(f, teardown)
 
 int main(void)
@@ -428,6 +547,9 @@ int main(void)
 		T(test_json_noheadings_keeps_keys),
 		T(test_set_ignores_hidden_and_bad_ids),
 		T(test_tree),
+		T(test_plain_equals_libsmartcols),
+		T(test_plain_declines),
+		T(test_set_int),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

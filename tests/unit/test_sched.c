@@ -17,6 +17,7 @@
 
 #include "uclamp/sched.h"
 #include "uclamp/value.h"
+#include "fakeroot.h"
 
 #define MAXCALLS 8
 
@@ -73,18 +74,15 @@ static const struct uc_sched_syscalls fake = { .getattr = fake_getattr, .setattr
 
 static void put(const char *name, const char *text)
 {
-	char p[512];
-	FILE *f;
+	char rel[256], line[256];
 
-	snprintf(p, sizeof(p), "%s/proc/sys/kernel/%s", root, name);
+	snprintf(rel, sizeof(rel), "proc/sys/kernel/%s", name);
 	if (!text) {
-		unlink(p);
+		assert_int_equal(fr_remove(root, rel), 0);
 		return;
 	}
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", text);
-	fclose(f);
+	snprintf(line, sizeof(line), "%s\n", text);
+	assert_int_equal(fr_write(root, rel, line), 0);
 }
 
 static int setup(void **state)
@@ -379,19 +377,13 @@ int main(void)
 		cmocka_unit_test_setup(test_probe, setup),
 		cmocka_unit_test(test_policies),
 	};
-	char cmd[512];
 	int rc;
 
-	snprintf(root, sizeof(root), "%s/test_sched.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(root))
+	/* before the first sysroot call */
+	if (fr_sysroot(root, sizeof(root), "test-sched") || fr_mkdir(root, "proc/sys/kernel"))
 		return 1;
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/proc/sys/kernel'", root);
-	if (system(cmd))
-		return 1;
-	setenv("UCLAMPCTL_SYSROOT", root, 1);	/* before the first sysroot call */
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
+	if (fr_destroy(root))
 		rc = rc ? rc : 1;
 	return rc;
 }

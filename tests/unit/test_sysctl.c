@@ -25,6 +25,7 @@
 #include "uclamp/sysctl.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/value.h"
+#include "fakeroot.h"
 
 /* ---- a model of the kernel's sysctl_sched_uclamp_handler ----------------- */
 static struct {
@@ -303,18 +304,14 @@ static char root[256];
 
 static void put(const char *name, const char *text)
 {
-	char path[512];
-	FILE *f;
+	char rel[256];
 
-	snprintf(path, sizeof(path), "%s/proc/sys/kernel/%s", root, name);
+	snprintf(rel, sizeof(rel), "proc/sys/kernel/%s", name);
 	if (!text) {
-		unlink(path);
+		assert_int_equal(fr_remove(root, rel), 0);
 		return;
 	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(root, rel, text), 0);
 }
 
 static void test_files(void **state)
@@ -404,23 +401,12 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_knob_table),
 	};
-	char cmd[600];
 	int rc;
 
-	snprintf(root, sizeof(root), "%s/uclampctl-test-sysctl.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(root))
+	if (fr_sysroot(root, sizeof(root), "test-sysctl") || fr_mkdir(root, "proc/sys/kernel"))
 		return 1;
-	snprintf(cmd, sizeof(cmd), "%s/proc/sys/kernel", root);
-	for (char *s = cmd + strlen(root) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(cmd, 0755);
-		*s = '/';
-	}
-	mkdir(cmd, 0755);
-	setenv(UC_SYSROOT_ENV, root, 1);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
+	if (fr_destroy(root))
 		fprintf(stderr, "could not remove %s\n", root);
 	return rc;
 }

@@ -18,39 +18,24 @@
 
 #include "uclamp/sysinfo.h"
 #include "uclamp/sysroot.h"
+#include "fakeroot.h"
 
 static char root[512];
 
 static void mkdirs(const char *abspath)
 {
-	char cmd[2200];
-
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s%s'", root, abspath);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fr_mkdir(root, abspath), 0);
 }
 
 static void rmtree(const char *abspath)
 {
-	char cmd[2200];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s%s'", root, abspath);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fr_remove(root, abspath), 0);
 }
 
 /* abspath's directory is created as needed */
 static void put(const char *abspath, const char *text)
 {
-	char p[1024], dir[1024];
-	FILE *f;
-
-	snprintf(dir, sizeof(dir), "%s", abspath);
-	*strrchr(dir, '/') = '\0';
-	mkdirs(dir);
-	snprintf(p, sizeof(p), "%s%s", root, abspath);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(root, abspath, text), 0);
 }
 
 static void put_gov(int policy, const char *gov)
@@ -299,18 +284,13 @@ int main(void)
 		cmocka_unit_test(advice),
 		cmocka_unit_test(full_read),
 	};
-	char cmd[600];
 	int rc;
 
-	snprintf(root, sizeof(root), "%s/uclampctl-test-sysinfo.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(root))
-		return 1;
 	/* before anything reads it: uc_sysroot() keeps the first value */
-	setenv(UC_SYSROOT_ENV, root, 1);
+	if (fr_sysroot(root, sizeof(root), "test-sysinfo"))
+		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0 && !rc)
+	if (fr_destroy(root) && !rc)
 		rc = 1;
 	return rc;
 }

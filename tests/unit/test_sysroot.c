@@ -19,19 +19,13 @@
 #include <cmocka.h>
 
 #include "uclamp/sysroot.h"
+#include "fakeroot.h"
 
 static char root[512];
 
 static void put(const char *abspath, const char *text)
 {
-	char p[1024];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s%s", root, abspath);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(root, abspath, text), 0);
 }
 
 static void prefix(void **state)
@@ -121,20 +115,12 @@ int main(void)
 		cmocka_unit_test(head_at),
 		cmocka_unit_test(writes),
 	};
-	char cmd[600];
 	int rc;
 
-	snprintf(root, sizeof(root), "%s/uclampctl-test-sysroot.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(root))
-		return 1;
-	setenv(UC_SYSROOT_ENV, root, 1);
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/proc'", root);
-	if (system(cmd) != 0)
+	if (fr_sysroot(root, sizeof(root), "test-sysroot") || fr_mkdir(root, "/proc"))
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0 && !rc)
+	if (fr_destroy(root) && !rc)
 		rc = 1;
 	return rc;
 }

@@ -26,6 +26,7 @@
 #include "uclamp/plan.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
+#include "fakeroot.h"
 
 static char root[256];
 
@@ -86,24 +87,12 @@ static struct ktask *ktask(pid_t tid)
 /* ---- fake /proc ---- */
 static void put(const char *rel, const char *text)
 {
-	char p[512], cmd[600];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fr_write(root, rel, text), 0);
 }
 
 static void rm(const char *rel)
 {
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s/%s'", root, rel);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fr_remove(root, rel), 0);
 }
 
 static void status(pid_t pid, pid_t tgid, const char *name, unsigned uid)
@@ -612,8 +601,7 @@ static void test_fill(void **state)
 	assert_non_null(f);
 	fwrite(cmdline, 1, sizeof(cmdline) - 1, f);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/proc/600/exe", root);
-	assert_int_equal(symlink("/usr/bin/python3.11", path), 0);
+	assert_int_equal(fr_symlink(root, "proc/600/exe", "/usr/bin/python3.11"), 0);
 	put("proc/1/comm", "init\n");
 	uc_proc_reset(p, 600, 600, uc_task_fill, NULL);
 	assert_int_equal(uc_task_fill(p, UC_PF_COMM | UC_PF_STATUS | UC_PF_EXE | UC_PF_CMDLINE | UC_PF_PARENT,
@@ -855,16 +843,12 @@ int main(void)
 		cmocka_unit_test_setup(test_several_users_and_policies, setup),
 		cmocka_unit_test_setup(test_plan_rules, setup),
 	};
-	char cmd[512];
 	int rc;
 
-	snprintf(root, sizeof(root), "%s/test_tasks.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(root))
+	if (fr_sysroot(root, sizeof(root), "test-tasks"))	/* before the first sysroot call */
 		return 1;
-	setenv("UCLAMPCTL_SYSROOT", root, 1);	/* before the first sysroot call */
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
+	if (fr_destroy(root))
 		rc = rc ? rc : 1;
 	return rc;
 }

@@ -8,7 +8,10 @@
 #   expect_out REGEX        fail unless $OUT matches (grep -E)
 #   expect_no_out REGEX     fail if $OUT matches
 #   check "what" CMD...     fail unless CMD succeeds
-#   uclampctl ...           the binary under test ($UCLAMPCTL)
+#   uclampctl ...           the binary under test ($UCLAMPCTL, as installed: no
+#                           fake-root seam; $UCLAMPCTL_TEST is the test build with it);
+#                           both are copies in a 0755 /tmp directory, so that
+#                           unprivileged runs work from any checkout location
 #   tclamp PID              print "min max" requested by PID (sched_getattr via uclampset -p)
 #   done_scenario           print the verdict and exit (call last)
 set -u
@@ -18,6 +21,20 @@ FAILS=0
 CHECKS=0
 OUT=
 RC=0
+
+# Unprivileged runs (setpriv --reuid=65534, su) must reach the binary wherever
+# the checkout lives (a clone in a 0700 home gives EACCES, exit 126): every
+# run, root's too, uses one copy of the same bytes in a 0755 directory of the
+# guest's /tmp. $UCLAMPCTL_BUILT keeps the build-tree path.
+_vm_bindir=$(mktemp -d /tmp/uclampctl-bin.XXXXXX) && chmod 755 "$_vm_bindir" || exit 1
+install -m 755 "$UCLAMPCTL" "$_vm_bindir/uclampctl" || exit 1
+UCLAMPCTL_BUILT=$UCLAMPCTL
+UCLAMPCTL=$_vm_bindir/uclampctl
+if [ -n "${UCLAMPCTL_TEST-}" ]; then
+	install -m 755 "$UCLAMPCTL_TEST" "$_vm_bindir/uclampctl-test" || exit 1
+	UCLAMPCTL_TEST=$_vm_bindir/uclampctl-test
+fi
+export UCLAMPCTL UCLAMPCTL_BUILT UCLAMPCTL_TEST
 
 uclampctl() { "$UCLAMPCTL" "$@"; }
 key() { /usr/bin/python3 "$VM_DIR/keyread.py" "${1:-sched_uclamp_used}"; }

@@ -14,6 +14,9 @@ src=$(cd "$here/../.." && pwd)
 builddir=$src
 if [ "${1-}" = --builddir ]; then builddir=$(cd "$2" && pwd); shift 2; fi
 bin=$builddir/uclampctl
+# the same CLI with the fake-root seam, for scenarios that mix a fake tree
+# with the real kernel ($UCLAMPCTL_TEST; 'uclampctl' itself has no seam)
+test_bin=$builddir/tests/uclampctl-test
 
 die() { echo "vm: $*" >&2; exit 1; }
 skip_or_die() {
@@ -22,6 +25,7 @@ skip_or_die() {
 	exit 77
 }
 [ -x "$bin" ] || die "$bin not built (run make first)"
+[ -x "$test_bin" ] || die "$test_bin not built (make check-vm or make tests/uclampctl-test builds it)"
 [ "$(id -u)" = 0 ] || skip_or_die "the VM suite needs root (qemu, apt-get, 9p as root)"
 
 kernel=${UCLAMP_VM_KERNEL:-}
@@ -58,14 +62,14 @@ for s in "${scenarios[@]}"; do
 	append=$(sed -n 's/^# vm-append: *//p' "$s" | head -n 1)
 	# a slow scenario may ask for more time: "# vm-timeout: SECONDS"
 	tmo=$(sed -n 's/^# vm-timeout: *\([0-9][0-9]*\).*/\1/p' "$s" | head -n 1)
-	"$here/run-vm.sh" -t "${tmo:-240}" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" ${append:+-a "$append"} -- bash "$s" 2>&1
+	"$here/run-vm.sh" -t "${tmo:-240}" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} -- bash "$s" 2>&1
 	rc=$?
 	# 125: the VM died without reporting a status (TCG has been seen to
 	# panic on int3 while the kernel patches in the static key); a test
 	# failure is never 125, so one retry hides no real failure
 	if [ "$rc" = 125 ]; then
 		echo "vm: $name: the VM died (exit 125); retrying once on a fresh boot"
-		"$here/run-vm.sh" -t "${tmo:-240}" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" ${append:+-a "$append"} -- bash "$s" 2>&1
+		"$here/run-vm.sh" -t "${tmo:-240}" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} -- bash "$s" 2>&1
 		rc=$?
 	fi
 	if [ "$rc" = 0 ]; then

@@ -1,7 +1,7 @@
 /*
  * threads N [NAME]: a process with N threads in all (main + N-1), each
  * blocked forever, named NAME. Prints "ready" once every thread exists.
- * Used by the VM scenarios and the benchmark (bench/task-threads.sh).
+ * Used by the VM scenarios and the benchmarks (bench/run.sh).
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -28,6 +28,13 @@ expect_rc 0 uclampctl cgroup set uct/ --min default --max 100% -y
 expect_out 'nothing to change'
 expect_key 0 "after same-value 'cgroup set'"
 
+# a path longer than PATH_MAX is a usage error (2), like any bad path
+long=$(printf 'uct/%.0s' $(seq 1100))
+expect_rc 2 uclampctl cgroup set "$long" --max 50% -y
+expect_out "cgroup path 'uct/uct/.*' is too long \(4400 bytes; a path has at most 4095\)"
+expect_rc 2 uclampctl cgroup show "$long"
+expect_key 0 "after a too-long path"
+
 for bad in 150% bogus -1% 1025; do
 	expect_rc 2 uclampctl cgroup set uct --max "$bad" -y
 	expect_out "invalid value '$bad'"

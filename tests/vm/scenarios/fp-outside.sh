@@ -26,7 +26,8 @@ with open(root + "/proc/kallsyms", "w") as k, open(root + "/boot/System.map-" + 
         if p[1] in "tTwW" or p[2].startswith("__"):
             k.write(" ".join(p) + "\n")
 PY
-mapcheck() { UCLAMPCTL_SYSROOT=$R "$UCLAMPCTL" check; }
+# the fake root needs the test build's seam ('uclampctl' has none)
+mapcheck() { UCLAMPCTL_SYSROOT=$R "$UCLAMPCTL_TEST" check; }
 addr=0x$(awk '$3 == "sched_uclamp_used" { print $1 }' /proc/kallsyms | sed 's/^0*//')
 expect_key 0 "right after boot"
 expect_rc 0 uclampctl status

@@ -5,6 +5,16 @@
 expect_key 0 "right after boot"
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
+# root without CAP_SYS_NICE on its own deadline task: the kernel's capability
+# rule says EPERM (same owner); the report must not blame "another user"
+chrt -d --sched-runtime 1000000 --sched-deadline 10000000 --sched-period 10000000 0 sleep 600 & DL=$!
+sleep 0.2
+expect_rc 1 setpriv --bounding-set=-sys_nice --inh-caps=-sys_nice -- "$UCLAMPCTL" task set --min 10 --yes "$DL"
+expect_out "pid $DL \([a-z]+\): util_min: permission denied \(needs CAP_SYS_NICE, which this process lacks\)"
+expect_no_out "another user"
+expect_key 0 "an EPERM does not enable the key"
+kill "$DL"
+
 sleep 600 & ROOTS=$!
 setpriv --reuid=65534 --regid=65534 --clear-groups sleep 600 & MINE=$!
 sleep 0.2

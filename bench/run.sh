@@ -1,0 +1,227 @@
+#!/bin/bash
+# Every benchmark of issue 11 in one run, one table. In the uclamp VM, as root
+# (bench/README.md):  UCLAMPCTL=... bench/run.sh [GROUP...]
+#
+#   show    task show -a PID / -J / --all -a over N (10,000) threads vs uclampset -a -p PID
+#   set     task set --max 300 --threads PID vs uclampset -a -p PID -M 300 vs setattr-loop
+#   status  status (scans every thread) vs getattr-loop --all
+#   rss     peak RSS of task show --all -a over the N threads
+#   cgroup  cgroup show -R over NCG (2,000) groups in 5 levels vs find ... -exec cat;
+#           apply of NAPPLY (500) [cgroup] sections already in place vs cat of their files
+#   cold    check without the symbol cache: the VM's /proc/kallsyms, and a fake
+#           KSYMS (150,000) line table (a distro kernel's size) through a fake root
+#
+# Each round runs every tool of a group once, in turn, so load changes hit
+# them alike; a tool's figure is the median over R rounds, and its ratios are
+# medians of the per-round ratios (to the peer tool and to the raw floor:
+# the same system calls without anything else, bench/*-loop.c).
+. "$(dirname "$0")/lib.sh"
+N=${N:-10000}
+NCG=${NCG:-2000}
+NAPPLY=${NAPPLY:-500}
+KSYMS=${KSYMS:-150000}
+GROUPS_RUN=("$@")
+[ ${#GROUPS_RUN[@]} = 0 ] && GROUPS_RUN=(show set status rss cgroup cold)
+CG=/sys/fs/cgroup
+
+for h in getattr-loop setattr-loop; do gcc -O2 -o "$WORK/$h" "$BENCH_DIR/$h.c" || die "gcc $h.c"; done
+gcc -O2 -pthread -o "$WORK/threads" "$SRC_DIR/tests/vm/helpers/threads.c" || die "gcc threads.c"
+TP=
+trap '[ -n "$TP" ] && kill $TP 2>/dev/null; rm -rf "$WORK"' EXIT
+want() { local g; for g in "${GROUPS_RUN[@]}"; do [ "$g" = "$1" ] && return 0; done; return 1; }
+us() { echo "${EPOCHREALTIME/./}"; }	# microseconds, without a fork
+
+# tm CMD...: run CMD (output discarded), print its wall time in microseconds
+tm() {
+	local t0 t1
+	t0=$(us)
+	"$@" >/dev/null 2>&1 || true
+	t1=$(us)
+	echo $((t1 - t0))
+}
+
+# ---- the table --------------------------------------------------------------
+# Each group appends "round tool us" lines to $WORK/times; report() turns
+# them into rows: tool, median ms, x peer, x floor, goal.
+: >"$WORK/times"
+: >"$WORK/table"
+record() { echo "$1 $2 $3" >>"$WORK/times"; }
+med() { awk -v t="$1" '$2 == t { print $3 }' "$WORK/times" | median; }
+# rmed A B: median over rounds of A/B ("-" when B is not there)
+rmed() {
+	awk -v a="$1" -v b="$2" '$2 == a { x[$1] = $3 } $2 == b { y[$1] = $3 }
+		END { for (r in x) if (r in y && y[r] > 0) printf "%.3f\n", x[r] / y[r] }' "$WORK/times" |
+		median | awk '{ printf "%.2f", $1 } END { if (!NR) printf "-" }'
+}
+# row LABEL TOOL PEER FLOOR GOAL: one line of the table ("-" for none)
+row() {
+	local p=- f=- ms
+	ms=$(awk -v v="$(med "$2")" 'BEGIN { printf "%.1f", v / 1000 }')
+	[ "$3" != - ] && p=$(rmed "$2" "$3")
+	[ "$4" != - ] && f=$(rmed "$2" "$4")
+	printf '| %s | %s | %s | %s | %s |\n' "$1" "$ms" "$p" "$f" "$5" >>"$WORK/table"
+}
+note() { printf '| %s | %s | | | %s |\n' "$1" "$2" "$3" >>"$WORK/table"; }
+
+if want show || want set || want status || want rss; then
+	need_pids "$N"
+	tmax=$(cat /proc/sys/kernel/threads-max)
+	[ "$tmax" -ge $((N + 2000)) ] || echo $((N + 4000)) >/proc/sys/kernel/threads-max ||
+		die "cannot raise kernel.threads-max ($tmax)"
+	"$WORK/threads" "$N" benchthreads >"$WORK/ready" 2>&1 &
+	TP=$!
+	wait_ready "$WORK/ready" "$TP"
+	[ "$(ls "/proc/$TP/task" | wc -l)" = "$N" ] || die "expected $N threads"
+	# in a group of its own, as a service is: a system without any cpu group
+	# is rare, and there 'status' also reads /proc/kallsyms (for
+	# CONFIG_UCLAMP_TASK_GROUP)
+	if [ -e $CG/cgroup.subtree_control ]; then
+		mkdir -p $CG/bench-threads && echo "$TP" >$CG/bench-threads/cgroup.procs ||
+			die "cannot move the threads into $CG/bench-threads"
+	fi
+fi
+echo "bench: kernel $(uname -r), $(nproc) CPU(s); $R rounds; groups: ${GROUPS_RUN[*]}"
+
+# ---- task show --------------------------------------------------------------
+if want show; then
+	# the same rows, two ways: the rule agrees with /proc (the VM scenarios prove it in detail)
+	a=$("$UCLAMPCTL" task show -a -o TID,EFF_MIN,EFF_MAX -r -n "$TP" | md5sum)
+	b=$(UCLAMPCTL_EFF=proc "$UCLAMPCTL" task show -a -o TID,EFF_MIN,EFF_MAX -r -n "$TP" | md5sum)
+	[ "$a" = "$b" ] || die "task show: EFF columns differ between the rule and /proc"
+	[ "$("$UCLAMPCTL" task show -a -n "$TP" | wc -l)" = "$N" ] || die "task show -a: not $N lines"
+	for r in $(seq 1 "$R"); do
+		record "$r" getattr-loop "$(tm "$WORK/getattr-loop" "$TP")"
+		record "$r" uclampset-show "$(tm uclampset -a -p "$TP")"
+		record "$r" show "$(tm "$UCLAMPCTL" task show -a "$TP")"
+		record "$r" show-json "$(tm "$UCLAMPCTL" task show -a -J "$TP")"
+		record "$r" show-all "$(tm "$UCLAMPCTL" task show --all -a)"
+		record "$r" getattr-all "$(tm "$WORK/getattr-loop" --all)"
+		record "$r" show-proc "$(UCLAMPCTL_EFF=proc tm "$UCLAMPCTL" task show -a "$TP")"
+		echo "show round $r done"
+	done
+	row "getattr-loop PID (floor)" getattr-loop - - -
+	row "uclampset -a -p PID (peer)" uclampset-show - getattr-loop -
+	row "task show -a PID" show uclampset-show getattr-loop "<= 0.80 peer"
+	row "task show -a -J PID" show-json uclampset-show getattr-loop "<= 0.80 peer"
+	row "task show --all -a (user-space threads)" show-all uclampset-show getattr-all "<= 0.80 peer"
+	row "task show -a PID, EFF from /proc (before)" show-proc uclampset-show getattr-loop "-"
+fi
+
+# ---- task set --threads -------------------------------------------------------
+if want set; then
+	at_300() { "$UCLAMPCTL" task show -a -o UTIL_MAX -n -r "$TP" | grep -c '^300$' || true; }
+	set_once() {	# NAME CMD...: from every thread at 1024 (untimed), checked after
+		local name=$1 t n
+		shift
+		"$WORK/setattr-loop" "$TP" 1024 >/dev/null
+		t=$(tm "$@")
+		n=$(at_300)
+		[ "$n" = "$N" ] || die "$name: $n of $N threads at 300"
+		echo "$t"
+	}
+	for r in $(seq 1 "$R"); do
+		record "$r" setattr-loop "$(set_once setattr-loop "$WORK/setattr-loop" "$TP" 300)"
+		record "$r" set "$(set_once uclampctl "$UCLAMPCTL" -q task set --max 300 --threads --yes "$TP")"
+		record "$r" uclampset-set "$(set_once uclampset uclampset -a -p "$TP" -M 300)"
+		echo "set round $r done"
+	done
+	row "setattr-loop PID 300 (floor)" setattr-loop - - -
+	row "uclampset -a -p PID -M 300 (peer)" uclampset-set - setattr-loop -
+	row "task set --max 300 --threads PID" set uclampset-set setattr-loop "<= 1.15 floor, < 1.00 peer"
+fi
+
+# ---- status -------------------------------------------------------------------
+if want status; then
+	"$UCLAMPCTL" status >/dev/null 2>&1	# the per-boot symbol cache, as on any later run
+	for r in $(seq 1 "$R"); do
+		record "$r" getattr-all "$(tm "$WORK/getattr-loop" --all)"
+		record "$r" status "$(tm "$UCLAMPCTL" status)"
+		echo "status round $r done"
+	done
+	want show || row "getattr-loop --all (floor)" getattr-all - - -
+	row "status ($(ls -d /proc/[0-9]*/task/[0-9]* | wc -l) threads)" status - getattr-all "<= 1.50 floor"
+fi
+
+# ---- peak RSS -------------------------------------------------------------------
+if want rss; then
+	kb=$(/usr/bin/time -f %M "$UCLAMPCTL" task show --all -a 2>&1 >/dev/null | tail -n 1)
+	kbj=$(/usr/bin/time -f %M "$UCLAMPCTL" task show --all -a -J 2>&1 >/dev/null | tail -n 1)
+	note "peak RSS, task show --all -a" "$((kb / 1024)).$((kb % 1024 * 10 / 1024)) MiB" "< 16 MiB"
+	note "peak RSS, task show --all -a -J" "$((kbj / 1024)).$((kbj % 1024 * 10 / 1024)) MiB" "< 16 MiB"
+fi
+if [ -n "$TP" ]; then
+	kill "$TP" 2>/dev/null
+	wait "$TP" 2>/dev/null || true
+	rmdir $CG/bench-threads 2>/dev/null || true
+fi
+TP=
+
+# ---- cgroups ----------------------------------------------------------------------
+if want cgroup; then
+	[ "$(stat -f -c %T $CG)" = cgroup2fs ] || die "cgroup: the VM's cgroup v2 layout expected at $CG"
+	. "$BENCH_DIR/cgtree.sh"
+	cgtree_build "$CG/bench" "$NCG" 5 || die "cgroup tree"
+	conf=$WORK/apply.conf
+	cgtree_set_and_conf "$CG" bench "$NAPPLY" "$conf" || die "cgroup values"
+	files=$(sed -n 's/^\[cgroup \(.*\)\]$/\1/p' "$conf" |
+		awk -v cg="$CG" '{ print cg "/" $0 "/cpu.uclamp.min"; print cg "/" $0 "/cpu.uclamp.max" }')
+	out=$("$UCLAMPCTL" apply -c "$conf" --yes 2>&1) || die "apply: $out"
+	printf '%s\n' "$out" | grep -q 'nothing to change' || die "apply: not already in place: $out"
+	nw=$(strace -f -e trace=openat -o "$WORK/strace" "$UCLAMPCTL" apply -c "$conf" --yes >/dev/null 2>&1;
+	     grep -c 'cgroup.*O_WRONLY\|cgroup.*O_RDWR' "$WORK/strace" || true)
+	[ "$nw" = 0 ] || die "apply of values in place opened $nw cgroup files for writing"
+	ng=$(find $CG -name cpu.uclamp.max | wc -l)
+	for r in $(seq 1 "$R"); do
+		record "$r" find-cat "$(tm find $CG -name cpu.uclamp.max -exec cat {} +)"
+		record "$r" cgshow "$(tm "$UCLAMPCTL" cgroup show -R)"
+		record "$r" cat-apply "$(tm cat $files)"
+		record "$r" apply "$(tm "$UCLAMPCTL" apply -c "$conf" --yes)"
+		echo "cgroup round $r done"
+	done
+	row "find $CG -name cpu.uclamp.max -exec cat (peer, $ng groups)" find-cat - - -
+	row "cgroup show -R" cgshow find-cat - "<= 1.50 peer"
+	row "cat of the $NAPPLY groups' min+max files (floor)" cat-apply - - -
+	row "apply, $NAPPLY [cgroup] sections in place (0 writes)" apply - cat-apply "<= 2.00 floor"
+	cgtree_remove "$CG/bench"
+fi
+
+# ---- cold start: check without the symbol cache -------------------------------------
+if want cold; then
+	cache=/run/uclampctl/ksyms
+	nk=$(wc -l </proc/kallsyms)
+	# a distro-sized table in a fake root: mkkcore.py's kernel, padded to KSYMS lines
+	fr=$WORK/fakeroot
+	mkdir -p "$fr/proc/sys/kernel/random" "$fr/run"
+	for f in sched_util_clamp_min sched_util_clamp_max sched_util_clamp_min_rt_default; do
+		echo 1024 >"$fr/proc/sys/kernel/$f"
+	done
+	uname -r >"$fr/proc/sys/kernel/osrelease"
+	cat /proc/sys/kernel/random/boot_id >"$fr/proc/sys/kernel/random/boot_id"
+	python3 "$SRC_DIR/tests/cli/mkkcore.py" "$fr" --key 0 >/dev/null || die "mkkcore.py"
+	ksyms_pad "$fr/proc/kallsyms" "$KSYMS"
+	for r in $(seq 1 "$R"); do
+		rm -f "$cache" "$fr$cache"
+		record "$r" cat-kallsyms "$(tm cat /proc/kallsyms)"
+		record "$r" check "$(tm "$UCLAMPCTL" check)"
+		record "$r" cat-fake "$(tm cat "$fr/proc/kallsyms")"
+		record "$r" check-fake "$(UCLAMPCTL_SYSROOT="$fr" tm "$UCLAMPCTL" check)"
+		echo "cold round $r done"
+	done
+	rm -f "$fr$cache"
+	# bytes read from the fake kallsyms (its fd from open to close)
+	UCLAMPCTL_SYSROOT="$fr" strace -e trace=openat,read,close -o "$WORK/strace" "$UCLAMPCTL" check \
+		>/dev/null 2>&1 || true
+	read_bytes=$(awk '/^openat.*proc\/kallsyms"/ { fd = $NF; on = 1; next }
+		on && index($0, "read(" fd ",") == 1 { s += $NF }
+		on && index($0, "close(" fd ")") == 1 { on = 0 } END { print s + 0 }' "$WORK/strace")
+	row "cat /proc/kallsyms ($nk lines)" cat-kallsyms - - -
+	row "check, no cache (VM kernel, $nk lines)" check - cat-kallsyms "state it"
+	row "cat fake kallsyms ($KSYMS lines, $(stat -c %s "$fr/proc/kallsyms") bytes)" cat-fake - - -
+	row "check, no cache, fake $KSYMS lines (read $read_bytes bytes of it)" check-fake - cat-fake \
+		"state it; stop early"
+fi
+
+echo
+echo "| job | median ms | x peer | x floor | goal |"
+echo "|---|---|---|---|---|"
+cat "$WORK/table"

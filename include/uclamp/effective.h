@@ -1,0 +1,72 @@
+/*
+ * Effective clamps of tasks without reading /proc/PID/task/TID/sched for
+ * each one: the kernel's rule (kernel/sched/core.c uclamp_eff_get() and
+ * uclamp_tg_restrict(), 5.14+) applied to the requested clamps that
+ * sched_getattr gave, with each cgroup's effective clamps computed once:
+ *
+ *   eff = request (an RT task's unset min is the RT default: getattr shows it)
+ *   in a non-root task group: eff = clamp(eff, group eff min, group eff max)
+ *   then: eff = min(eff, kernel.sched_util_clamp_{min,max})
+ *
+ * The task group is the task's cpu cgroup, or its nearest ancestor that has
+ * the cpu files (v2: cpu off below it); none: the root group, no clamp. Where
+ * the rule is not known to hold (before 5.14, sysctls unreadable, a group that
+ * cannot be read, a task outside our cgroup namespace) the /proc file is read
+ * instead, and the caller learns which source each task used. The rule is
+ * used only where /proc/PID/sched shows effective clamps (CONFIG_SCHED_DEBUG
+ * before 6.15): where the kernel does not show them, neither do we guess.
+ *
+ * Not modelled: a task that stays runnable keeps the value the kernel
+ * computed when it was enqueued; a change of the RT default reaches it only
+ * at its next enqueue. /proc shows that stale value, the rule the new one.
+ */
+#ifndef UCLAMP_EFFECTIVE_H
+#define UCLAMP_EFFECTIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "uclamp/cgroup.h"
+#include "uclamp/sched.h"
+
+enum uc_eff_source {
+	UC_EFF_NONE,	/* unknown: /proc has no effective lines, the task is gone */
+	UC_EFF_RULE,	/* computed by the rule above */
+	UC_EFF_PROC,	/* read from /proc/PID/task/TID/sched */
+};
+
+struct uc_eff_group;
+
+struct uc_eff {
+	bool rule;			/* the rule applies on this kernel */
+	const char *why_proc;		/* !rule: why, for -v */
+	long sys_min, sys_max;		/* kernel.sched_util_clamp_min/max */
+	const struct uc_cg_info *cg;	/* NULL: no cpu hierarchy, every task in the root group */
+	pid_t pid;			/* the last process seen ... */
+	struct uc_eff_group *pid_group;	/* ... its group (NULL: unknown) */
+	bool per_thread;		/* ... threads may sit in other groups: read each one's */
+	struct uc_eff_group **tab;	/* groups by path (open addressing) */
+	size_t cap, ngroups;
+	size_t n_rule, n_proc;		/* tasks per source */
+};
+
+/* Decide the source (the rule from 5.14 on where /proc/self/sched shows
+ * effective clamps, unless $UCLAMPCTL_EFF=proc).
+ * 0 or -ENOMEM; the caller frees with uc_eff_free() either way. */
+int uc_eff_init(struct uc_eff *e);
+void uc_eff_free(struct uc_eff *e);
+
+/* What a task requesting req_min/req_max gets in a task group with effective
+ * clamps tg (uclamp_eff_get()): clamp(request, tg.min, tg.max) unless in the
+ * root group, then at most the sysctls. Capacity units. */
+void uc_eff_apply(const struct uc_cg_clamps *tg, bool in_root, int req_min, int req_max,
+		  long sys_min, long sys_max, struct uc_cg_clamps *eff);
+
+/* The effective clamps of thread tid of process pid whose sched_getattr is
+ * sa. Returns the source; UC_EFF_NONE leaves *out untouched. Calls for the
+ * threads of one process should come together (its group is remembered). */
+enum uc_eff_source uc_eff_task(struct uc_eff *e, pid_t pid, pid_t tid,
+			       const struct uc_sched_attr *sa, struct uc_cg_clamps *out);
+
+#endif

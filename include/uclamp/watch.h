@@ -1,0 +1,241 @@
+/*
+ * The rules daemon's core ('uclampctl watch'): keeps the [tasks] rules true
+ * for processes that start later. It is fed decoded proc events
+ * (procevents.h) and never reads the socket itself, so tests drive it with
+ * synthetic events against a fake /proc (sysroot) and scripted syscalls.
+ *
+ * Never miss: a lost event (socket overrun, a gap in the per-CPU sequence,
+ * a full queue) marks the state dirty and a full /proc rescan, at most one
+ * a second, brings every process in line. Never hit the wrong process: a
+ * process is (tgid, start time) plus a pidfd held from reading to writing.
+ * Apply at EXEC (single-threaded then, later threads inherit), walk the
+ * threads once; COMM re-matches one thread. Only values that differ are
+ * written (the planner's no-op rule). No printing: messages go to a log
+ * callback.
+ */
+#ifndef UCLAMP_WATCH_H
+#define UCLAMP_WATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "uclamp/guard.h"
+#include "uclamp/procevents.h"
+
+/* What the rules want for one task. UC_KEEP: leave that value alone. */
+struct uc_watch_want {
+	int min, max;		/* 0..1024, UC_RESET, UC_KEEP */
+	int reset_on_fork;	/* 0/1, UC_KEEP */
+	bool allow_rt;		/* the rule may touch SCHED_FIFO/RR/DEADLINE tasks */
+	int rule;		/* index of the deciding rule, -1: none matched */
+	const char *rule_name;	/* for logs; valid while the rule set lives */
+	bool threads;		/* main thread: some rule wants the other threads visited */
+	bool skipped_rt;	/* a rule matched but the task is real-time and the rule is not rt */
+};
+
+/* One generation of rules behind the matcher seam (watch_rules.c adapts
+ * the rules module; tests plug in a script). */
+struct uc_watch_rules_ops {
+	/* The rule for thread tid of process pid: 0 (w->rule = -1 when none),
+	 * -ESRCH when the task is gone, other -errno. */
+	int (*match)(void *rules, pid_t pid, pid_t tid, struct uc_watch_want *w);
+	void (*free)(void *rules);
+};
+
+struct uc_watch_ruleset {
+	const struct uc_watch_rules_ops *ops;
+	void *rules;
+	size_t nrules;
+	bool sets_clamps;	/* some rule writes a clamp: would enable the fast path */
+	bool allow_enable;	/* [fast-path] allow-enable = yes in the config */
+	uint32_t events;	/* events beyond EXEC/COMM/EXIT the rules need (FORK, UID, GID) */
+};
+
+/* Why a full rescan ran. */
+enum uc_watch_cause {
+	UC_RESCAN_START,
+	UC_RESCAN_OVERRUN,	/* the socket overran: ENOBUFS */
+	UC_RESCAN_SEQ_GAP,	/* a per-CPU sequence number was skipped */
+	UC_RESCAN_QUEUE_FULL,	/* our queue was full: events dropped */
+	UC_RESCAN_RELOAD,	/* new rules */
+	UC_RESCAN_NCAUSES,
+};
+const char *uc_watch_cause_name(enum uc_watch_cause c);	/* start overrun seq_gap queue_full reload */
+
+enum uc_watch_ev {
+	UC_WEV_FORK, UC_WEV_EXEC, UC_WEV_COMM, UC_WEV_UID, UC_WEV_GID, UC_WEV_EXIT, UC_WEV_OTHER,
+	UC_WEV_N,
+};
+const char *uc_watch_ev_name(enum uc_watch_ev e);	/* fork exec comm uid gid exit other */
+
+/* exec -> apply latency buckets (upper bounds, seconds), then +Inf */
+#define UC_WATCH_LAT_N 14
+extern const double uc_watch_lat_bounds[UC_WATCH_LAT_N];
+
+#define UC_WATCH_MAX_ERRNOS 16
+
+struct uc_watch_stats {
+	uint64_t generation;		/* rules generation: 1 after the first load, +1 per reload */
+	uint64_t rules;
+	uint64_t tracked, tracked_cap;
+	uint64_t events[UC_WEV_N];
+	uint64_t overruns, seq_gaps, queue_drops;
+	uint64_t rescans[UC_RESCAN_NCAUSES];
+	uint64_t applied;		/* tasks written (one setattr each) */
+	uint64_t unchanged;		/* tasks matched and already right: no write */
+	uint64_t would_apply;		/* --dry-run: tasks that would have been written */
+	uint64_t gone;			/* exited before we could write */
+	uint64_t identity_mismatch;	/* PID reused between event and write: not applied */
+	uint64_t skipped_rt;		/* real-time tasks left alone (no allow-rt rule) */
+	uint64_t given_up;		/* processes left alone after too many re-applies */
+	uint64_t untracked;		/* matched but not tracked: table at its cap */
+	uint64_t refused;		/* writes refused: would enable the fast path, no consent */
+	uint64_t reloads, reload_failures;
+	uint64_t errors_total;
+	struct { int err; uint64_t n; } errors[UC_WATCH_MAX_ERRNOS];	/* positive errno */
+	uint64_t queue_len, queue_hiwater, queue_cap;
+	uint64_t lat_buckets[UC_WATCH_LAT_N + 1];	/* non-cumulative; last = +Inf */
+	uint64_t lat_count, lat_sum_ns;
+	uint64_t pid, started;		/* daemon PID, start (unix seconds) */
+};
+
+/* Serialize as "key value" lines (the status socket's wire format), and
+ * back. Parse: 0 or -EINVAL on a malformed line (unknown keys are skipped,
+ * so an older client can read a newer daemon). */
+int uc_watch_stats_format(const struct uc_watch_stats *s, char *buf, size_t n);
+int uc_watch_stats_parse(const char *text, struct uc_watch_stats *s);
+
+/* A log record: msg is the whole line; the rest are structured fields for
+ * the journal (-1 / NULL when not about a task). prio is syslog's. */
+struct uc_watch_log {
+	int prio;
+	const char *msg;
+	pid_t pid, tid;
+	const char *rule;
+	int old_min, old_max, new_min, new_max;
+	const char *reason;	/* "exec", "comm", "rescan", "reload", ... */
+	const char *file;	/* config errors: file and line */
+	int line;
+};
+typedef void (*uc_watch_log_fn)(void *data, const struct uc_watch_log *l);
+
+/* Syscalls that tests must script (a fake /proc has fake PIDs). */
+struct uc_watch_sys {
+	int (*pidfd_open)(pid_t pid);	/* fd, or -errno (-ENOSYS: check the start time instead) */
+	int (*pidfd_alive)(int fd);	/* 1 alive, 0 exited */
+};
+
+struct uc_watch_opts {
+	bool dry_run;			/* decide and log, write nothing */
+	/* Consent, checked again by uc_plan_run() before every write: --yes,
+	 * or the rule set's allow-enable. Without it a write that would flip
+	 * the key is refused (counted), whatever the caller checked before. */
+	bool yes;
+	enum uc_key_state key;		/* the fast path's state at start (the caller read it) */
+	size_t max_tracked;		/* processes in the table; 0: default 65536 */
+	size_t queue_cap;		/* events; 0: default 4096 */
+	unsigned reapply_limit;		/* re-applies per minute before giving up; 0: default 5 */
+	unsigned rescan_interval_ms;	/* minimum between rescans; 0: default 1000 */
+	uc_watch_log_fn log;
+	void *log_data;
+	const struct uc_watch_sys *sys;	/* NULL: the real ones */
+};
+
+struct uc_watch;
+
+int uc_watch_new(const struct uc_watch_opts *o, struct uc_watch **out);
+void uc_watch_free(struct uc_watch *w);
+
+/* Take ownership of rs (the old set is freed): generation + 1. */
+void uc_watch_set_rules(struct uc_watch *w, struct uc_watch_ruleset *rs);
+const struct uc_watch_ruleset *uc_watch_rules(const struct uc_watch *w);
+
+/* Whether the per-CPU sequence can show losses (false when the kernel
+ * filters events for us: filtered ones use up numbers too). */
+void uc_watch_set_seq_check(struct uc_watch *w, bool on);
+
+/* Queue one event (a gap in its CPU's sequence or a full queue marks the
+ * state dirty). Cheap: no /proc access. */
+void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev);
+/* The socket overran: events were lost. */
+void uc_watch_overrun(struct uc_watch *w);
+/* Handle up to max queued events; returns how many are left. */
+size_t uc_watch_process(struct uc_watch *w, size_t max);
+size_t uc_watch_queued(const struct uc_watch *w);
+
+/* Mark dirty (rescan wanted) for a cause. */
+void uc_watch_mark_dirty(struct uc_watch *w, enum uc_watch_cause c);
+/* -1: not dirty; else milliseconds until the rescan may run (0: now). */
+long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms);
+/* Scan /proc and apply the rules to every process; clears dirty. Counts
+ * one rescan per pending cause (or 'c' when none is pending). 0 or -errno. */
+int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms);
+
+const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w);
+/* Count a reload that took (ok) or kept the old rules. */
+void uc_watch_note_reload(struct uc_watch *w, bool ok);
+
+/* Log through the callback (printf-style); used by the loop and the loader too. */
+void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void uc_watch_log_rec(const struct uc_watch *w, const struct uc_watch_log *l);
+
+uint64_t uc_watch_now_ms(void);	/* CLOCK_MONOTONIC */
+
+
+/* ---- the rules from the configuration (watch_rules.c) --------------------- */
+
+#define UC_WATCH_MAX_RULES 1024
+
+struct uc_conf_error;
+typedef void (*uc_watch_conf_err_fn)(void *data, const struct uc_conf_error *e);
+
+/* Load the configuration (paths, or the default locations when n == 0),
+ * validate it fully and compile its [tasks] sections into a rule set
+ * (at most UC_WATCH_MAX_RULES). Returns 0, or -EINVAL after calling err
+ * once per problem (file:line),
+ * or -ENOMEM. Nothing of a failed load is kept. */
+int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_ruleset *out,
+			uc_watch_conf_err_fn err, void *data);
+
+/* ---- the event loop (watch_loop.c) ---------------------------------------- */
+
+/* How the loop talks to its host: systemd's sd_notify when there is one. */
+struct uc_watch_loop_opts {
+	const char *const *config_paths;	/* watched with inotify; reloads are debounced */
+	size_t nconfig;
+	/* Load, validate and compile the rules: 0 and *rs filled, or -errno
+	 * after logging why (file:line); the old rules then stay. */
+	int (*load)(void *data, struct uc_watch_ruleset *rs);
+	/* May these rules run? false: refused (the callback logs why). */
+	bool (*may_run)(void *data, const struct uc_watch_ruleset *rs);
+	void *data;
+	/* "READY=1", "RELOADING=1", "STATUS=...", "WATCHDOG=1", "STOPPING=1" */
+	void (*notify)(void *data, const char *state);
+	uint64_t watchdog_usec;			/* 0: no watchdog timer (idle means asleep) */
+	const char *status_socket;		/* NULL: none */
+	int ack_timeout_ms;			/* 0: 3000 */
+	int rcvbuf;				/* 0: 16 MiB */
+};
+
+/* Subscribe, wait for the ack, scan /proc once, then serve events until
+ * SIGTERM or SIGINT (SIGHUP reloads). Returns 0 after a clean stop, or the
+ * setup's -errno: -EPERM (the connector needs CAP_NET_ADMIN before 6.6),
+ * -ETIMEDOUT (no ack: a non-initial user/PID namespace, or no
+ * CONFIG_PROC_EVENTS), -EPROTONOSUPPORT (no CONFIG_CONNECTOR). */
+int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo);
+
+/* ---- the status socket (watch_status.c) ----------------------------------- */
+
+#define UC_WATCH_SOCKET "/run/uclampctl/watch.sock"
+
+/* A listening root-only unix socket at path (its directory is created). */
+int uc_watch_status_listen(const char *path);
+/* Answer one client on the listening fd: the counters, then close. */
+int uc_watch_status_serve(struct uc_watch *w, int lfd);
+/* Ask the daemon: 0 and s filled, -ENOENT/-ECONNREFUSED (not running), -EACCES. */
+int uc_watch_status_query(const char *path, struct uc_watch_stats *s);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * Logging and readiness for 'uclampctl watch'. With libsystemd: structured
+ * journal fields (TARGET_PID, RULE, OLD_MIN, ...) and sd_notify. Without:
+ * plain stderr lines and the notify datagram sent by hand (the protocol is
+ * one AF_UNIX datagram to $NOTIFY_SOCKET, '@' meaning the abstract
+ * namespace), so the daemon runs the same under systemd either way.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#ifdef HAVE_LIBSYSTEMD
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>
+#endif
+
+#include "cmd/watch_log.h"
+
+#ifdef HAVE_LIBSYSTEMD
+/* stderr is connected to the journal (systemd sets JOURNAL_STREAM=dev:ino). */
+static int to_journal(void)
+{
+	static int cached = -1;
+
+	if (cached < 0)
+		cached = getenv("JOURNAL_STREAM") != NULL;
+	return cached;
+}
+
+static void journal(const struct uc_watch_log *l)
+{
+	char f[10][48];
+	struct iovec iov[12];
+	int n = 0;
+
+#define FIELD(fmt, ...) do { \
+		snprintf(f[n], sizeof(f[n]), fmt, __VA_ARGS__); \
+		iov[n].iov_base = f[n]; \
+		iov[n].iov_len = strlen(f[n]); \
+		n++; \
+	} while (0)
+	FIELD("PRIORITY=%d", l->prio);
+	if (l->pid > 0)
+		FIELD("TARGET_PID=%d", (int)l->pid);
+	if (l->tid > 0)
+		FIELD("TARGET_TID=%d", (int)l->tid);
+	if (l->old_min >= 0 || l->new_min >= 0) {
+		FIELD("OLD_MIN=%d", l->old_min);
+		FIELD("NEW_MIN=%d", l->new_min);
+	}
+	if (l->old_max >= 0 || l->new_max >= 0) {
+		FIELD("OLD_MAX=%d", l->old_max);
+		FIELD("NEW_MAX=%d", l->new_max);
+	}
+	if (l->reason)
+		FIELD("REASON=%.40s", l->reason);
+	if (l->line > 0)
+		FIELD("CONFIG_LINE=%d", l->line);
+#undef FIELD
+	{
+		char *msg = NULL, *rule = NULL, *file = NULL;
+
+		if (asprintf(&msg, "MESSAGE=%s", l->msg) > 0) {
+			iov[n].iov_base = msg;
+			iov[n++].iov_len = strlen(msg);
+		}
+		if (l->rule && asprintf(&rule, "RULE=%s", l->rule) > 0) {
+			iov[n].iov_base = rule;
+			iov[n++].iov_len = strlen(rule);
+		}
+		if (l->file && n < 12 && asprintf(&file, "CONFIG_FILE=%s", l->file) > 0) {
+			iov[n].iov_base = file;
+			iov[n++].iov_len = strlen(file);
+		}
+		sd_journal_sendv(iov, n);
+		free(msg);
+		free(rule);
+		free(file);
+	}
+}
+#endif
+
+void watch_log(void *data, const struct uc_watch_log *l)
+{
+	const struct watch_log_ctx *c = data;
+
+	if (c && l->prio > c->max_prio)
+		return;
+#ifdef HAVE_LIBSYSTEMD
+	if (to_journal()) {
+		journal(l);
+		return;
+	}
+#endif
+	if (l->file && l->line > 0)
+		fprintf(stderr, "%s:%d: %s\n", l->file, l->line, l->msg);
+	else if (l->file)
+		fprintf(stderr, "%s: %s\n", l->file, l->msg);
+	else
+		fprintf(stderr, "uclampctl watch: %s\n", l->msg);
+}
+
+#ifndef HAVE_LIBSYSTEMD
+static void notify_by_hand(const char *state)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	socklen_t len;
+	int fd;
+
+	if (!path || (path[0] != '/' && path[0] != '@') || strlen(path) >= sizeof(sa.sun_path))
+		return;
+	strcpy(sa.sun_path, path);
+	if (path[0] == '@')
+		sa.sun_path[0] = '\0';
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path));
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa, len);
+	close(fd);
+}
+#endif
+
+void watch_notify(void *data, const char *state)
+{
+#ifdef HAVE_LIBSYSTEMD
+	sd_notify(0, state);
+#else
+	notify_by_hand(state);
+#endif
+}
+
+uint64_t watch_watchdog_usec(void)
+{
+#ifdef HAVE_LIBSYSTEMD
+	uint64_t usec = 0;
+
+	return sd_watchdog_enabled(0, &usec) > 0 ? usec : 0;
+#else
+	const char *u = getenv("WATCHDOG_USEC"), *p = getenv("WATCHDOG_PID");
+
+	if (!u || (p && atol(p) != (long)getpid()))
+		return 0;
+	return strtoull(u, NULL, 10);
+#endif
+}

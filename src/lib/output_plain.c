@@ -1,0 +1,274 @@
+/*
+ * The same bytes libsmartcols prints for a flat table or its JSON when the
+ * output is not a terminal, without its per-character width and encoding
+ * work (about 40,000 instructions a row of 'task show', 27,000 in JSON: more
+ * than the system calls behind the row). Only for plain printable ASCII
+ * cells (JSON: nothing to escape either); any other table goes to
+ * libsmartcols (-EAGAIN). tests/unit/test_output.c
+ * compares the two renderers byte for byte.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "uclamp/output.h"
+
+#define MAXCOLS 64
+
+struct plain {
+	struct libscols_table *tb;
+	size_t ncols;
+	struct libscols_column *cl[MAXCOLS];
+	size_t width[MAXCOLS];
+	size_t head[MAXCOLS];
+	bool right[MAXCOLS];
+	char *buf;		/* one row */
+	size_t cap;
+};
+
+/* printable ASCII; in raw output no blank or backslash (libsmartcols escapes them) */
+static bool plain_ascii(const char *s, bool raw)
+{
+	for (; *s; s++) {
+		if (*s < ' ' || *s > '~')
+			return false;
+		if (raw && (*s == ' ' || *s == '\\'))
+			return false;
+	}
+	return true;
+}
+
+static const char *cell(struct libscols_line *ln, size_t i)
+{
+	const char *d = scols_cell_get_data(scols_line_get_cell(ln, i));
+
+	return d ? d : "";
+}
+
+/* Column widths (header and cells); false when a cell needs libsmartcols. */
+static bool measure(struct plain *p, bool raw)
+{
+	struct libscols_iter *itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_line *ln;
+	bool ok = true;
+
+	if (!itr)
+		return false;
+	for (size_t i = 0; i < p->ncols; i++) {
+		const char *h = scols_cell_get_data(scols_column_get_header(p->cl[i]));
+
+		p->width[i] = 0;
+		p->head[i] = h ? strlen(h) : 1;
+		p->right[i] = scols_column_get_flags(p->cl[i]) & SCOLS_FL_RIGHT;
+		ok = ok && plain_ascii(h ? h : "", raw);
+	}
+	while (ok && scols_table_next_line(p->tb, itr, &ln) == 0) {
+		for (size_t i = 0; i < p->ncols && ok; i++) {
+			const char *d = cell(ln, i);
+			size_t len = strlen(d);
+
+			ok = plain_ascii(d, raw);
+			if (len > p->width[i])
+				p->width[i] = len;
+		}
+	}
+	scols_free_iter(itr);
+	/* libsmartcols' count_column_width(): the heading's width is the minimum;
+	 * else an absolute width hint above the data's width is taken */
+	for (size_t i = 0; i < p->ncols; i++) {
+		double hint = scols_column_get_whint(p->cl[i]);
+
+		if (p->width[i] < p->head[i])
+			p->width[i] = p->head[i];
+		else if (hint >= 1 && p->width[i] < (size_t)hint && p->head[i] < (size_t)hint)
+			p->width[i] = (size_t)hint;
+	}
+	return ok;
+}
+
+/* One row into p->buf (grown as needed), then one fwrite: cells padded to
+ * the column width (right-aligned ones on the left), one blank between; the
+ * last column unpadded unless right-aligned and not empty. Raw: no padding. */
+static int put_row(struct plain *p, FILE *f, const char *const *v, bool raw)
+{
+	size_t at = 0;
+
+	for (size_t i = 0; i < p->ncols; i++) {
+		size_t len = strlen(v[i]), pad = raw ? 0 : p->width[i] - len;
+		bool last = i + 1 == p->ncols;
+
+		if (last && !len)
+			pad = 0;	/* an empty last cell: nothing, not even padding */
+		if (at + len + pad + 2 > p->cap) {
+			size_t cap = (at + len + pad + 2) * 2;
+			char *nb = realloc(p->buf, cap);
+
+			if (!nb)
+				return -ENOMEM;
+			p->buf = nb;
+			p->cap = cap;
+		}
+		if (p->right[i]) {
+			memset(p->buf + at, ' ', pad);
+			at += pad;
+		}
+		memcpy(p->buf + at, v[i], len);
+		at += len;
+		if (!p->right[i] && !last) {
+			memset(p->buf + at, ' ', pad);
+			at += pad;
+		}
+		if (!last)
+			p->buf[at++] = ' ';
+	}
+	p->buf[at++] = '\n';
+	return fwrite(p->buf, 1, at, f) == at ? 0 : -EIO;
+}
+
+static int print_table(struct plain *p, FILE *f)
+{
+	bool raw = scols_table_is_raw(p->tb);
+	struct libscols_iter *itr;
+	struct libscols_line *ln;
+	const char *v[MAXCOLS];
+	int rc = 0;
+
+	if (!scols_table_get_nlines(p->tb))
+		return 0;	/* libsmartcols prints nothing, not even the headings */
+	if (!measure(p, raw))
+		return -EAGAIN;
+	if (!scols_table_is_noheadings(p->tb)) {
+		for (size_t i = 0; i < p->ncols; i++) {
+			const char *h = scols_cell_get_data(scols_column_get_header(p->cl[i]));
+
+			v[i] = h ? h : "";
+		}
+		rc = put_row(p, f, v, raw);
+	}
+	itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	if (!itr)
+		return -ENOMEM;
+	while (!rc && scols_table_next_line(p->tb, itr, &ln) == 0) {
+		for (size_t i = 0; i < p->ncols; i++)
+			v[i] = cell(ln, i);
+		rc = put_row(p, f, v, raw);
+	}
+	scols_free_iter(itr);
+	return rc;
+}
+
+/* JSON strings here need no escaping: no quote, backslash or control character */
+static bool json_plain(const char *s)
+{
+	for (; *s; s++)
+		if (*s < ' ' || *s > '~' || *s == '"' || *s == '\\')
+			return false;
+	return true;
+}
+
+/* Append len bytes to p->buf; false when out of memory. */
+static bool add(struct plain *p, size_t *at, const char *s, size_t len)
+{
+	if (*at + len + 1 > p->cap) {
+		size_t cap = (*at + len + 1) * 2;
+		char *nb = realloc(p->buf, cap);
+
+		if (!nb)
+			return false;
+		p->buf = nb;
+		p->cap = cap;
+	}
+	memcpy(p->buf + *at, s, len);
+	*at += len;
+	return true;
+}
+
+/* libsmartcols' JSON value of a cell of the given type */
+static bool json_value(struct plain *p, size_t *at, const char *d, int type)
+{
+	const char *v = d;
+
+	switch (type) {
+	case SCOLS_JSON_NUMBER:
+		v = *d ? d : "null";
+		break;
+	case SCOLS_JSON_BOOLEAN:
+		v = !*d || *d == '0' || *d == 'N' || *d == 'n' ? "false" : "true";
+		break;
+	default:
+		if (!*d) {
+			v = "null";
+			break;
+		}
+		return add(p, at, "\"", 1) && add(p, at, d, strlen(d)) && add(p, at, "\"", 1);
+	}
+	return add(p, at, v, strlen(v));
+}
+
+static int print_json(struct plain *p, FILE *f)
+{
+	const char *name = scols_table_get_name(p->tb), *key;
+	char prefix[MAXCOLS][80];	/* '         "key": ' */
+	size_t plen[MAXCOLS];
+	struct libscols_iter *itr;
+	struct libscols_line *ln;
+	int type[MAXCOLS], rc = 0;
+	bool first = true;
+
+	if (!name || !json_plain(name))
+		return -EAGAIN;
+	for (size_t i = 0; i < p->ncols; i++) {
+		key = scols_cell_get_data(scols_column_get_header(p->cl[i]));
+		type[i] = scols_column_get_json_type(p->cl[i]);
+		if (!key || !json_plain(key) || strlen(key) > sizeof(prefix[i]) - 16)
+			return -EAGAIN;
+		plen[i] = (size_t)snprintf(prefix[i], sizeof(prefix[i]), "         \"%s\": ", key);
+	}
+	itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	if (!itr)
+		return -ENOMEM;
+	while (scols_table_next_line(p->tb, itr, &ln) == 0) {
+		for (size_t i = 0; i < p->ncols; i++) {
+			if (!json_plain(cell(ln, i))) {
+				scols_free_iter(itr);
+				return -EAGAIN;
+			}
+		}
+	}
+	scols_reset_iter(itr, SCOLS_ITER_FORWARD);
+	fprintf(f, "{\n   \"%s\": [\n", name);
+	/* one object at a time into p->buf, then one fwrite */
+	while (!rc && scols_table_next_line(p->tb, itr, &ln) == 0) {
+		size_t at = 0;
+		bool ok = first ? add(p, &at, "      {\n", 8) : add(p, &at, "      },{\n", 10);
+
+		first = false;
+		for (size_t i = 0; ok && i < p->ncols; i++)
+			ok = add(p, &at, prefix[i], plen[i]) && json_value(p, &at, cell(ln, i), type[i]) &&
+			     add(p, &at, i + 1 < p->ncols ? ",\n" : "\n", i + 1 < p->ncols ? 2 : 1);
+		if (!ok)
+			rc = -ENOMEM;
+		else if (fwrite(p->buf, 1, at, f) != at)
+			rc = -EIO;
+	}
+	fputs(first ? "\n" : "      }\n", f);	/* libsmartcols: an empty line for no rows */
+	fputs("   ]\n}\n", f);
+	scols_free_iter(itr);
+	return rc;
+}
+
+int uc_table_print_plain(struct libscols_table *tb, FILE *f)
+{
+	struct plain p = { .tb = tb, .ncols = scols_table_get_ncols(tb) };
+	int fd = fileno(f), rc;
+
+	if (p.ncols == 0 || p.ncols > MAXCOLS || scols_table_is_tree(tb) || (fd >= 0 && isatty(fd)))
+		return -EAGAIN;
+	for (size_t i = 0; i < p.ncols; i++)
+		p.cl[i] = scols_table_get_column(tb, i);
+	rc = scols_table_is_json(tb) ? print_json(&p, f) : print_table(&p, f);
+	free(p.buf);
+	return rc;
+}

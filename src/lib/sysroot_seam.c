@@ -1,0 +1,31 @@
+/*
+ * The root prefix of every /proc and /sys path (see sysroot.h).
+ *
+ * Built twice: into the installed uclampctl without UC_TEST_SEAMS, where the
+ * prefix is always "" and no environment variable can redirect the tool
+ * (secure_getenv would not help: root through 'sudo -E' is the common case);
+ * and with -DUC_TEST_SEAMS into the test programs only (tests/uclampctl-test,
+ * the unit tests), where $UCLAMPCTL_SYSROOT points them at a fake root.
+ */
+#include <stdlib.h>
+
+#include "uclamp/sysroot.h"
+
+#ifdef UC_TEST_SEAMS
+const char *uc_sysroot(void)
+{
+	static const char *root;
+
+	if (!root) {
+		const char *e = getenv(UC_SYSROOT_ENV);
+
+		root = e ? e : "";
+	}
+	return root;
+}
+#else
+const char *uc_sysroot(void)
+{
+	return "";
+}
+#endif

@@ -1,0 +1,804 @@
+/*
+ * The rules daemon's core (see watch.h): events in, clamps out.
+ *
+ * Per process: open a pidfd, read the start time, check it against the
+ * event (a process that started after its own EXEC event is a reused PID),
+ * match each thread, plan only what differs (uc_tasks_plan, one getattr),
+ * check the pidfd is still alive, write. The pidfd pins the PID from the
+ * /proc read to the write, so a reused PID is never clamped by mistake.
+ */
+#include <dirent.h>
+#include <malloc.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "uclamp/exec.h"
+#include "uclamp/run.h"
+#include "uclamp/sched.h"
+#include "uclamp/sysroot.h"
+#include "uclamp/tasks.h"
+#include "uclamp/value.h"
+#include "uclamp/watch.h"
+#include "watch_table.h"
+
+#define DEF_MAX_TRACKED 65536
+#define DEF_QUEUE_CAP 4096
+#define DEF_REAPPLY_LIMIT 5
+#define DEF_RESCAN_MS 1000
+#define MAX_CPUS 4096
+#define SEQ_SEEN 0x100000000ull
+
+struct uc_watch {
+	struct uc_watch_opts o;
+	struct uc_watch_sys sys;
+	struct uc_watch_ruleset rs;
+	bool have_rules;
+	struct uc_wtable table;
+	struct uc_pev *q;
+	size_t qhead, qlen;
+	uint64_t *cpu_seq;		/* last seq | SEQ_SEEN */
+	size_t ncpu;
+	bool seq_check;
+	unsigned dirty;			/* 1 << cause */
+	uint64_t last_rescan_ms;
+	bool rescanned;
+	uint32_t scan_mark;
+	uint64_t tick_ns;
+	pid_t self;
+	enum uc_key_state key;		/* ON after our first write */
+	struct uc_watch_stats st;
+};
+
+/* ---- small things ----------------------------------------------------------- */
+
+uint64_t uc_watch_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void uc_watch_log_rec(const struct uc_watch *w, const struct uc_watch_log *l)
+{
+	if (w->o.log)
+		w->o.log(w->o.log_data, l);
+}
+
+static void vlog(const struct uc_watch *w, int prio, pid_t pid, const char *fmt, va_list ap)
+{
+	char msg[512];
+	struct uc_watch_log l = {
+		.prio = prio, .msg = msg, .pid = pid, .tid = -1,
+		.old_min = -1, .old_max = -1, .new_min = -1, .new_max = -1,
+	};
+
+	if (!w->o.log)
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	w->o.log(w->o.log_data, &l);
+}
+
+void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(w, prio, -1, fmt, ap);
+	va_end(ap);
+}
+
+static void plog(const struct uc_watch *w, int prio, pid_t pid, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void plog(const struct uc_watch *w, int prio, pid_t pid, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(w, prio, pid, fmt, ap);
+	va_end(ap);
+}
+
+static void count_err(struct uc_watch *w, int err)
+{
+	err = err < 0 ? -err : err;
+	w->st.errors_total++;
+	for (int i = 0; i < UC_WATCH_MAX_ERRNOS; i++) {
+		if (w->st.errors[i].err == err || !w->st.errors[i].err) {
+			w->st.errors[i].err = err;
+			w->st.errors[i].n++;
+			return;
+		}
+	}
+	/* more distinct errnos than slots: the total still counts them */
+}
+
+static int real_pidfd_open(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 ? -errno : fd;
+#else
+	return -ENOSYS;
+#endif
+}
+
+/* A pidfd polls readable once its process has exited. */
+static int real_pidfd_alive(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0;
+}
+
+static const struct uc_watch_sys real_sys = { real_pidfd_open, real_pidfd_alive };
+
+/* ---- life cycle ----------------------------------------------------------- */
+
+int uc_watch_new(const struct uc_watch_opts *o, struct uc_watch **out)
+{
+	struct uc_watch *w = calloc(1, sizeof(*w));
+	long hz = sysconf(_SC_CLK_TCK), ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	*out = NULL;
+	if (!w)
+		return -ENOMEM;
+	w->o = *o;
+	if (!w->o.max_tracked)
+		w->o.max_tracked = DEF_MAX_TRACKED;
+	if (!w->o.queue_cap)
+		w->o.queue_cap = DEF_QUEUE_CAP;
+	if (!w->o.reapply_limit)
+		w->o.reapply_limit = DEF_REAPPLY_LIMIT;
+	if (!w->o.rescan_interval_ms)
+		w->o.rescan_interval_ms = DEF_RESCAN_MS;
+	w->sys = o->sys ? *o->sys : real_sys;
+	w->ncpu = ncpu < 1 ? 1 : ncpu > MAX_CPUS ? MAX_CPUS : (size_t)ncpu;
+	w->q = calloc(w->o.queue_cap, sizeof(*w->q));
+	w->cpu_seq = calloc(w->ncpu, sizeof(*w->cpu_seq));
+	if (!w->q || !w->cpu_seq) {
+		uc_watch_free(w);
+		return -ENOMEM;
+	}
+	w->seq_check = true;
+	w->tick_ns = 1000000000ull / (uint64_t)(hz > 0 ? hz : 100);
+	w->self = getpid();
+	w->key = o->key;
+	uc_wtable_init(&w->table, w->o.max_tracked);
+	w->st.tracked_cap = w->o.max_tracked;
+	w->st.queue_cap = w->o.queue_cap;
+	w->st.pid = (uint64_t)w->self;
+	w->st.started = (uint64_t)time(NULL);
+	*out = w;
+	return 0;
+}
+
+static void free_rules(struct uc_watch_ruleset *rs)
+{
+	if (rs->ops && rs->ops->free)
+		rs->ops->free(rs->rules);
+	memset(rs, 0, sizeof(*rs));
+}
+
+void uc_watch_free(struct uc_watch *w)
+{
+	if (!w)
+		return;
+	if (w->have_rules)
+		free_rules(&w->rs);
+	uc_wtable_free(&w->table);
+	free(w->q);
+	free(w->cpu_seq);
+	free(w);
+}
+
+void uc_watch_set_rules(struct uc_watch *w, struct uc_watch_ruleset *rs)
+{
+	if (w->have_rules)
+		free_rules(&w->rs);
+	w->rs = *rs;
+	memset(rs, 0, sizeof(*rs));
+	w->have_rules = true;
+	w->st.generation++;
+	w->st.rules = w->rs.nrules;
+	/* a new generation: processes given up on get another chance */
+	for (size_t i = 0; i < w->table.cap; i++) {
+		w->table.v[i].given_up = false;
+		w->table.v[i].logged = false;
+		w->table.v[i].writes = 0;
+	}
+}
+
+const struct uc_watch_ruleset *uc_watch_rules(const struct uc_watch *w)
+{
+	return w->have_rules ? &w->rs : NULL;
+}
+
+void uc_watch_set_seq_check(struct uc_watch *w, bool on)
+{
+	w->seq_check = on;
+}
+
+const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w)
+{
+	w->st.tracked = w->table.n;
+	w->st.queue_len = w->qlen;
+	return &w->st;
+}
+
+void uc_watch_note_reload(struct uc_watch *w, bool ok)
+{
+	if (ok)
+		w->st.reloads++;
+	else
+		w->st.reload_failures++;
+}
+
+/* ---- identity ----------------------------------------------------------- */
+
+struct ident {
+	pid_t tgid;
+	int pidfd;		/* -1: none (no pidfd_open): re-read the start time instead */
+	uint64_t start;
+};
+
+/* Field 22 of /proc/PID/stat: after the last ')' (comm may hold anything). */
+static int read_start(pid_t tgid, uint64_t *start)
+{
+	char path[64], buf[1024], *s;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tgid);
+	n = uc_read_str(path, buf, sizeof(buf));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	s = strrchr(buf, ')');
+	if (!s)
+		return -EINVAL;
+	s++;
+	/* fields 3..21, then starttime */
+	for (int f = 3; f <= 22; f++) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			return -EINVAL;
+		if (f == 22) {
+			char *end;
+
+			*start = strtoull(s, &end, 10);
+			return end == s ? -EINVAL : 0;
+		}
+		s = strchr(s, ' ');
+		if (!s)
+			return -EINVAL;
+	}
+	return -EINVAL;
+}
+
+static int ident_open(struct uc_watch *w, pid_t tgid, struct ident *id)
+{
+	int rc;
+
+	id->tgid = tgid;
+	id->pidfd = w->sys.pidfd_open(tgid);
+	if (id->pidfd == -ESRCH)
+		return -ESRCH;
+	if (id->pidfd < 0)
+		id->pidfd = -1;
+	rc = read_start(tgid, &id->start);
+	if (rc && id->pidfd >= 0) {
+		close(id->pidfd);
+		id->pidfd = -1;
+	}
+	return rc;
+}
+
+static void ident_close(struct ident *id)
+{
+	if (id->pidfd >= 0)
+		close(id->pidfd);
+	id->pidfd = -1;
+}
+
+/* Is it still the process we read? */
+static bool ident_still(struct uc_watch *w, const struct ident *id)
+{
+	uint64_t start;
+
+	if (id->pidfd >= 0)
+		return w->sys.pidfd_alive(id->pidfd) == 1;
+	return !read_start(id->tgid, &start) && start == id->start;
+}
+
+/* A process that started after the event about it is not the one the event was about. */
+static bool started_after(const struct uc_watch *w, uint64_t start_ticks, uint64_t ts_ns)
+{
+	uint64_t boot_off = clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
+
+	return start_ticks * w->tick_ns > ts_ns + boot_off;
+}
+
+/* ---- applying ----------------------------------------------------------- */
+
+struct round {
+	const char *reason;
+	uint64_t ts_ns;		/* EXEC: the event's time, for the latency histogram */
+	bool matched, wrote;
+};
+
+static void note_latency(struct uc_watch *w, uint64_t ts_ns)
+{
+	uint64_t now = clock_ns(CLOCK_MONOTONIC), d = now > ts_ns ? now - ts_ns : 0;
+	double s = (double)d / 1e9;
+	int i = 0;
+
+	while (i < UC_WATCH_LAT_N && s > uc_watch_lat_bounds[i])
+		i++;
+	w->st.lat_buckets[i]++;
+	w->st.lat_count++;
+	w->st.lat_sum_ns += d;
+}
+
+static void log_change(struct uc_watch *w, const struct uc_plan *p, const struct uc_watch_want *want,
+		       const struct round *r, bool dry)
+{
+	struct uc_watch_log l = {
+		.prio = LOG_INFO, .pid = p->v[0].pid, .tid = p->v[0].tid, .rule = want->rule_name,
+		.old_min = -1, .old_max = -1, .new_min = -1, .new_max = -1, .reason = r->reason,
+	};
+	char comm[16] = "", msg[384], vals[160] = "", vb[32];
+	size_t off = 0;
+
+	if (!w->o.log)
+		return;
+	uc_task_comm(p->v[0].pid, p->v[0].tid, comm, sizeof(comm));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct uc_change *c = &p->v[i];
+
+		if (c->attr == UC_ATTR_MIN) {
+			l.old_min = (int)c->from;
+			l.new_min = (int)c->to;
+		} else if (c->attr == UC_ATTR_MAX) {
+			l.old_max = (int)c->from;
+			l.new_max = (int)c->to;
+		}
+		off += (size_t)snprintf(vals + off, sizeof(vals) - off, "%s%s %ld -> %s", i ? ", " : "",
+					uc_attr_name(c->kind, c->attr), c->from,
+					uc_change_value(c, c->to, vb, sizeof(vb)));
+		if (off >= sizeof(vals))
+			break;
+	}
+	snprintf(msg, sizeof(msg), "%spid %d tid %d (%s) rule '%s': %s (%s)", dry ? "dry-run: would set " : "",
+		 (int)l.pid, (int)l.tid, comm, want->rule_name ? want->rule_name : "?", vals, r->reason);
+	l.msg = msg;
+	w->o.log(w->o.log_data, &l);
+}
+
+/* Too many writes to one process in a minute: someone keeps undoing them. */
+static bool over_limit(struct uc_watch *w, struct uc_wproc *e, pid_t tgid)
+{
+	uint32_t now_s = (uint32_t)(uc_watch_now_ms() / 1000);
+
+	if (!e)
+		return false;
+	if (now_s - e->window_start >= 60) {
+		e->window_start = now_s;
+		e->writes = 0;
+	}
+	if (e->writes <= w->o.reapply_limit)
+		return false;
+	e->given_up = true;
+	w->st.given_up++;
+	if (!e->logged) {
+		plog(w, LOG_WARNING, tgid,
+		     "pid %d: its clamps were changed back %u times within a minute by another writer; "
+		     "leaving it alone until the rules change", (int)tgid, (unsigned)e->writes - 1);
+		e->logged = true;
+	}
+	return true;
+}
+
+/* The guard's view of the key: what the caller read at start, then ours. */
+static enum uc_key_state cached_key(void *data)
+{
+	const struct uc_watch *w = data;
+
+	return w->key;
+}
+
+/* One thread: match, plan what differs, check identity, write. Returns
+ * whether the rules want the process's other threads visited. */
+static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, struct uc_wproc **ep,
+		       struct round *r)
+{
+	struct uc_watch_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP, .rule = -1 };
+	struct uc_task_want tw;
+	struct uc_selector sel = { .pids = &tid, .npids = 1 };
+	struct uc_walk_stats ws;
+	struct uc_run_opts ro = {
+		.mode = UC_EXEC_BEST_EFFORT, .yes = w->o.yes || w->rs.allow_enable, .key_state = cached_key,
+		.data = w,
+	};
+	struct uc_report rep;
+	struct uc_plan p;
+	size_t unchanged;
+	int rc = w->rs.ops->match(w->rs.rules, id->tgid, tid, &want);
+
+	if (rc == -ESRCH)
+		return false;
+	if (rc) {
+		count_err(w, rc);
+		return false;
+	}
+	if (want.rule < 0) {
+		if (want.skipped_rt)
+			w->st.skipped_rt++;
+		return want.threads;
+	}
+	r->matched = true;
+	if (!*ep) {
+		*ep = uc_wtable_add(&w->table, id->tgid);
+		if (*ep)
+			(*ep)->start = id->start;
+		else
+			w->st.untracked++;
+	}
+	if (*ep && (*ep)->given_up)
+		return false;
+	tw = (struct uc_task_want){ .min = want.min, .max = want.max, .reset_on_fork = want.reset_on_fork };
+	uc_plan_init(&p);
+	rc = uc_tasks_plan(&p, &sel, &tw, &ws);
+	unchanged = p.unchanged;
+	if (rc == -ESRCH || (!rc && ws.gone)) {
+		w->st.gone++;
+		goto out;
+	}
+	if (rc || ws.failed || ws.refused) {
+		count_err(w, rc ? rc : ws.refused ? -EINVAL : ws.first_err);
+		if (ws.refused)
+			plog(w, LOG_WARNING, id->tgid, "pid %d tid %d: rule '%s' cannot apply: util_min %d would "
+			     "be above util_max %d", (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?",
+			     ws.first_refusal.end_min, ws.first_refusal.end_max);
+		goto out;
+	}
+	if (!p.n) {
+		w->st.unchanged += unchanged;
+		goto out;
+	}
+	if (uc_policy_is_rt((int)p.v[0].sa.sched_policy) && !want.allow_rt) {
+		w->st.skipped_rt++;
+		goto out;
+	}
+	if (w->o.dry_run) {
+		w->st.would_apply++;
+		log_change(w, &p, &want, r, true);
+		goto out;
+	}
+	if (!r->wrote && over_limit(w, *ep, id->tgid))
+		goto out;
+	if (!ident_still(w, id)) {
+		w->st.identity_mismatch++;
+		goto out;
+	}
+	/* the core's run: the guard again (consent per write), then the write */
+	uc_plan_run(&p, &ro, &rep);
+	if (rep.outcome == UC_RUN_REFUSED) {
+		w->st.refused++;
+		if (w->st.refused == 1)
+			plog(w, LOG_ERR, id->tgid, "pid %d tid %d: rule '%s' would enable the uclamp fast path "
+			     "and there is no consent: not applied", (int)id->tgid, (int)tid,
+			     want.rule_name ? want.rule_name : "?");
+	} else if (rep.targets[UC_CH_DONE]) {
+		if (rep.flips)
+			w->key = UC_KEY_ON;
+		w->st.applied++;
+		if (!r->wrote && *ep)
+			(*ep)->writes++;
+		r->wrote = true;
+		log_change(w, &p, &want, r, false);
+	} else if (rep.targets[UC_CH_GONE]) {
+		w->st.gone++;
+	} else if (rep.targets[UC_CH_FAILED]) {
+		count_err(w, rep.first_err);
+		plog(w, LOG_WARNING, id->tgid, "pid %d tid %d: cannot set the clamps of rule '%s': %s",
+		     (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?", strerror(-rep.first_err));
+	}
+out:
+	uc_plan_free(&p);
+	return want.threads;
+}
+
+/* Thread IDs of a process: every /proc/PID/task entry. */
+static int list_tids(pid_t tgid, pid_t **out, size_t *n)
+{
+	char path[64];
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+
+	*out = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
+	d = uc_opendir(path);
+	if (!d)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+
+		if (*end || v <= 0)
+			continue;
+		if (*n == cap) {
+			pid_t *nv = realloc(*out, (cap = cap ? cap * 2 : 8) * sizeof(**out));
+
+			if (!nv) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			*out = nv;
+		}
+		(*out)[(*n)++] = (pid_t)v;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* A process (every thread, or only 'only_tid'). ts_ns: the EXEC/FORK event's time, 0 for none. */
+static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64_t ts_ns, const char *reason)
+{
+	struct round r = { .reason = reason, .ts_ns = ts_ns };
+	struct uc_wproc *e;
+	struct ident id;
+	pid_t *tids = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (tgid <= 0 || tgid == w->self || !w->have_rules)
+		return;
+	rc = ident_open(w, tgid, &id);
+	if (rc) {
+		if (rc == -ESRCH)
+			w->st.gone++;
+		else
+			count_err(w, rc);
+		return;
+	}
+	if (ts_ns && started_after(w, id.start, ts_ns)) {
+		w->st.identity_mismatch++;
+		goto out;
+	}
+	e = uc_wtable_get(&w->table, tgid);
+	if (e && e->start != id.start) {
+		/* the PID now names another process: start afresh */
+		uc_wtable_del(&w->table, tgid);
+		e = NULL;
+	}
+	if (e) {
+		e->scan = w->scan_mark;
+		if (e->given_up)
+			goto out;
+		if (!strcmp(reason, "exec")) {
+			e->writes = 0;	/* a new program: a new chance */
+			e->window_start = (uint32_t)(uc_watch_now_ms() / 1000);
+		}
+	}
+	if (only_tid > 0) {
+		apply_task(w, &id, only_tid, &e, &r);
+	} else if (apply_task(w, &id, tgid, &e, &r)) {
+		/* the main thread first: it says whether the others matter */
+		rc = list_tids(tgid, &tids, &n);
+		if (rc == -ESRCH) {
+			w->st.gone++;
+			goto out;
+		}
+		if (rc) {
+			count_err(w, rc);
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (tids[i] != tgid)
+				apply_task(w, &id, tids[i], &e, &r);
+	}
+	if (e)
+		e->scan = w->scan_mark;
+	if (ts_ns && (r.wrote || (w->o.dry_run && r.matched)))
+		note_latency(w, ts_ns);
+out:
+	free(tids);
+	ident_close(&id);
+}
+
+/* ---- events --------------------------------------------------------------- */
+
+static enum uc_watch_ev ev_type(uint32_t what)
+{
+	switch (what) {
+	case UC_PEV_FORK:
+		return UC_WEV_FORK;
+	case UC_PEV_EXEC:
+		return UC_WEV_EXEC;
+	case UC_PEV_COMM:
+		return UC_WEV_COMM;
+	case UC_PEV_UID:
+		return UC_WEV_UID;
+	case UC_PEV_GID:
+		return UC_WEV_GID;
+	case UC_PEV_EXIT:
+		return UC_WEV_EXIT;
+	default:
+		return UC_WEV_OTHER;
+	}
+}
+
+void uc_watch_mark_dirty(struct uc_watch *w, enum uc_watch_cause c)
+{
+	w->dirty |= 1u << c;
+}
+
+void uc_watch_overrun(struct uc_watch *w)
+{
+	w->st.overruns++;
+	uc_watch_mark_dirty(w, UC_RESCAN_OVERRUN);
+}
+
+static void check_seq(struct uc_watch *w, const struct uc_pev *ev)
+{
+	uint64_t *s;
+
+	if (!w->seq_check || ev->cpu >= w->ncpu)
+		return;
+	s = &w->cpu_seq[ev->cpu];
+	if ((*s & SEQ_SEEN) && ev->seq != (uint32_t)(*s + 1) && (int32_t)(ev->seq - (uint32_t)*s) > 0) {
+		w->st.seq_gaps++;
+		uc_watch_mark_dirty(w, UC_RESCAN_SEQ_GAP);
+	}
+	*s = SEQ_SEEN | ev->seq;
+}
+
+void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev)
+{
+	enum uc_watch_ev t = ev_type(ev->what);
+	bool wanted;
+
+	w->st.events[t]++;
+	check_seq(w, ev);
+	switch (t) {
+	case UC_WEV_EXIT:
+		/* cheap and order-safe: a queued EXEC for this PID finds it gone */
+		if (ev->pid == ev->tgid)
+			uc_wtable_del(&w->table, ev->tgid);
+		return;
+	case UC_WEV_EXEC:
+	case UC_WEV_COMM:
+		wanted = true;
+		break;
+	case UC_WEV_FORK:
+		/* a thread inherits its creator's clamps: only new processes, only when a rule asks */
+		wanted = ev->pid == ev->tgid && (w->rs.events & UC_PEV_FORK);
+		break;
+	case UC_WEV_UID:
+		wanted = w->rs.events & UC_PEV_UID;
+		break;
+	case UC_WEV_GID:
+		wanted = w->rs.events & UC_PEV_GID;
+		break;
+	default:
+		wanted = false;
+	}
+	if (!wanted || !w->have_rules)
+		return;
+	if (w->qlen == w->o.queue_cap) {
+		w->st.queue_drops++;
+		uc_watch_mark_dirty(w, UC_RESCAN_QUEUE_FULL);
+		return;
+	}
+	w->q[(w->qhead + w->qlen) % w->o.queue_cap] = *ev;
+	w->qlen++;
+	if (w->qlen > w->st.queue_hiwater)
+		w->st.queue_hiwater = w->qlen;
+}
+
+size_t uc_watch_queued(const struct uc_watch *w)
+{
+	return w->qlen;
+}
+
+static void handle(struct uc_watch *w, const struct uc_pev *ev)
+{
+	switch (ev->what) {
+	case UC_PEV_EXEC:
+		apply_process(w, ev->tgid, 0, ev->ts_ns, "exec");
+		break;
+	case UC_PEV_COMM:
+		apply_process(w, ev->tgid, ev->pid, 0, "comm");
+		break;
+	case UC_PEV_FORK:
+		apply_process(w, ev->tgid, 0, ev->ts_ns, "fork");
+		break;
+	case UC_PEV_UID:
+		apply_process(w, ev->tgid, 0, 0, "uid");
+		break;
+	case UC_PEV_GID:
+		apply_process(w, ev->tgid, 0, 0, "gid");
+		break;
+	default:
+		break;
+	}
+}
+
+size_t uc_watch_process(struct uc_watch *w, size_t max)
+{
+	while (w->qlen && max--) {
+		struct uc_pev ev = w->q[w->qhead];
+
+		w->qhead = (w->qhead + 1) % w->o.queue_cap;
+		w->qlen--;
+		handle(w, &ev);
+	}
+	return w->qlen;
+}
+
+/* ---- rescans -------------------------------------------------------------- */
+
+long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms)
+{
+	uint64_t next;
+
+	if (!w->dirty)
+		return -1;
+	if (!w->rescanned)
+		return 0;
+	next = w->last_rescan_ms + w->o.rescan_interval_ms;
+	return now_ms >= next ? 0 : (long)(next - now_ms);
+}
+
+int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (!w->dirty)
+		w->dirty = 1u << c;
+	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
+		if (w->dirty & (1u << i))
+			w->st.rescans[i]++;
+	w->dirty = 0;
+	w->rescanned = true;
+	w->last_rescan_ms = now_ms;
+	/* queued events are about processes the scan is about to see */
+	w->qlen = 0;
+	w->scan_mark++;
+	d = uc_opendir("/proc");
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (!*end && pid > 0)
+			apply_process(w, (pid_t)pid, 0, 0, "rescan");
+	}
+	closedir(d);
+	uc_wtable_sweep(&w->table, w->scan_mark);
+#ifdef __GLIBC__
+	malloc_trim(0);	/* a scan's transient buffers: give them back, the daemon lives long */
+#endif
+	return 0;
+}

@@ -1,0 +1,426 @@
+/*
+ * The daemon's one event loop: epoll over the connector socket, a signalfd,
+ * inotify on the configuration, a timerfd for debounced work (rescans at
+ * most one a second, reloads after the editor is done), the status socket,
+ * and a watchdog timer only when systemd asks for one. Nothing fires while
+ * nothing happens.
+ *
+ * Order at start: subscribe and wait for the ack, then scan /proc once,
+ * then READY=1 and events: a process that starts in between is either in
+ * the scan or in the events, never in neither.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "uclamp/procevents.h"
+#include "uclamp/sysroot.h"
+#include "uclamp/watch.h"
+
+#define RELOAD_DEBOUNCE_MS 200
+#define READ_BATCH 256
+#define BASE_EVENTS (UC_PEV_EXEC | UC_PEV_COMM | UC_PEV_EXIT)
+
+enum { K_NL, K_SIG, K_INO, K_TIMER, K_WDOG, K_STATUS };
+
+struct loop {
+	struct uc_watch *w;
+	const struct uc_watch_loop_opts *lo;
+	struct uc_procev *pe;
+	uint32_t mask;			/* what we subscribed to (0: everything, pre-6.6 form) */
+	int ep, sfd, ino, tfd, wfd, lfd;
+	uint64_t reload_at;		/* monotonic ms; 0: none pending */
+	bool stop;
+	sigset_t old_mask;
+	char names[16][NAME_MAX + 1];	/* watched file names per inotify wd (files in a parent dir) */
+	int name_wd[16];
+	size_t nnames;
+};
+
+static void notify(struct loop *l, const char *state)
+{
+	if (l->lo->notify)
+		l->lo->notify(l->lo->data, state);
+}
+
+static void notify_status(struct loop *l)
+{
+	const struct uc_watch_stats *s = uc_watch_stats(l->w);
+	uint64_t rescans = 0;
+	char buf[256];
+
+	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
+		rescans += s->rescans[i];
+	snprintf(buf, sizeof(buf),
+		 "STATUS=rules generation %llu (%llu rules), %llu tracked, %llu applied, %llu rescans, %llu errors",
+		 (unsigned long long)s->generation, (unsigned long long)s->rules,
+		 (unsigned long long)s->tracked, (unsigned long long)s->applied, (unsigned long long)rescans,
+		 (unsigned long long)s->errors_total);
+	notify(l, buf);
+}
+
+static int ep_add(struct loop *l, int fd, uint64_t key)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = key };
+
+	return epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
+}
+
+static uint32_t want_mask(const struct uc_watch *w)
+{
+	const struct uc_watch_ruleset *rs = uc_watch_rules(w);
+
+	return BASE_EVENTS | (rs ? rs->events : 0);
+}
+
+static int subscribe(struct loop *l)
+{
+	int tmo = l->lo->ack_timeout_ms ? l->lo->ack_timeout_ms : 3000;
+	/* before 6.6 the 8-byte request is dropped without an answer: do not wait for it */
+	uint32_t mask = uc_kernel_version() >= UC_KVER(6, 6, 0) ? want_mask(l->w) : 0;
+	int rc = uc_procev_subscribe(l->pe, true, mask, tmo);
+
+	if (rc)
+		return rc;
+	l->mask = uc_procev_filtered(l->pe) ? mask : 0;
+	/* filtered events still use up sequence numbers: gaps mean nothing then */
+	uc_watch_set_seq_check(l->w, !uc_procev_filtered(l->pe));
+	return 0;
+}
+
+/* ---- inotify on the configuration ---------------------------------------- */
+
+static void watch_config(struct loop *l)
+{
+	const uint32_t m = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB;
+
+	for (size_t i = 0; i < l->lo->nconfig; i++) {
+		const char *p = l->lo->config_paths[i];
+		char path[PATH_MAX], dir[PATH_MAX], *slash;
+		struct stat st;
+		int wd;
+
+		if (uc_path(path, sizeof(path), p))
+			continue;
+		if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+			inotify_add_watch(l->ino, path, m);	/* any *.conf in it */
+			continue;
+		}
+		/* a file: watch its directory (editors replace files by rename) */
+		snprintf(dir, sizeof(dir), "%s", path);
+		slash = strrchr(dir, '/');
+		if (!slash || l->nnames == 16)
+			continue;
+		*slash = '\0';
+		wd = inotify_add_watch(l->ino, *dir ? dir : "/", m);
+		if (wd < 0)
+			continue;
+		snprintf(l->names[l->nnames], sizeof(l->names[0]), "%s", slash + 1);
+		l->name_wd[l->nnames++] = wd;
+	}
+}
+
+/* Does this event concern the configuration? In a watched file's parent
+ * directory only that file does; in a config directory, *.conf does. */
+static bool relevant(const struct loop *l, const struct inotify_event *ev)
+{
+	bool file_dir = false;
+	size_t len;
+
+	for (size_t i = 0; i < l->nnames; i++) {
+		if (l->name_wd[i] != ev->wd)
+			continue;
+		file_dir = true;
+		if (ev->len && !strcmp(ev->name, l->names[i]))
+			return true;
+	}
+	if (file_dir || !ev->len)
+		return false;
+	len = strlen(ev->name);
+	return len > 5 && !strcmp(ev->name + len - 5, ".conf");
+}
+
+static void on_inotify(struct loop *l)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+
+	while ((n = read(l->ino, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + n;) {
+			struct inotify_event *ev = (struct inotify_event *)p;
+
+			if (relevant(l, ev) && !l->reload_at)
+				l->reload_at = uc_watch_now_ms() + RELOAD_DEBOUNCE_MS;
+			p += sizeof(*ev) + ev->len;
+		}
+	}
+}
+
+/* ---- reload ------------------------------------------------------------------ */
+
+static void reload(struct loop *l, const char *why)
+{
+	struct uc_watch_ruleset rs = { 0 };
+	const struct uc_watch_stats *s;
+	char buf[96];
+	int rc;
+
+	l->reload_at = 0;
+	snprintf(buf, sizeof(buf), "RELOADING=1\nMONOTONIC_USEC=%llu",
+		 (unsigned long long)uc_watch_now_ms() * 1000ull);
+	notify(l, buf);
+	rc = l->lo->load(l->lo->data, &rs);
+	s = uc_watch_stats(l->w);
+	if (rc || (l->lo->may_run && !l->lo->may_run(l->lo->data, &rs))) {
+		if (!rc && rs.ops && rs.ops->free)
+			rs.ops->free(rs.rules);
+		uc_watch_note_reload(l->w, false);
+		uc_watch_logf(l->w, LOG_ERR, "reload (%s) failed: keeping the rules of generation %llu", why,
+			      (unsigned long long)s->generation);
+	} else {
+		uc_watch_set_rules(l->w, &rs);
+		uc_watch_note_reload(l->w, true);
+		uc_watch_logf(l->w, LOG_INFO, "reload (%s): rules generation %llu, %llu rule(s)", why,
+			      (unsigned long long)s->generation, (unsigned long long)s->rules);
+		/* a filter that lacks what the new rules need: ask again */
+		if (l->mask && (want_mask(l->w) & ~l->mask) && subscribe(l))
+			uc_watch_logf(l->w, LOG_WARNING, "could not widen the event subscription; rescans cover it");
+		uc_watch_mark_dirty(l->w, UC_RESCAN_RELOAD);
+	}
+	notify(l, "READY=1");
+	notify_status(l);
+}
+
+/* ---- the loop ------------------------------------------------------------------ */
+
+static int push_cb(const struct uc_pev *ev, void *data)
+{
+	struct uc_watch *w = data;
+
+	uc_watch_push(w, ev);
+	return 0;
+}
+
+/* Drain the socket, handling events as they come: read a batch, handle it. */
+static void on_netlink(struct loop *l)
+{
+	for (;;) {
+		int n = uc_procev_read(l->pe, push_cb, l->w, READ_BATCH);
+
+		if (n == -ENOBUFS) {
+			uc_watch_overrun(l->w);
+			continue;	/* the socket stays usable: keep reading */
+		}
+		if (n < 0) {
+			uc_watch_logf(l->w, LOG_ERR, "reading proc events: %s", strerror(-n));
+			uc_watch_overrun(l->w);
+			break;
+		}
+		uc_watch_process(l->w, SIZE_MAX);
+		if (n == 0)
+			break;
+	}
+}
+
+static void on_signal(struct loop *l)
+{
+	struct signalfd_siginfo si;
+
+	while (read(l->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGHUP)
+			reload(l, "SIGHUP");
+		else
+			l->stop = true;
+	}
+}
+
+/* Arm the one-shot timer for the nearest of: a pending rescan, a pending reload. */
+static void arm_timer(struct loop *l)
+{
+	uint64_t now = uc_watch_now_ms();
+	long due = uc_watch_rescan_due(l->w, now), next = -1;
+	struct itimerspec its = { 0 };
+
+	if (due >= 0)
+		next = due;
+	if (l->reload_at) {
+		long r = l->reload_at > now ? (long)(l->reload_at - now) : 0;
+
+		if (next < 0 || r < next)
+			next = r;
+	}
+	if (next >= 0) {
+		if (next == 0)
+			next = 1;	/* 0 would disarm */
+		its.it_value.tv_sec = next / 1000;
+		its.it_value.tv_nsec = (next % 1000) * 1000000L;
+	}
+	timerfd_settime(l->tfd, 0, &its, NULL);
+}
+
+static void on_timer(struct loop *l)
+{
+	uint64_t exp, now = uc_watch_now_ms();
+
+	if (read(l->tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+		return;
+	if (l->reload_at && l->reload_at <= now)
+		reload(l, "configuration changed");
+}
+
+static void maybe_rescan(struct loop *l)
+{
+	uint64_t now = uc_watch_now_ms();
+
+	if (uc_watch_rescan_due(l->w, now) == 0) {
+		int rc = uc_watch_rescan(l->w, UC_RESCAN_START, now);
+
+		if (rc)
+			uc_watch_logf(l->w, LOG_ERR, "rescan: cannot read /proc: %s", strerror(-rc));
+		notify_status(l);
+	}
+}
+
+static int setup(struct loop *l)
+{
+	sigset_t set;
+	int rc;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, &l->old_mask) < 0)
+		return -errno;
+	l->sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	l->ep = epoll_create1(EPOLL_CLOEXEC);
+	l->ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	l->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (l->sfd < 0 || l->ep < 0 || l->ino < 0 || l->tfd < 0)
+		return -errno;
+	rc = uc_procev_open(&l->pe, l->lo->rcvbuf ? l->lo->rcvbuf : 16 << 20);
+	if (rc)
+		return rc;
+	rc = subscribe(l);
+	if (rc)
+		return rc;
+	watch_config(l);
+	if ((rc = ep_add(l, uc_procev_fd(l->pe), K_NL)) || (rc = ep_add(l, l->sfd, K_SIG)) ||
+	    (rc = ep_add(l, l->ino, K_INO)) || (rc = ep_add(l, l->tfd, K_TIMER)))
+		return rc;
+	if (l->lo->status_socket) {
+		l->lfd = uc_watch_status_listen(l->lo->status_socket);
+		if (l->lfd < 0)
+			uc_watch_logf(l->w, LOG_WARNING, "no status socket at %s: %s", l->lo->status_socket,
+				      strerror(-l->lfd));
+		else if ((rc = ep_add(l, l->lfd, K_STATUS)))
+			return rc;
+	}
+	if (l->lo->watchdog_usec) {
+		uint64_t half = l->lo->watchdog_usec / 2;
+		struct itimerspec its = {
+			.it_value = { (time_t)(half / 1000000), (long)(half % 1000000) * 1000 },
+			.it_interval = { (time_t)(half / 1000000), (long)(half % 1000000) * 1000 },
+		};
+
+		l->wfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		if (l->wfd < 0 || timerfd_settime(l->wfd, 0, &its, NULL) < 0)
+			return -errno;
+		if ((rc = ep_add(l, l->wfd, K_WDOG)))
+			return rc;
+	}
+	return 0;
+}
+
+static void teardown(struct loop *l)
+{
+	int fds[] = { l->ep, l->sfd, l->ino, l->tfd, l->wfd };
+
+	if (l->pe) {
+		/* unsubscribe: no ack is normal when we were the last listener */
+		uc_procev_subscribe(l->pe, false, 0, 200);
+		uc_procev_close(l->pe);
+	}
+	if (l->lfd >= 0) {
+		close(l->lfd);
+		unlink(l->lo->status_socket);
+	}
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	sigprocmask(SIG_SETMASK, &l->old_mask, NULL);
+}
+
+int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
+{
+	struct loop l = { .w = w, .lo = lo, .ep = -1, .sfd = -1, .ino = -1, .tfd = -1, .wfd = -1, .lfd = -1 };
+	int rc = setup(&l);
+
+	if (rc) {
+		teardown(&l);
+		return rc;
+	}
+	rc = uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	if (rc) {
+		teardown(&l);
+		return rc;
+	}
+	/* events that came during the scan are handled by the loop: the scan saw their processes too */
+	notify(&l, "READY=1");
+	notify_status(&l);
+	uc_watch_logf(w, LOG_INFO, "watching: %llu rule(s), %s events%s", (unsigned long long)uc_watch_stats(w)->rules,
+		      l.mask ? "filtered" : "all", uc_watch_stats(w)->applied ? "; running processes clamped" : "");
+	while (!l.stop) {
+		struct epoll_event evs[8];
+		int n;
+
+		arm_timer(&l);
+		n = epoll_wait(l.ep, evs, 8, -1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			switch (evs[i].data.u64) {
+			case K_NL:
+				on_netlink(&l);
+				break;
+			case K_SIG:
+				on_signal(&l);
+				break;
+			case K_INO:
+				on_inotify(&l);
+				break;
+			case K_TIMER:
+				on_timer(&l);
+				break;
+			case K_WDOG: {
+				uint64_t exp;
+
+				if (read(l.wfd, &exp, sizeof(exp)) > 0)
+					notify(&l, "WATCHDOG=1");
+				break;
+			}
+			case K_STATUS:
+				uc_watch_status_serve(w, l.lfd);
+				break;
+			}
+		}
+		maybe_rescan(&l);
+	}
+	notify(&l, "STOPPING=1");
+	teardown(&l);
+	return rc;
+}

@@ -1,0 +1,34 @@
+/* The daemon's process table (internal): tgid -> identity and history. */
+#ifndef UCLAMP_WATCH_TABLE_H
+#define UCLAMP_WATCH_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct uc_wproc {
+	pid_t tgid;			/* 0: free slot */
+	uint32_t window_start;		/* seconds (monotonic) of the re-apply window */
+	uint64_t start;			/* start time, clock ticks since boot (/proc/PID/stat field 22) */
+	uint32_t scan;			/* last rescan that saw it */
+	uint16_t writes;		/* writes in the window */
+	bool given_up;			/* too many re-applies: leave it alone */
+	bool logged;
+};
+
+struct uc_wtable {
+	struct uc_wproc *v;
+	size_t cap, n, max;		/* slots (power of two), used, the cap on used */
+};
+
+void uc_wtable_init(struct uc_wtable *t, size_t max);
+void uc_wtable_free(struct uc_wtable *t);
+struct uc_wproc *uc_wtable_get(struct uc_wtable *t, pid_t tgid);
+/* The entry for tgid, added when missing; NULL at the cap or on ENOMEM. */
+struct uc_wproc *uc_wtable_add(struct uc_wtable *t, pid_t tgid);
+void uc_wtable_del(struct uc_wtable *t, pid_t tgid);
+/* Drop the entries whose scan mark is not 'scan' (not seen by the last rescan). */
+void uc_wtable_sweep(struct uc_wtable *t, uint32_t scan);
+
+#endif

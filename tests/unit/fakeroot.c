@@ -1,0 +1,139 @@
+/* The unit tests' temporary fake root (see fakeroot.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "uclamp/sysroot.h"
+#include "fakeroot.h"
+
+int fr_create(char *buf, size_t n, const char *tag)
+{
+	const char *tmp = getenv("TMPDIR");
+	int len;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	len = snprintf(buf, n, "%s/uclampctl-%s.XXXXXX", tmp, tag);
+	if (len < 0 || (size_t)len >= n)
+		return -ENAMETOOLONG;
+	return mkdtemp(buf) ? 0 : -errno;
+}
+
+int fr_sysroot(char *buf, size_t n, const char *tag)
+{
+	int rc = fr_create(buf, n, tag);
+
+	if (!rc && setenv(UC_SYSROOT_ENV, buf, 1))
+		rc = -errno;
+	return rc;
+}
+
+int fr_path(char *buf, size_t n, const char *root, const char *rel)
+{
+	int len;
+
+	while (*rel == '/')
+		rel++;
+	len = snprintf(buf, n, "%s%s%s", root, *rel ? "/" : "", rel);
+	return len < 0 || (size_t)len >= n ? -ENAMETOOLONG : 0;
+}
+
+/* mkdir -p of an absolute path's directories; the last component too if last */
+static int mkdirs(char *p, int last)
+{
+	char *s = p;
+
+	while ((s = strchr(s + 1, '/'))) {
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			*s = '/';
+			return -errno;
+		}
+		*s = '/';
+	}
+	if (last && mkdir(p, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int fr_mkdir(const char *root, const char *rel)
+{
+	char p[PATH_MAX];
+	int rc = fr_path(p, sizeof(p), root, rel);
+
+	return rc ? rc : mkdirs(p, 1);
+}
+
+int fr_write(const char *root, const char *rel, const char *text)
+{
+	char p[PATH_MAX];
+	size_t len = strlen(text);
+	int rc = fr_path(p, sizeof(p), root, rel);
+	int fd;
+
+	if (rc || (rc = mkdirs(p, 0)))
+		return rc;
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		ssize_t w = write(fd, text, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		text += w;
+		len -= (size_t)w;
+	}
+	if (close(fd) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+int fr_symlink(const char *root, const char *rel, const char *target)
+{
+	char p[PATH_MAX];
+	int rc = fr_path(p, sizeof(p), root, rel);
+
+	if (rc || (rc = mkdirs(p, 0)))
+		return rc;
+	return symlink(target, p) ? -errno : 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		return rmdir(path) ? -errno : 0;
+	return unlink(path) ? -errno : 0;
+}
+
+int fr_remove(const char *root, const char *rel)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	int rc = fr_path(p, sizeof(p), root, rel);
+
+	if (rc)
+		return rc;
+	if (lstat(p, &st))
+		return errno == ENOENT ? 0 : -errno;
+	/* depth first, never through a symlink (a test tree links to "/") */
+	rc = nftw(p, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	return rc < 0 ? -errno : rc;
+}
+
+int fr_destroy(const char *root)
+{
+	return fr_remove(root, "");
+}

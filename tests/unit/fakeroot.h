@@ -1,0 +1,26 @@
+/* One temporary fake root for the unit tests: a directory under $TMPDIR
+ * (default /tmp) that stands for / through $UCLAMPCTL_SYSROOT. Paths under
+ * the root may be given with or without a leading '/'. */
+#ifndef UC_TEST_FAKEROOT_H
+#define UC_TEST_FAKEROOT_H
+
+#include <stddef.h>
+
+/* mkdtemp $TMPDIR/uclampctl-<tag>.XXXXXX into buf; 0 or -errno */
+int fr_create(char *buf, size_t n, const char *tag);
+/* fr_create, then point UCLAMPCTL_SYSROOT at it (before the first sysroot call) */
+int fr_sysroot(char *buf, size_t n, const char *tag);
+/* buf = root/rel; 0 or -ENAMETOOLONG */
+int fr_path(char *buf, size_t n, const char *root, const char *rel);
+/* mkdir -p root/rel; 0 or -errno */
+int fr_mkdir(const char *root, const char *rel);
+/* write text to root/rel (truncating), creating the parent directories; 0 or -errno */
+int fr_write(const char *root, const char *rel, const char *text);
+/* root/rel -> target, creating the parent directories; 0 or -errno */
+int fr_symlink(const char *root, const char *rel, const char *target);
+/* rm -rf root/rel (a missing one is fine; symlinks are not followed); 0 or -errno */
+int fr_remove(const char *root, const char *rel);
+/* rm -rf the whole root; 0 or -errno */
+int fr_destroy(const char *root);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * test_pid.c: PID arguments (src/lib/pid.c): digits only, 1..INT_MAX; any
+ * white space, sign or other character is refused, wherever it is.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "uclamp/pid.h"
+
+static const struct {
+	const char *in;
+	int rc;
+	pid_t pid;
+} cases[] = {
+	{ "1", 0, 1 },
+	{ "4242", 0, 4242 },
+	{ "007", 0, 7 },
+	{ "2147483647", 0, INT_MAX },
+	{ "2147483648", -ERANGE, 0 },
+	{ "99999999999999999999999", -ERANGE, 0 },
+	{ "0", -ERANGE, 0 },
+	{ "00", -ERANGE, 0 },
+	{ "", -EINVAL, 0 },
+	{ " 12", -EINVAL, 0 },
+	{ "\t12", -EINVAL, 0 },
+	{ "\n12", -EINVAL, 0 },
+	{ "\v12", -EINVAL, 0 },
+	{ "12 ", -EINVAL, 0 },
+	{ "12\t", -EINVAL, 0 },
+	{ "12\n", -EINVAL, 0 },
+	{ "1 2", -EINVAL, 0 },
+	{ "+12", -EINVAL, 0 },
+	{ "-12", -EINVAL, 0 },
+	{ "-1", -EINVAL, 0 },
+	{ "0x10", -EINVAL, 0 },
+	{ "12a", -EINVAL, 0 },
+	{ "１２", -EINVAL, 0 },	/* full-width digits */
+};
+
+static void test_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pid_t pid = -7;
+		int rc = uc_pid_parse(cases[i].in, &pid);
+
+		if (rc != cases[i].rc)
+			fail_msg("'%s': rc %d, expected %d", cases[i].in, rc, cases[i].rc);
+		/* a refused input leaves *pid alone */
+		assert_int_equal(pid, rc ? -7 : cases[i].pid);
+	}
+}
+
+static void test_null(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(uc_pid_parse(NULL, &pid), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_null),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

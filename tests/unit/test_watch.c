@@ -1,0 +1,533 @@
+/*
+ * The daemon core against synthetic proc events, a fake /proc
+ * ($UCLAMPCTL_SYSROOT), scripted sched syscalls and a scripted matcher:
+ * apply at EXEC, thread walk, COMM re-match, thread forks, overrun / seq
+ * gap / full queue -> rescan (debounced), PID reuse -> not applied, giving
+ * up on a fought-over process; and the configuration loader: a bad file is
+ * refused with file:line, consent comes from allow-enable.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "uclamp/config.h"
+#include "uclamp/sched.h"
+#include "uclamp/watch.h"
+
+static char root[256];
+
+/* ---- the fake kernel ---------------------------------------------------- */
+
+#define NT 16
+static struct {
+	pid_t tid;
+	struct uc_sched_attr a;
+} tasks[NT];
+static int nset;
+static pid_t set_tid[64];
+static bool revert;	/* another writer: every set is undone at once */
+
+static struct uc_sched_attr *task(pid_t tid)
+{
+	for (int i = 0; i < NT; i++)
+		if (tasks[i].tid == tid)
+			return &tasks[i].a;
+	return NULL;
+}
+
+static int fake_getattr(pid_t tid, struct uc_sched_attr *a, unsigned int size, unsigned int flags)
+{
+	struct uc_sched_attr *t = task(tid);
+
+	if (!t) {
+		errno = ESRCH;
+		return -1;
+	}
+	*a = *t;
+	a->size = 56;
+	return 0;
+}
+
+static int fake_setattr(pid_t tid, struct uc_sched_attr *a, unsigned int flags)
+{
+	struct uc_sched_attr *t = task(tid);
+
+	if (!t) {
+		errno = ESRCH;
+		return -1;
+	}
+	if (nset < 64)
+		set_tid[nset] = tid;
+	nset++;
+	if (revert)
+		return 0;
+	if (a->sched_flags & UC_SCHED_FLAG_UTIL_CLAMP_MIN)
+		t->sched_util_min = a->sched_util_min;
+	if (a->sched_flags & UC_SCHED_FLAG_UTIL_CLAMP_MAX)
+		t->sched_util_max = a->sched_util_max;
+	return 0;
+}
+
+static const struct uc_sched_syscalls fake_sc = { fake_getattr, fake_setattr };
+
+static int pidfd_mode;	/* 0: no pidfds (start time re-read), 1: alive, 2: exited */
+static int fake_pidfd_open(pid_t pid)
+{
+	return pidfd_mode ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -ENOSYS;
+}
+
+static int fake_pidfd_alive(int fd)
+{
+	return pidfd_mode == 1;
+}
+
+static const struct uc_watch_sys fake_sys = { fake_pidfd_open, fake_pidfd_alive };
+
+static void put(const char *rel, const char *text)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void mkd(const char *fmt, ...)
+{
+	char rel[256], p[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	mkdir(p, 0755);
+}
+
+/* A process with threads tids[0] (== pid) .. tids[n-1], started at 'start' ticks. */
+static void add_proc(pid_t pid, const pid_t *tids, int n, unsigned long long start)
+{
+	char rel[128], text[512];
+
+	mkd("/proc/%d", (int)pid);
+	mkd("/proc/%d/task", (int)pid);
+	snprintf(text, sizeof(text), "%d (p%d) S 1 %d %d 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 %d 0 %llu 0 0\n",
+		 (int)pid, (int)pid, (int)pid, (int)pid, n, start);
+	snprintf(rel, sizeof(rel), "/proc/%d/stat", (int)pid);
+	put(rel, text);
+	for (int i = 0; i < n; i++) {
+		mkd("/proc/%d/task/%d", (int)pid, (int)tids[i]);
+		mkd("/proc/%d", (int)tids[i]);	/* /proc/TID exists too (hidden from readdir) */
+		snprintf(rel, sizeof(rel), "/proc/%d/status", (int)tids[i]);
+		snprintf(text, sizeof(text), "Name:\tp\nTgid:\t%d\nPid:\t%d\nUid:\t0\t0\t0\t0\n", (int)pid,
+			 (int)tids[i]);
+		put(rel, text);
+		for (int k = 0; k < NT; k++) {
+			if (!tasks[k].tid || tasks[k].tid == tids[i]) {
+				tasks[k].tid = tids[i];
+				tasks[k].a = (struct uc_sched_attr){ .size = 56, .sched_util_max = 1024 };
+				break;
+			}
+		}
+	}
+}
+
+/* ---- the scripted matcher ------------------------------------------------ */
+
+static struct {
+	pid_t tid;
+	int max;
+	bool threads;
+} rules[8];
+static int nrules;
+
+static int fake_match(void *r, pid_t pid, pid_t tid, struct uc_watch_want *w)
+{
+	for (int i = 0; i < nrules; i++) {
+		if (rules[i].tid != tid)
+			continue;
+		w->max = rules[i].max;
+		w->rule = i;
+		w->rule_name = "r";
+		w->threads = rules[i].threads;
+		w->allow_rt = true;
+		return 0;
+	}
+	return 0;
+}
+
+static const struct uc_watch_rules_ops fake_ops = { .match = fake_match };
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static struct uc_watch *mk_opts(size_t qcap, bool yes, enum uc_key_state key)
+{
+	struct uc_watch_opts o = { .sys = &fake_sys, .queue_cap = qcap, .reapply_limit = 2, .yes = yes, .key = key };
+	struct uc_watch_ruleset rs = { .ops = &fake_ops, .nrules = 1, .sets_clamps = true };
+	struct uc_watch *w;
+
+	assert_int_equal(uc_watch_new(&o, &w), 0);
+	uc_watch_set_rules(w, &rs);
+	return w;
+}
+
+static struct uc_watch *mk(size_t qcap)
+{
+	return mk_opts(qcap, true, UC_KEY_OFF);
+}
+
+static struct uc_pev ev(uint32_t what, pid_t pid, pid_t tgid, uint32_t cpu, uint32_t seq)
+{
+	return (struct uc_pev){ .what = what, .pid = pid, .tgid = tgid, .cpu = cpu, .seq = seq, .ts_ns = mono_ns() };
+}
+
+static int setup(void **state)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc && mkdir -p %s/proc", root, root);
+	assert_int_equal(system(cmd), 0);
+	memset(tasks, 0, sizeof(tasks));
+	memset(rules, 0, sizeof(rules));
+	nrules = 0;
+	nset = 0;
+	revert = false;
+	pidfd_mode = 0;
+	return 0;
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+static void test_exec_applies(void **state)
+{
+	const pid_t t[] = { 100 };
+	struct uc_watch *w = mk(0);
+	struct uc_pev e = ev(UC_PEV_EXEC, 100, 100, 0, 1);
+
+	add_proc(100, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 100, 300, false };
+	uc_watch_push(w, &e);
+	assert_int_equal(uc_watch_queued(w), 1);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	assert_int_equal(task(100)->sched_util_max, 300);
+	assert_int_equal(uc_watch_stats(w)->applied, 1);
+	assert_int_equal(uc_watch_stats(w)->lat_count, 1);
+	assert_int_equal(uc_watch_stats(w)->tracked, 1);
+	/* again: already right, no write (sched_getattr first) */
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	assert_int_equal(uc_watch_stats(w)->unchanged, 1);
+	/* a process no rule matches: nothing */
+	add_proc(101, (pid_t[]){ 101 }, 1, 1);
+	e = ev(UC_PEV_EXEC, 101, 101, 0, 2);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	/* an EXIT drops the table entry */
+	e = ev(UC_PEV_EXIT, 100, 100, 0, 3);
+	uc_watch_push(w, &e);
+	assert_int_equal(uc_watch_stats(w)->tracked, 0);
+	uc_watch_free(w);
+}
+
+static void test_threads_and_comm(void **state)
+{
+	const pid_t t[] = { 200, 201, 202 };
+	struct uc_watch *w = mk(0);
+	struct uc_pev e;
+
+	add_proc(200, t, 3, 1);
+	/* the main thread's rule visits the threads: 200 and 201 match, 202 not */
+	rules[nrules++] = (typeof(rules[0])){ 200, 400, true };
+	rules[nrules++] = (typeof(rules[0])){ 201, 400, true };
+	e = ev(UC_PEV_EXEC, 200, 200, 0, 1);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 2);
+	assert_int_equal(task(201)->sched_util_max, 400);
+	assert_int_equal(task(202)->sched_util_max, 1024);
+	/* a thread fork: inherited, nothing to do, nothing queued */
+	e = (struct uc_pev){ .what = UC_PEV_FORK, .pid = 203, .tgid = 200, .parent_pid = 200, .parent_tgid = 200 };
+	uc_watch_push(w, &e);
+	assert_int_equal(uc_watch_queued(w), 0);
+	assert_int_equal(uc_watch_stats(w)->events[UC_WEV_FORK], 1);
+	/* thread 202 renamed: COMM re-matches that thread only */
+	rules[nrules++] = (typeof(rules[0])){ 202, 100, false };
+	e = ev(UC_PEV_COMM, 202, 200, 0, 2);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 3);
+	assert_int_equal(set_tid[2], 202);
+	assert_int_equal(task(202)->sched_util_max, 100);
+	uc_watch_free(w);
+}
+
+static void test_overrun_rescan(void **state)
+{
+	const pid_t t[] = { 300 };
+	struct uc_watch *w = mk(0);
+	uint64_t now = 100000;
+
+	add_proc(300, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 300, 500, false };
+	assert_int_equal(uc_watch_rescan_due(w, now), -1);	/* clean: nothing to do */
+	uc_watch_overrun(w);
+	assert_int_equal(uc_watch_rescan_due(w, now), 0);
+	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, now), 0);
+	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_OVERRUN], 1);
+	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_START], 0);
+	assert_int_equal(task(300)->sched_util_max, 500);	/* the lost EXEC, caught by the scan */
+	/* debounced: the next one waits out the second */
+	uc_watch_overrun(w);
+	assert_int_equal(uc_watch_rescan_due(w, now + 200), 800);
+	assert_int_equal(uc_watch_rescan_due(w, now + 1000), 0);
+	uc_watch_free(w);
+}
+
+static void test_seq_gap(void **state)
+{
+	struct uc_watch *w = mk(0);
+	struct uc_pev e = ev(UC_PEV_EXIT, 1, 1, 1, 10);
+
+	uc_watch_push(w, &e);
+	e.seq = 11;
+	uc_watch_push(w, &e);
+	assert_int_equal(uc_watch_rescan_due(w, 0), -1);
+	e.cpu = 0;	/* another CPU has its own numbers */
+	e.seq = 500;
+	uc_watch_push(w, &e);
+	assert_int_equal(uc_watch_rescan_due(w, 0), -1);
+	e.cpu = 1;
+	e.seq = 13;	/* 12 is missing */
+	uc_watch_push(w, &e);
+	assert_int_equal(uc_watch_stats(w)->seq_gaps, 1);
+	assert_int_equal(uc_watch_rescan_due(w, 0), 0);
+	uc_watch_rescan(w, UC_RESCAN_START, 0);
+	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_SEQ_GAP], 1);
+	/* filtered subscription: gaps mean nothing */
+	uc_watch_set_seq_check(w, false);
+	e.seq = 20;
+	uc_watch_push(w, &e);
+	assert_int_equal(uc_watch_stats(w)->seq_gaps, 1);
+	uc_watch_free(w);
+}
+
+static void test_queue_full(void **state)
+{
+	struct uc_watch *w = mk(2);
+	struct uc_pev e = ev(UC_PEV_EXEC, 400, 400, 0, 1);
+
+	uc_watch_set_seq_check(w, false);
+	for (int i = 0; i < 3; i++)
+		uc_watch_push(w, &e);
+	assert_int_equal(uc_watch_queued(w), 2);
+	assert_int_equal(uc_watch_stats(w)->queue_drops, 1);
+	assert_int_equal(uc_watch_stats(w)->queue_hiwater, 2);
+	assert_int_equal(uc_watch_rescan_due(w, 0), 0);
+	uc_watch_rescan(w, UC_RESCAN_START, 0);
+	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_QUEUE_FULL], 1);
+	assert_int_equal(uc_watch_queued(w), 0);
+	uc_watch_free(w);
+}
+
+static void test_pid_reuse(void **state)
+{
+	const pid_t t[] = { 500 };
+	struct uc_watch *w = mk(0);
+	struct timespec bt;
+	struct uc_pev e;
+
+	/* the process in /proc started long after the event about "it" */
+	clock_gettime(CLOCK_BOOTTIME, &bt);
+	add_proc(500, t, 1, (unsigned long long)(bt.tv_sec + 3600) * (unsigned long long)sysconf(_SC_CLK_TCK));
+	rules[nrules++] = (typeof(rules[0])){ 500, 300, false };
+	e = ev(UC_PEV_EXEC, 500, 500, 0, 1);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_int_equal(uc_watch_stats(w)->identity_mismatch, 1);
+	/* the pidfd says the process exited between reading /proc and writing */
+	add_proc(501, (pid_t[]){ 501 }, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 501, 300, false };
+	pidfd_mode = 2;
+	e = ev(UC_PEV_EXEC, 501, 501, 0, 2);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_int_equal(uc_watch_stats(w)->identity_mismatch, 2);
+	/* alive: written */
+	pidfd_mode = 1;
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	uc_watch_free(w);
+}
+
+static void test_give_up(void **state)
+{
+	const pid_t t[] = { 600 };
+	struct uc_watch *w = mk(0);
+
+	add_proc(600, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 600, 300, false };
+	revert = true;	/* someone undoes every write */
+	for (int i = 0; i < 6; i++) {
+		uc_watch_mark_dirty(w, UC_RESCAN_OVERRUN);
+		uc_watch_rescan(w, UC_RESCAN_START, (uint64_t)i * 2000);
+	}
+	/* limit 2 re-applies: 1 + 2 writes, then left alone */
+	assert_int_equal(nset, 3);
+	assert_int_equal(uc_watch_stats(w)->given_up, 1);
+	uc_watch_free(w);
+}
+
+/* No consent: the core's run refuses a write that would flip the key, even
+ * if the caller forgot to check; once the key is on, nothing is left to pay. */
+static void test_refusal_without_consent(void **state)
+{
+	const pid_t t[] = { 800 };
+	struct uc_watch *w = mk_opts(0, false, UC_KEY_OFF);
+	struct uc_pev e = ev(UC_PEV_EXEC, 800, 800, 0, 1);
+
+	add_proc(800, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 800, 300, false };
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_int_equal(uc_watch_stats(w)->refused, 1);
+	assert_int_equal(uc_watch_stats(w)->applied, 0);
+	uc_watch_free(w);
+	w = mk_opts(0, false, UC_KEY_ON);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	assert_int_equal(uc_watch_stats(w)->refused, 0);
+	uc_watch_free(w);
+}
+
+/* ---- the loader ------------------------------------------------------------- */
+
+static int nerr, errline;
+static void on_err(void *data, const struct uc_conf_error *e)
+{
+	nerr++;
+	errline = e->line;
+}
+
+static void test_load(void **state)
+{
+	struct uc_watch_ruleset rs;
+	char path[300];
+	const char *p = path;
+
+	snprintf(path, sizeof(path), "%s/good.conf", root);
+	put("/good.conf", "[tasks a]\ncomm = x\nmax = 300\n");
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), 0);
+	assert_int_equal(rs.nrules, 1);
+	assert_true(rs.sets_clamps);
+	assert_false(rs.allow_enable);	/* no consent in the file */
+	rs.ops->free(rs.rules);
+
+	put("/good.conf", "[fast-path]\nallow-enable = yes\n[tasks a]\ncomm = x\nreset-on-fork = yes\n");
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), 0);
+	assert_true(rs.allow_enable);
+	assert_false(rs.sets_clamps);	/* a flag alone does not enable the fast path */
+	rs.ops->free(rs.rules);
+
+	/* a bad value: refused, with its line */
+	put("/good.conf", "[tasks a]\ncomm = x\n\nmax = 5000\n");
+	nerr = 0;
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), -EINVAL);
+	assert_int_equal(nerr, 1);
+	assert_int_equal(errline, 4);
+	assert_null(rs.ops);
+}
+
+/* A reload that fails leaves the running rules alone: same generation, same matcher. */
+static void test_reload_keeps_rules(void **state)
+{
+	struct uc_watch *w = mk(0);
+	struct uc_watch_ruleset rs;
+	char path[300];
+	const char *p = path;
+	const pid_t t[] = { 700 };
+
+	snprintf(path, sizeof(path), "%s/bad.conf", root);
+	put("/bad.conf", "[tasks a]\nmax = 300\n");	/* no selector */
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), -EINVAL);
+	assert_int_equal(uc_watch_stats(w)->generation, 1);
+	assert_ptr_equal(uc_watch_rules(w)->ops, &fake_ops);
+	add_proc(700, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 700, 300, false };
+	uc_watch_rescan(w, UC_RESCAN_RELOAD, 0);
+	assert_int_equal(task(700)->sched_util_max, 300);
+	uc_watch_free(w);
+}
+
+static void test_stats_roundtrip(void **state)
+{
+	struct uc_watch_stats a = { .generation = 3, .applied = 7, .overruns = 2 }, b;
+	char buf[8192];
+
+	a.rescans[UC_RESCAN_SEQ_GAP] = 4;
+	a.events[UC_WEV_COMM] = 9;
+	a.errors[0].err = EPERM;
+	a.errors[0].n = 5;
+	a.lat_buckets[UC_WATCH_LAT_N] = 1;
+	assert_int_equal(uc_watch_stats_format(&a, buf, sizeof(buf)), 0);
+	assert_int_equal(uc_watch_stats_parse(buf, &b), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_int_equal(uc_watch_stats_format(&a, buf, 40), -ENOSPC);
+	assert_int_equal(uc_watch_stats_parse("applied\n", &b), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_exec_applies, setup),
+		cmocka_unit_test_setup(test_threads_and_comm, setup),
+		cmocka_unit_test_setup(test_overrun_rescan, setup),
+		cmocka_unit_test_setup(test_seq_gap, setup),
+		cmocka_unit_test_setup(test_queue_full, setup),
+		cmocka_unit_test_setup(test_pid_reuse, setup),
+		cmocka_unit_test_setup(test_give_up, setup),
+		cmocka_unit_test_setup(test_refusal_without_consent, setup),
+		cmocka_unit_test_setup(test_load, setup),
+		cmocka_unit_test_setup(test_reload_keeps_rules, setup),
+		cmocka_unit_test(test_stats_roundtrip),
+	};
+	char cmd[600];
+	int rc;
+
+	snprintf(root, sizeof(root), "/tmp/uc-test-watch.XXXXXX");
+	if (!mkdtemp(root))
+		return 1;
+	setenv("UCLAMPCTL_SYSROOT", root, 1);
+	uc_sched_set_syscalls(&fake_sc);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		rc = rc ? rc : 1;
+	return rc;
+}

@@ -1,0 +1,65 @@
+# The per-boot address cache (/run/uclampctl/ksyms) is a hint, not a truth.
+# A wrong address in it, pointing at a value no 0/1 key has (the sysctl's
+# 1024) or at another static key that is on, makes neither 'check' say on
+# nor 'task set' skip consent: the reading is re-checked against
+# /proc/kallsyms and the cache repaired. Later, with the key on through a
+# sysctl (evidence), a cache pointing at a 0 is discarded too.
+. "$(dirname "$0")/../lib.sh"
+cache=/run/uclampctl/ksyms
+boot=$(cat /proc/sys/kernel/random/boot_id)
+sym() { awk -v n="$1" '$3 == n { sub(/^0+/, "", $1); print $1; exit }' /proc/kallsyms; }
+put_cache() { printf '%s\nsched_uclamp_used %s\n' "$boot" "$1" >"$cache" && chmod 0600 "$cache"; }
+right=$(sym sched_uclamp_used)
+expect_key 0 "right after boot"
+
+expect_rc 0 uclampctl check
+check "check wrote the cache with the kallsyms address" grep -qx "sched_uclamp_used $right" "$cache"
+
+# 1. the sysctl's value: 1024 is no 0/1 static key count
+check "sysctl_sched_uclamp_util_min reads 1024" test "$(key sysctl_sched_uclamp_util_min)" = 1024
+put_cache "$(sym sysctl_sched_uclamp_util_min)"
+expect_rc 0 uclampctl check -v
+expect_out '^off \(kcore\): sched_uclamp_used = 0'
+expect_out "1024 at 0x0*$(sym sysctl_sched_uclamp_util_min) is not a 0/1 static key count"
+check "the cache is repaired" grep -qx "sched_uclamp_used $right" "$cache"
+
+# 2. another static key that is on (a default-true scheduler feature)
+other=$(sym sched_feat_keys)
+check "sched_feat_keys[0] reads 1 (GENTLE_FAIR_SLEEPERS)" test "$(key sched_feat_keys)" = 1
+put_cache "$other"
+expect_rc 0 uclampctl check -v
+expect_out '^off \(kcore\)'
+expect_out "sched_uclamp_used reads 1 at its cached address 0x0*$other"
+expect_no_out '^on'
+check "the cache is repaired" grep -qx "sched_uclamp_used $right" "$cache"
+# ... and a write without consent is still refused
+put_cache "$other"
+sleep 1000 &
+victim=$!
+expect_rc 3 uclampctl task set --min 100 $victim
+expect_out 'refused: this will enable the uclamp fast path'
+check "the victim is untouched" test "$(tclamp $victim)" = "0 1024"
+expect_key 0 "after a refused write through a wrong cache"
+put_cache "$(sym sysctl_sched_uclamp_util_min)"
+expect_rc 3 uclampctl system set --min 100
+expect_out 'refused: this will enable the uclamp fast path'
+expect_key 0 "after a refused sysctl write through a 1024 cache"
+
+# 3. the key on (a sysctl: evidence), the cache at a key that reads 0
+expect_rc 0 uclampctl system set --min 512 --yes
+expect_key 1 "after 'system set --min 512 --yes'"
+zero=$(sym sched_smt_present)
+check "sched_smt_present reads 0" test "$(key sched_smt_present)" = 0
+put_cache "$zero"
+expect_rc 1 uclampctl check -v
+expect_out '^on \(kcore\)'
+expect_out "0 at the cached address 0x0*$zero against evidence of use: cache discarded"
+check "the cache is repaired" grep -qx "sched_uclamp_used $right" "$cache"
+# a well-formed cache that is not root's 0600 file is not read at all
+put_cache "$zero"
+chmod 0644 "$cache"
+expect_rc 1 uclampctl check -v
+expect_no_out 'cached address'
+check "the cache is rewritten 0600" test "$(stat -c %a "$cache")" = 600
+kill $victim
+done_scenario

@@ -1,0 +1,31 @@
+# vm-append: uclamp.cgroup=v1
+# vm-timeout: 400
+# task-eff.sh on a cgroup v1 cpu hierarchy: every group has the cpu files;
+# single threads move between groups through the tasks file.
+. "$(dirname "$0")/../lib.sh"
+. "$VM_DIR/helpers/task.sh"
+. "$VM_DIR/helpers/eff.sh"
+CG=/sys/fs/cgroup/cpu
+
+check "groups" eval 'eff_group a 20 50 && eff_group a/b 30 80 && eff_group a/b/c 10 90 &&
+	eff_group lo 60 30'
+for g in "" a a/b a/b/c lo; do
+	check "tasks in /$g" eff_tasks "$g"
+done
+check "a thread apart" eval 'eff_group thr 0 max && eff_group w 0 25 && start_threads 4 effthr &&
+	echo $TP >$CG/thr/cgroup.procs && ls /proc/$TP/task | tail -n 1 >$CG/w/tasks'
+run cat $CG/w/tasks
+expect_out '^[0-9]+$'
+
+eff_compare "defaults"
+eff_sysctls 400 700 1024
+eff_compare "system min 400, max 700"
+eff_sysctls 400 700 300
+eff_compare "system 400/700, RT default 300"
+eff_sysctls 1024 1024 600
+echo 60 >$CG/a/cpu.uclamp.max
+echo max >$CG/lo/cpu.uclamp.max
+eff_compare "RT default 600, a's max and lo's max changed"
+kill "$TP"
+eff_kill
+done_scenario
