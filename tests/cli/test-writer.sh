@@ -39,6 +39,7 @@ time.sleep(60)' "$LOCK" &
 	echo "# the holder did not take the lock"
 }
 hold
+alias_value "$H" HOLDER
 t "--wait 0: gives up at once" 1 $U --wait 0 system set --min 300 -y
 has "waiting for the uclampctl lock held by PID $H"
 has "gave up after 0 s: another uclampctl \(PID $H\) is still changing clamps; nothing changed"
