@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "uclamp/cgroup.h"
+#include "uclamp/identity.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
@@ -793,6 +794,8 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 	int end_min = cur_min, end_max = cur_max;
 	bool ch_min = false, ch_max = false, ch_rof = false;
 	const char *label = t->comm[0] ? t->comm : NULL;
+	unsigned long long start;
+	size_t first;
 
 	if (want->min != UC_KEEP) {
 		end_min = want->min == UC_RESET ? default_min(c, &t->sa) : want->min;
@@ -824,6 +827,10 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 		       refusal_rule(t, ch_max), end_min, end_max);
 		return 0;
 	}
+	/* the identity the executor checks right before the write (0: unknown, not checked) */
+	if (uc_task_start_time(t->pid, t->tid, &start))
+		start = 0;
+	first = c->p->n;
 	/* adjacent entries of one TID: the executor sends them in one setattr */
 	if (ch_min && !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_MIN, cur_min, want->min))
 		return -ENOMEM;
@@ -832,6 +839,8 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 	if (ch_rof && !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_RESET_ON_FORK,
 					cur_rof, !!want->reset_on_fork))
 		return -ENOMEM;
+	for (size_t i = first; i < c->p->n; i++)
+		c->p->v[i].start = start;
 	return 0;
 }
 
