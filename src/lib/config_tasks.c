@@ -308,6 +308,11 @@ static void set_priority(struct ctx *x, struct uc_conf_tasks *t, const char *val
 	t->priority_loc = *x->loc;
 }
 
+/* Every key uc_conf_tasks_key knows, for "use ..." hints: keep it next to the key tables. */
+const char uc_conf_tasks_keys[] = "comm, user, group, policy, cgroup, exe, argv0, cmdline, parent, "
+				  "min, max, reset-on-fork, threads, rt, kernel-threads, priority "
+				  "or exclude";
+
 int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key, const char *value,
 		      const struct uc_conf_loc *loc)
 {
