@@ -15,7 +15,7 @@ function __uclampctl_words
         end
         switch $w
             case --min --max --rt-default --policy --user --comm --cgroup -o --output \
-                    --format -p --pid -c --config
+                    --format -p --pid -c --config --wait
                 set skip 1
             case '-*'
             case '*'
@@ -116,6 +116,7 @@ complete -c uclampctl -f
 complete -c uclampctl -n '__uclampctl_at' -s q -l quiet -d 'print only errors'
 complete -c uclampctl -n '__uclampctl_at' -s v -l verbose -d 'say more'
 complete -c uclampctl -n '__uclampctl_at' -s V -l version -d 'display version'
+complete -c uclampctl -n '__uclampctl_at' -l wait -x -a '0 10 30 60 300' -d 'seconds a write waits for the uclampctl lock'
 complete -c uclampctl -s h -l help -d 'display help'
 complete -c uclampctl -n '__uclampctl_at' -a status -d 'show uclamp support and the fast path state'
 complete -c uclampctl -n '__uclampctl_at' -a check -d 'exit 0 if the fast path is off, 1 on, 3 unknown'

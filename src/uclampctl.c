@@ -5,6 +5,7 @@
  * in src/cmd/<name>.c, parses its own options, builds a plan or a query, and
  * returns the exit code.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,14 +43,32 @@ static void usage(FILE *out)
 	      "Options:\n"
 	      " -q, --quiet     print only errors\n"
 	      " -v, --verbose   say more (repeat for more)\n"
+	      "     --wait <s>  how long a write waits for another uclampctl to finish\n"
+	      "                 (the uclampctl lock; default 30, 0 = do not wait)\n"
 	      " -h, --help      display this help\n"
 	      " -V, --version   display version\n"
 	      "\n"
 	      "Values: 0..1024 capacity units, N% or N.NN% (0-100), max, default (or -1).\n"
 	      "Exit status: 0 ok, 1 failed, 2 usage or invalid value, 3 refused (would\n"
-	      "enable the uclamp fast path without consent), 4 the kernel lacks uclamp.\n"
+	      "enable the uclamp fast path without consent), 4 the kernel lacks uclamp,\n"
+	      "128+N interrupted by signal N (130 SIGINT, 143 SIGTERM): what was done\n"
+	      "is undone (task changes: reported).\n"
 	      "Run 'uclampctl <command> --help' for a command's options; see uclampctl(8).\n",
 	      out);
+}
+
+/* --wait SECONDS: 0 (do not wait) to a day */
+static int wait_or_err(const struct cli_ctl *ctl, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > 86400 || s[0] == '+' || s[0] == ' ')
+		cli_usage_error(ctl, "invalid value '%s' for --wait: use whole seconds, 0 to 86400 "
+				"(0: do not wait for the uclampctl lock)", s);
+	return (int)v;
 }
 
 int main(int argc, char **argv)
@@ -59,9 +78,10 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "wait", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_ctl ctl = { .cmd = NULL };
+	struct cli_ctl ctl = { .cmd = NULL, .wait_s = CLI_LOCK_WAIT_DEFAULT };
 	int c;
 
 	/* '+': stop at the command; its options are its own */
@@ -79,6 +99,9 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("uclampctl %s\n", PACKAGE_VERSION);
 			return CLI_EXIT_OK;
+		case 'w':
+			ctl.wait_s = wait_or_err(&ctl, optarg);
+			break;
 		default:
 			fputs("Try 'uclampctl --help' for more information.\n", stderr);
 			return CLI_EXIT_USAGE;

@@ -81,6 +81,8 @@ int uc_cg_read(const char *rel, enum uc_attr attr, int *pct100);
 /* One value, one write(2), errno kept (-ERANGE for pct100 outside 0..10000,
  * without writing). */
 int uc_cg_write(const char *rel, enum uc_attr attr, int pct100);
+/* Could rel/name be written (checked without writing)? 0 or -errno. */
+int uc_cg_writable(const char *rel, const char *name);
 
 /* Is 'cpu' in rel's cgroup.subtree_control (v2)? Enable/disable it.
  * -EOPNOTSUPP on v1 (no subtree_control: cpu is in every group). */

@@ -2,6 +2,7 @@
 #ifndef UCLAMP_EXEC_H
 #define UCLAMP_EXEC_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "uclamp/plan.h"
@@ -18,6 +19,11 @@ struct uc_exec_ops {
 	int (*sysctl_write)(enum uc_attr attr, long value);
 	int (*cgroup_write)(const char *path, enum uc_attr attr, long pct100);
 	int (*subtree_set)(const char *path, int enable);	/* path: the parent whose subtree_control changes */
+	/* A task's identity now (start time, /proc/PID/task/TID/stat field 22); -ESRCH when gone.
+	 * NULL: identities are not checked. */
+	int (*task_start)(pid_t pid, pid_t tid, unsigned long long *start);
+	/* Could this change's file be written (no write made)? 0 or -errno. Not for tasks. */
+	int (*writable)(const struct uc_change *c);
 };
 
 extern const struct uc_exec_ops uc_exec_default_ops;
@@ -25,11 +31,22 @@ extern const struct uc_exec_ops uc_exec_default_ops;
 struct uc_exec_report {
 	size_t done, failed, gone, rolled_back, rollback_failed, skipped;
 	int first_err;		/* -errno of the first failure */
+	int stopped_by;		/* *stop's value if the run stopped early (a signal), else 0 */
 };
 
 /* ops NULL = the real kernel. Returns 0 when nothing failed, else the first
  * failure's -errno. Each change's state/err says what happened to it. */
 int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
 		    struct uc_exec_report *r);
+
+/*
+ * The same, stopping early when *stop becomes nonzero (a signal handler sets
+ * it): the write under way finishes, the rest is skipped and, in atomic mode,
+ * the changes made are undone (an undo is never cut short by *stop). A task
+ * whose identity changed since planning (its PID was reused) is left alone
+ * and reported gone (err -ESTALE).
+ */
+int uc_plan_execute_stop(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
+			 volatile sig_atomic_t *stop, struct uc_exec_report *r);
 
 #endif

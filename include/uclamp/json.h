@@ -33,6 +33,7 @@ void uc_json_close(struct uc_json *j, char c);
 
 void uc_json_str(struct uc_json *j, const char *key, const char *val);	/* NULL = null */
 void uc_json_int(struct uc_json *j, const char *key, long long v);
+void uc_json_double(struct uc_json *j, const char *key, double v);	/* inf/nan = null */
 void uc_json_bool(struct uc_json *j, const char *key, bool v);
 void uc_json_tri(struct uc_json *j, const char *key, int v);	/* >0 true, 0 false, <0 null */
 void uc_json_null(struct uc_json *j, const char *key);

@@ -46,6 +46,7 @@ struct uc_change {
 	pid_t pid, tid;		/* tasks */
 	char *label;		/* tasks: comm, may be NULL */
 	struct uc_sched_attr sa; /* tasks: the attributes read while planning (sent back to the kernel) */
+	unsigned long long start; /* tasks: identity, the start time read while planning; 0 = unknown */
 	long from, to;		/* tasks/sysctls: capacity units (to may be UC_RESET); cgroups: pct100; flags: 0/1 */
 	bool flips;		/* would enable sched_uclamp_used */
 	enum uc_change_state state;

@@ -21,9 +21,10 @@ enum uc_run_outcome {
 	UC_RUN_DRY,		/* dry run: the plan was checked, nothing written */
 	UC_RUN_REFUSED,		/* would enable the fast path, no consent, no one to ask */
 	UC_RUN_NOT_CONFIRMED,	/* ask() said no */
+	UC_RUN_UNWRITABLE,	/* a target cannot be written (its change says why): none written */
 	UC_RUN_OK,		/* ran; best effort: see the counts for failures */
 	UC_RUN_FAILED,		/* atomic: a write failed, the others were undone */
-	UC_RUN_INTERRUPTED,	/* *stop was set: the run stopped (atomic: undone) */
+	UC_RUN_INTERRUPTED,	/* *stop was set: the run stopped (atomic: what was done, undone) */
 };
 
 const char *uc_run_outcome_name(enum uc_run_outcome o);	/* "nothing", "dry-run", ... */
@@ -43,10 +44,16 @@ struct uc_run_opts {
 	enum uc_key_state (*key_state)(void *data);
 	void *data;		/* for ask() and key_state() */
 	const struct uc_exec_ops *ops;	/* NULL = the real kernel */
+	/*
+	 * Set (to a signal number) by a signal handler: the run stops after the
+	 * write under way; atomic runs undo what they did. NULL = never.
+	 */
+	volatile sig_atomic_t *stop;
 };
 
 struct uc_report {
 	enum uc_run_outcome outcome;
+	enum uc_exec_mode mode;		/* as asked */
 	enum uc_guard_verdict verdict;	/* what the guard said (GO when it was not asked) */
 	bool flips;			/* the plan would enable sched_uclamp_used */
 	bool key_read;			/* key_before/after were read (else UNKNOWN) */
@@ -56,6 +63,7 @@ struct uc_report {
 	/* from planning: already at the wanted values, exited, unreadable */
 	size_t unchanged, gone, failed;
 	int first_err;			/* -errno of the first failed write, 0 if none */
+	int stopped_by;			/* INTERRUPTED: *stop's value (the signal) */
 	const struct uc_plan *plan;	/* per change: target, attribute, from, to, state, err */
 };
 
@@ -68,9 +76,16 @@ size_t uc_report_gone(const struct uc_report *r);
 size_t uc_report_failed(const struct uc_report *r);
 
 /*
- * Run the plan. The report is always filled (r->plan = plan). Returns 0 when
- * every write that was made succeeded (or none was needed), else the first
- * failure's -errno; r->outcome says what happened.
+ * Run the plan: read the key's state; an empty plan stops there. An atomic
+ * plan is reordered so that its task changes come first (files can be
+ * checked before writing, a task's sched_setattr cannot: its failure then
+ * comes before any other write); a dry run stops here. Then every file the
+ * plan writes is checked for writability (atomic runs: one known failure and
+ * nothing is written, before anyone is asked), the guard decides (ask() when
+ * it wants consent), and the executor runs. The report is always filled
+ * (r->plan = plan). Returns 0 when every write that was made succeeded (or
+ * none was needed), else the first failure's -errno; r->outcome says what
+ * happened.
  */
 int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_report *r);
 

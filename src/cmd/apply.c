@@ -183,7 +183,12 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 			"(--yes or allow-enable = yes); nothing changed";
 	else if (r.outcome == UC_RUN_FAILED)
 		error = "a change failed: the changes already made were undone (see failed and rolled_back)";
-	if (r.outcome == UC_RUN_FAILED)
+	else if (r.outcome == UC_RUN_UNWRITABLE)
+		error = "refused: a target cannot be written (see failed); checked before anything was "
+			"written: nothing changed";
+	else if (r.outcome == UC_RUN_INTERRUPTED)
+		error = "interrupted: the changes already made were undone (see rolled_back); nothing changed";
+	if (error && r.outcome != UC_RUN_REFUSED)
 		cli_errx("%s", error);
 	json_result(&r, mode_names[mode], cfg, error);
 	return rc;
@@ -280,6 +285,10 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 		goto out;
 	}
 
+	/* one writer at a time: from before the host is read (--check only reads) */
+	rc = check ? 0 : cli_lock(ctl);
+	if (rc)
+		goto out;
 	rc = uc_config_plan(&cfg, &plan);
 	if (rc == -ENOMEM)
 		oom();

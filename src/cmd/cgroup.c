@@ -379,6 +379,9 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 	if (!*rel)
 		cli_usage_error(ctl, "the root cgroup has no cpu.uclamp files: for system-wide limits use "
 			       "'uclampctl system set'");
+	rc = cli_lock(ctl);
+	if (rc)
+		return rc;
 	rc = uc_cg_state(rel, &st);
 	if (rc) {
 		cli_errx("cannot inspect cgroup '%s': %s", rel, strerror(-rc));

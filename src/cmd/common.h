@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdnoreturn.h>
 #include <sys/types.h>
 
@@ -24,6 +25,7 @@ enum {
 	CLI_EXIT_NOTSUPP = 4,	/* the kernel lacks uclamp (or the needed part) */
 	CLI_EXIT_EXEC_FAIL = 126,/* run: CMD found but not runnable */
 	CLI_EXIT_EXEC_ENOENT = 127,
+	CLI_EXIT_SIGNAL = 128,	/* + the signal: interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP) */
 };
 
 /* The one control struct: global options, then what each command parses. */
@@ -36,6 +38,7 @@ struct cli_ctl {
 	struct uc_out_opts out;
 	const char *consent_hint;	/* how to consent, for the refusal line; NULL = "--yes" */
 	bool to_stderr;		/* run: reports go to stderr, stdout is CMD's */
+	int wait_s;		/* --wait: how long a writer waits for the lock */
 };
 
 struct cli_command {
@@ -135,6 +138,21 @@ int cli_report_exit(const struct uc_report *r);
  */
 int cli_run_plan(struct cli_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
 		 bool consent_from_config);
+
+/* ---- what a writer holds (src/cmd/writer.c) ---- */
+
+#define CLI_LOCK_WAIT_DEFAULT 30	/* seconds, --wait */
+
+/*
+ * Take the uclampctl lock (not for --dry-run): waits up to ctl->wait_s with
+ * one "waiting for the uclampctl lock held by PID n" line. 0, or
+ * CLI_EXIT_FAIL after saying it gave up (nothing changed). Held until exit.
+ */
+int cli_lock(const struct cli_ctl *ctl);
+/* SIGINT/SIGTERM/SIGHUP set the returned flag (to the first signal's number)
+ * instead of killing: the run stops, undoes and reports. */
+volatile sig_atomic_t *cli_catch_signals(void);
+int cli_signals_caught(void);	/* how many came */
 
 /* Print the plan (what --dry-run shows). */
 void cli_print_plan(const struct uc_plan *plan, FILE *f);

@@ -6,6 +6,7 @@
  * the exit code.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +48,9 @@ const char *cli_strerr(enum uc_kind kind, int err, char *buf, size_t n)
 		return buf;
 	case ESRCH:
 		snprintf(buf, n, "no such process (it exited)");
+		return buf;
+	case ESTALE:
+		snprintf(buf, n, "the process exited and its PID now belongs to another one (left alone)");
 		return buf;
 	case EOPNOTSUPP:
 		snprintf(buf, n, "the kernel has no uclamp support (CONFIG_UCLAMP_TASK)");
@@ -99,12 +103,25 @@ void cli_print_plan(const struct uc_plan *plan, FILE *f)
 
 /* ---- asking at the terminal --------------------------------------------------- */
 
+/* The plan above the question, cut to its first PROMPT_PLAN_ROWS rows. */
+#define PROMPT_PLAN_ROWS 10
+static void plan_head(const struct uc_plan *plan)
+{
+	struct uc_plan head = *plan;
+
+	if (plan->n > PROMPT_PLAN_ROWS)
+		head.n = PROMPT_PLAN_ROWS;
+	cli_print_plan(&head, stderr);
+	if (plan->n > head.n)
+		fprintf(stderr, "... and %zu more change(s) (--dry-run lists them all)\n", plan->n - head.n);
+}
+
 static bool ask_yes(const struct uc_plan *plan, enum uc_key_state key, void *data)
 {
 	char line[32];
 
-	(void)plan;
 	(void)data;
+	plan_head(plan);
 	fprintf(stderr, "uclampctl: warning: %s\n", uc_guard_warning(key));
 	fputs("Continue? [y/N] ", stderr);
 	fflush(stderr);
@@ -129,6 +146,7 @@ void cli_plan_run(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_ru
 		.ask = how->may_ask && isatty(STDIN_FILENO) && isatty(STDERR_FILENO) ? ask_yes : NULL,
 		.key_state = key_state,
 		.data = ctl,
+		.stop = ctl->dry_run ? NULL : cli_catch_signals(),
 	};
 
 	uc_plan_run(plan, &o, r);
@@ -149,6 +167,7 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 		return;
 	case UC_RUN_NOTHING:
 	case UC_RUN_DRY:
+	case UC_RUN_UNWRITABLE:
 		return;
 	case UC_RUN_OK:
 	case UC_RUN_FAILED:
@@ -240,6 +259,38 @@ static void report_dry_run(const struct uc_report *r, FILE *f)
 	fprintf(f, "dry run: nothing changed\n");
 }
 
+/* "SIGINT", for messages and JSON */
+static const char *sig_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	}
+	return "a signal";
+}
+
+static void report_interrupted(const struct cli_ctl *ctl, const struct uc_report *r, FILE *f)
+{
+	if (r->mode == UC_EXEC_ATOMIC) {
+		cli_errx("interrupted by %s: the write under way finished, then %zu change(s) were undone%s: "
+			 "nothing changed%s", sig_name(r->stopped_by), r->targets[UC_CH_ROLLED_BACK],
+			 r->targets[UC_CH_ROLLBACK_FAILED] ? ", some could NOT be undone (see above)" : "",
+			 r->flips && r->targets[UC_CH_ROLLED_BACK] ?
+			 "; the fast path, if enabled, stays on until reboot" : "");
+	} else {
+		cli_errx("interrupted by %s: stopped after the write under way; %zu target(s) not attempted; "
+			 "the changes made stay", sig_name(r->stopped_by), r->targets[UC_CH_SKIPPED]);
+		if (!ctl->quiet)
+			fprintf(f, "changed %zu, unchanged %zu, gone %zu, failed %zu, not attempted %zu\n",
+				r->targets[UC_CH_DONE], r->unchanged, uc_report_gone(r), uc_report_failed(r),
+				r->targets[UC_CH_SKIPPED]);
+	}
+	if (cli_signals_caught() > 1)
+		cli_errx("%d more signal(s) came while stopping: noted; the run completed its undo "
+			 "and report first", cli_signals_caught() - 1);
+}
+
 void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 {
 	FILE *f = out_of(ctl);
@@ -263,12 +314,21 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 	case UC_RUN_REFUSED:
 	case UC_RUN_NOT_CONFIRMED:
 		return;
+	case UC_RUN_UNWRITABLE:
+		report_failures(r->plan);
+		cli_errx("refused: %zu target(s) cannot be written (checked before anything was written, "
+			 "so the fast path was not enabled): nothing changed", r->targets[UC_CH_FAILED]);
+		return;
 	case UC_RUN_OK:
 	case UC_RUN_FAILED:
 	case UC_RUN_INTERRUPTED:
 		break;
 	}
 	report_failures(r->plan);
+	if (r->outcome == UC_RUN_INTERRUPTED) {
+		report_interrupted(ctl, r, f);
+		return;
+	}
 	if (r->outcome == UC_RUN_FAILED) {
 		cli_errx("failed: %zu change(s) undone%s%s", r->targets[UC_CH_ROLLED_BACK],
 			 r->targets[UC_CH_ROLLBACK_FAILED] ? ", some could NOT be undone (see above)" : "",
@@ -340,6 +400,10 @@ void cli_report_json(struct uc_json *j, const struct uc_report *r, const char *m
 	uc_json_str(j, "after", uc_key_state_name(r->key_after));
 	uc_json_close(j, '}');
 	uc_json_bool(j, "enables_fast_path", r->flips);
+	if (r->outcome == UC_RUN_INTERRUPTED) {
+		uc_json_str(j, "interrupted", sig_name(r->stopped_by));
+		uc_json_int(j, "not_attempted", (long long)r->targets[UC_CH_SKIPPED]);
+	}
 }
 
 /* ---- the exit code --------------------------------------------------------------- */
@@ -364,7 +428,9 @@ int cli_report_exit(const struct uc_report *r)
 	case UC_RUN_NOT_CONFIRMED:
 		return CLI_EXIT_REFUSED;
 	case UC_RUN_INTERRUPTED:
-		return CLI_EXIT_FAIL;
+		return CLI_EXIT_SIGNAL + r->stopped_by;
+	case UC_RUN_UNWRITABLE:
+		return any_notsupp(r->plan) ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
 	case UC_RUN_OK:
 	case UC_RUN_FAILED:
 		break;

@@ -90,6 +90,13 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	rc = cli_task_plan_and_run(ctl, &sel, &want);
 	if (rc || ctl->dry_run)
 		return rc;
+	/* a signal after the clamps were set (handlers are still ours): CMD does not start */
+	if (cli_signals_caught()) {
+		int sig = *cli_catch_signals();
+
+		cli_errx("interrupted before '%s' started: not run", argv[optind]);
+		return CLI_EXIT_SIGNAL + sig;
+	}
 
 	execvp(argv[optind], argv + optind);
 	rc = errno;

@@ -209,7 +209,9 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 	if (want.min == UC_KEEP && want.max == UC_KEEP && want.rt_default == UC_KEEP)
 		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --rt-default");
 
-	rc = read_sysctls(&cur);
+	rc = cli_lock(ctl);
+	if (!rc)
+		rc = read_sysctls(&cur);
 	if (rc)
 		return rc;
 	if (want.rt_default != UC_KEEP && cur.rt_default == UC_SYSCTL_ABSENT) {

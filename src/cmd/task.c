@@ -528,6 +528,9 @@ int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel, st
 	char eb[256];
 	int rc;
 
+	rc = cli_lock(ctl);
+	if (rc)
+		return rc;
 	want->on_refusal = on_refusal;
 	want->data = &rctx;
 	uc_plan_init(&plan);

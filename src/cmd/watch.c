@@ -19,6 +19,7 @@
 #include "cmd/watch_log.h"
 #include "uclamp/config.h"
 #include "uclamp/guard.h"
+#include "uclamp/json.h"
 #include "uclamp/watch.h"
 
 static void usage(FILE *out)
@@ -284,51 +285,89 @@ static void print_table(const struct uc_watch_stats *s)
 	}
 }
 
+#define U(x) ((long long)(x))
+
+static void json_counts(struct uc_json *j, const char *key, const uint64_t *v, int n,
+			const char *(*name)(int))
+{
+	uc_json_open(j, key, '{', true);
+	for (int i = 0; i < n; i++)
+		uc_json_int(j, name(i), U(v[i]));
+	uc_json_close(j, '}');
+}
+
+static const char *ev_name(int i)
+{
+	return uc_watch_ev_name(i);
+}
+
+static const char *cause_name(int i)
+{
+	return uc_watch_cause_name(i);
+}
+
+/* The counters as JSON, through the one JSON writer (uc_json). */
 static void print_json(const struct uc_watch_stats *s)
 {
-	bool first = true;
+	struct uc_json j;
 
-	printf("{\n  \"pid\": %llu,\n  \"started\": %llu,\n  \"generation\": %llu,\n  \"rules\": %llu,\n",
-	       (unsigned long long)s->pid, (unsigned long long)s->started, (unsigned long long)s->generation,
-	       (unsigned long long)s->rules);
-	printf("  \"tracked\": %llu,\n  \"tracked_cap\": %llu,\n  \"events\": {", (unsigned long long)s->tracked,
-	       (unsigned long long)s->tracked_cap);
-	for (int i = 0; i < UC_WEV_N; i++)
-		printf("%s\"%s\": %llu", i ? ", " : "", uc_watch_ev_name(i), (unsigned long long)s->events[i]);
-	printf("},\n  \"overruns\": %llu,\n  \"seq_gaps\": %llu,\n  \"queue_drops\": %llu,\n  \"rescans\": {",
-	       (unsigned long long)s->overruns, (unsigned long long)s->seq_gaps,
-	       (unsigned long long)s->queue_drops);
-	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
-		printf("%s\"%s\": %llu", i ? ", " : "", uc_watch_cause_name(i), (unsigned long long)s->rescans[i]);
-	printf("},\n  \"applied\": %llu,\n  \"unchanged\": %llu,\n  \"would_apply\": %llu,\n  \"gone\": %llu,\n",
-	       (unsigned long long)s->applied, (unsigned long long)s->unchanged,
-	       (unsigned long long)s->would_apply, (unsigned long long)s->gone);
-	printf("  \"identity_mismatch\": %llu,\n  \"skipped_rt\": %llu,\n  \"given_up\": %llu,\n"
-	       "  \"untracked\": %llu,\n  \"refused\": %llu,\n  \"reloads\": %llu,\n  \"reload_failures\": %llu,\n",
-	       (unsigned long long)s->identity_mismatch, (unsigned long long)s->skipped_rt,
-	       (unsigned long long)s->given_up, (unsigned long long)s->untracked, (unsigned long long)s->refused,
-	       (unsigned long long)s->reloads, (unsigned long long)s->reload_failures);
-	printf("  \"errors_total\": %llu,\n  \"errors\": {", (unsigned long long)s->errors_total);
+	uc_json_init(&j, stdout, 2);
+	uc_json_open(&j, NULL, '{', false);
+	uc_json_int(&j, "pid", U(s->pid));
+	uc_json_int(&j, "started", U(s->started));
+	uc_json_int(&j, "generation", U(s->generation));
+	uc_json_int(&j, "rules", U(s->rules));
+	uc_json_int(&j, "tracked", U(s->tracked));
+	uc_json_int(&j, "tracked_cap", U(s->tracked_cap));
+	json_counts(&j, "events", s->events, UC_WEV_N, ev_name);
+	uc_json_int(&j, "overruns", U(s->overruns));
+	uc_json_int(&j, "seq_gaps", U(s->seq_gaps));
+	uc_json_int(&j, "queue_drops", U(s->queue_drops));
+	json_counts(&j, "rescans", s->rescans, UC_RESCAN_NCAUSES, cause_name);
+	uc_json_int(&j, "applied", U(s->applied));
+	uc_json_int(&j, "unchanged", U(s->unchanged));
+	uc_json_int(&j, "would_apply", U(s->would_apply));
+	uc_json_int(&j, "gone", U(s->gone));
+	uc_json_int(&j, "identity_mismatch", U(s->identity_mismatch));
+	uc_json_int(&j, "skipped_rt", U(s->skipped_rt));
+	uc_json_int(&j, "given_up", U(s->given_up));
+	uc_json_int(&j, "untracked", U(s->untracked));
+	uc_json_int(&j, "refused", U(s->refused));
+	uc_json_int(&j, "reloads", U(s->reloads));
+	uc_json_int(&j, "reload_failures", U(s->reload_failures));
+	uc_json_int(&j, "errors_total", U(s->errors_total));
+	uc_json_open(&j, "errors", '{', true);
 	for (int i = 0; i < UC_WATCH_MAX_ERRNOS; i++) {
-		if (!s->errors[i].err)
-			continue;
-		printf("%s\"%s\": %llu", first ? "" : ", ", strerrorname_np(s->errors[i].err) ?
-		       strerrorname_np(s->errors[i].err) : "?", (unsigned long long)s->errors[i].n);
-		first = false;
+		const char *e = strerrorname_np(s->errors[i].err);
+
+		if (s->errors[i].err)
+			uc_json_int(&j, e ? e : "?", U(s->errors[i].n));
 	}
-	printf("},\n  \"queue\": {\"len\": %llu, \"high_water\": %llu, \"cap\": %llu},\n",
-	       (unsigned long long)s->queue_len, (unsigned long long)s->queue_hiwater,
-	       (unsigned long long)s->queue_cap);
-	printf("  \"exec_apply_latency\": {\"count\": %llu, \"sum_seconds\": %.9f, \"buckets\": [",
-	       (unsigned long long)s->lat_count, (double)s->lat_sum_ns / 1e9);
+	uc_json_close(&j, '}');
+	uc_json_open(&j, "queue", '{', true);
+	uc_json_int(&j, "len", U(s->queue_len));
+	uc_json_int(&j, "high_water", U(s->queue_hiwater));
+	uc_json_int(&j, "cap", U(s->queue_cap));
+	uc_json_close(&j, '}');
+	uc_json_open(&j, "exec_apply_latency", '{', true);
+	uc_json_int(&j, "count", U(s->lat_count));
+	uc_json_double(&j, "sum_seconds", (double)s->lat_sum_ns / 1e9);
+	uc_json_open(&j, "buckets", '[', true);
 	for (int i = 0; i <= UC_WATCH_LAT_N; i++) {
-		if (i < UC_WATCH_LAT_N)
-			printf("%s{\"le\": %g, \"count\": %llu}", i ? ", " : "", uc_watch_lat_bounds[i],
-			       (unsigned long long)sum(s->lat_buckets, (size_t)i + 1));
-		else
-			printf(", {\"le\": \"+Inf\", \"count\": %llu}", (unsigned long long)s->lat_count);
+		uc_json_open(&j, NULL, '{', true);
+		if (i < UC_WATCH_LAT_N) {
+			uc_json_double(&j, "le", uc_watch_lat_bounds[i]);
+			uc_json_int(&j, "count", U(sum(s->lat_buckets, (size_t)i + 1)));
+		} else {
+			uc_json_str(&j, "le", "+Inf");
+			uc_json_int(&j, "count", U(s->lat_count));
+		}
+		uc_json_close(&j, '}');
 	}
-	printf("]}\n}\n");
+	uc_json_close(&j, '[');
+	uc_json_close(&j, '}');
+	uc_json_close(&j, '}');
+	putchar('\n');
 }
 
 #define P "uclampctl_watch_"

@@ -428,6 +428,17 @@ static int write_file(const char *rel, const char *name, const char *s)
 	return rc ? rc : uc_file_write(path, s);
 }
 
+int uc_cg_writable(const char *rel, const char *name)
+{
+	char path[PATH_MAX];
+	int rc = cg_path(rel, name, path, sizeof(path));
+
+	if (rc)
+		return rc;
+	/* effective ids: root is not refused on mode bits, a read-only mount is */
+	return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) ? -errno : 0;
+}
+
 static const char *clamp_file(enum uc_attr attr)
 {
 	return attr == UC_ATTR_MIN ? "cpu.uclamp.min" : attr == UC_ATTR_MAX ? "cpu.uclamp.max" : NULL;

@@ -3,7 +3,8 @@
  * min/max/reset-on-fork changes of one TID sit next to each other in the
  * plan and go to the kernel together. In atomic mode the first failure stops
  * the run and every change already made is undone, newest first (the reverse
- * of an order that kept min <= max also keeps it).
+ * of an order that kept min <= max also keeps it). A stop request (a signal)
+ * ends the run between two writes, never inside an undo.
  */
 #include <errno.h>
 
@@ -11,6 +12,7 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
+#include "uclamp/identity.h"
 
 static int real_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
 {
@@ -28,11 +30,27 @@ static int real_subtree_set(const char *path, int enable)
 	return uc_cg_set_subtree_cpu(path, enable);
 }
 
+static int real_writable(const struct uc_change *c)
+{
+	switch (c->kind) {
+	case UC_KIND_SYSCTL:
+		return uc_sysctl_writable(c->attr);
+	case UC_KIND_CGROUP:
+	case UC_KIND_SUBTREE:
+		return uc_cg_writable(c->target, uc_attr_name(c->kind, c->attr));
+	case UC_KIND_TASK:
+		break;
+	}
+	return 0;
+}
+
 const struct uc_exec_ops uc_exec_default_ops = {
 	.task_set = real_task_set,
 	.sysctl_write = uc_sysctl_write,
 	.cgroup_write = real_cgroup_write,
 	.subtree_set = real_subtree_set,
+	.task_start = uc_task_start_time,
+	.writable = real_writable,
 };
 
 /* How many changes from i on belong to the same task. */
@@ -45,13 +63,33 @@ static size_t task_group_len(const struct uc_plan *p, size_t i)
 	return j - i;
 }
 
+/* Is this still the task that was planned? 0, -ESTALE (PID reused) or -ESRCH. */
+static int same_task(const struct uc_exec_ops *ops, const struct uc_change *c)
+{
+	unsigned long long now;
+	int rc;
+
+	if (!c->start || !ops->task_start)
+		return 0;
+	rc = ops->task_start(c->pid, c->tid, &now);
+	if (rc == -ENOENT)
+		rc = -ESRCH;
+	if (rc)
+		return rc;
+	return now == c->start ? 0 : -ESTALE;
+}
+
 /* Write 'to' (forward) or 'from' (undo) for changes [i, i+n). */
 static int run_one(const struct uc_exec_ops *ops, struct uc_change *c, size_t n, bool undo)
 {
-	int min = UC_KEEP, max = UC_KEEP, rof = UC_KEEP;
+	int min = UC_KEEP, max = UC_KEEP, rof = UC_KEEP, rc;
 
 	switch (c->kind) {
 	case UC_KIND_TASK:
+		/* right before the write: a PID reused since planning is not ours to change */
+		rc = same_task(ops, c);
+		if (rc)
+			return rc;
 		for (size_t k = 0; k < n; k++) {
 			int v = (int)(undo ? c[k].from : c[k].to);
 
@@ -110,8 +148,21 @@ static void roll_back(struct uc_plan *p, size_t upto, const struct uc_exec_ops *
 	}
 }
 
+static void skip_from(struct uc_plan *p, size_t i, struct uc_exec_report *r)
+{
+	for (size_t k = i; k < p->n; k++)
+		p->v[k].state = UC_CH_SKIPPED;
+	r->skipped = p->n - i;
+}
+
 int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
 		    struct uc_exec_report *r)
+{
+	return uc_plan_execute_stop(p, mode, ops, NULL, r);
+}
+
+int uc_plan_execute_stop(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
+			 volatile sig_atomic_t *stop, struct uc_exec_report *r)
 {
 	size_t i = 0;
 
@@ -121,13 +172,21 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 	while (i < p->n) {
 		struct uc_change *c = &p->v[i];
 		size_t n = c->kind == UC_KIND_TASK ? task_group_len(p, i) : 1;
-		int rc = run_one(ops, c, n, false);
+		int rc;
 
+		if (stop && *stop) {
+			r->stopped_by = *stop;
+			if (mode == UC_EXEC_ATOMIC)
+				roll_back(p, i, ops, r);
+			skip_from(p, i, r);
+			return r->first_err;
+		}
+		rc = run_one(ops, c, n, false);
 		if (rc == 0) {
 			set_state(c, n, UC_CH_DONE, 0);
 			r->done += n;
-		} else if (rc == -ESRCH && c->kind == UC_KIND_TASK) {
-			set_state(c, n, UC_CH_GONE, 0);
+		} else if ((rc == -ESRCH || rc == -ESTALE) && c->kind == UC_KIND_TASK) {
+			set_state(c, n, UC_CH_GONE, rc == -ESTALE ? rc : 0);
 			r->gone += n;
 		} else {
 			set_state(c, n, UC_CH_FAILED, rc);
@@ -136,9 +195,7 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 				r->first_err = rc;
 			if (mode == UC_EXEC_ATOMIC) {
 				roll_back(p, i, ops, r);
-				for (size_t k = i + n; k < p->n; k++)
-					p->v[k].state = UC_CH_SKIPPED;
-				r->skipped = p->n - (i + n);
+				skip_from(p, i + n, r);
 				return rc;
 			}
 		}

@@ -104,6 +104,16 @@ void uc_json_int(struct uc_json *j, const char *k, long long v)
 	fprintf(j->f, "%lld", v);
 }
 
+void uc_json_double(struct uc_json *j, const char *k, double v)
+{
+	key(j, k);
+	/* JSON has no inf/nan: such a value is null */
+	if (v != v || v - v != 0)
+		fputs("null", j->f);
+	else
+		fprintf(j->f, "%.9g", v);
+}
+
 void uc_json_bool(struct uc_json *j, const char *k, bool v)
 {
 	key(j, k);

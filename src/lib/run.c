@@ -16,6 +16,7 @@ const char *uc_run_outcome_name(enum uc_run_outcome o)
 	case UC_RUN_DRY: return "dry-run";
 	case UC_RUN_REFUSED: return "refused";
 	case UC_RUN_NOT_CONFIRMED: return "not-confirmed";
+	case UC_RUN_UNWRITABLE: return "unwritable";
 	case UC_RUN_OK: return "ok";
 	case UC_RUN_FAILED: return "failed";
 	case UC_RUN_INTERRUPTED: return "interrupted";
@@ -74,6 +75,69 @@ static bool key_paid(enum uc_key_state k)
 	return k == UC_KEY_ON || k == UC_KEY_ALWAYS_ON || k == UC_KEY_UNSUPPORTED;
 }
 
+/*
+ * Every file of an atomic plan must be writable before anything is written:
+ * otherwise a first write could enable the key and a later one fail. The
+ * clamp files of a group whose cpu controller the plan enables do not exist
+ * yet: those are known only by writing.
+ */
+static int check_writable(struct uc_plan *p, const struct uc_exec_ops *ops, struct uc_report *r)
+{
+	bool enables_cpu = false;
+	int first = 0;
+
+	if (!ops->writable)
+		return 0;
+	for (size_t i = 0; i < p->n; i++) {
+		struct uc_change *c = &p->v[i];
+		int rc;
+
+		if (c->kind == UC_KIND_TASK)
+			continue;
+		enables_cpu |= c->kind == UC_KIND_SUBTREE;
+		rc = ops->writable(c);
+		if (!rc || (rc == -ENOENT && enables_cpu && c->kind == UC_KIND_CGROUP))
+			continue;
+		c->state = UC_CH_FAILED;
+		c->err = rc;
+		if (!first)
+			first = rc;
+	}
+	r->first_err = first;
+	return first;
+}
+
+/*
+ * Atomic plans: the writes no check can vouch for go first. Files were
+ * checked for writability; a task's sched_setattr can still fail (EPERM for
+ * another user's task without CAP_SYS_NICE), so tasks lead and such a
+ * failure comes before any sysctl or cgroup write. The order among files
+ * (min before max, +cpu before a group's clamps) and among tasks is kept.
+ */
+static void tasks_first(struct uc_plan *p)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct uc_change c;
+
+		if (p->v[i].kind != UC_KIND_TASK)
+			continue;
+		c = p->v[i];
+		memmove(&p->v[k + 1], &p->v[k], (i - k) * sizeof(c));
+		p->v[k++] = c;
+	}
+}
+
+static bool stopped(const struct uc_run_opts *o, struct uc_report *r)
+{
+	if (!o->stop || !*o->stop)
+		return false;
+	r->stopped_by = *o->stop;
+	r->outcome = UC_RUN_INTERRUPTED;
+	return true;
+}
+
 int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_report *r)
 {
 	struct uc_consent consent = { .yes = o->yes, .interactive = o->ask != NULL };
@@ -81,6 +145,7 @@ int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_rep
 	int rc;
 
 	*r = (struct uc_report){
+		.mode = o->mode,
 		.verdict = UC_GUARD_GO,
 		.flips = uc_plan_flips(plan),
 		.key_before = UC_KEY_UNKNOWN,
@@ -99,25 +164,47 @@ int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_rep
 		r->outcome = UC_RUN_NOTHING;
 		return 0;
 	}
+	if (o->mode == UC_EXEC_ATOMIC)
+		tasks_first(plan);	/* also what a dry run shows: the order of the writes */
 	if (o->dry_run) {
 		r->outcome = UC_RUN_DRY;
 		return 0;
 	}
 
+	if (o->mode == UC_EXEC_ATOMIC &&
+	    check_writable(plan, o->ops ? o->ops : &uc_exec_default_ops, r)) {
+		uc_report_count(r, plan);
+		r->outcome = UC_RUN_UNWRITABLE;
+		return r->first_err;
+	}
+	if (stopped(o, r))
+		return 0;
 	r->verdict = uc_guard_check(plan, r->key_before, &consent);
 	if (r->verdict == UC_GUARD_REFUSE) {
 		r->outcome = UC_RUN_REFUSED;
 		return 0;
 	}
-	if (r->verdict == UC_GUARD_ASK && !o->ask(plan, r->key_before, o->data)) {
-		r->outcome = UC_RUN_NOT_CONFIRMED;
-		return 0;
+	if (r->verdict == UC_GUARD_ASK) {
+		bool yes = o->ask(plan, r->key_before, o->data);
+
+		/* a signal at the prompt: interrupted, not a "no" */
+		if (stopped(o, r))
+			return 0;
+		if (!yes) {
+			r->outcome = UC_RUN_NOT_CONFIRMED;
+			return 0;
+		}
 	}
 
-	rc = uc_plan_execute(plan, o->mode, o->ops, &er);
+	rc = uc_plan_execute_stop(plan, o->mode, o->ops, o->stop, &er);
 	r->first_err = er.first_err;
 	uc_report_count(r, plan);
-	r->outcome = o->mode == UC_EXEC_ATOMIC && er.failed ? UC_RUN_FAILED : UC_RUN_OK;
+	if (er.stopped_by) {
+		r->outcome = UC_RUN_INTERRUPTED;
+		r->stopped_by = er.stopped_by;
+	} else {
+		r->outcome = o->mode == UC_EXEC_ATOMIC && er.failed ? UC_RUN_FAILED : UC_RUN_OK;
+	}
 	if (r->flips && !key_paid(r->key_before) && attempted(plan))
 		r->key_after = key_now(o);
 	return rc;

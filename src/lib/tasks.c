@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "uclamp/cgroup.h"
+#include "uclamp/identity.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
@@ -30,31 +31,14 @@ static int gone_errno(int err)
 /* Read at most n-1 bytes of a small /proc file (no need for the rest). */
 static ssize_t read_head(const char *abspath, char *buf, size_t n)
 {
-	ssize_t len = 0, r;
-	int fd = uc_open(abspath, O_RDONLY);
+	char p[4096];
+	ssize_t len;
+	int rc = uc_path(p, sizeof(p), abspath);
 
-	if (fd < 0)
-		return gone_errno(fd);
-	while ((size_t)len < n - 1) {
-		r = read(fd, buf + len, n - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			r = gone_errno(-errno);
-			close(fd);
-			return r;
-		}
-		if (r == 0)
-			break;
-		len += r;
-		/* a short read ending a line is the whole /proc file (seq_file fills
-		 * the buffer otherwise): no second read() just to see EOF */
-		if ((size_t)len < n - 1 && buf[len - 1] == '\n')
-			break;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return len;
+	if (rc)
+		return rc;
+	len = uc_file_read_at(AT_FDCWD, p, buf, n, UC_READ_HEAD);
+	return len < 0 ? gone_errno((int)len) : len;
 }
 
 /* A /proc entry name as an ID: digits only, else -1. No strtol: this runs
@@ -810,6 +794,8 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 	int end_min = cur_min, end_max = cur_max;
 	bool ch_min = false, ch_max = false, ch_rof = false;
 	const char *label = t->comm[0] ? t->comm : NULL;
+	unsigned long long start;
+	size_t first;
 
 	if (want->min != UC_KEEP) {
 		end_min = want->min == UC_RESET ? default_min(c, &t->sa) : want->min;
@@ -841,6 +827,10 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 		       refusal_rule(t, ch_max), end_min, end_max);
 		return 0;
 	}
+	/* the identity the executor checks right before the write (0: unknown, not checked) */
+	if (uc_task_start_time(t->pid, t->tid, &start))
+		start = 0;
+	first = c->p->n;
 	/* adjacent entries of one TID: the executor sends them in one setattr */
 	if (ch_min && !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_MIN, cur_min, want->min))
 		return -ENOMEM;
@@ -849,6 +839,8 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 	if (ch_rof && !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_RESET_ON_FORK,
 					cur_rof, !!want->reset_on_fork))
 		return -ENOMEM;
+	for (size_t i = first; i < c->p->n; i++)
+		c->p->v[i].start = start;
 	return 0;
 }
 

@@ -70,7 +70,7 @@ includes() {
 cases() {
 	local sh=$1
 	is "$sh" "status system " uclampctl s
-	is "$sh" "--help --quiet --verbose --version -V -h -q -v " uclampctl -
+	is "$sh" "--help --quiet --verbose --version --wait -V -h -q -v " uclampctl -
 	is "$sh" "set show " uclampctl -v task s
 	is "$sh" "--max --min " uclampctl task set --m
 	is "$sh" "--no-reset-on-fork " uclampctl task set --no

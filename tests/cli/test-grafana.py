@@ -13,11 +13,10 @@ import json
 import re
 import sys
 
-# 'uclampctl watch status' metrics: watch is not on main yet, so these names
-# are the contract the daemon must export (a histogram: _bucket/_sum/_count).
-# When watch exists, set WATCH_ON_MAIN = True: the test then wants them in
-# EXPORTED too (give it the watch daemon's output appended).
-WATCH_ON_MAIN = False
+# 'uclampctl watch status' metrics (a histogram: _bucket/_sum/_count): the
+# test wants them in EXPORTED too (test-grafana.sh appends the output of
+# 'watch status --format=prometheus' from a stand-in status socket).
+WATCH_ON_MAIN = True
 WATCH = {"uclampctl_watch_rescans_total", "uclampctl_watch_exec_apply_latency_seconds"}
 
 KEYWORDS = {"by", "without", "on", "ignoring", "group_left", "group_right", "and", "or",

@@ -25,6 +25,14 @@ has '^uclamp_fast_path_state\{state="off",source="kcore"\} 0$'
 has '^uclamp_threads_nondefault [0-9]+$'
 has '^uclamp_config_drift -?[01]$'
 
+# the watch daemon's metrics, as 'watch status' prints them (from a stand-in socket)
+S=$ROOT/watch.sock
+python3 "$TESTS_SRCDIR/cli/fake-watch-status.py" "$S" 1 >/dev/null 2>&1 &
+for _ in $(seq 50); do [ -S "$S" ] && break; sleep 0.1; done
+t "watch status --format=prometheus" 0 $UCLAMPCTL watch status --socket "$S" --format=prometheus
+printf '%s\n' "$OUT" >>"$D/uclamp.prom"
+wait
+
 OUT=$(python3 "$TESTS_SRCDIR/cli/test-grafana.py" "$TOP/contrib/grafana/uclamp-fleet.json" "$D/uclamp.prom" 2>&1)
 RC=$?
 printf '%s\n' "$OUT" | grep -E '^(not )?ok '

@@ -37,4 +37,30 @@ has 'would enable the uclamp fast path \(sched_uclamp_used is off\)'
 
 t "--oneshot is apply (dry run)" 0 $U watch --oneshot --dry-run -c "$C/noconsent.conf"
 has 'nothing to change|dry run'
+# 'watch status' renders the daemon's counters (a stand-in serves them in the
+# daemon's wire format): the table, JSON through the one JSON writer, and the
+# Prometheus names the Grafana dashboard queries.
+S=$ROOT/status.sock
+python3 "$TESTS_SRCDIR/cli/fake-watch-status.py" "$S" 3 >"$ROOT/fake.out" 2>&1 &
+for _ in $(seq 50); do [ -S "$S" ] && break; sleep 0.1; done
+t "status: the table" 0 $U watch status --socket "$S"
+has '^rescans +start=1 overrun=1 seq_gap=2 queue_full=0 reload=0$'
+has '^tracked processes +17 \(cap 65536\)$'
+t "status: JSON" 0 $U watch status --socket "$S" -J
+if printf '%s\n' "$OUT" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+lat = d["exec_apply_latency"]
+assert d["generation"] == 3 and d["events"]["exec"] == 12 and d["rescans"]["seq_gap"] == 2
+assert d["errors"] == {"EPERM": 4} and d["queue"]["high_water"] == 9
+assert lat["count"] == 3 and abs(lat["sum_seconds"] - 0.0045) < 1e-9
+assert lat["buckets"][0]["count"] == 1 and lat["buckets"][-1] == {"le": "+Inf", "count": 3}'; then
+	_pass "status -J parses and holds the counters"
+else
+	_fail "status -J is not the counters as JSON"
+fi
+t "status: prometheus" 0 $U watch status --socket "$S" --format=prometheus
+has '^uclampctl_watch_rescans_total\{cause="seq_gap"\} 2$'
+has '^uclampctl_watch_exec_apply_latency_seconds_count 3$'
+has '^uclampctl_watch_exec_apply_latency_seconds_bucket\{le="\+Inf"\} 3$'
+wait
 finish

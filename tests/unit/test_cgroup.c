@@ -842,7 +842,10 @@ static int no_sysctl(enum uc_attr a, long v) { return -ENOSYS; }
 
 static void test_plan_enable_cpu(void **state)
 {
-	const struct uc_exec_ops ops = { no_task, no_sysctl, fail_cg, log_subtree };
+	const struct uc_exec_ops ops = {
+		.task_set = no_task, .sysctl_write = no_sysctl,
+		.cgroup_write = fail_cg, .subtree_set = log_subtree,
+	};
 	struct uc_value mx = val("40%");
 	struct uc_exec_report r;
 	struct uc_plan p;

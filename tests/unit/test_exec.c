@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -90,12 +91,58 @@ static const struct uc_exec_ops fake_ops = {
 	.subtree_set = fake_subtree_set,
 };
 
+/* ---- identities and stop requests --------------------------------------------- */
+
+static unsigned long long start_now[8];	/* tid -> its start time now (0: exited) */
+static size_t nidentity;
+
+static int fake_task_start(pid_t pid, pid_t tid, unsigned long long *start)
+{
+	(void)pid;
+	assert_true(tid >= 0 && tid < 8);
+	nidentity++;
+	if (!start_now[tid])
+		return -ESRCH;
+	*start = start_now[tid];
+	return 0;
+}
+
+/* A signal that arrives while write 'stop_at' is under way. */
+static volatile sig_atomic_t stop;
+static size_t stop_at = (size_t)-1;
+
+static int stopping_sysctl_write(enum uc_attr attr, long value)
+{
+	if (ncalls == stop_at)
+		stop = SIGTERM;
+	return fake_sysctl_write(attr, value);
+}
+
+static int stopping_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
+{
+	if (ncalls == stop_at)
+		stop = SIGINT;
+	return fake_task_set(c, n, min, max, rof);
+}
+
+static const struct uc_exec_ops checking_ops = {
+	.task_set = stopping_task_set,
+	.sysctl_write = stopping_sysctl_write,
+	.cgroup_write = fake_cgroup_write,
+	.subtree_set = fake_subtree_set,
+	.task_start = fake_task_start,
+};
+
 static int setup(void **state)
 {
 	(void)state;
 	memset(calls, 0, sizeof(calls));
 	memset(script, 0, sizeof(script));
 	ncalls = 0;
+	memset(start_now, 0, sizeof(start_now));
+	nidentity = 0;
+	stop = 0;
+	stop_at = (size_t)-1;
 	return 0;
 }
 
@@ -455,6 +502,99 @@ static void test_report_reset(void **state)
 	expect_report(&r, .done = 1);
 }
 
+/* A task whose start time changed since planning (its PID was reused) is
+ * not written and counts as gone (-ESTALE); one that exited, as gone. */
+static void test_identity_checked_before_write(void **state)
+{
+	struct uc_exec_report r;
+
+	(void)state;
+	uc_plan_init(&plan);
+	task(1, UC_ATTR_MIN, 0, 100);
+	task(1, UC_ATTR_MAX, 1024, 200);
+	task(2, UC_ATTR_MAX, 1024, 200);
+	task(3, UC_ATTR_MAX, 1024, 200);
+	task(4, UC_ATTR_MAX, 1024, 200);	/* identity unknown (0): not checked */
+	plan.v[0].start = plan.v[1].start = 1000;
+	plan.v[2].start = 2000;
+	plan.v[3].start = 3000;
+	start_now[1] = 1000;	/* the same task */
+	start_now[2] = 2500;	/* another task at that PID */
+	start_now[3] = 0;	/* exited */
+	assert_int_equal(uc_plan_execute_stop(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
+	assert_int_equal(nidentity, 3);
+	assert_int_equal(ncalls, 2);	/* tids 1 and 4 only */
+	expect_task_call(0, 1, 2, 100, 200, UC_KEEP);
+	expect_task_call(1, 4, 1, UC_KEEP, 200, UC_KEEP);
+	assert_int_equal(plan.v[2].state, UC_CH_GONE);
+	assert_int_equal(plan.v[2].err, -ESTALE);
+	assert_int_equal(plan.v[3].state, UC_CH_GONE);
+	assert_int_equal(plan.v[3].err, 0);
+	expect_report(&r, .done = 3, .gone = 2);
+}
+
+/* Atomic: a signal during the second write: it finishes, then both are
+ * undone (the undo is not cut short by the flag) and the rest is skipped. */
+static void test_stop_atomic_undoes(void **state)
+{
+	struct uc_exec_report r;
+	static const enum uc_change_state want[] = { UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK,
+						     UC_CH_SKIPPED };
+
+	(void)state;
+	uc_plan_init(&plan);
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MIN, NULL, 1024, 512));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MAX, NULL, 1024, 800));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_RT_DEFAULT, NULL, 1024, 100));
+	stop_at = 1;
+	assert_int_equal(uc_plan_execute_stop(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
+	assert_int_equal(r.stopped_by, SIGTERM);
+	assert_int_equal(ncalls, 4);
+	expect_sysctl_call(0, UC_ATTR_MIN, 512);
+	expect_sysctl_call(1, UC_ATTR_MAX, 800);
+	expect_sysctl_call(2, UC_ATTR_MAX, 1024);
+	expect_sysctl_call(3, UC_ATTR_MIN, 1024);
+	expect_states(want, 3);
+	expect_report(&r, .rolled_back = 2, .skipped = 1);
+}
+
+/* Best effort: a signal stops the run; what was done stays and is reported. */
+static void test_stop_best_effort_keeps(void **state)
+{
+	struct uc_exec_report r;
+	static const enum uc_change_state want[] = { UC_CH_DONE, UC_CH_DONE, UC_CH_DONE, UC_CH_SKIPPED,
+						     UC_CH_SKIPPED };
+
+	(void)state;
+	uc_plan_init(&plan);
+	task(1, UC_ATTR_MIN, 0, 100);
+	task(1, UC_ATTR_MAX, 1024, 200);
+	task(2, UC_ATTR_MAX, 1024, 200);
+	task(3, UC_ATTR_MAX, 1024, 200);
+	task(4, UC_ATTR_MAX, 1024, 200);
+	stop_at = 1;
+	assert_int_equal(uc_plan_execute_stop(&plan, UC_EXEC_BEST_EFFORT, &checking_ops, &stop, &r), 0);
+	assert_int_equal(r.stopped_by, SIGINT);
+	assert_int_equal(ncalls, 2);
+	expect_states(want, 5);
+	expect_report(&r, .done = 3, .skipped = 2);
+}
+
+/* A stop flag set before the run: nothing is written. */
+static void test_stop_before_first_write(void **state)
+{
+	struct uc_exec_report r;
+
+	(void)state;
+	uc_plan_init(&plan);
+	task(1, UC_ATTR_MAX, 1024, 200);
+	stop = SIGHUP;
+	assert_int_equal(uc_plan_execute_stop(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
+	assert_int_equal(ncalls, 0);
+	assert_int_equal(r.stopped_by, SIGHUP);
+	expect_report(&r, .skipped = 1);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -472,6 +612,10 @@ int main(void)
 		T(test_atomic_first_fails),
 		T(test_atomic_success),
 		T(test_report_reset),
+		T(test_identity_checked_before_write),
+		T(test_stop_atomic_undoes),
+		T(test_stop_best_effort_keeps),
+		T(test_stop_before_first_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 
 #include "uclamp/run.h"
@@ -64,11 +65,24 @@ static int fake_subtree_set(const char *path, int enable)
 	return scripted(enable);
 }
 
+/* writability by target name: "ro" read-only, "new" not there yet, else writable */
+static size_t nwritable;
+static int fake_writable(const struct uc_change *c)
+{
+	nwritable++;
+	if (c->target && !strcmp(c->target, "ro"))
+		return -EROFS;
+	if (c->target && !strcmp(c->target, "new"))
+		return -ENOENT;
+	return 0;
+}
+
 static const struct uc_exec_ops fake_ops = {
 	.task_set = fake_task_set,
 	.sysctl_write = fake_sysctl_write,
 	.cgroup_write = fake_cgroup_write,
 	.subtree_set = fake_subtree_set,
+	.writable = fake_writable,
 };
 
 static enum uc_key_state fake_key(void *data)
@@ -78,8 +92,13 @@ static enum uc_key_state fake_key(void *data)
 	return keys[nkey_reads++];
 }
 
+static volatile sig_atomic_t stop;
+static bool signal_at_prompt;
+
 static bool fake_ask(const struct uc_plan *p, enum uc_key_state key, void *data)
 {
+	if (signal_at_prompt)
+		stop = SIGINT;
 	assert_ptr_equal(data, &answer);
 	assert_non_null(p);
 	/* asked before anything is written */
@@ -98,12 +117,14 @@ static int setup(void **state)
 	(void)state;
 	memset(script, 0, sizeof(script));
 	memset(written, 0, sizeof(written));
-	nwrites = nkey_reads = nasks = 0;
+	nwrites = nkey_reads = nasks = nwritable = 0;
+	stop = 0;
+	signal_at_prompt = false;
 	answer = false;
 	asked_key = UC_KEY_UNKNOWN;
 	keys[0] = keys[1] = keys[2] = keys[3] = UC_KEY_OFF;
 	opts = (struct uc_run_opts){ .mode = UC_EXEC_ATOMIC, .key_state = fake_key, .data = &answer,
-				     .ops = &fake_ops };
+				     .ops = &fake_ops, .stop = &stop };
 	uc_plan_init(&plan);
 	return 0;
 }
@@ -322,6 +343,132 @@ static void test_best_effort_counts(void **state)
 	assert_int_equal(rep.first_err, -EPERM);
 }
 
+/* A cgroup file that cannot be written: refused before the guard, nothing
+ * written, nobody asked; the change says why. (cgroup set --min --max with
+ * max read-only would otherwise enable the key with the min write.) */
+static void test_unwritable_refused_up_front(void **state)
+{
+	(void)state;
+	opts.ask = fake_ask;
+	answer = true;
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "ok", 0, 1000));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, "ro", 10000, 4000));
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), -EROFS);
+	assert_int_equal(rep.outcome, UC_RUN_UNWRITABLE);
+	assert_int_equal(nwritable, 2);
+	assert_int_equal(nasks, 0);
+	assert_int_equal(nwrites, 0);
+	assert_int_equal(plan.v[0].state, UC_CH_PLANNED);
+	assert_int_equal(plan.v[1].state, UC_CH_FAILED);
+	assert_int_equal(plan.v[1].err, -EROFS);
+	expect_counts((struct counts){ .planned = 1, .failed = 1 });
+	assert_int_equal(rep.first_err, -EROFS);
+}
+
+/* The clamp files of a group whose cpu controller the plan enables do not
+ * exist yet: not a known failure. A dry run checks nothing. */
+static void test_writable_after_enable_cpu(void **state)
+{
+	(void)state;
+	opts.yes = true;
+	assert_non_null(uc_plan_add(&plan, UC_KIND_SUBTREE, UC_ATTR_CPU_CONTROLLER, "p", 0, 1));
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, "new", 10000, 4000));
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(rep.outcome, UC_RUN_OK);
+	assert_int_equal(nwrites, 2);
+
+	plan.v[0].state = plan.v[1].state = UC_CH_PLANNED;
+	nwritable = 0;
+	opts.dry_run = true;
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(nwritable, 0);
+}
+
+/* Best effort (tasks): no file to check, the write says. */
+static void test_best_effort_not_checked(void **state)
+{
+	(void)state;
+	opts.mode = UC_EXEC_BEST_EFFORT;
+	opts.yes = true;
+	task(10, UC_ATTR_MAX, 1024, 512);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(nwritable, 0);
+	assert_int_equal(nwrites, 1);
+}
+
+/* A signal at the prompt: interrupted (not "no"), nothing written. */
+static void test_signal_at_prompt(void **state)
+{
+	(void)state;
+	opts.ask = fake_ask;
+	answer = true;
+	signal_at_prompt = true;
+	task(10, UC_ATTR_MAX, 1024, 512);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(rep.outcome, UC_RUN_INTERRUPTED);
+	assert_int_equal(rep.stopped_by, SIGINT);
+	assert_int_equal(nwrites, 0);
+}
+
+/* A signal during a write: the report says interrupted, what was undone and skipped. */
+static int signalling_sysctl_write(enum uc_attr attr, long value)
+{
+	if (nwrites == 1)
+		stop = SIGTERM;
+	return fake_sysctl_write(attr, value);
+}
+
+static void test_signal_mid_run(void **state)
+{
+	struct uc_exec_ops ops = fake_ops;
+
+	(void)state;
+	ops.sysctl_write = signalling_sysctl_write;
+	opts.ops = &ops;
+	opts.yes = true;
+	sysctl(UC_ATTR_MIN, 1024, 512);
+	sysctl(UC_ATTR_MAX, 1024, 800);
+	sysctl(UC_ATTR_RT_DEFAULT, 1024, 100);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(rep.outcome, UC_RUN_INTERRUPTED);
+	assert_int_equal(rep.stopped_by, SIGTERM);
+	assert_int_equal(rep.mode, UC_EXEC_ATOMIC);
+	expect_counts((struct counts){ .rolled_back = 2, .skipped = 1 });
+	assert_int_equal(nwrites, 4);	/* two writes, two undos */
+}
+
+/* Atomic: tasks first (their failure cannot be foreseen), files in their order. */
+static void test_atomic_tasks_first(void **state)
+{
+	(void)state;
+	opts.dry_run = true;
+	sysctl(UC_ATTR_MIN, 1024, 512);
+	task(10, UC_ATTR_MIN, 0, 100);
+	task(10, UC_ATTR_MAX, 1024, 512);
+	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, "a", 10000, 5000));
+	task(11, UC_ATTR_MAX, 1024, 512);
+	sysctl(UC_ATTR_MAX, 1024, 800);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	assert_int_equal(plan.v[0].tid, 10);
+	assert_int_equal(plan.v[0].attr, UC_ATTR_MIN);
+	assert_int_equal(plan.v[1].tid, 10);
+	assert_int_equal(plan.v[1].attr, UC_ATTR_MAX);
+	assert_int_equal(plan.v[2].tid, 11);
+	assert_int_equal(plan.v[3].kind, UC_KIND_SYSCTL);
+	assert_int_equal(plan.v[3].attr, UC_ATTR_MIN);
+	assert_int_equal(plan.v[4].kind, UC_KIND_CGROUP);
+	assert_int_equal(plan.v[5].attr, UC_ATTR_MAX);
+	assert_int_equal(plan.v[5].kind, UC_KIND_SYSCTL);
+	/* a task that fails first: nothing else is written */
+	plan.v[0].state = UC_CH_PLANNED;
+	opts.dry_run = false;
+	opts.yes = true;
+	script[0] = -EPERM;
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), -EPERM);
+	assert_int_equal(nwrites, 1);
+	assert_int_equal(rep.outcome, UC_RUN_FAILED);
+}
+
 static void test_outcome_names(void **state)
 {
 	(void)state;
@@ -344,6 +491,12 @@ int main(void)
 		T(test_key_always),
 		T(test_atomic_rollback),
 		T(test_best_effort_counts),
+		T(test_unwritable_refused_up_front),
+		T(test_writable_after_enable_cpu),
+		T(test_best_effort_not_checked),
+		T(test_signal_at_prompt),
+		T(test_signal_mid_run),
+		T(test_atomic_tasks_first),
 		T(test_outcome_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

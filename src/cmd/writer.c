@@ -1,0 +1,79 @@
+/*
+ * What every writing command holds while it works: the uclampctl lock (one
+ * writer at a time, from before planning until the report is out) and the
+ * signal handlers that turn SIGINT/SIGTERM/SIGHUP into a stop request for the
+ * run (finish the write under way, undo, report) instead of a kill.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+#include "cmd/common.h"
+#include "uclamp/lock.h"
+
+static struct uc_lock lock = { .fd = -1 };
+
+int cli_lock(const struct cli_ctl *ctl)
+{
+	pid_t holder;
+	int rc;
+
+	if (ctl->dry_run)
+		return 0;	/* reads only */
+	rc = uc_lock_try(&lock, &holder);
+	if (rc == -EWOULDBLOCK) {
+		char who[32] = "another process";
+
+		if (holder)
+			snprintf(who, sizeof(who), "PID %d", (int)holder);
+		if (!ctl->quiet)
+			cli_errx("waiting for the uclampctl lock held by %s (up to %d s; see --wait)", who,
+				 ctl->wait_s);
+		rc = uc_lock_wait(&lock, ctl->wait_s * 1000);
+		if (rc == -ETIMEDOUT) {
+			cli_errx("gave up after %d s: another uclampctl (%s) is still changing clamps; "
+				 "nothing changed", ctl->wait_s, who);
+			return CLI_EXIT_FAIL;
+		}
+	}
+	if (rc) {
+		/* no /run/uclampctl for us (not root, a read-only /run): the kernel
+		 * will refuse such a user's writes to anything but its own tasks */
+		cli_verbose(ctl, "no uclampctl lock (%s: %s): going on without it", UC_LOCK_PATH,
+			    strerror(-rc));
+		return 0;
+	}
+	return 0;
+}
+
+/* ---- signals ------------------------------------------------------------------ */
+
+static volatile sig_atomic_t stop_signal;	/* the first signal */
+static volatile sig_atomic_t nsignals;
+
+static void on_signal(int sig)
+{
+	if (!stop_signal)
+		stop_signal = sig;
+	if (nsignals < 100)
+		nsignals++;
+}
+
+volatile sig_atomic_t *cli_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: a prompt waiting in read() returns at once */
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	return &stop_signal;
+}
+
+int cli_signals_caught(void)
+{
+	return nsignals;
+}
