@@ -94,7 +94,8 @@ enum uc_cg_state {
 	UC_CG_HAS_CLAMPS,	/* cpu.uclamp.min/max are there */
 	UC_CG_IS_ROOT,		/* the root never has them (CFTYPE_NOT_ON_ROOT) */
 	UC_CG_CPU_OFF,		/* v2: cpu not in the parent's cgroup.subtree_control */
-	UC_CG_NO_GROUP_CLAMPS,	/* cpu controller there, files not: no CONFIG_UCLAMP_TASK_GROUP */
+	/* cpu controller there, files not: no CONFIG_UCLAMP_TASK_GROUP */
+	UC_CG_NO_GROUP_CLAMPS,
 };
 /* -ENOENT when the group does not exist. */
 int uc_cg_state(const char *rel, enum uc_cg_state *st);

@@ -64,7 +64,8 @@ struct uc_conf_cgroup {
 	char *path;			/* as written, '/' runs collapsed, no trailing '/' */
 	struct uc_conf_loc loc;		/* the first header naming it */
 	struct uc_conf_value min, max;
-	bool had_setting;		/* min/max written, valid or not (no cascading "sets nothing") */
+	/* min/max written, valid or not (no cascading "sets nothing") */
+	bool had_setting;
 };
 
 /* A list of names or globs (exact unless they hold * ? [). */
@@ -95,13 +96,15 @@ struct uc_conf_tasks {
 	bool priority_set;
 	int priority;			/* higher wins; ties: the later section */
 	struct uc_conf_loc priority_loc;
-	bool had_selector, had_setting;	/* written, valid or not (no cascading "missing" errors) */
+	/* written, valid or not (no cascading "missing" errors) */
+	bool had_selector, had_setting;
 };
 
 struct uc_conf_error {
 	const char *file;	/* NULL: not about a file */
 	int line;		/* 0: about the whole file */
-	int err;		/* -EINVAL: the configuration is wrong; else the state (ENOENT, EOPNOTSUPP, ...) */
+	/* -EINVAL: the configuration is wrong; else the state (ENOENT, EOPNOTSUPP, ...) */
+	int err;
 	char *msg;
 };
 
@@ -159,18 +162,18 @@ void uc_config_sort_errors(struct uc_config *c);
 const char *uc_config_add_file(struct uc_config *c, const char *name);
 
 /* Append an error (printf-style message). -ENOMEM or 0. */
-int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err, const char *fmt,
+		    ...) __attribute__((format(printf, 4, 5)));
 
 /*
  * For the section parsers (config.c, config_tasks.c): set a clamp value or
  * a boolean from its text, or record "file:line: invalid value ..." for the
  * key in section label sec. 0 or -ENOMEM.
  */
-int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key, const char *sec,
-		      const char *val, const struct uc_conf_loc *loc);
-int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key, const char *sec,
-		     const char *val, const struct uc_conf_loc *loc);
+int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key,
+		      const char *sec, const char *val, const struct uc_conf_loc *loc);
+int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key,
+		     const char *sec, const char *val, const struct uc_conf_loc *loc);
 
 /*
  * [tasks NAME] (config_tasks.c). uc_conf_tasks_key sets one key of section
@@ -178,8 +181,8 @@ int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *
  * key: nothing recorded) or -ENOMEM. uc_conf_tasks_validate adds the checks
  * that need every file (a selector, something to set, min <= max).
  */
-int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key, const char *value,
-		      const struct uc_conf_loc *loc);
+int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key,
+		      const char *value, const struct uc_conf_loc *loc);
 extern const char uc_conf_tasks_keys[];	/* "comm, user, ... or exclude": for hints */
 void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t);
 void uc_conf_tasks_free(struct uc_conf_tasks *t);
@@ -192,7 +195,8 @@ void uc_conf_tasks_free(struct uc_conf_tasks *t);
  * fails.
  */
 /* [system] against a given current state. */
-int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur, struct uc_plan *p);
+int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur,
+			  struct uc_plan *p);
 /* [cgroup PATH]: resolves every path (uc_cg_resolve) first. */
 int uc_config_plan_cgroups(struct uc_config *c, struct uc_plan *p);
 /* [tasks NAME]: every running task matched against all sections in one

@@ -18,7 +18,8 @@ struct uc_exec_ops {
 	int (*task_set)(const struct uc_change *c, size_t n, int min, int max, int reset_on_fork);
 	int (*sysctl_write)(enum uc_attr attr, long value);
 	int (*cgroup_write)(const char *path, enum uc_attr attr, long pct100);
-	int (*subtree_set)(const char *path, int enable);	/* path: the parent whose subtree_control changes */
+	/* path: the parent whose subtree_control changes */
+	int (*subtree_set)(const char *path, int enable);
 	/* A task's identity now (start time, /proc/PID/task/TID/stat field 22); -ESRCH when gone.
 	 * NULL: identities are not checked. */
 	int (*task_start)(pid_t pid, pid_t tid, unsigned long long *start);
@@ -31,7 +32,8 @@ extern const struct uc_exec_ops uc_exec_default_ops;
 struct uc_exec_report {
 	size_t done, failed, gone, rolled_back, rollback_failed, skipped;
 	int first_err;		/* -errno of the first failure */
-	int stopped_by;		/* *stop's value if the run stopped early (a signal), else 0 */
+	/* *stop's value if the run stopped early (a signal), else 0 */
+	int stopped_by;
 };
 
 /* ops NULL = the real kernel. Returns 0 when nothing failed, else the first

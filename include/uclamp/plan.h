@@ -42,12 +42,16 @@ enum uc_change_state {
 struct uc_change {
 	enum uc_kind kind;
 	enum uc_attr attr;
-	char *target;		/* cgroup path (relative to the cpu hierarchy root), sysctl file name; NULL for tasks */
+	/* cgroup path (relative to the cpu hierarchy root), sysctl file name; NULL for tasks */
+	char *target;
 	pid_t pid, tid;		/* tasks */
 	char *label;		/* tasks: comm, may be NULL */
-	struct uc_sched_attr sa; /* tasks: the attributes read while planning (sent back to the kernel) */
-	unsigned long long start; /* tasks: identity, the start time read while planning; 0 = unknown */
-	long from, to;		/* tasks/sysctls: capacity units (to may be UC_RESET); cgroups: pct100; flags: 0/1 */
+	/* tasks: the attributes read while planning (sent back to the kernel) */
+	struct uc_sched_attr sa;
+	/* tasks: identity, the start time read while planning; 0 = unknown */
+	unsigned long long start;
+	/* tasks/sysctls: capacity units (to may be UC_RESET); cgroups: pct100; flags: 0/1 */
+	long from, to;
 	bool flips;		/* would enable sched_uclamp_used */
 	enum uc_change_state state;
 	int err;		/* -errno for FAILED / ROLLBACK_FAILED */
@@ -70,7 +74,8 @@ void uc_plan_free(struct uc_plan *p);
 struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr attr,
 			      const char *target, long from, long to);
 struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
-				   const struct uc_sched_attr *sa, enum uc_attr attr, long from, long to);
+				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
+				   long to);
 
 /* Drop the changes from index n on (a builder undoing its part of a plan). */
 void uc_plan_drop_from(struct uc_plan *p, size_t n);
@@ -83,7 +88,10 @@ const char *uc_kind_name(enum uc_kind kind);	/* "task", "sysctl", "cgroup", "sub
 const char *uc_change_state_name(enum uc_change_state st);
 /* "pid 12 tid 13 (bash)", "kernel.sched_util_clamp_min", "system.slice/foo" */
 const char *uc_change_target(const struct uc_change *c, char *buf, size_t n);
-/* A change value as the user reads it: units ("512", "default"), "40.00"/"max" for cgroups, yes/no for flags. */
+/*
+ * A change value as the user reads it: units ("512", "default"), "40.00"/"max"
+ * for cgroups, yes/no for flags.
+ */
 const char *uc_change_value(const struct uc_change *c, long v, char *buf, size_t n);
 
 #endif

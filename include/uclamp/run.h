@@ -21,10 +21,12 @@ enum uc_run_outcome {
 	UC_RUN_DRY,		/* dry run: the plan was checked, nothing written */
 	UC_RUN_REFUSED,		/* would enable the fast path, no consent, no one to ask */
 	UC_RUN_NOT_CONFIRMED,	/* ask() said no */
-	UC_RUN_UNWRITABLE,	/* a target cannot be written (its change says why): none written */
+	/* a target cannot be written (its change says why): none written */
+	UC_RUN_UNWRITABLE,
 	UC_RUN_OK,		/* ran; best effort: see the counts for failures */
 	UC_RUN_FAILED,		/* atomic: a write failed, the others were undone */
-	UC_RUN_INTERRUPTED,	/* *stop was set: the run stopped (atomic: what was done, undone) */
+	/* *stop was set: the run stopped (atomic: what was done, undone) */
+	UC_RUN_INTERRUPTED,
 };
 
 const char *uc_run_outcome_name(enum uc_run_outcome o);	/* "nothing", "dry-run", ... */

@@ -21,8 +21,7 @@ enum apply_mode { MODE_APPLY, MODE_CHECK, MODE_DRY_RUN };
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"Usage:\n"
+	fprintf(out, "Usage:\n"
 		" uclampctl apply [options]\n"
 		"\n"
 		"Make this host's clamps match the declarative configuration:\n"
@@ -165,7 +164,8 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 		if (json) {
 			json_result(&r, mode_names[mode], cfg, NULL);
 		} else if (!plan->n) {
-			cli_info(ctl, "no differences: the host matches the configuration (%zu value(s) checked)",
+			cli_info(ctl, "no differences: the host matches the "
+				 "configuration (%zu value(s) checked)",
 				 plan->unchanged);
 		} else if (!ctl->quiet) {
 			printf("the host differs from the configuration:\n");
@@ -179,15 +179,17 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 		return rc;
 	}
 	if (r.outcome == UC_RUN_REFUSED)
-		error = "refused: the plan would enable the uclamp fast path and there is no consent "
-			"(--yes or allow-enable = yes); nothing changed";
+		error = "refused: the plan would enable the uclamp fast path and there is no "
+			"consent (--yes or allow-enable = yes); nothing changed";
 	else if (r.outcome == UC_RUN_FAILED)
-		error = "a change failed: the changes already made were undone (see failed and rolled_back)";
+		error = "a change failed: the changes already made were undone "
+			"(see failed and rolled_back)";
 	else if (r.outcome == UC_RUN_UNWRITABLE)
-		error = "refused: a target cannot be written (see failed); checked before anything was "
-			"written: nothing changed";
+		error = "refused: a target cannot be written (see failed); "
+			"checked before anything was written: nothing changed";
 	else if (r.outcome == UC_RUN_INTERRUPTED)
-		error = "interrupted: the changes already made were undone (see rolled_back); nothing changed";
+		error = "interrupted: the changes already made were undone (see rolled_back); "
+			"nothing changed";
 	if (error && r.outcome != UC_RUN_REFUSED)
 		cli_errx("%s", error);
 	json_result(&r, mode_names[mode], cfg, error);
@@ -246,10 +248,12 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': apply takes only options (a file goes with --config)",
-			       argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': apply takes only options "
+				"(a file goes with --config)",
+				argv[optind]);
 	if (check && ctl->dry_run)
-		cli_usage_error(ctl, "--check and --dry-run exclude each other: --check already changes nothing");
+		cli_usage_error(ctl, "--check and --dry-run exclude each other: "
+				"--check already changes nothing");
 	mode = check ? MODE_CHECK : ctl->dry_run ? MODE_DRY_RUN : MODE_APPLY;
 
 	uc_config_init(&cfg);
@@ -276,11 +280,13 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 		if (json)
 			json_empty(mode_names[mode], &cfg);
 		else if (nconfigs)	/* only directories were given (argv outlives configs) */
-			cli_info(ctl, "no configuration: no *.conf in %s%s: nothing to do", first_config,
+			cli_info(ctl, "no configuration: no *.conf in %s%s: nothing to do",
+				 first_config,
 				 nconfigs > 1 ? " or the other --config directories" : "");
 		else
-			cli_info(ctl, "no configuration: %s does not exist and %s has no *.conf: nothing to do",
-				UC_CONFIG_FILE, UC_CONFIG_DIR);
+			cli_info(ctl, "no configuration: %s does not exist and %s "
+				 "has no *.conf: nothing to do",
+				 UC_CONFIG_FILE, UC_CONFIG_DIR);
 		rc = CLI_EXIT_OK;
 		goto out;
 	}

@@ -38,14 +38,15 @@ static const struct uc_cg_info *layout_or_exit(const struct cli_ctl *ctl)
 			cli_errx("cannot find the cgroup hierarchies: %s", strerror(-rc));
 		exit(CLI_EXIT_NOTSUPP);
 	}
-	cli_verbose(ctl, "cpu controller: cgroup %s at %s%s%s", uc_cg_version_name(info.version), info.mount,
-		   info.hybrid ? ", hybrid with v2 at " : "", info.hybrid ? info.unified : "");
+	cli_verbose(ctl, "cpu controller: cgroup %s at %s%s%s", uc_cg_version_name(info.version),
+		    info.mount, info.hybrid ? ", hybrid with v2 at " : "",
+		    info.hybrid ? info.unified : "");
 	return &info;
 }
 
 /* A user path to rel, or exit 2 naming the path and what is wrong. */
-static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *info, const char *path,
-			    char *rel, size_t n)
+static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *info,
+			    const char *path, char *rel, size_t n)
 {
 	int rc = uc_cg_resolve(info, path, rel, n);
 
@@ -53,15 +54,18 @@ static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *
 	case 0:
 		return;
 	case EXDEV:
-		cli_usage_error(ctl, "refusing cgroup path '%s': it leads outside the cpu hierarchy at %s; "
-			       "give a path relative to it or below it", path, info->mount);
+		cli_usage_error(ctl, "refusing cgroup path '%s': it leads outside the cpu "
+				"hierarchy at %s; give a path relative to it or below it",
+				path, info->mount);
 	case ENOENT:
 		cli_usage_error(ctl, "no cgroup '%s' under %s", path, info->mount);
 	case ENOTDIR:
-		cli_usage_error(ctl, "'%s' is not a cgroup (not a directory under %s)", path, info->mount);
+		cli_usage_error(ctl, "'%s' is not a cgroup (not a directory under %s)", path,
+				info->mount);
 	case ENAMETOOLONG:
-		cli_usage_error(ctl, "cgroup path '%.40s...' is too long (%zu bytes; a path has at most %d)", path,
-			       strlen(path), PATH_MAX - 1);
+		cli_usage_error(ctl, "cgroup path '%.40s...' is too long (%zu "
+				"bytes; a path has at most %d)",
+				path, strlen(path), PATH_MAX - 1);
 	default:
 		cli_errx("cannot resolve cgroup '%s': %s", path, strerror(-rc));
 		exit(CLI_EXIT_FAIL);
@@ -95,15 +99,24 @@ enum { COL_CGROUP, COL_PATH, COL_MIN, COL_MAX, COL_MIN_UTIL, COL_MAX_UTIL, COL_E
 static const struct uc_col cols[] = {
 	[COL_CGROUP] = { "CGROUP", 0.3, SCOLS_FL_TREE, UC_COL_STR, "the group (a tree with -R)" },
 	[COL_PATH] = { "PATH", 0.3, 0, UC_COL_STR, "the path relative to the cpu hierarchy" },
-	[COL_MIN] = { "MIN", 0.05, SCOLS_FL_RIGHT, UC_COL_STR, "cpu.uclamp.min as the kernel prints it (percent)" },
-	[COL_MAX] = { "MAX", 0.05, SCOLS_FL_RIGHT, UC_COL_STR, "cpu.uclamp.max as the kernel prints it (percent or max)" },
-	[COL_MIN_UTIL] = { "MIN_UTIL", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM, "requested min in capacity units" },
-	[COL_MAX_UTIL] = { "MAX_UTIL", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM, "requested max in capacity units" },
-	[COL_EFF_MIN] = { "EFF_MIN", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM, "effective min (capped by parents and the system)" },
-	[COL_EFF_MAX] = { "EFF_MAX", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM, "effective max (capped by parents and the system)" },
-	[COL_EFF_MIN_PCT] = { "EFF_MIN_PCT", 0.05, SCOLS_FL_RIGHT, UC_COL_STR, "effective min as a percentage" },
-	[COL_EFF_MAX_PCT] = { "EFF_MAX_PCT", 0.05, SCOLS_FL_RIGHT, UC_COL_STR, "effective max as a percentage" },
-	[COL_NOTE] = { "NOTE", 0.3, 0, UC_COL_STR, "why a group has no clamp files, or what to watch" },
+	[COL_MIN] = { "MIN", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
+		      "cpu.uclamp.min as the kernel prints it (percent)" },
+	[COL_MAX] = { "MAX", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
+		      "cpu.uclamp.max as the kernel prints it (percent or max)" },
+	[COL_MIN_UTIL] = { "MIN_UTIL", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
+			   "requested min in capacity units" },
+	[COL_MAX_UTIL] = { "MAX_UTIL", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
+			   "requested max in capacity units" },
+	[COL_EFF_MIN] = { "EFF_MIN", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
+			  "effective min (capped by parents and the system)" },
+	[COL_EFF_MAX] = { "EFF_MAX", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
+			  "effective max (capped by parents and the system)" },
+	[COL_EFF_MIN_PCT] = { "EFF_MIN_PCT", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
+			      "effective min as a percentage" },
+	[COL_EFF_MAX_PCT] = { "EFF_MAX_PCT", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
+			      "effective max as a percentage" },
+	[COL_NOTE] = { "NOTE", 0.3, 0, UC_COL_STR,
+		       "why a group has no clamp files, or what to watch" },
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
@@ -125,8 +138,8 @@ static void set_eff(struct show *s, struct libscols_line *ln, const struct uc_cg
 }
 
 /* One group's line (and with -R its subtree) under parent_ln. */
-static void show_group(struct show *s, struct libscols_line *parent_ln, const char *rel, const char *name,
-		       const struct uc_cg_clamps *parent_eff)
+static void show_group(struct show *s, struct libscols_line *parent_ln, const char *rel,
+		       const char *name, const struct uc_cg_clamps *parent_eff)
 {
 	struct libscols_line *ln = uc_table_line(&s->t, parent_ln);
 	struct uc_cg_clamps eff = *parent_eff;
@@ -159,7 +172,8 @@ static void show_group(struct show *s, struct libscols_line *parent_ln, const ch
 		uc_table_setf(&s->t, ln, COL_MIN_UTIL, "%d", uc_pct100_to_util(mn));
 		uc_table_setf(&s->t, ln, COL_MAX_UTIL, "%d", uc_pct100_to_util(mx));
 		if (uc_pct100_to_util(mn) > uc_pct100_to_util(mx))
-			uc_table_set(&s->t, ln, COL_NOTE, "min above max: the effective min is the max");
+			uc_table_set(&s->t, ln, COL_NOTE,
+				     "min above max: the effective min is the max");
 		break;
 	case UC_CG_CPU_OFF:
 	case UC_CG_NO_GROUP_CLAMPS:
@@ -175,15 +189,16 @@ static void show_group(struct show *s, struct libscols_line *parent_ln, const ch
 
 		rc = uc_cg_children(rel, &names, &n);
 		if (rc) {
-			uc_table_setf(&s->t, ln, COL_NOTE, "cannot list children: %s", strerror(-rc));
+			uc_table_setf(&s->t, ln, COL_NOTE, "cannot list children: %s",
+				      strerror(-rc));
 			s->failed++;
 			return;
 		}
 		for (size_t i = 0; i < n; i++) {
 			char child[PATH_MAX];
 
-			if ((size_t)snprintf(child, sizeof(child), "%s%s%s", rel, *rel ? "/" : "", names[i]) >=
-			    sizeof(child))
+			if ((size_t)snprintf(child, sizeof(child), "%s%s%s", rel, *rel ? "/" : "",
+					     names[i]) >= sizeof(child))
 				continue;
 			show_group(s, ln, child, names[i], &eff);
 		}
@@ -253,7 +268,8 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 	/* the root's effective values come from the system clamps */
 	rc = uc_sysctl_read_all(&sys);
 	if (rc == -ENOENT) {
-		cli_errx("the kernel has no uclamp (CONFIG_UCLAMP_TASK): /proc/sys/kernel/sched_util_clamp_* are missing");
+		cli_errx("the kernel has no uclamp (CONFIG_UCLAMP_TASK): "
+			 "/proc/sys/kernel/sched_util_clamp_* are missing");
 		uc_table_free(&s.t);
 		free(pids);
 		return CLI_EXIT_NOTSUPP;
@@ -285,7 +301,8 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 		uc_cg_parent(rel, parent, sizeof(parent));
 		rc = uc_cg_effective(parent, s.smin, s.smax, &peff);
 		if (rc) {
-			cli_errx("cannot compute the effective clamps above '%s': %s", rel, strerror(-rc));
+			cli_errx("cannot compute the effective clamps above '%s': %s", rel,
+				 strerror(-rc));
 			s.failed++;
 			continue;
 		}
@@ -322,7 +339,8 @@ static void usage_set(void)
 static int final_util(const struct uc_plan *p, const char *rel, enum uc_attr attr, int fallback_pct)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].kind == UC_KIND_CGROUP && p->v[i].attr == attr && !strcmp(p->v[i].target, rel))
+		if (p->v[i].kind == UC_KIND_CGROUP && p->v[i].attr == attr &&
+		    !strcmp(p->v[i].target, rel))
 			return uc_pct100_to_util((int)p->v[i].to);
 	return uc_pct100_to_util(fallback_pct);
 }
@@ -368,17 +386,19 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		cli_usage_error(ctl, "missing PATH: which cgroup? (relative to the cpu hierarchy, e.g. system.slice/foo.service)");
+		cli_usage_error(ctl, "missing PATH: which cgroup? (relative to the cpu hierarchy, "
+				"e.g. system.slice/foo.service)");
 	if (argc - optind > 1)
-		cli_usage_error(ctl, "one PATH only: got '%s' and '%s'", argv[optind], argv[optind + 1]);
+		cli_usage_error(ctl, "one PATH only: got '%s' and '%s'", argv[optind],
+				argv[optind + 1]);
 	if (!has_min && !has_max && !enable_cpu)
 		cli_usage_error(ctl, "nothing to set: give --min and/or --max (or --enable-cpu)");
 
 	info = layout_or_exit(ctl);
 	resolve_or_exit(ctl, info, argv[optind], rel, sizeof(rel));
 	if (!*rel)
-		cli_usage_error(ctl, "the root cgroup has no cpu.uclamp files: for system-wide limits use "
-			       "'uclampctl system set'");
+		cli_usage_error(ctl, "the root cgroup has no cpu.uclamp files: for system-wide "
+				"limits use 'uclampctl system set'");
 	rc = cli_lock(ctl);
 	if (rc)
 		return rc;
@@ -395,9 +415,10 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 		break;
 	case UC_CG_CPU_OFF:
 		if (!enable_cpu) {
-			cli_errx("'%s' has no cpu.uclamp files: cpu is not enabled in %s/cgroup.subtree_control; "
-				"add --enable-cpu to enable it (a planned change, shown by --dry-run)",
-				rel, *parent ? parent : "the root's");
+			cli_errx("'%s' has no cpu.uclamp files: cpu is not enabled in "
+				 "%s/cgroup.subtree_control; add --enable-cpu to enable it (a "
+				 "planned change, shown by --dry-run)",
+				 rel, *parent ? parent : "the root's");
 			return CLI_EXIT_FAIL;
 		}
 		rc = uc_cg_plan_enable_cpu(&plan, rel);
@@ -408,8 +429,9 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 		}
 		break;
 	case UC_CG_NO_GROUP_CLAMPS:
-		cli_errx("'%s' has no cpu.uclamp files although the cpu controller is on: the kernel "
-			"lacks cgroup clamps (CONFIG_UCLAMP_TASK_GROUP)", rel);
+		cli_errx("'%s' has no cpu.uclamp files although the cpu controller is on: the "
+			 "kernel lacks cgroup clamps (CONFIG_UCLAMP_TASK_GROUP)",
+			 rel);
 		return CLI_EXIT_NOTSUPP;
 	case UC_CG_IS_ROOT:
 		break;	/* refused above */
@@ -431,9 +453,11 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 			return CLI_EXIT_FAIL;
 		}
 	}
-	if (final_util(&plan, rel, UC_ATTR_MIN, cur_min) > final_util(&plan, rel, UC_ATTR_MAX, cur_max))
-		cli_warnx(ctl, "'%s': cpu.uclamp.min would be above cpu.uclamp.max; the kernel allows it for "
-			 "cgroups, but the effective min is then the max", rel);
+	if (final_util(&plan, rel, UC_ATTR_MIN, cur_min) >
+	    final_util(&plan, rel, UC_ATTR_MAX, cur_max))
+		cli_warnx(ctl, "'%s': cpu.uclamp.min would be above cpu.uclamp.max; the kernel "
+			  "allows it for cgroups, but the effective min is then the max",
+			  rel);
 
 	rc = cli_run_plan(ctl, &plan, UC_EXEC_ATOMIC, false);
 	uc_plan_free(&plan);
@@ -443,11 +467,13 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 int cmd_cgroup(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct cli_command cmds[] = {
-		{ "show", cgroup_show, "show cgroup clamps, requested and effective", show_synopsis },
+		{ "show", cgroup_show, "show cgroup clamps, requested and effective",
+		  show_synopsis },
 		{ "set", cgroup_set, "set a cgroup's clamps", set_synopsis },
 		{ NULL, NULL, NULL, NULL },
 	};
 
 	return cli_dispatch_group(ctl, "cgroup", cmds,
-				  "Show or set cgroup clamps (cpu.uclamp.min/max).\n\n" ABOUT, argc, argv);
+				  "Show or set cgroup clamps (cpu.uclamp.min/max).\n\n" ABOUT, argc,
+				  argv);
 }

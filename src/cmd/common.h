@@ -25,7 +25,8 @@ enum {
 	CLI_EXIT_NOTSUPP = 4,	/* the kernel lacks uclamp (or the needed part) */
 	CLI_EXIT_EXEC_FAIL = 126,/* run: CMD found but not runnable */
 	CLI_EXIT_EXEC_ENOENT = 127,
-	CLI_EXIT_SIGNAL = 128,	/* + the signal: interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP) */
+	/* + the signal: interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP) */
+	CLI_EXIT_SIGNAL = 128,
 };
 
 /* The one control struct: global options, then what each command parses. */
@@ -54,18 +55,25 @@ int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_comman
 
 /* Messages: "uclampctl: ..." on stderr. warnx respects -q. */
 void cli_errx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_warnx(const struct cli_ctl *ctl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void cli_info(const struct cli_ctl *ctl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));	/* stdout, not with -q */
-void cli_verbose(const struct cli_ctl *ctl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));	/* stderr, only with -v */
+void cli_warnx(const struct cli_ctl *ctl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* stdout, not with -q */
+void cli_info(const struct cli_ctl *ctl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* stderr, only with -v */
+void cli_verbose(const struct cli_ctl *ctl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Print "uclampctl: MSG" and "Try 'uclampctl CMD --help' for more information." and exit 2. */
-noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* getopt_long with a leading ':' in optstring (or opterr = 0) returned c for a
  * bad option: one line naming it ("needs a value" / "unknown option"), exit 2. */
 noreturn void cli_bad_option(const struct cli_ctl *ctl, int c, char **argv);
 
 /* *_or_err parsers: print one line naming the input and the fix, exit 2. */
-void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s, struct uc_value *v);
+void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s,
+		      struct uc_value *v);
 pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s);
 int cli_policy_or_err(const struct cli_ctl *ctl, const char *s);
 uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);

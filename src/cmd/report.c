@@ -34,14 +34,18 @@ const char *cli_strerr(enum uc_kind kind, int err, char *buf, size_t n)
 	switch (-err) {
 	case EPERM:
 		if (kind == UC_KIND_TASK) {
-			snprintf(buf, n, "permission denied (another user's task needs CAP_SYS_NICE, e.g. root)");
+			snprintf(buf, n,
+				 "permission denied (another user's task "
+				 "needs CAP_SYS_NICE, e.g. root)");
 			return buf;
 		}
 		/* fall through */
 	case EACCES:
 		/* root is refused too by a read-only (0444) knob or a security module */
-		snprintf(buf, n, geteuid() == 0 ? "permission denied (even for root: a read-only knob or a security policy)"
-						: "permission denied (run as root)");
+		snprintf(buf, n, geteuid() == 0 ?
+			 "permission denied (even for root: a read-only knob "
+			 "or a security policy)" :
+			 "permission denied (run as root)");
 		return buf;
 	case EROFS:
 		snprintf(buf, n, "read-only file system (in a container? the host must change it)");
@@ -50,7 +54,8 @@ const char *cli_strerr(enum uc_kind kind, int err, char *buf, size_t n)
 		snprintf(buf, n, "no such process (it exited)");
 		return buf;
 	case ESTALE:
-		snprintf(buf, n, "the process exited and its PID now belongs to another one (left alone)");
+		snprintf(buf, n,
+			 "the process exited and its PID now belongs to another one (left alone)");
 		return buf;
 	case EOPNOTSUPP:
 		snprintf(buf, n, "the kernel has no uclamp support (CONFIG_UCLAMP_TASK)");
@@ -113,7 +118,8 @@ static void plan_head(const struct uc_plan *plan)
 		head.n = PROMPT_PLAN_ROWS;
 	cli_print_plan(&head, stderr);
 	if (plan->n > head.n)
-		fprintf(stderr, "... and %zu more change(s) (--dry-run lists them all)\n", plan->n - head.n);
+		fprintf(stderr, "... and %zu more change(s) (--dry-run lists them all)\n",
+			plan->n - head.n);
 }
 
 static bool ask_yes(const struct uc_plan *plan, enum uc_key_state key, void *data)
@@ -143,7 +149,8 @@ void cli_plan_run(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_ru
 		.dry_run = ctl->dry_run,
 		.yes = ctl->yes || how->consent_from_config,
 		.key_always = how->key_always,
-		.ask = how->may_ask && isatty(STDIN_FILENO) && isatty(STDERR_FILENO) ? ask_yes : NULL,
+		.ask = how->may_ask && isatty(STDIN_FILENO) && isatty(STDERR_FILENO) ?
+		       ask_yes : NULL,
 		.key_state = key_state,
 		.data = ctl,
 		.stop = ctl->dry_run ? NULL : cli_catch_signals(),
@@ -218,24 +225,35 @@ static void report_failures(const struct uc_plan *plan)
 
 			/* a task's attributes went to the kernel together: name them all */
 			for (size_t k = i; k < plan->n && len < sizeof(ab); k++) {
-				if (k > i && (plan->v[k].kind != UC_KIND_TASK || plan->v[k].tid != c->tid ||
-					      c->kind != UC_KIND_TASK))
+				if (k > i && (plan->v[k].kind != UC_KIND_TASK ||
+					      plan->v[k].tid != c->tid || c->kind != UC_KIND_TASK))
 					break;
-				len += (size_t)snprintf(ab + len, sizeof(ab) - len, "%s%s", k > i ? ", " : "",
-							uc_attr_name(plan->v[k].kind, plan->v[k].attr));
-				clears_rof |= plan->v[k].attr == UC_ATTR_RESET_ON_FORK && plan->v[k].to == 0;
+				len += (size_t)snprintf(ab + len, sizeof(ab) - len, "%s%s",
+							k > i ? ", " : "",
+							uc_attr_name(plan->v[k].kind,
+								     plan->v[k].attr));
+				clears_rof |= plan->v[k].attr == UC_ATTR_RESET_ON_FORK &&
+					      plan->v[k].to == 0;
 			}
-			/* the kernel lets only CAP_SYS_NICE clear reset-on-fork, even on one's own task */
+			/*
+			 * the kernel lets only CAP_SYS_NICE clear reset-on-fork,
+			 * even on one's own task
+			 */
 			if (clears_rof && c->err == -EPERM)
-				snprintf(eb, sizeof(eb), "permission denied (clearing reset-on-fork needs CAP_SYS_NICE, e.g. root)");
+				snprintf(eb, sizeof(eb),
+					 "permission denied (clearing reset-on-fork "
+					 "needs CAP_SYS_NICE, e.g. root)");
 			else if (c->kind == UC_KIND_TASK && c->err == -EPERM && own_task(c->pid))
-				snprintf(eb, sizeof(eb), "permission denied (needs CAP_SYS_NICE, which this process lacks)");
+				snprintf(eb, sizeof(eb),
+					 "permission denied (needs CAP_SYS_NICE, "
+					 "which this process lacks)");
 			else
 				cli_strerr(c->kind, c->err, eb, sizeof(eb));
 			cli_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab, eb);
 		} else {
 			cli_errx("%s: %s: could not be restored to its old value: %s",
-				 uc_change_target(c, tb, sizeof(tb)), uc_attr_name(c->kind, c->attr),
+				 uc_change_target(c, tb, sizeof(tb)),
+				 uc_attr_name(c->kind, c->attr),
 				 cli_strerr(c->kind, c->err, eb, sizeof(eb)));
 		}
 	}
@@ -273,18 +291,22 @@ static const char *sig_name(int sig)
 static void report_interrupted(const struct cli_ctl *ctl, const struct uc_report *r, FILE *f)
 {
 	if (r->mode == UC_EXEC_ATOMIC) {
-		cli_errx("interrupted by %s: the write under way finished, then %zu change(s) were undone%s: "
-			 "nothing changed%s", sig_name(r->stopped_by), r->targets[UC_CH_ROLLED_BACK],
-			 r->targets[UC_CH_ROLLBACK_FAILED] ? ", some could NOT be undone (see above)" : "",
+		cli_errx("interrupted by %s: the write under way finished, then %zu change(s) were "
+			 "undone%s: nothing changed%s",
+			 sig_name(r->stopped_by), r->targets[UC_CH_ROLLED_BACK],
+			 r->targets[UC_CH_ROLLBACK_FAILED] ?
+			 ", some could NOT be undone (see above)" : "",
 			 r->flips && r->targets[UC_CH_ROLLED_BACK] ?
 			 "; the fast path, if enabled, stays on until reboot" : "");
 	} else {
-		cli_errx("interrupted by %s: stopped after the write under way; %zu target(s) not attempted; "
-			 "the changes made stay", sig_name(r->stopped_by), r->targets[UC_CH_SKIPPED]);
+		cli_errx("interrupted by %s: stopped after the write under way; %zu target(s) not "
+			 "attempted; the changes made stay",
+			 sig_name(r->stopped_by), r->targets[UC_CH_SKIPPED]);
 		if (!ctl->quiet)
-			fprintf(f, "changed %zu, unchanged %zu, gone %zu, failed %zu, not attempted %zu\n",
-				r->targets[UC_CH_DONE], r->unchanged, uc_report_gone(r), uc_report_failed(r),
-				r->targets[UC_CH_SKIPPED]);
+			fprintf(f, "changed %zu, unchanged %zu, gone %zu, "
+				"failed %zu, not attempted %zu\n",
+				r->targets[UC_CH_DONE], r->unchanged, uc_report_gone(r),
+				uc_report_failed(r), r->targets[UC_CH_SKIPPED]);
 	}
 	if (cli_signals_caught() > 1)
 		cli_errx("%d more signal(s) came while stopping: noted; the run completed its undo "
@@ -298,14 +320,15 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 	switch (r->outcome) {
 	case UC_RUN_NOTHING:
 		if (r->failed) {
-			cli_errx("nothing changed: %zu target(s) refused or unreadable (see above), %zu already at the requested values",
+			cli_errx("nothing changed: %zu target(s) refused or unreadable (see "
+				 "above), %zu already at the requested values",
 				 r->failed, r->unchanged);
 			return;
 		}
 		if (!ctl->quiet) {
 			fflush(stdout);
-			fprintf(f, "nothing to change (%zu already at the requested values%s)\n", r->unchanged,
-				r->gone ? ", some exited" : "");
+			fprintf(f, "nothing to change (%zu already at the requested values%s)\n",
+				r->unchanged, r->gone ? ", some exited" : "");
 		}
 		return;
 	case UC_RUN_DRY:
@@ -316,8 +339,9 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 		return;
 	case UC_RUN_UNWRITABLE:
 		report_failures(r->plan);
-		cli_errx("refused: %zu target(s) cannot be written (checked before anything was written, "
-			 "so the fast path was not enabled): nothing changed", r->targets[UC_CH_FAILED]);
+		cli_errx("refused: %zu target(s) cannot be written (checked before anything was "
+			 "written, so the fast path was not enabled): nothing changed",
+			 r->targets[UC_CH_FAILED]);
 		return;
 	case UC_RUN_OK:
 	case UC_RUN_FAILED:
@@ -331,13 +355,15 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 	}
 	if (r->outcome == UC_RUN_FAILED) {
 		cli_errx("failed: %zu change(s) undone%s%s", r->targets[UC_CH_ROLLED_BACK],
-			 r->targets[UC_CH_ROLLBACK_FAILED] ? ", some could NOT be undone (see above)" : "",
+			 r->targets[UC_CH_ROLLBACK_FAILED] ?
+			 ", some could NOT be undone (see above)" : "",
 			 r->flips ? "; the fast path, if enabled, stays on until reboot" : "");
 		return;
 	}
 	if (!ctl->quiet)
-		fprintf(f, "changed %zu, unchanged %zu, gone %zu, failed %zu\n", r->targets[UC_CH_DONE],
-			r->unchanged, uc_report_gone(r), uc_report_failed(r));
+		fprintf(f, "changed %zu, unchanged %zu, gone %zu, failed %zu\n",
+			r->targets[UC_CH_DONE], r->unchanged, uc_report_gone(r),
+			uc_report_failed(r));
 }
 
 /* ---- JSON --------------------------------------------------------------------- */
@@ -443,7 +469,9 @@ int cli_report_exit(const struct uc_report *r)
 int cli_run_plan(struct cli_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
 		 bool consent_from_config)
 {
-	struct cli_run how = { .mode = mode, .consent_from_config = consent_from_config, .may_ask = true };
+	struct cli_run how = {
+		.mode = mode, .consent_from_config = consent_from_config, .may_ask = true
+	};
 	struct uc_report r;
 
 	cli_plan_run(ctl, plan, &how, &r);

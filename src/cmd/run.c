@@ -15,7 +15,8 @@ enum { OPT_MIN = 256, OPT_MAX, OPT_ROF };
 
 static void usage(void)
 {
-	printf("Usage:\n uclampctl run [--min V] [--max V] [--reset-on-fork] [options] [--] CMD [ARGS...]\n\n"
+	printf("Usage:\n uclampctl run [--min V] [--max V] [--reset-on-fork] "
+	       "[options] [--] CMD [ARGS...]\n\n"
 	       "Run a command with clamps: set them on this process, then execute CMD,\n"
 	       "which keeps them, and so do its children (unless --reset-on-fork).\n"
 	       "Setting a clamp enables the uclamp fast path until reboot (asks first on\n"
@@ -31,7 +32,8 @@ static void usage(void)
 	       "Values: %s.\n"
 	       "Exit status: CMD's, or 126 when CMD cannot be executed, 127 when it is not\n"
 	       "found; 2-4 as for every command when the clamps cannot be set (CMD does\n"
-	       "not run then).\n", uc_value_forms);
+	       "not run then).\n",
+	       uc_value_forms);
 }
 
 int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
@@ -76,10 +78,11 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	if (optind >= argc)
 		cli_usage_error(ctl, "no command to run: give CMD [ARGS...] after the options");
 	if (want.min == UC_KEEP && want.max == UC_KEEP && want.reset_on_fork == UC_KEEP)
-		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork before CMD");
+		cli_usage_error(ctl, "nothing to set: give --min, --max and/or "
+				"--reset-on-fork before CMD");
 	if (want.min >= 0 && want.max >= 0 && want.min > want.max)
-		cli_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max", want.min,
-			       want.max);
+		cli_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max",
+				want.min, want.max);
 
 	rc = cli_task_support(ctl);
 	if (rc)

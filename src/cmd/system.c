@@ -33,7 +33,8 @@ enum { COL_KNOB, COL_VALUE, COL_PERCENT, COL_SYSCTL, COL_NOTE, COL_MEANING };
 static const struct uc_col cols[] = {
 	[COL_KNOB] = { "KNOB", 0.2, 0, UC_COL_STR, "util_min, util_max or util_min_rt_default" },
 	[COL_VALUE] = { "VALUE", 0.1, SCOLS_FL_RIGHT, UC_COL_NUM, "capacity units (0..1024)" },
-	[COL_PERCENT] = { "PERCENT", 0.1, SCOLS_FL_RIGHT, UC_COL_STR, "the value as a percentage of 1024" },
+	[COL_PERCENT] = { "PERCENT", 0.1, SCOLS_FL_RIGHT, UC_COL_STR,
+			  "the value as a percentage of 1024" },
 	[COL_SYSCTL] = { "SYSCTL", 0.3, 0, UC_COL_STR, "the sysctl that holds it" },
 	[COL_NOTE] = { "NOTE", 0.3, 0, UC_COL_STR, "why a knob is unavailable" },
 	[COL_MEANING] = { "MEANING", 0.4, SCOLS_FL_WRAP, UC_COL_STR, "what the knob does" },
@@ -45,8 +46,8 @@ static int read_sysctls(struct uc_sysctl_values *v)
 	int rc = uc_sysctl_read_all(v);
 
 	if (rc == -ENOENT) {
-		cli_errx("the kernel has no uclamp: /proc/sys/kernel/sched_util_clamp_min and _max are "
-			"missing (needs CONFIG_UCLAMP_TASK, Linux 5.3+)");
+		cli_errx("the kernel has no uclamp: /proc/sys/kernel/sched_util_clamp_min and _max "
+			 "are missing (needs CONFIG_UCLAMP_TASK, Linux 5.3+)");
 		return CLI_EXIT_NOTSUPP;
 	}
 	if (rc) {
@@ -95,7 +96,8 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'system show' takes no arguments", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': 'system show' takes no arguments",
+				argv[optind]);
 
 	rc = read_sysctls(&v);
 	if (rc)
@@ -131,7 +133,8 @@ static const char *why_unwritable(int err, char *buf, size_t n)
 	if ((err == -EACCES || err == -EPERM) && geteuid() != 0)
 		return "permission denied: only root can change the system clamps";
 	if (err == -EACCES || err == -EPERM)
-		return "permission denied even for root (a read-only knob: a container or a security policy?)";
+		return "permission denied even for root "
+		       "(a read-only knob: a container or a security policy?)";
 	return cli_strerr(UC_KIND_SYSCTL, err, buf, n);
 }
 
@@ -162,15 +165,17 @@ static long want_of(const struct cli_ctl *ctl, const char *opt, const char *s)
 }
 
 /* Refuse an end state with min > max: say which values and how to fix it. */
-static noreturn void refuse_min_above_max(const struct cli_ctl *ctl, const struct uc_sysctl_values *cur,
+static noreturn void refuse_min_above_max(const struct cli_ctl *ctl,
+					  const struct uc_sysctl_values *cur,
 					  const struct uc_sysctl_values *want)
 {
 	long min = want->min == UC_KEEP ? cur->min : want->min == UC_RESET ? 1024 : want->min;
 	long max = want->max == UC_KEEP ? cur->max : want->max == UC_RESET ? 1024 : want->max;
 
 	cli_usage_error(ctl, "refusing: util_min would be %ld%s above util_max %ld%s; the kernel "
-		       "requires min <= max: lower --min or raise --max", min,
-		       want->min == UC_KEEP ? " (current)" : "", max, want->max == UC_KEEP ? " (current)" : "");
+			"requires min <= max: lower --min or raise --max",
+			min, want->min == UC_KEEP ? " (current)" : "", max,
+			want->max == UC_KEEP ? " (current)" : "");
 }
 
 static int system_set(struct cli_ctl *ctl, int argc, char **argv)
@@ -204,8 +209,9 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': give values with --min, --max or --rt-default",
-			       argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s': give values with "
+				"--min, --max or --rt-default",
+				argv[optind]);
 	if (want.min == UC_KEEP && want.max == UC_KEEP && want.rt_default == UC_KEEP)
 		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --rt-default");
 
@@ -215,8 +221,8 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (want.rt_default != UC_KEEP && cur.rt_default == UC_SYSCTL_ABSENT) {
-		cli_errx("cannot set --rt-default: kernel.sched_util_clamp_min_rt_default does not exist "
-			"(the kernel is older than 5.9); nothing changed");
+		cli_errx("cannot set --rt-default: kernel.sched_util_clamp_min_rt_default does not "
+			 "exist (the kernel is older than 5.9); nothing changed");
 		return CLI_EXIT_NOTSUPP;
 	}
 
@@ -238,8 +244,9 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 
 		if (!err)
 			continue;
-		cli_errx("cannot write %s: %s; nothing changed", uc_sysctl_path(plan.v[i].attr, pb, sizeof(pb)),
-			why_unwritable(err, eb, sizeof(eb)));
+		cli_errx("cannot write %s: %s; nothing changed",
+			 uc_sysctl_path(plan.v[i].attr, pb, sizeof(pb)),
+			 why_unwritable(err, eb, sizeof(eb)));
 		uc_plan_free(&plan);
 		return err == -ENOENT ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
 	}
@@ -257,6 +264,6 @@ int cmd_system(struct cli_ctl *ctl, int argc, char **argv)
 		{ NULL, NULL, NULL, NULL },
 	};
 
-	return cli_dispatch_group(ctl, "system", cmds, "Show or set the system-wide clamps.\n\n" KNOBS_HELP,
-				  argc, argv);
+	return cli_dispatch_group(ctl, "system", cmds,
+				  "Show or set the system-wide clamps.\n\n" KNOBS_HELP, argc, argv);
 }

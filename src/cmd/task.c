@@ -138,8 +138,9 @@ static void add_comms(const struct cli_ctl *ctl, struct task_args *a, const char
 		if (len == 0)
 			cli_usage_error(ctl, "invalid --comm '%s': an empty process name", list);
 		if (len > COMM_MAX)
-			cli_usage_error(ctl, "invalid --comm '%.*s': process names have at most %d characters "
-				       "(the kernel truncates them); use the first %d", (int)len, s, COMM_MAX, COMM_MAX);
+			cli_usage_error(ctl, "invalid --comm '%.*s': process names have at most %d "
+					"characters (the kernel truncates them); use the first %d",
+					(int)len, s, COMM_MAX, COMM_MAX);
 		v = realloc(a->comms, (a->sel.ncomms + 1) * sizeof(*v));
 		if (!v || !(v[a->sel.ncomms] = strndup(s, len))) {
 			cli_errx("out of memory");
@@ -158,7 +159,9 @@ static void cgroup_or_err(const struct cli_ctl *ctl, struct task_args *a, const 
 	int rc;
 
 	if (!info)
-		cli_usage_error(ctl, "invalid --cgroup '%s': no cgroup hierarchy has the cpu controller here", path);
+		cli_usage_error(ctl, "invalid --cgroup '%s': no cgroup hierarchy "
+				"has the cpu controller here",
+				path);
 	rc = uc_cg_resolve(info, path, a->cgroup, sizeof(a->cgroup));
 	if (rc == -EXDEV && path[0] == '/') {
 		/* "/system.slice", as /proc/PID/cgroup shows it: from the hierarchy's root */
@@ -168,10 +171,12 @@ static void cgroup_or_err(const struct cli_ctl *ctl, struct task_args *a, const 
 		rc = *r ? uc_cg_resolve(info, r, a->cgroup, sizeof(a->cgroup)) : 0;
 	}
 	if (rc == -ENOENT)
-		cli_usage_error(ctl, "invalid --cgroup '%s': no such cgroup under %s", path, info->mount);
+		cli_usage_error(ctl, "invalid --cgroup '%s': no such cgroup under %s", path,
+				info->mount);
 	if (rc == -EXDEV)
-		cli_usage_error(ctl, "invalid --cgroup '%s': it leads out of the cpu hierarchy (%s)", path,
-			       info->mount);
+		cli_usage_error(ctl, "invalid --cgroup '%s': it leads out "
+				"of the cpu hierarchy (%s)",
+				path, info->mount);
 	if (rc)
 		cli_usage_error(ctl, "invalid --cgroup '%s': %s", path, strerror(-rc));
 	a->sel.cgroup = a->cgroup;
@@ -217,11 +222,11 @@ static void selector_pids(const struct cli_ctl *ctl, struct task_args *a, int ar
 		cli_usage_error(ctl, "give PIDs or --all, not both");
 	if (!n && !a->sel.all) {
 		if (!default_all && a->any_filter)
-			cli_usage_error(ctl, "which tasks? --policy, --user, --comm and --cgroup narrow a "
-				       "selection: give PIDs, or --all");
+			cli_usage_error(ctl, "which tasks? --policy, --user, --comm and --cgroup "
+					"narrow a selection: give PIDs, or --all");
 		if (!default_all)
-			cli_usage_error(ctl, "which tasks? give PIDs, or --all (optionally with --policy, "
-				       "--user, --comm, --cgroup)");
+			cli_usage_error(ctl, "which tasks? give PIDs, or --all (optionally with "
+					"--policy, --user, --comm, --cgroup)");
 		a->sel.all = true;
 	}
 	if (!n)
@@ -249,8 +254,8 @@ static int pids_exist(const struct task_args *a)
 			continue;
 		missing++;
 		if (len < sizeof(buf) - 16)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d", missing > 1 ? ", " : "",
-						(int)a->sel.pids[i]);
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d",
+						missing > 1 ? ", " : "", (int)a->sel.pids[i]);
 	}
 	if (!missing)
 		return 0;
@@ -270,7 +275,8 @@ int cli_task_support(const struct cli_ctl *ctl)
 	/* hidden /proc/sys (a container?): ask the kernel, without enabling anything */
 	switch (uc_sched_probe(&err)) {
 	case UC_SUPPORT_YES:
-		cli_verbose(ctl, "kernel.sched_util_clamp_min is missing, but sched_setattr knows clamps");
+		cli_verbose(ctl, "kernel.sched_util_clamp_min is missing, but "
+			    "sched_setattr knows clamps");
 		return 0;
 	case UC_SUPPORT_NOT_BUILT:
 		cli_errx("the kernel has no uclamp: it was built without CONFIG_UCLAMP_TASK "
@@ -280,8 +286,9 @@ int cli_task_support(const struct cli_ctl *ctl)
 		cli_errx("the kernel has no uclamp: it is older than Linux 5.3");
 		break;
 	case UC_SUPPORT_UNKNOWN:
-		cli_errx("the kernel seems to have no uclamp: kernel.sched_util_clamp_min is missing and "
-			"the sched_setattr probe failed (%s)", strerror(-err));
+		cli_errx("the kernel seems to have no uclamp: kernel.sched_util_clamp_min is "
+			 "missing and the sched_setattr probe failed (%s)",
+			 strerror(-err));
 		break;
 	}
 	return CLI_EXIT_NOTSUPP;
@@ -297,12 +304,16 @@ static const struct uc_col cols[NCOLS] = {
 	[COL_TID] = { "TID", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "thread ID" },
 	[COL_COMM] = { "COMM", 0.2, 0, UC_COL_STR, "thread name (/proc/PID/task/TID/comm)" },
 	[COL_POLICY] = { "POLICY", 0.1, 0, UC_COL_STR, "scheduling policy" },
-	[COL_UTIL_MIN] = { "UTIL_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "requested min clamp (sched_getattr)" },
-	[COL_UTIL_MAX] = { "UTIL_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "requested max clamp (sched_getattr)" },
+	[COL_UTIL_MIN] = { "UTIL_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
+			   "requested min clamp (sched_getattr)" },
+	[COL_UTIL_MAX] = { "UTIL_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
+			   "requested max clamp (sched_getattr)" },
 	[COL_EFF_MIN] = { "EFF_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective min after cgroup and system clamps (empty if unknown; -v: the source)" },
+			  "effective min after cgroup and system clamps (empty "
+			  "if unknown; -v: the source)" },
 	[COL_EFF_MAX] = { "EFF_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective max after cgroup and system clamps (empty if unknown; -v: the source)" },
+			  "effective max after cgroup and system clamps (empty "
+			  "if unknown; -v: the source)" },
 	[COL_ROF] = { "RESET_ON_FORK", 3, 0, UC_COL_BOOL, "children start at the default clamps" },
 	[COL_CGROUP] = { "CGROUP", 0.3, 0, UC_COL_STR,
 			 "cgroup in the cpu hierarchy, relative to its root ('/': the root)" },
@@ -351,7 +362,8 @@ static int show_one(const struct uc_task *tk, void *data)
 		uc_table_set_int(t, ln, COL_EFF_MIN, e.min);
 		uc_table_set_int(t, ln, COL_EFF_MAX, e.max);
 	}
-	uc_table_set(t, ln, COL_ROF, tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
+	uc_table_set(t, ln, COL_ROF,
+		     tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
 	if (s->cg)
 		uc_table_set(t, ln, COL_CGROUP, cgroup_of(s, tk->pid));
 	s->rows++;
@@ -362,12 +374,14 @@ static int show_one(const struct uc_task *tk, void *data)
 static void verbose_eff_source(const struct cli_ctl *ctl, const struct uc_eff *e)
 {
 	if (e->n_rule)
-		cli_verbose(ctl, "EFF_MIN/EFF_MAX of %zu task(s): the kernel's rule (request within the "
-			   "cgroup's effective clamps, then the system limits; %zu cgroup(s) read)",
-			   e->n_rule, e->ngroups);
+		cli_verbose(ctl, "EFF_MIN/EFF_MAX of %zu task(s): the kernel's rule "
+			    "(request within the cgroup's effective clamps, then the "
+			    "system limits; %zu cgroup(s) read)",
+			    e->n_rule, e->ngroups);
 	if (e->n_proc)
-		cli_verbose(ctl, "EFF_MIN/EFF_MAX of %zu task(s): /proc/PID/task/TID/sched (%s)", e->n_proc,
-			   e->why_proc ? e->why_proc : "their cgroup could not be read");
+		cli_verbose(ctl, "EFF_MIN/EFF_MAX of %zu task(s): /proc/PID/task/TID/sched (%s)",
+			    e->n_proc,
+			    e->why_proc ? e->why_proc : "their cgroup could not be read");
 }
 
 static void usage_show(void)
@@ -450,8 +464,9 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 	if (st.failed) {
 		char eb[256];
 
-		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed, (int)st.first_err_tid,
-			cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
+		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed,
+			 (int)st.first_err_tid,
+			 cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
 		return CLI_EXIT_FAIL;
 	}
 	cli_verbose(ctl, "%zu task(s) shown, %zu exited while reading", s.rows, st.gone);
@@ -469,9 +484,9 @@ void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_task_want
 	kver = uc_kernel_version();
 	if (!kver || kver >= UC_KVER(5, 11, 0))
 		return;
-	cli_warnx(ctl, "this kernel (older than 5.11) cannot reset a clamp to the default (-1): writing "
-		 "the default values instead (min 0, RT tasks the RT default; max 1024), which then count "
-		 "as set by the task");
+	cli_warnx(ctl, "this kernel (older than 5.11) cannot reset a clamp to the default (-1): "
+		  "writing the default values instead (min 0, RT tasks the RT default; max 1024), "
+		  "which then count as set by the task");
 }
 
 struct refusal_ctx {
@@ -491,36 +506,44 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 		return;
 	snprintf(comm, sizeof(comm), "%s", r->comm);
 	if (!comm[0])
-		uc_task_comm(r->pid, r->tid, comm, sizeof(comm));	/* only for the few refused */
+		/* only for the few refused */
+		uc_task_comm(r->pid, r->tid, comm, sizeof(comm));
 	if (r->pid == r->tid)
-		snprintf(who, sizeof(who), "pid %d%s%s%s", (int)r->pid, *comm ? " (" : "", comm, *comm ? ")" : "");
+		snprintf(who, sizeof(who), "pid %d%s%s%s", (int)r->pid, *comm ? " (" : "", comm,
+			 *comm ? ")" : "");
 	else
-		snprintf(who, sizeof(who), "pid %d tid %d%s%s%s", (int)r->pid, (int)r->tid, *comm ? " (" : "",
-			 comm, *comm ? ")" : "");
+		snprintf(who, sizeof(who), "pid %d tid %d%s%s%s", (int)r->pid, (int)r->tid,
+			 *comm ? " (" : "", comm, *comm ? ")" : "");
 
 	if (r->why == UC_SKIP_ZOMBIE) {
-		cli_info(rc->ctl, "%s: left alone: it has exited (a zombie its parent has not reaped yet)", who);
+		cli_info(rc->ctl, "%s: left alone: it has exited (a zombie its "
+			 "parent has not reaped yet)",
+			 who);
 		return;
 	}
 	if (r->why == UC_SKIP_INIT) {
-		cli_info(rc->ctl, "%s: left alone: it is PID 1, and every process it starts inherits its clamps; "
-			"name it (PID 1) to change it", who);
+		cli_info(rc->ctl, "%s: left alone: it is PID 1, and every process it starts "
+			 "inherits its clamps; name it (PID 1) to change it",
+			 who);
 		return;
 	}
 	if (r->why == UC_REFUSE_RT_MAX_BELOW_MIN) {
 		cli_errx("%s: skipped: it is a real-time task (%s) with util_min %d (RT tasks get "
-			"kernel.sched_util_clamp_min_rt_default unless they ask for a min), above --max %d; "
-			"the kernel refuses min > max (EINVAL): add --min %d or lower", who,
-			uc_policy_name(r->policy), r->end_min, r->end_max, r->end_max);
+			 "kernel.sched_util_clamp_min_rt_default unless they ask for a min), above "
+			 "--max %d; the kernel refuses min > max (EINVAL): add --min %d or lower",
+			 who, uc_policy_name(r->policy), r->end_min, r->end_max, r->end_max);
 		return;
 	}
-	cli_errx("%s: skipped: util_min would be %d%s, above util_max %d%s; the kernel requires "
-		"min <= max: %s %d", who, r->end_min, w->min == UC_KEEP ? " (its current value)" : "",
-		r->end_max, w->max == UC_KEEP ? " (its current value)" : "",
-		w->max == UC_KEEP ? "add --max" : "use --min", w->max == UC_KEEP ? r->end_min : r->end_max);
+	cli_errx("%s: skipped: util_min would be %d%s, above util_max %d%s; the kernel "
+		 "requires min <= max: %s %d",
+		 who, r->end_min, w->min == UC_KEEP ? " (its current value)" : "", r->end_max,
+		 w->max == UC_KEEP ? " (its current value)" : "",
+		 w->max == UC_KEEP ? "add --max" : "use --min",
+		 w->max == UC_KEEP ? r->end_min : r->end_max);
 }
 
-int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel, struct uc_task_want *want)
+int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel,
+			  struct uc_task_want *want)
 {
 	struct refusal_ctx rctx = { .ctl = ctl, .want = want };
 	struct uc_walk_stats st;
@@ -547,8 +570,9 @@ int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel, st
 		cli_errx("... and %zu more task(s) skipped for the same reasons (-v lists them)",
 			rctx.n - REFUSALS_SHOWN);
 	if (st.failed)
-		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed, (int)st.first_err_tid,
-			cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
+		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed,
+			 (int)st.first_err_tid,
+			 cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
 	if (!sel->npids && st.seen == 0 && !ctl->quiet)
 		cli_warnx(ctl, "no task matches the selection");
 
@@ -615,8 +639,9 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 		if (selector_opt(ctl, &a, c))
 			continue;
 		if (reset && (c == OPT_MIN || c == OPT_MAX || c == OPT_ROF || c == OPT_NO_ROF))
-			cli_usage_error(ctl, "'task reset' resets both clamps and takes no --%s; use 'task set'",
-				       longopts[c - OPT_MIN].name);
+			cli_usage_error(ctl, "'task reset' resets both clamps and "
+					"takes no --%s; use 'task set'",
+					longopts[c - OPT_MIN].name);
 		switch (c) {
 		case OPT_MIN:
 			cli_value_or_err(ctl, "--min", optarg, &v);
@@ -629,7 +654,8 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 		case OPT_ROF:
 		case OPT_NO_ROF:
 			if (want.reset_on_fork != UC_KEEP && want.reset_on_fork != (c == OPT_ROF))
-				cli_usage_error(ctl, "--reset-on-fork and --no-reset-on-fork exclude each other");
+				cli_usage_error(ctl, "--reset-on-fork and "
+						"--no-reset-on-fork exclude each other");
 			want.reset_on_fork = c == OPT_ROF;
 			break;
 		case 'y': ctl->yes = true; break;
@@ -649,8 +675,8 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 	if (want.min == UC_KEEP && want.max == UC_KEEP && want.reset_on_fork == UC_KEEP)
 		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork");
 	if (want.min >= 0 && want.max >= 0 && want.min > want.max)
-		cli_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max", want.min,
-			       want.max);
+		cli_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max",
+				want.min, want.max);
 	selector_pids(ctl, &a, argc, argv, false);
 
 	rc = cli_task_support(ctl);
@@ -683,12 +709,15 @@ int cmd_task(struct cli_ctl *ctl, int argc, char **argv)
 	static const struct cli_command cmds[] = {
 		{ "show", task_show, "show the clamps of tasks", show_synopsis },
 		{ "set", task_set, "set the clamps of tasks", set_synopsis },
-		{ "reset", task_reset, "reset the clamps of tasks to the kernel default", reset_synopsis },
+		{ "reset", task_reset, "reset the clamps of tasks to the kernel default",
+		  reset_synopsis },
 		{ NULL, NULL, NULL, NULL },
 	};
 
 	return cli_dispatch_group(ctl, "task", cmds,
-				  "Show, set or reset the clamps tasks request for themselves (sched_setattr):\n"
-				  "util_min, a floor, and util_max, a cap, in capacity units 0..1024.\n",
+				  "Show, set or reset the clamps tasks request for "
+				  "themselves (sched_setattr):\n"
+				  "util_min, a floor, and util_max, a cap, in "
+				  "capacity units 0..1024.\n",
 				  argc, argv);
 }

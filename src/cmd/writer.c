@@ -27,12 +27,14 @@ int cli_lock(const struct cli_ctl *ctl)
 		if (holder)
 			snprintf(who, sizeof(who), "PID %d", (int)holder);
 		if (!ctl->quiet)
-			cli_errx("waiting for the uclampctl lock held by %s (up to %d s; see --wait)", who,
-				 ctl->wait_s);
+			cli_errx("waiting for the uclampctl lock held by "
+				 "%s (up to %d s; see --wait)",
+				 who, ctl->wait_s);
 		rc = uc_lock_wait(&lock, ctl->wait_s * 1000);
 		if (rc == -ETIMEDOUT) {
-			cli_errx("gave up after %d s: another uclampctl (%s) is still changing clamps; "
-				 "nothing changed", ctl->wait_s, who);
+			cli_errx("gave up after %d s: another uclampctl (%s) is still "
+				 "changing clamps; nothing changed",
+				 ctl->wait_s, who);
 			return CLI_EXIT_FAIL;
 		}
 	}

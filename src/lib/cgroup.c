@@ -441,7 +441,8 @@ int uc_cg_writable(const char *rel, const char *name)
 
 static const char *clamp_file(enum uc_attr attr)
 {
-	return attr == UC_ATTR_MIN ? "cpu.uclamp.min" : attr == UC_ATTR_MAX ? "cpu.uclamp.max" : NULL;
+	return attr == UC_ATTR_MIN ? "cpu.uclamp.min" :
+	       attr == UC_ATTR_MAX ? "cpu.uclamp.max" : NULL;
 }
 
 int uc_cg_read(const char *rel, enum uc_attr attr, int *pct100)
@@ -490,7 +491,8 @@ int uc_cg_subtree_cpu(const char *rel, bool *enabled)
 		return rc;
 	buf[strcspn(buf, "\n")] = '\0';
 	*enabled = false;
-	for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+	for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save))
 		if (!strcmp(tok, "cpu"))
 			*enabled = true;
 	return 0;
@@ -551,7 +553,8 @@ const char *uc_cg_state_reason(enum uc_cg_state st)
 	case UC_CG_HAS_CLAMPS: return "";
 	case UC_CG_IS_ROOT: return "root cgroup: no clamp files, the system clamps apply";
 	case UC_CG_CPU_OFF: return "cpu not in the parent's cgroup.subtree_control";
-	case UC_CG_NO_GROUP_CLAMPS: return "no cpu.uclamp files: kernel without CONFIG_UCLAMP_TASK_GROUP";
+	case UC_CG_NO_GROUP_CLAMPS:
+		return "no cpu.uclamp files: kernel without CONFIG_UCLAMP_TASK_GROUP";
 	}
 	return "?";
 }
@@ -575,12 +578,14 @@ int uc_cg_children(const char *rel, char ***names, size_t *n)
 	while ((d = readdir(dir))) {
 		bool is_dir = d->d_type == DT_DIR;
 
-		if (d->d_name[0] == '.' && (!d->d_name[1] || (d->d_name[1] == '.' && !d->d_name[2])))
+		if (d->d_name[0] == '.' &&
+		    (!d->d_name[1] || (d->d_name[1] == '.' && !d->d_name[2])))
 			continue;
 		if (d->d_type == DT_UNKNOWN) {
 			struct stat st;
 
-			is_dir = !fstatat(dirfd(dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode);
+			is_dir = !fstatat(dirfd(dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+				 S_ISDIR(st.st_mode);
 		}
 		if (!is_dir)
 			continue;

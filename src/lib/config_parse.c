@@ -48,7 +48,8 @@ static const struct {
 	[SEC_FASTPATH] = { "fast-path", "allow-enable", false },
 	[SEC_SYSTEM] = { "system", "min, max or rt-default", false },
 	[SEC_CGROUP] = { "cgroup", "min or max", true },
-	[SEC_TASKS] = { "tasks", uc_conf_tasks_keys, true },	/* config_tasks.c owns the keys */
+	/* config_tasks.c owns the keys */
+	[SEC_TASKS] = { "tasks", uc_conf_tasks_keys, true },
 };
 
 static const char bom[] = "\xef\xbb\xbf";

@@ -98,7 +98,8 @@ static bool check_comms(struct ctx *x, const char *key, char **words, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		if (strlen(words[i]) > UC_COMM_MAX && !uc_rule_is_glob(words[i])) {
-			ERR(x, "%s '%s' in %s is longer than %d characters, the kernel's limit, so it never matches (use its first %d)",
+			ERR(x, "%s '%s' in %s is longer than %d characters, the kernel's limit, so "
+			    "it never matches (use its first %d)",
 			    key, words[i], x->sec, UC_COMM_MAX, UC_COMM_MAX);
 			ok = false;
 		}
@@ -114,7 +115,8 @@ static bool check_cgroups(struct ctx *x, char **words, size_t n)
 
 		for (const char *d = strstr(s, ".."); d; d = strstr(d + 1, ".."))
 			if ((d == s || d[-1] == '/') && (d[2] == '\0' || d[2] == '/')) {
-				ERR(x, "cgroup '%s' in %s has a '..' component: give the path from the cpu hierarchy's root (a glob may use * and ?)",
+				ERR(x, "cgroup '%s' in %s has a '..' component: give the path from "
+				    "the cpu hierarchy's root (a glob may use * and ?)",
 				    s, x->sec);
 				ok = false;
 				break;
@@ -130,8 +132,9 @@ static bool resolve_ids(struct ctx *x, char **words, size_t n, unsigned *out, bo
 
 	for (size_t i = 0; i < n; i++)
 		if (group ? uc_gid_parse(words[i], &out[i]) : uc_uid_parse(words[i], &out[i])) {
-			ERR(x, "unknown %s '%s' in %s: use a %s name or a numeric %s", group ? "group" : "user",
-			    words[i], x->sec, group ? "group" : "user", group ? "GID" : "UID");
+			ERR(x, "unknown %s '%s' in %s: use a %s name or a numeric %s",
+			    group ? "group" : "user", words[i], x->sec, group ? "group" : "user",
+			    group ? "GID" : "UID");
 			ok = false;
 		}
 	return ok;
@@ -144,7 +147,8 @@ static bool resolve_policies(struct ctx *x, char **words, size_t n, int *out)
 	for (size_t i = 0; i < n; i++) {
 		out[i] = uc_policy_parse(words[i]);
 		if (out[i] < 0) {
-			ERR(x, "unknown policy '%s' in %s: use other, batch, idle, fifo, rr, deadline or ext",
+			ERR(x, "unknown policy '%s' in %s: use other, batch, idle, "
+			    "fifo, rr, deadline or ext",
 			    words[i], x->sec);
 			ok = false;
 		}
@@ -155,7 +159,8 @@ static bool resolve_policies(struct ctx *x, char **words, size_t n, int *out)
 enum list { L_COMM, L_USER, L_POLICY, L_GROUP };
 
 /* comm, user, policy: a list that replaces the one of an earlier file. */
-static void set_list(struct ctx *x, struct uc_conf_tasks *t, enum list k, const char *key, const char *val)
+static void set_list(struct ctx *x, struct uc_conf_tasks *t, enum list k, const char *key,
+		     const char *val)
 {
 	char **words;
 	size_t n;
@@ -264,7 +269,8 @@ static void set_priority(struct ctx *x, struct uc_conf_tasks *t, const char *val
 	errno = 0;
 	v = strtol(val, &end, 10);
 	if (!*val || *end || errno || v < -UC_PRIORITY_MAX || v > UC_PRIORITY_MAX) {
-		ERR(x, "invalid value '%s' for priority in %s: use a whole number from %d to %d (higher wins)",
+		ERR(x, "invalid value '%s' for priority in %s: use a whole number "
+		    "from %d to %d (higher wins)",
 		    val, x->sec, -UC_PRIORITY_MAX, UC_PRIORITY_MAX);
 		return;
 	}
@@ -278,8 +284,8 @@ const char uc_conf_tasks_keys[] = "comm, user, group, policy, cgroup, exe, argv0
 				  "min, max, reset-on-fork, threads, rt, kernel-threads, priority "
 				  "or exclude";
 
-int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key, const char *value,
-		      const struct uc_conf_loc *loc)
+int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key,
+		      const char *value, const struct uc_conf_loc *loc)
 {
 	static const char *const lists[] = {
 		[L_COMM] = "comm", [L_USER] = "user", [L_POLICY] = "policy", [L_GROUP] = "group",
@@ -295,7 +301,8 @@ int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *
 		const char *name;
 		struct uc_conf_bool *dst;
 	} bools[] = {
-		{ "threads", &t->threads }, { "rt", &t->rt }, { "kernel-threads", &t->kernel_threads },
+		{ "threads", &t->threads }, { "rt", &t->rt },
+		{ "kernel-threads", &t->kernel_threads },
 	};
 	char sec[PATH_MAX + 32];
 	struct ctx x = { c, loc, sec, 0 };
@@ -315,7 +322,8 @@ int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *
 		}
 	if (!strcmp(key, "min") || !strcmp(key, "max")) {
 		t->had_setting = true;
-		return uc_conf_set_value(c, key[1] == 'i' ? &t->min : &t->max, key, sec, value, loc);
+		return uc_conf_set_value(c, key[1] == 'i' ? &t->min : &t->max, key, sec, value,
+					 loc);
 	}
 	if (!strcmp(key, "reset-on-fork")) {
 		t->had_setting = true;
@@ -346,19 +354,26 @@ void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t)
 
 	if (!t->had_selector)
 		uc_config_error(c, &t->loc, -EINVAL,
-				"[tasks %s] has no selector: add comm, user, group, policy, cgroup, exe, argv0, cmdline or parent (a task must match all of them)",
+				"[tasks %s] has no selector: add comm, user, group, "
+				"policy, cgroup, exe, argv0, cmdline or parent (a "
+				"task must match all of them)",
 				t->name);
 	if (!t->had_setting || (t->exclude.set && !t->exclude.value && !sets))
 		uc_config_error(c, &t->loc, -EINVAL,
-				"[tasks %s] sets nothing: add min, max or reset-on-fork (or exclude = yes)", t->name);
+				"[tasks %s] sets nothing: add min, max or "
+				"reset-on-fork (or exclude = yes)",
+				t->name);
 	if (excludes(t) && sets)
 		uc_config_error(c, &t->exclude.loc, -EINVAL,
-				"[tasks %s] has exclude = yes and values to set: an exclude leaves its tasks alone; move min, max and reset-on-fork to another section",
+				"[tasks %s] has exclude = yes and values to set: an "
+				"exclude leaves its tasks alone; move min, max and "
+				"reset-on-fork to another section",
 				t->name);
 	if (t->min.set && t->max.set && t->min.v.util != UC_RESET && t->max.v.util != UC_RESET &&
 	    t->min.v.util > t->max.v.util) {
-		uc_config_error(c, &t->max.loc, -EINVAL, "[tasks %s] max %d is below min %d (set at %s:%d)",
-				t->name, t->max.v.util, t->min.v.util, t->min.loc.file, t->min.loc.line);
+		uc_config_error(c, &t->max.loc, -EINVAL,
+				"[tasks %s] max %d is below min %d (set at %s:%d)", t->name,
+				t->max.v.util, t->min.v.util, t->min.loc.file, t->min.loc.line);
 	}
 }
 
@@ -384,8 +399,9 @@ struct uc_rule *uc_config_task_rules(const struct uc_config *c)
 			.uids = t->uids, .nuids = t->user_set ? t->nuids : 0,
 			.gids = t->gids, .ngids = t->group_set ? t->ngids : 0,
 			.policies = t->policies, .npolicies = t->policy_set ? t->npolicies : 0,
-			.cgroup = strs_of(&t->cgroup), .exe = strs_of(&t->exe), .argv0 = strs_of(&t->argv0),
-			.cmdline = strs_of(&t->cmdline), .parent = strs_of(&t->parent),
+			.cgroup = strs_of(&t->cgroup), .exe = strs_of(&t->exe),
+			.argv0 = strs_of(&t->argv0), .cmdline = strs_of(&t->cmdline),
+			.parent = strs_of(&t->parent),
 			.threads = t->threads.set && t->threads.value,
 			.rt = t->rt.set && t->rt.value,
 			.kthreads = t->kernel_threads.set && t->kernel_threads.value,
@@ -417,7 +433,9 @@ static const char *refusal_text(const struct uc_task_refusal *r, char *buf, size
 		snprintf(buf, n, "util_min %d would be above util_max %d", r->end_min, r->end_max);
 		break;
 	case UC_REFUSE_RT_MAX_BELOW_MIN:
-		snprintf(buf, n, "a real-time task's util_min is %d, so max %d alone would be refused; set min too",
+		snprintf(buf, n,
+			 "a real-time task's util_min is %d, so max %d alone "
+			 "would be refused; set min too",
 			 r->cur_min, r->end_max);
 		break;
 	default:
@@ -455,23 +473,27 @@ static int check_cgroup_layout(struct uc_config *c)
 		if (!t->cgroup.set)
 			continue;
 		uc_config_error(c, &t->cgroup.loc, -EOPNOTSUPP,
-				"[tasks %s]: no cgroup hierarchy with the cpu controller is mounted, so its cgroup selector matches nothing",
+				"[tasks %s]: no cgroup hierarchy with the cpu controller is "
+				"mounted, so its cgroup selector matches nothing",
 				t->name);
 		rc = -EOPNOTSUPP;
 	}
 	return rc;
 }
 
-static int report_walk(struct uc_config *c, const struct uc_walk_stats *st, const struct refusals *per)
+static int report_walk(struct uc_config *c, const struct uc_walk_stats *st,
+		       const struct refusals *per)
 {
 	char why[160];
 	int rc = 0;
 
 	if (st->failed) {
-		const struct uc_conf_tasks *t = &c->tasks[st->first_err_rule >= 0 ? (size_t)st->first_err_rule : 0];
+		const struct uc_conf_tasks *t =
+			&c->tasks[st->first_err_rule >= 0 ? (size_t)st->first_err_rule : 0];
 
-		uc_config_error(c, &t->loc, st->first_err, "[tasks %s]: could not read %zu task(s) (tid %d: %s)",
-				t->name, st->failed, (int)st->first_err_tid, strerror(-st->first_err));
+		uc_config_error(c, &t->loc, st->first_err,
+				"[tasks %s]: could not read %zu task(s) (tid %d: %s)", t->name,
+				st->failed, (int)st->first_err_tid, strerror(-st->first_err));
 		rc = st->first_err ? st->first_err : -EIO;
 	}
 	for (size_t i = 0; i < c->ntasks; i++) {
@@ -480,9 +502,12 @@ static int report_walk(struct uc_config *c, const struct uc_walk_stats *st, cons
 
 		if (!per[i].n)
 			continue;
-		uc_config_error(c, &t->loc, -EINVAL, "[tasks %s]: %zu task(s) cannot take these values, e.g. pid %d tid %d%s%s%s: %s",
-				t->name, per[i].n, (int)r->pid, (int)r->tid, *r->comm ? " (" : "", r->comm,
-				*r->comm ? ")" : "", refusal_text(r, why, sizeof(why)));
+		uc_config_error(c, &t->loc, -EINVAL,
+				"[tasks %s]: %zu task(s) cannot take these values, "
+				"e.g. pid %d tid %d%s%s%s: %s",
+				t->name, per[i].n, (int)r->pid, (int)r->tid,
+				*r->comm ? " (" : "", r->comm, *r->comm ? ")" : "",
+				refusal_text(r, why, sizeof(why)));
 		if (!rc)
 			rc = -EINVAL;
 	}
@@ -513,8 +538,8 @@ int uc_config_plan_tasks(struct uc_config *c, struct uc_plan *p)
 	uc_plan_init(&acc);
 	rc = uc_tasks_plan_rules(&acc, &rs, NULL, 0, on_refusal, per, &st);
 	if (rc && rc != -ENOMEM)
-		uc_config_error(c, &c->tasks[0].loc, rc, "[tasks %s]: cannot list the tasks: %s", c->tasks[0].name,
-				strerror(-rc));
+		uc_config_error(c, &c->tasks[0].loc, rc, "[tasks %s]: cannot list the tasks: %s",
+				c->tasks[0].name, strerror(-rc));
 	if (!rc)
 		rc = report_walk(c, &st, per);
 	/* one TID's changes side by side: the executor sends them in one syscall */
@@ -523,7 +548,8 @@ int uc_config_plan_tasks(struct uc_config *c, struct uc_plan *p)
 	for (size_t i = 0; i < acc.n && !rc; i++) {
 		const struct uc_change *ch = &acc.v[i];
 
-		if (!uc_plan_add_task(p, ch->pid, ch->tid, ch->label, &ch->sa, ch->attr, ch->from, ch->to))
+		if (!uc_plan_add_task(p, ch->pid, ch->tid, ch->label, &ch->sa, ch->attr, ch->from,
+				      ch->to))
 			rc = -ENOMEM;
 	}
 	p->unchanged += acc.unchanged;

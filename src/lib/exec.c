@@ -130,7 +130,8 @@ static void roll_back(struct uc_plan *p, size_t upto, const struct uc_exec_ops *
 
 		/* find the start of the group that ends at i-1 */
 		while (start > 0 && p->v[start].kind == UC_KIND_TASK &&
-		       p->v[start - 1].kind == UC_KIND_TASK && p->v[start - 1].tid == p->v[start].tid)
+		       p->v[start - 1].kind == UC_KIND_TASK &&
+		       p->v[start - 1].tid == p->v[start].tid)
 			start--;
 		n = i - start;
 		i = start;

@@ -177,7 +177,8 @@ int uc_task_effective(pid_t pid, pid_t tid, int *eff_min, int *eff_max)
 	ssize_t len;
 	int rc;
 
-	snprintf(abspath, sizeof(abspath), "/proc/%d/task/%d/sched", (int)pid, (int)(tid > 0 ? tid : pid));
+	snprintf(abspath, sizeof(abspath), "/proc/%d/task/%d/sched", (int)pid,
+		 (int)(tid > 0 ? tid : pid));
 	len = read_head(abspath, buf, sizeof(buf));
 	if (len < 0)
 		return (int)len;
@@ -242,7 +243,8 @@ static int fill_cmdline(struct uc_proc *p)
 	snprintf(abspath, sizeof(abspath), "/proc/%d/cmdline", (int)p->pid);
 	len = read_head(abspath, p->cmdline, sizeof(p->cmdline));
 	if (len == -ESRCH && uc_task_exists(p->pid) == 0)
-		len = 0;	/* a test tree without the file: nothing known, as a kernel thread */
+		/* a test tree without the file: nothing known, as a kernel thread */
+		len = 0;
 	if (len < 0)
 		return (int)len;
 	/* argv[0] ends at the first NUL; its basename, then NULs as spaces */
@@ -420,7 +422,8 @@ int uc_task_fill(struct uc_proc *p, unsigned want, void *data)
 
 struct walk {
 	const struct uc_rules *rs;
-	int taskfd;		/* /proc/PID/task of the process being walked, -1 when not open */
+	/* /proc/PID/task of the process being walked, -1 when not open */
+	int taskfd;
 	bool all_threads;	/* a rule may take threads: visit them all */
 	bool need_comm;
 	bool thread_id_any;	/* the command line: an explicit thread ID is taken as it is */
@@ -618,7 +621,9 @@ static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 				.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP,
 			};
 			static const size_t order0 = 0;
-			const struct uc_rules one = { .v = &any, .n = 1, .order = (size_t *)&order0 };
+			const struct uc_rules one = {
+				.v = &any, .n = 1, .order = (size_t *)&order0
+			};
 			const struct uc_rules *saved = w->rs;
 
 			w->rs = &one;
@@ -663,7 +668,8 @@ static int walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids
 	if (!w)
 		return -ENOMEM;
 	*w = (struct walk){ .rs = rs, .all_threads = rs->any_threads, .need_comm = need_comm,
-			    .thread_id_any = thread_id_any, .taskfd = -1, .fn = fn, .data = data, .st = st };
+			    .thread_id_any = thread_id_any, .taskfd = -1, .fn = fn, .data = data,
+			    .st = st };
 	rc = npids ? walk_pids(w, pids, npids) : walk_all(w);
 	free(w);
 	return rc;
@@ -689,8 +695,8 @@ static void glob_escape(const char *s, char *out, size_t n)
 }
 
 /* The command line's selector is one rule: the same matcher as the config. */
-static void selector_rule(const struct uc_selector *sel, struct uc_rule *r, const char **cgv, char *cg,
-			  size_t cgn)
+static void selector_rule(const struct uc_selector *sel, struct uc_rule *r, const char **cgv,
+			  char *cg, size_t cgn)
 {
 	*r = (struct uc_rule){
 		.comm = { (const char *const *)sel->comms, sel->ncomms },
@@ -702,13 +708,15 @@ static void selector_rule(const struct uc_selector *sel, struct uc_rule *r, cons
 		.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP,
 	};
 	if (sel->cgroup) {
-		glob_escape(sel->cgroup, cg, cgn);	/* resolved already: a path, not a pattern */
+		/* resolved already: a path, not a pattern */
+		glob_escape(sel->cgroup, cg, cgn);
 		cgv[0] = cg;
 		r->cgroup = (struct uc_strs){ cgv, 1 };
 	}
 }
 
-int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st)
+int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data,
+		  struct uc_walk_stats *st)
 {
 	struct uc_walk_stats local;
 	struct uc_rule r;
@@ -832,9 +840,11 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 		start = 0;
 	first = c->p->n;
 	/* adjacent entries of one TID: the executor sends them in one setattr */
-	if (ch_min && !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_MIN, cur_min, want->min))
+	if (ch_min &&
+	    !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_MIN, cur_min, want->min))
 		return -ENOMEM;
-	if (ch_max && !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_MAX, cur_max, want->max))
+	if (ch_max &&
+	    !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_MAX, cur_max, want->max))
 		return -ENOMEM;
 	if (ch_rof && !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_RESET_ON_FORK,
 					cur_rof, !!want->reset_on_fork))
@@ -882,8 +892,13 @@ int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct
 		  struct uc_walk_stats *st)
 {
 	struct uc_walk_stats local;
-	struct plan_ctx c = { .p = p, .want = want, .on_refusal = want->on_refusal, .data = want->data,
-			      .skip_init = sel->all && !sel->npids, .st = st ? st : &local, .rt_default = -1 };
+	struct plan_ctx c = { .p = p,
+			      .want = want,
+			      .on_refusal = want->on_refusal,
+			      .data = want->data,
+			      .skip_init = sel->all && !sel->npids,
+			      .st = st ? st : &local,
+			      .rt_default = -1 };
 	int rc = check_want(want);
 
 	if (rc)
@@ -895,8 +910,9 @@ int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct
 	return rc;
 }
 
-int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids, size_t npids,
-			uc_refusal_fn on_refusal, void *data, struct uc_walk_stats *st)
+int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids,
+			size_t npids, uc_refusal_fn on_refusal, void *data,
+			struct uc_walk_stats *st)
 {
 	struct uc_walk_stats local;
 	struct plan_ctx c = { .p = p, .rs = rs, .on_refusal = on_refusal, .data = data,
@@ -905,7 +921,9 @@ int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, const pid_
 
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct uc_rule *r = &rs->v[i];
-		struct uc_task_want w = { .min = r->min, .max = r->max, .reset_on_fork = r->reset_on_fork };
+		struct uc_task_want w = { .min = r->min,
+					  .max = r->max,
+					  .reset_on_fork = r->reset_on_fork };
 
 		rc = check_want(&w);
 		if (rc)

@@ -290,8 +290,12 @@ static int resolve(const char *user, char *rel)
 /* The one lexical check, as config.c and the command line use it. */
 static void test_path_escapes(void **state)
 {
-	static const char *const bad[] = { "..", "../b", "a/..", "a/../b", "/a//../b", "a/b/../../..", "../" };
-	static const char *const good[] = { "", "/", "a", "a..b", "..a", "a..", ".hidden", "...", "a/./b", "//a//b//" };
+	static const char *const bad[] = {
+		"..", "../b", "a/..", "a/../b", "/a//../b", "a/b/../../..", "../",
+	};
+	static const char *const good[] = {
+		"", "/", "a", "a..b", "..a", "a..", ".hidden", "...", "a/./b", "//a//b//",
+	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -353,10 +357,22 @@ static void test_resolve_inside(void **state)
 static void test_resolve_traversal(void **state)
 {
 	static const char *const out[] = {
-		"..", "../", "../outside", "../outside/x", "a/../../outside", "a/../..",
-		"a/../../b", "a/b/../../../nonexistent", "../../../../../../etc",
-		"evil", "evil/x", "a/up", "a/up/etc", "./../cg/../outside",
-		"alias/../..",	/* physically the mount (alias -> a/b), lexically its parent */
+		"..",
+		"../",
+		"../outside",
+		"../outside/x",
+		"a/../../outside",
+		"a/../..",
+		"a/../../b",
+		"a/b/../../../nonexistent",
+		"../../../../../../etc",
+		"evil",
+		"evil/x",
+		"a/up",
+		"a/up/etc",
+		"./../cg/../outside",
+		/* physically the mount (alias -> a/b), lexically its parent */
+		"alias/../..",
 	};
 	char rel[PATH_MAX], abs[PATH_MAX * 2];
 
@@ -365,7 +381,8 @@ static void test_resolve_traversal(void **state)
 		int rc = resolve(out[i], rel);
 
 		if (rc != -EXDEV)
-			fail_msg("'%s': %d (%s), expected -EXDEV", out[i], rc, rc ? strerror(-rc) : "accepted");
+			fail_msg("'%s': %d (%s), expected -EXDEV", out[i], rc,
+				 rc ? strerror(-rc) : "accepted");
 	}
 	/* absolute paths outside the mount, existing or not */
 	assert_int_equal(resolve("/etc", rel), -EXDEV);
@@ -607,7 +624,8 @@ static void test_eff_examples(void **state)
 	assert_int_equal(g[1].eff.max, 819);
 	assert_int_equal(g[2].eff.min, 210);	/* capped by a's effective min */
 	assert_int_equal(g[2].eff.max, 819);
-	assert_int_equal(g[3].eff.min, 210);	/* asks 614 > its own max: capped by a's min first */
+	/* asks 614 > its own max: capped by a's min first */
+	assert_int_equal(g[3].eff.min, 210);
 	assert_int_equal(g[3].eff.max, 307);
 	assert_int_equal(g[4].eff.min, 210);	/* inherits a */
 	assert_int_equal(g[4].eff.max, 819);
@@ -713,15 +731,16 @@ static void test_units_round_trip(void **state)
 		assert_int_equal(p.n, 1);
 		pct = (int)p.v[0].to;
 		if (uc_pct100_to_util(pct) != u)
-			fail_msg("unit %d: written as %d hundredths, which the kernel reads as %d", u, pct,
-				 uc_pct100_to_util(pct));
+			fail_msg("unit %d: written as %d hundredths, which the kernel reads as %d",
+				 u, pct, uc_pct100_to_util(pct));
 		/* through the executor and the file, as the kernel would store it */
 		uc_plan_free(&p);
 		rc = uc_cg_write("a", UC_ATTR_MIN, pct);
 		assert_int_equal(rc, 0);
 		assert_int_equal(uc_cg_read("a", UC_ATTR_MIN, &back), 0);
 		assert_int_equal(back, pct);
-		assert_int_equal(uc_pct_parse_kernel(uc_pct100_format(pct, s, sizeof(s)), &back), 0);
+		assert_int_equal(uc_pct_parse_kernel(uc_pct100_format(pct, s, sizeof(s)), &back),
+				 0);
 		assert_int_equal(uc_pct100_to_util(back), u);
 		/* asking again for the same unit: nothing to write */
 		uc_plan_init(&p);

@@ -167,7 +167,8 @@ static void expect_task_call(size_t i, pid_t tid, size_t n, int min, int max, in
 	assert_true(i < ncalls);
 	if (calls[i].op != 't' || calls[i].tid != tid || calls[i].n != n || calls[i].min != min ||
 	    calls[i].max != max || calls[i].rof != rof)
-		fail_msg("call %zu: op %c tid %d n %zu min %d max %d rof %d; expected task %d n %zu %d %d %d",
+		fail_msg("call %zu: op %c tid %d n %zu min %d max %d rof %d; "
+			 "expected task %d n %zu %d %d %d",
 			 i, calls[i].op, (int)calls[i].tid, calls[i].n, calls[i].min, calls[i].max,
 			 calls[i].rof, (int)tid, n, min, max, rof);
 	assert_int_equal(calls[i].sa_policy, (uint32_t)tid % 3);
@@ -196,7 +197,8 @@ static void expect_states(const enum uc_change_state *want, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (plan.v[i].state != want[i])
 			fail_msg("change %zu: state '%s', expected '%s'", i,
-				 uc_change_state_name(plan.v[i].state), uc_change_state_name(want[i]));
+				 uc_change_state_name(plan.v[i].state),
+				 uc_change_state_name(want[i]));
 }
 
 /* expect_report(&r, .done = 2, .rolled_back = 1): the fields not named are expected 0 */
@@ -209,9 +211,9 @@ static void expect_report_is(const struct uc_exec_report *r, struct uc_exec_repo
 	    r->skipped != w.skipped || r->first_err != w.first_err)
 		fail_msg("report done %zu failed %zu gone %zu rolled_back %zu rollback_failed %zu "
 			 "skipped %zu first_err %d; expected %zu %zu %zu %zu %zu %zu %d",
-			 r->done, r->failed, r->gone, r->rolled_back, r->rollback_failed, r->skipped,
-			 r->first_err, w.done, w.failed, w.gone, w.rolled_back, w.rollback_failed,
-			 w.skipped, w.first_err);
+			 r->done, r->failed, r->gone, r->rolled_back, r->rollback_failed,
+			 r->skipped, r->first_err, w.done, w.failed, w.gone, w.rolled_back,
+			 w.rollback_failed, w.skipped, w.first_err);
 }
 
 /* ---- tests ------------------------------------------------------------------ */
@@ -278,7 +280,8 @@ static void test_best_effort_continues(void **state)
 {
 	struct uc_exec_report r;
 	static const enum uc_change_state want[] = {
-		UC_CH_DONE, UC_CH_DONE, UC_CH_FAILED, UC_CH_FAILED, UC_CH_GONE, UC_CH_DONE, UC_CH_FAILED,
+		UC_CH_DONE, UC_CH_DONE, UC_CH_FAILED, UC_CH_FAILED,
+		UC_CH_GONE, UC_CH_DONE, UC_CH_FAILED,
 	};
 
 	(void)state;
@@ -415,7 +418,8 @@ static void test_atomic_tasks_undo(void **state)
 	expect_task_call(4, 3, 1, UC_KEEP, UC_KEEP, 0);
 	expect_task_call(5, 1, 2, 5, 900, UC_KEEP);
 	expect_states(want, 7);
-	expect_report(&r, .failed = 2, .gone = 1, .rolled_back = 3, .skipped = 1, .first_err = -EPERM);
+	expect_report(&r, .failed = 2, .gone = 1, .rolled_back = 3, .skipped = 1,
+		      .first_err = -EPERM);
 }
 
 /* A failing undo is reported as such; the other undos still happen. */
@@ -423,7 +427,8 @@ static void test_rollback_failed(void **state)
 {
 	struct uc_exec_report r;
 	static const enum uc_change_state want[] = {
-		UC_CH_ROLLED_BACK, UC_CH_ROLLBACK_FAILED, UC_CH_ROLLED_BACK, UC_CH_FAILED, UC_CH_SKIPPED,
+		UC_CH_ROLLED_BACK, UC_CH_ROLLBACK_FAILED, UC_CH_ROLLED_BACK,
+		UC_CH_FAILED, UC_CH_SKIPPED,
 	};
 
 	(void)state;
@@ -562,8 +567,8 @@ static void test_stop_atomic_undoes(void **state)
 static void test_stop_best_effort_keeps(void **state)
 {
 	struct uc_exec_report r;
-	static const enum uc_change_state want[] = { UC_CH_DONE, UC_CH_DONE, UC_CH_DONE, UC_CH_SKIPPED,
-						     UC_CH_SKIPPED };
+	static const enum uc_change_state want[] = { UC_CH_DONE, UC_CH_DONE, UC_CH_DONE,
+						     UC_CH_SKIPPED, UC_CH_SKIPPED };
 
 	(void)state;
 	uc_plan_init(&plan);
@@ -573,7 +578,8 @@ static void test_stop_best_effort_keeps(void **state)
 	task(3, UC_ATTR_MAX, 1024, 200);
 	task(4, UC_ATTR_MAX, 1024, 200);
 	stop_at = 1;
-	assert_int_equal(uc_plan_execute_stop(&plan, UC_EXEC_BEST_EFFORT, &checking_ops, &stop, &r), 0);
+	assert_int_equal(uc_plan_execute_stop(&plan, UC_EXEC_BEST_EFFORT, &checking_ops, &stop, &r),
+			 0);
 	assert_int_equal(r.stopped_by, SIGINT);
 	assert_int_equal(ncalls, 2);
 	expect_states(want, 5);

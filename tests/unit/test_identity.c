@@ -43,10 +43,12 @@ static void test_bad_lines(void **state)
 
 	(void)state;
 	assert_int_equal(uc_stat_start_time("42 bash S 1 2", &st), -EINVAL);	/* no ')' */
-	assert_int_equal(uc_stat_start_time("42 (bash) S 1 2 3", &st), -EINVAL);	/* too short */
+	/* too short */
+	assert_int_equal(uc_stat_start_time("42 (bash) S 1 2 3", &st), -EINVAL);
 	assert_int_equal(uc_stat_start_time("42 (x) " MID " x9 1", &st), -EINVAL);
 	assert_int_equal(uc_stat_start_time("42 (x) " MID " 9x 1", &st), -EINVAL);
-	assert_int_equal(uc_stat_start_time("42 (x) " MID " 99999999999999999999999 1", &st), -EINVAL);
+	assert_int_equal(uc_stat_start_time("42 (x) " MID " 99999999999999999999999 1", &st),
+			 -EINVAL);
 	assert_true(st == 123);	/* untouched on error */
 }
 

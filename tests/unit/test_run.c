@@ -159,14 +159,14 @@ static void expect_counts(struct counts want)
 
 	if (t[UC_CH_PLANNED] != want.planned || t[UC_CH_DONE] != want.done ||
 	    t[UC_CH_FAILED] != want.failed || t[UC_CH_GONE] != want.gone ||
-	    t[UC_CH_ROLLED_BACK] != want.rolled_back || t[UC_CH_ROLLBACK_FAILED] != want.rollback_failed ||
-	    t[UC_CH_SKIPPED] != want.skipped)
+	    t[UC_CH_ROLLED_BACK] != want.rolled_back ||
+	    t[UC_CH_ROLLBACK_FAILED] != want.rollback_failed || t[UC_CH_SKIPPED] != want.skipped)
 		fail_msg("targets planned %zu done %zu failed %zu gone %zu rolled_back %zu "
 			 "rollback_failed %zu skipped %zu; expected %zu %zu %zu %zu %zu %zu %zu",
 			 t[UC_CH_PLANNED], t[UC_CH_DONE], t[UC_CH_FAILED], t[UC_CH_GONE],
-			 t[UC_CH_ROLLED_BACK], t[UC_CH_ROLLBACK_FAILED], t[UC_CH_SKIPPED], want.planned,
-			 want.done, want.failed, want.gone, want.rolled_back, want.rollback_failed,
-			 want.skipped);
+			 t[UC_CH_ROLLED_BACK], t[UC_CH_ROLLBACK_FAILED], t[UC_CH_SKIPPED],
+			 want.planned, want.done, want.failed, want.gone, want.rolled_back,
+			 want.rollback_failed, want.skipped);
 }
 
 /* ---- tests ------------------------------------------------------------------ */
