@@ -93,8 +93,10 @@ static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_inf
 
 /* ---- show -------------------------------------------------------------------- */
 
-enum { COL_CGROUP, COL_PATH, COL_MIN, COL_MAX, COL_MIN_UTIL, COL_MAX_UTIL, COL_EFF_MIN, COL_EFF_MAX,
-       COL_EFF_MIN_PCT, COL_EFF_MAX_PCT, COL_NOTE };
+enum {
+	COL_CGROUP, COL_PATH, COL_MIN, COL_MAX, COL_MIN_UTIL, COL_MAX_UTIL, COL_EFF_MIN, COL_EFF_MAX,
+	COL_EFF_MIN_PCT, COL_EFF_MAX_PCT, COL_NOTE
+};
 
 static const struct uc_col cols[] = {
 	[COL_CGROUP] = { "CGROUP", 0.3, SCOLS_FL_TREE, UC_COL_STR, "the group (a tree with -R)" },

@@ -296,8 +296,10 @@ int cli_task_support(const struct cli_ctl *ctl)
 
 /* ---- task show ------------------------------------------------------------------ */
 
-enum { COL_PID, COL_TID, COL_COMM, COL_POLICY, COL_UTIL_MIN, COL_UTIL_MAX, COL_EFF_MIN, COL_EFF_MAX,
-       COL_ROF, COL_CGROUP, NCOLS };
+enum {
+	COL_PID, COL_TID, COL_COMM, COL_POLICY, COL_UTIL_MIN, COL_UTIL_MAX, COL_EFF_MIN, COL_EFF_MAX,
+	COL_ROF, COL_CGROUP, NCOLS
+};
 
 static const struct uc_col cols[NCOLS] = {
 	[COL_PID] = { "PID", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "process ID" },
