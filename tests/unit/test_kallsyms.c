@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "uclamp/kallsyms.h"
@@ -270,17 +269,16 @@ static void bad_and_long_lines(void **state)
 	assert_int_equal(st.lines, 3);
 }
 
-/* 2 million lines (~70 MB): streamed, the symbol at the very end found, in
- * bounded time. */
+/* 2 million lines (~70 MB): streamed (no line is kept), the symbol at the
+ * very end found. Its speed is bench/'s job (run.sh 'cold'), not a timed test:
+ * valgrind and sanitizers run this too. */
 static void huge_file(void **state)
 {
 	const size_t nlines = 2000000;
 	struct uc_ksym syms[] = { { .name = "sched_uclamp_used" }, { .name = "_text" } };
 	struct uc_ksym_stats st;
 	char p[600];
-	struct timespec t0, t1;
 	FILE *f;
-	double secs;
 
 	(void)state;
 	assert_int_equal(fr_path(p, sizeof(p), root, "/proc/kallsyms"), 0);
@@ -292,15 +290,10 @@ static void huge_file(void **state)
 	fprintf(f, "ffffffff89d46710 B sched_uclamp_used\n");
 	fclose(f);
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 2, &st), 0);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	assert_int_equal(syms[0].rc, 0);
 	assert_int_equal(syms[0].addr, 0xffffffff89d46710ull);
 	assert_int_equal(st.lines, nlines);
-	print_message("    %zu lines in %.2f s\n", nlines, secs);
-	assert_true(secs < 20.0);
 	unlink(p);
 }
 
