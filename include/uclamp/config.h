@@ -180,6 +180,7 @@ int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *
  */
 int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key, const char *value,
 		      const struct uc_conf_loc *loc);
+extern const char uc_conf_tasks_keys[];	/* "comm, user, ... or exclude": for hints */
 void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t);
 void uc_conf_tasks_free(struct uc_conf_tasks *t);
 

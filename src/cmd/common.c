@@ -211,16 +211,10 @@ int cli_policy_or_err(const struct cli_ctl *ctl, const char *s)
 
 uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s)
 {
-	struct passwd *pw = getpwnam(s);
-	char *end;
-	unsigned long v;
+	uid_t uid;
 
-	if (pw)
-		return pw->pw_uid;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*s && !errno && !*end && s[0] != '-' && v < (unsigned long)(uid_t)-1)
-		return (uid_t)v;
+	if (uc_uid_parse(s, &uid) == 0)
+		return uid;
 	cli_usage_error(ctl, "unknown user '%s': use a user name or a numeric UID", s);
 }
 

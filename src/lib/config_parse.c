@@ -48,7 +48,7 @@ static const struct {
 	[SEC_FASTPATH] = { "fast-path", "allow-enable", false },
 	[SEC_SYSTEM] = { "system", "min, max or rt-default", false },
 	[SEC_CGROUP] = { "cgroup", "min or max", true },
-	[SEC_TASKS] = { "tasks", "comm, user, group, policy, cgroup, exe, argv0, cmdline, parent, min, max, reset-on-fork, threads, rt, kernel-threads, priority or exclude", true },
+	[SEC_TASKS] = { "tasks", uc_conf_tasks_keys, true },	/* config_tasks.c owns the keys */
 };
 
 static const char bom[] = "\xef\xbb\xbf";

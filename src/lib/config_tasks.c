@@ -16,6 +16,7 @@
 
 #include "uclamp/cgroup.h"
 #include "uclamp/config.h"
+#include "uclamp/pid.h"
 #include "uclamp/rules.h"
 #include "uclamp/sched.h"
 #include "uclamp/tasks.h"
@@ -76,42 +77,6 @@ static int split_list(const char *s, char ***out, size_t *n)
 	return 0;
 }
 
-/* A numeric UID or GID: digits only, below the "-1" that means "none". */
-static int parse_numeric_id(const char *s, unsigned *id)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!*s || errno || *end || !isdigit((unsigned char)s[0]) || v >= (unsigned long)(unsigned)-1)
-		return -EINVAL;
-	*id = (unsigned)v;
-	return 0;
-}
-
-static int parse_uid(const char *s, uid_t *uid)
-{
-	struct passwd *pw = getpwnam(s);
-
-	if (pw) {
-		*uid = pw->pw_uid;
-		return 0;
-	}
-	return parse_numeric_id(s, uid);
-}
-
-static int parse_gid(const char *s, gid_t *gid)
-{
-	struct group *gr = getgrnam(s);
-
-	if (gr) {
-		*gid = gr->gr_gid;
-		return 0;
-	}
-	return parse_numeric_id(s, gid);
-}
-
 /* The checks below record their errors; they return false when one failed,
  * or -ENOMEM through *err. */
 struct ctx {
@@ -164,7 +129,7 @@ static bool resolve_ids(struct ctx *x, char **words, size_t n, unsigned *out, bo
 	bool ok = true;
 
 	for (size_t i = 0; i < n; i++)
-		if (group ? parse_gid(words[i], &out[i]) : parse_uid(words[i], &out[i])) {
+		if (group ? uc_gid_parse(words[i], &out[i]) : uc_uid_parse(words[i], &out[i])) {
 			ERR(x, "unknown %s '%s' in %s: use a %s name or a numeric %s", group ? "group" : "user",
 			    words[i], x->sec, group ? "group" : "user", group ? "GID" : "UID");
 			ok = false;
@@ -307,6 +272,11 @@ static void set_priority(struct ctx *x, struct uc_conf_tasks *t, const char *val
 	t->priority_set = true;
 	t->priority_loc = *x->loc;
 }
+
+/* Every key uc_conf_tasks_key knows, for "use ..." hints: keep it next to the key tables. */
+const char uc_conf_tasks_keys[] = "comm, user, group, policy, cgroup, exe, argv0, cmdline, parent, "
+				  "min, max, reset-on-fork, threads, rt, kernel-threads, priority "
+				  "or exclude";
 
 int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key, const char *value,
 		      const struct uc_conf_loc *loc)

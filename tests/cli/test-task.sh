@@ -218,6 +218,8 @@ t "set: bad policy" 2 "$UCLAMPCTL" task set --max 300 --all --policy fast
 has "invalid policy 'fast'"
 t "set: unknown user" 2 "$UCLAMPCTL" task set --max 300 --all --user no-such-user-xyz
 has "unknown user 'no-such-user-xyz'"
+t "set: a signed UID" 2 "$UCLAMPCTL" task set --max 300 --all --user +5
+has "unknown user '\\+5'"
 t "set: comm too long" 2 "$UCLAMPCTL" task set --max 300 --all --comm abcdefghijklmnopq
 has "at most 15 characters"
 t "set: both reset-on-fork options" 2 "$UCLAMPCTL" task set --reset-on-fork --no-reset-on-fork "$S1"

@@ -370,11 +370,11 @@ static void stops_early(void **state)
 	const size_t nlines = 150000, nmod = 40000;
 	struct uc_ksym syms[] = { { .name = "_text" }, { .name = "sched_uclamp_used" }, { .name = "_einittext" } };
 	struct uc_ksym_stats st;
-	char p[512];
+	char p[4096];
 	FILE *f;
 
 	(void)state;
-	snprintf(p, sizeof(p), "%s/proc/kallsyms", root);
+	assert_int_equal(fr_path(p, sizeof(p), root, "proc/kallsyms"), 0);
 	f = fopen(p, "w");
 	assert_non_null(f);
 	fprintf(f, "ffffffff81000000 T _text\n");
