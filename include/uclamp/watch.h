@@ -16,6 +16,7 @@
 #ifndef UCLAMP_WATCH_H
 #define UCLAMP_WATCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,9 +62,10 @@ enum uc_watch_cause {
 	UC_RESCAN_SEQ_GAP,	/* a per-CPU sequence number was skipped */
 	UC_RESCAN_QUEUE_FULL,	/* our queue was full: events dropped */
 	UC_RESCAN_RELOAD,	/* new rules */
+	UC_RESCAN_LOCKED,	/* another writer held the lock: a batch was put off */
 	UC_RESCAN_NCAUSES,
 };
-/* start overrun seq_gap queue_full reload */
+/* start overrun seq_gap queue_full reload locked */
 const char *uc_watch_cause_name(enum uc_watch_cause c);
 
 enum uc_watch_ev {
@@ -168,6 +170,18 @@ void uc_watch_set_seq_check(struct uc_watch *w, bool on);
 void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev);
 /* The socket overran: events were lost. */
 void uc_watch_overrun(struct uc_watch *w);
+/*
+ * A signal handler's flag (the signal number), read between writes: the
+ * write under way finishes (uc_plan_run's stop), the batch stops there.
+ * NULL (the default): never.
+ */
+void uc_watch_set_stop(struct uc_watch *w, volatile sig_atomic_t *stop);
+
+/*
+ * Batches (uc_watch_process, uc_watch_rescan) hold the writers' lock
+ * (uclamp/lock.h), taken without waiting; when another writer holds it the
+ * batch is put off: dirty (cause "locked"), the rescan one interval later.
+ */
 /* Handle up to max queued events; returns how many are left. */
 size_t uc_watch_process(struct uc_watch *w, size_t max);
 size_t uc_watch_queued(const struct uc_watch *w);

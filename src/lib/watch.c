@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "uclamp/exec.h"
+#include "uclamp/lock.h"
 #include "uclamp/run.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
@@ -54,6 +55,9 @@ struct uc_watch {
 	uint64_t tick_ns;
 	pid_t self;
 	enum uc_key_state key;		/* ON after our first write */
+	struct uc_lock lock;		/* the writers' lock, held per batch */
+	bool lock_logged;		/* the current contention was logged */
+	volatile sig_atomic_t *stop;	/* set by a signal handler: finish the write, stop */
 	struct uc_watch_stats st;
 };
 
@@ -181,6 +185,7 @@ int uc_watch_new(const struct uc_watch_opts *o, struct uc_watch **out)
 	w->tick_ns = 1000000000ull / (uint64_t)(hz > 0 ? hz : 100);
 	w->self = getpid();
 	w->key = o->key;
+	w->lock.fd = -1;
 	uc_wtable_init(&w->table, w->o.max_tracked);
 	w->st.tracked_cap = w->o.max_tracked;
 	w->st.queue_cap = w->o.queue_cap;
@@ -203,6 +208,7 @@ void uc_watch_free(struct uc_watch *w)
 		return;
 	if (w->have_rules)
 		free_rules(&w->rs);
+	uc_lock_release(&w->lock);
 	uc_wtable_free(&w->table);
 	free(w->q);
 	free(w->cpu_seq);
@@ -441,6 +447,7 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		.yes = w->o.yes || w->rs.allow_enable,
 		.key_state = cached_key,
 		.data = w,
+		.stop = w->stop,
 	};
 	struct uc_report rep;
 	struct uc_plan p;
@@ -638,6 +645,62 @@ out:
 	ident_close(&id);
 }
 
+/* ---- batches: the writers' lock, the stop flag ------------------------------ */
+
+void uc_watch_set_stop(struct uc_watch *w, volatile sig_atomic_t *stop)
+{
+	w->stop = stop;
+}
+
+static bool stopping(const struct uc_watch *w)
+{
+	return w->stop && *w->stop;
+}
+
+/*
+ * A batch of writes holds the writers' lock, taken without waiting: a daemon
+ * must not hang behind an 'apply'. On contention the batch is not done now:
+ * the state is marked dirty and the rescan, one interval later from the
+ * debounce timer, brings every process in line (the queued events are about
+ * processes it will see). Dry runs write nothing and take no lock.
+ */
+static bool batch_begin(struct uc_watch *w)
+{
+	pid_t holder;
+	int rc;
+
+	if (w->o.dry_run)
+		return true;
+	rc = uc_lock_try(&w->lock, &holder);
+	if (rc && rc != -EWOULDBLOCK) {
+		/* as the CLI does: no /run/uclampctl for us (not root, a read-only
+		 * /run): the kernel refuses such a user's writes to others' tasks */
+		if (!w->lock_logged)
+			uc_watch_logf(w, LOG_WARNING, "no uclampctl lock (%s: %s): going on without it",
+				      UC_LOCK_PATH, strerror(-rc));
+		w->lock_logged = true;
+		return true;
+	}
+	if (!rc) {
+		w->lock_logged = false;
+		return true;
+	}
+	if (!w->lock_logged)
+		uc_watch_logf(w, LOG_INFO, "another uclampctl (PID %d) holds the writers' lock: "
+			      "retrying with a rescan", (int)holder);
+	w->lock_logged = true;
+	uc_watch_mark_dirty(w, UC_RESCAN_LOCKED);
+	w->rescanned = true;
+	w->last_rescan_ms = uc_watch_now_ms();	/* the retry: one interval from now */
+	w->qlen = 0;
+	return false;
+}
+
+static void batch_end(struct uc_watch *w)
+{
+	uc_lock_release(&w->lock);
+}
+
 /* ---- events --------------------------------------------------------------- */
 
 static enum uc_watch_ev ev_type(uint32_t what)
@@ -762,13 +825,16 @@ static void handle(struct uc_watch *w, const struct uc_pev *ev)
 
 size_t uc_watch_process(struct uc_watch *w, size_t max)
 {
-	while (w->qlen && max--) {
+	if (!w->qlen || stopping(w) || !batch_begin(w))
+		return w->qlen;
+	while (w->qlen && max-- && !stopping(w)) {
 		struct uc_pev ev = w->q[w->qhead];
 
 		w->qhead = (w->qhead + 1) % w->o.queue_cap;
 		w->qlen--;
 		handle(w, &ev);
 	}
+	batch_end(w);
 	return w->qlen;
 }
 
@@ -793,6 +859,8 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 
 	if (!w->dirty)
 		w->dirty = 1u << c;
+	if (stopping(w) || !batch_begin(w))
+		return 0;
 	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
 		if (w->dirty & (1u << i))
 			w->st.rescans[i]++;
@@ -803,9 +871,13 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 	w->qlen = 0;
 	w->scan_mark++;
 	d = uc_opendir("/proc");
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
+	if (!d) {
+		int rc = -errno;
+
+		batch_end(w);
+		return rc;
+	}
+	while ((de = readdir(d)) && !stopping(w)) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 
@@ -813,6 +885,7 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 			apply_process(w, (pid_t)pid, 0, 0, "rescan");
 	}
 	closedir(d);
+	batch_end(w);
 	uc_wtable_sweep(&w->table, w->scan_mark);
 #ifdef __GLIBC__
 	/* a scan's transient buffers: give them back, the daemon lives long */

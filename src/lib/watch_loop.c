@@ -42,7 +42,9 @@ struct loop {
 	int ep, sfd, ino, tfd, wfd, lfd;
 	uint64_t reload_at;		/* monotonic ms; 0: none pending */
 	bool stop;
-	sigset_t old_mask;
+	sigset_t old_mask, stop_set;
+	struct sigaction old_int, old_term;
+	bool handlers;			/* old_int/old_term hold what to restore */
 	/* watched file names per inotify wd (files in a parent dir) */
 	char names[16][NAME_MAX + 1];
 	int name_wd[16];
@@ -209,6 +211,30 @@ static void reload(struct loop *l, const char *why)
 
 /* ---- the loop ------------------------------------------------------------------ */
 
+/*
+ * SIGTERM/SIGINT while work runs: the handler sets the flag that the core
+ * reads between writes (the write under way finishes, the batch stops).
+ * While the loop sleeps they stay blocked and come through the signalfd.
+ */
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+static void work_begin(struct loop *l)
+{
+	sigprocmask(SIG_UNBLOCK, &l->stop_set, NULL);
+}
+
+static void work_end(struct loop *l)
+{
+	sigprocmask(SIG_BLOCK, &l->stop_set, NULL);
+	if (stop_sig)
+		l->stop = true;
+}
+
 static int push_cb(const struct uc_pev *ev, void *data)
 {
 	struct uc_watch *w = data;
@@ -233,7 +259,7 @@ static void on_netlink(struct loop *l)
 			break;
 		}
 		uc_watch_process(l->w, SIZE_MAX);
-		if (n == 0)
+		if (n == 0 || stop_sig)
 			break;
 	}
 }
@@ -309,6 +335,18 @@ static int setup(struct loop *l)
 	sigaddset(&set, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &set, &l->old_mask) < 0)
 		return -errno;
+	sigemptyset(&l->stop_set);
+	sigaddset(&l->stop_set, SIGTERM);
+	sigaddset(&l->stop_set, SIGINT);
+	{
+		struct sigaction sa = { .sa_handler = on_stop_signal };
+
+		sigemptyset(&sa.sa_mask);
+		stop_sig = 0;
+		if (sigaction(SIGTERM, &sa, &l->old_term) < 0 || sigaction(SIGINT, &sa, &l->old_int) < 0)
+			return -errno;
+		l->handlers = true;
+	}
 	l->sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	l->ep = epoll_create1(EPOLL_CLOEXEC);
 	l->ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -366,6 +404,10 @@ static void teardown(struct loop *l)
 		if (fds[i] >= 0)
 			close(fds[i]);
 	sigprocmask(SIG_SETMASK, &l->old_mask, NULL);
+	if (l->handlers) {
+		sigaction(SIGTERM, &l->old_term, NULL);
+		sigaction(SIGINT, &l->old_int, NULL);
+	}
 }
 
 int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
@@ -379,7 +421,10 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 		teardown(&l);
 		return rc;
 	}
+	uc_watch_set_stop(w, &stop_sig);
+	work_begin(&l);
 	rc = uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	work_end(&l);
 	if (rc) {
 		teardown(&l);
 		return rc;
@@ -405,6 +450,7 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 			rc = -errno;
 			break;
 		}
+		work_begin(&l);
 		for (int i = 0; i < n; i++) {
 			switch (evs[i].data.u64) {
 			case K_NL:
@@ -432,6 +478,7 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 			}
 		}
 		maybe_rescan(&l);
+		work_end(&l);
 	}
 	notify(&l, "STOPPING=1");
 	teardown(&l);

@@ -16,7 +16,7 @@ const double uc_watch_lat_bounds[UC_WATCH_LAT_N] = {
 };
 
 static const char *const cause_names[UC_RESCAN_NCAUSES] = {
-	"start", "overrun", "seq_gap", "queue_full", "reload",
+	"start", "overrun", "seq_gap", "queue_full", "reload", "locked",
 };
 static const char *const ev_names[UC_WEV_N] = {
 	"fork", "exec", "comm", "uid", "gid", "exit", "other",

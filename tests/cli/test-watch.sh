@@ -44,7 +44,7 @@ S=$ROOT/status.sock
 python3 "$TESTS_SRCDIR/cli/fake-watch-status.py" "$S" 3 >"$ROOT/fake.out" 2>&1 &
 for _ in $(seq 50); do [ -S "$S" ] && break; sleep 0.1; done
 t "status: the table" 0 $U watch status --socket "$S"
-has '^rescans +start=1 overrun=1 seq_gap=2 queue_full=0 reload=0$'
+has '^rescans +start=1 overrun=1 seq_gap=2 queue_full=0 reload=0 locked=0$'
 has '^tracked processes +17 \(cap 65536\)$'
 t "status: JSON" 0 $U watch status --socket "$S" -J
 if printf '%s\n' "$OUT" | python3 -c 'import json, sys

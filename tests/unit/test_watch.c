@@ -3,7 +3,8 @@
  * ($UCLAMPCTL_SYSROOT), scripted sched syscalls and a scripted matcher:
  * apply at EXEC, thread walk, COMM re-match, thread forks, overrun / seq
  * gap / full queue -> rescan (debounced), PID reuse -> not applied, giving
- * up on a fought-over process; and the configuration loader: a bad file is
+ * up on a fought-over process, the writers' lock held -> no write, retried
+ * by a rescan, a stop signal -> the write under way finishes, then no more; and the configuration loader: a bad file is
  * refused with file:line, consent comes from allow-enable.
  */
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 #include <cmocka.h>
 
 #include "uclamp/config.h"
+#include "uclamp/lock.h"
 #include "uclamp/sched.h"
 #include "uclamp/watch.h"
 
@@ -36,6 +39,8 @@ static struct {
 static int nset;
 static pid_t set_tid[64];
 static bool revert;	/* another writer: every set is undone at once */
+static volatile sig_atomic_t stop_flag;
+static bool stop_on_set;	/* a "signal" arrives during the first write */
 
 static struct uc_sched_attr *task(pid_t tid)
 {
@@ -69,6 +74,8 @@ static int fake_setattr(pid_t tid, struct uc_sched_attr *a, unsigned int flags)
 	if (nset < 64)
 		set_tid[nset] = tid;
 	nset++;
+	if (stop_on_set)
+		stop_flag = SIGTERM;
 	if (revert)
 		return 0;
 	if (a->sched_flags & UC_SCHED_FLAG_UTIL_CLAMP_MIN)
@@ -219,6 +226,8 @@ static int setup(void **state)
 	nset = 0;
 	revert = false;
 	pidfd_mode = 0;
+	stop_flag = 0;
+	stop_on_set = false;
 	return 0;
 }
 
@@ -312,6 +321,68 @@ static void test_overrun_rescan(void **state)
 	uc_watch_overrun(w);
 	assert_int_equal(uc_watch_rescan_due(w, now + 200), 800);
 	assert_int_equal(uc_watch_rescan_due(w, now + 1000), 0);
+	uc_watch_free(w);
+}
+
+static void test_lock_held(void **state)
+{
+	const pid_t t[] = { 310 };
+	struct uc_lock other = { .fd = -1 };
+	struct uc_watch *w = mk(0);
+	struct uc_pev e = ev(UC_PEV_EXEC, 310, 310, 0, 1);
+	uint64_t now;
+	long due;
+
+	add_proc(310, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 310, 300, false };
+	assert_int_equal(uc_lock_try(&other, NULL), 0);	/* an 'apply' holds the lock */
+	uc_watch_push(w, &e);
+	assert_int_equal(uc_watch_process(w, 10), 0);
+	assert_int_equal(nset, 0);				/* no write */
+	assert_int_equal(task(310)->sched_util_max, 1024);
+	/* not dropped: dirty, the rescan comes from the debounce timer, not at once */
+	now = uc_watch_now_ms();
+	due = uc_watch_rescan_due(w, now);
+	assert_true(due > 0 && due <= 1000);
+	/* still held at the retry: no write, still dirty, nothing counted as done */
+	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, now + 1000), 0);
+	assert_int_equal(nset, 0);
+	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_LOCKED], 0);
+	assert_true(uc_watch_rescan_due(w, uc_watch_now_ms()) > 0);
+	/* released: the next retry writes */
+	uc_lock_release(&other);
+	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms() + 1000), 0);
+	assert_int_equal(nset, 1);
+	assert_int_equal(task(310)->sched_util_max, 300);
+	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_LOCKED], 1);
+	assert_int_equal(uc_watch_rescan_due(w, uc_watch_now_ms()), -1);
+	/* the batch let go of the lock */
+	assert_int_equal(uc_lock_try(&other, NULL), 0);
+	uc_lock_release(&other);
+	uc_watch_free(w);
+}
+
+static void test_stop_mid_batch(void **state)
+{
+	struct uc_watch *w = mk(0);
+	struct uc_pev a = ev(UC_PEV_EXEC, 320, 320, 0, 1), b = ev(UC_PEV_EXEC, 321, 321, 0, 2);
+
+	add_proc(320, (pid_t[]){ 320 }, 1, 1);
+	add_proc(321, (pid_t[]){ 321 }, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 320, 300, false };
+	rules[nrules++] = (typeof(rules[0])){ 321, 300, false };
+	uc_watch_set_stop(w, &stop_flag);
+	stop_on_set = true;	/* SIGTERM while the first write is under way */
+	uc_watch_push(w, &a);
+	uc_watch_push(w, &b);
+	assert_int_equal(uc_watch_process(w, 10), 1);	/* the second is left */
+	assert_int_equal(nset, 1);
+	assert_int_equal(task(320)->sched_util_max, 300);	/* the write under way finished */
+	assert_int_equal(task(321)->sched_util_max, 1024);
+	/* stopping: no more batches */
+	assert_int_equal(uc_watch_process(w, 10), 1);
+	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, 0), 0);
+	assert_int_equal(nset, 1);
 	uc_watch_free(w);
 }
 
@@ -520,6 +591,8 @@ int main(void)
 		cmocka_unit_test_setup(test_exec_applies, setup),
 		cmocka_unit_test_setup(test_threads_and_comm, setup),
 		cmocka_unit_test_setup(test_overrun_rescan, setup),
+		cmocka_unit_test_setup(test_lock_held, setup),
+		cmocka_unit_test_setup(test_stop_mid_batch, setup),
 		cmocka_unit_test_setup(test_seq_gap, setup),
 		cmocka_unit_test_setup(test_queue_full, setup),
 		cmocka_unit_test_setup(test_pid_reuse, setup),
@@ -536,6 +609,9 @@ int main(void)
 	if (!mkdtemp(root))
 		return 1;
 	setenv("UCLAMPCTL_SYSROOT", root, 1);
+	snprintf(cmd, sizeof(cmd), "%s/run", root);
+	if (mkdir(cmd, 0755))
+		return 1;
 	uc_sched_set_syscalls(&fake_sc);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);

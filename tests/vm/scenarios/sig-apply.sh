@@ -4,11 +4,11 @@
 # (best effort) stops the run, and the report says exactly what was done.
 # A second signal while stopping does not cut the undo short.
 #
-# Timing: the writer runs in a cgroup of its own; apply writes the 3,000
-# threads first (tasks lead in an atomic plan), then the sysctl and the
-# cgroup. A busy loop on the other CPU sees the first write and freezes the writer's cgroup at once (cgroup.freeze),
-# the signal is sent, and the thaw lets the writer see it: in the middle of
-# the task writes, which the checks below verify.
+# Timing, deterministic on any load: the writer runs with helpers/stopat.c
+# preloaded, which stops it (SIGSTOP) right after its 100th sched_setattr:
+# apply writes the 3,000 threads first (tasks lead in an atomic plan), then
+# the sysctl and the cgroup, so the stop is in the middle of the task writes.
+# The signals are sent to the stopped writer, SIGCONT lets it see them.
 # vm-timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$VM_DIR/helpers/task.sh"
@@ -33,40 +33,33 @@ CONF
 sysmin() { cat /proc/sys/kernel/sched_util_clamp_min; }
 threads_at() { "$UCLAMPCTL" task show -a -n -r -o UTIL_MIN,UTIL_MAX "$TP" | sort | uniq -c | awk '{ print $1, $2, $3 }'; }
 old_state() { test "$(sysmin) $(cat $CG/sig/cpu.uclamp.max) $(threads_at | tr '\n' ' ')" = "1024 max 3000 0 1024 "; }
-mkdir $CG/writer
-# start_writer OUTFILE READY CMD...: run CMD in the background in cgroup
-# 'writer' (W = its PID); once READY (a builtin-only test) is true, freeze it
+check "build helpers/stopat.c" gcc -shared -fPIC -o "$T/stopat.so" "$VM_DIR/helpers/stopat.c" -ldl
+STOP_AT=100
+# start_writer OUTFILE CMD...: run CMD in the background (W = its PID) and
+# wait until it stopped itself after its STOP_AT-th write
 start_writer() {
-	local out=$1 ready=$2 i
-	shift 2
-	sh -c 'echo $$ >/sys/fs/cgroup/writer/cgroup.procs && exec "$@"' sh "$@" >"$out" 2>&1 &
+	local out=$1 i
+	shift
+	LD_PRELOAD="$T/stopat.so" UC_STOP_AT=$STOP_AT "$@" >"$out" 2>&1 &
 	W=$!
-	for ((i = 0; i < 2000000; i++)); do
-		if $ready; then
-			echo 1 >$CG/writer/cgroup.freeze
-			return 0
-		fi
+	for ((i = 0; i < 6000; i++)); do
+		case $(sed 's/.*) //' "/proc/$W/stat" 2>/dev/null) in
+		T*) return 0 ;;
+		'' | Z*) echo "  the writer ended before its write $STOP_AT: $(cat "$out")"; return 1 ;;
+		esac
+		sleep 0.1
 	done
 	return 1
 }
-# signal SIG...: send each signal to the frozen writer, then thaw it
+# signal SIG...: send each signal to the stopped writer, then let it go on
 signal() {
 	local s
 	for s in "$@"; do kill -"$s" "$W"; done
-	echo 0 >$CG/writer/cgroup.freeze
+	kill -CONT "$W"
 }
-# no fork in the busy loop: builtins only
-# the main thread is the first task written (apply writes tasks first)
-main_thread_at() {
-	local k c v
-	while read -r k c v; do [ "$k" = uclamp.max ] && [ "$v" = "$1" ] && return 0; done <"/proc/$TP/task/$TP/sched"
-	return 1
-}
-apply_writing() { main_thread_at 300; }
-main_thread_written() { main_thread_at 200; }
 
 # ---- SIGINT, and SIGTERM on its heels: the first one counts, the undo completes
-check "apply started writing" start_writer "$T/int.out" apply_writing "$UCLAMPCTL" apply --config "$T/new.conf"
+check "apply started writing" start_writer "$T/int.out" "$UCLAMPCTL" apply --config "$T/new.conf"
 signal INT TERM	# both pending at the thaw: the second comes while stopping
 wait "$W"
 RC=$?
@@ -82,7 +75,7 @@ expect_out "1 more signal\(s\) came while stopping: noted; the run completed its
 expect_key 1 "writes were made before the signal (a flipped key stays on)"
 
 # ---- SIGTERM with -J: one complete JSON document, on stdout only
-check "apply -J started writing" start_writer "$T/term.json" apply_writing sh -c "exec '$UCLAMPCTL' apply -J --config '$T/new.conf' 2>'$T/term.err'"
+check "apply -J started writing" start_writer "$T/term.json" sh -c "exec '$UCLAMPCTL' apply -J --config '$T/new.conf' 2>'$T/term.err'"
 signal TERM
 wait "$W"
 RC=$?
@@ -98,7 +91,7 @@ assert d["not_attempted"] > 0 and any("interrupted" in e for e in d["errors"]), 
 check "the host is as before" old_state
 
 # ---- best effort: task set --threads stops; the report matches the threads
-check "task set started" start_writer "$T/ts.out" main_thread_written "$UCLAMPCTL" task set -a --max 200 -y "$TP"
+check "task set started" start_writer "$T/ts.out" "$UCLAMPCTL" task set -a --max 200 -y "$TP"
 signal TERM
 wait "$W"
 RC=$?

@@ -85,7 +85,7 @@ expect_out '^clamped [0-9]+$'
 
 expect_rc 0 uclampctl watch status -J --socket "$T/s.sock"
 expect_out '"generation": 2,'
-expect_out '"rescans": \{"start": 1, "overrun": 0, "seq_gap": 0, "queue_full": 0, "reload": [12]\}'
+expect_out '"rescans": \{"start": 1, "overrun": 0, "seq_gap": 0, "queue_full": 0, "reload": [12], "locked": 0\}'
 expect_out '"applied": [3-9]'
 expect_out '"reload_failures": [1-9]'
 expect_out '"exec": [1-9]'

@@ -1,0 +1,18 @@
+# A reused PID at the prompt: the plan is made before [y/N]; the target is
+# killed there and another process is started at the same PID (clone3 with
+# set_tid). Answering y must not clamp the newcomer: the identity (PID +
+# start time) is checked again right before the write, the task is reported
+# gone, nothing is written, and the fast path stays off.
+. "$(dirname "$0")/../lib.sh"
+T=$(mktemp -d)
+expect_key 0 "right after boot"
+check "build helpers/pidreuse.c" gcc -O2 -o "$T/pidreuse" "$VM_DIR/helpers/pidreuse.c"
+run "$T/pidreuse" "$UCLAMPCTL" task set --max 300
+check "the stage was set (prompt, kill, same PID again)" test "$RC" = 0
+expect_out "\[y/N\]"
+pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid \([0-9]*\)$/\1/p')
+check "the newcomer has the PID the plan named ($pid)" test -n "$pid"
+expect_out "^newcomer $pid min 0 max 1024$"
+expect_out "changed 0, unchanged 0, gone 1, failed 0"
+expect_key 0 "nothing was written"
+done_scenario
