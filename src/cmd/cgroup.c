@@ -94,8 +94,8 @@ static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_inf
 /* ---- show -------------------------------------------------------------------- */
 
 enum {
-	COL_CGROUP, COL_PATH, COL_MIN, COL_MAX, COL_MIN_UTIL, COL_MAX_UTIL, COL_EFF_MIN, COL_EFF_MAX,
-	COL_EFF_MIN_PCT, COL_EFF_MAX_PCT, COL_NOTE
+	COL_CGROUP, COL_PATH, COL_MIN, COL_MAX, COL_MIN_UTIL, COL_MAX_UTIL, COL_EFF_MIN,
+	COL_EFF_MAX, COL_EFF_MIN_PCT, COL_EFF_MAX_PCT, COL_NOTE
 };
 
 static const struct uc_col cols[] = {

@@ -297,8 +297,8 @@ int cli_task_support(const struct cli_ctl *ctl)
 /* ---- task show ------------------------------------------------------------------ */
 
 enum {
-	COL_PID, COL_TID, COL_COMM, COL_POLICY, COL_UTIL_MIN, COL_UTIL_MAX, COL_EFF_MIN, COL_EFF_MAX,
-	COL_ROF, COL_CGROUP, NCOLS
+	COL_PID, COL_TID, COL_COMM, COL_POLICY, COL_UTIL_MIN, COL_UTIL_MAX, COL_EFF_MIN,
+	COL_EFF_MAX, COL_ROF, COL_CGROUP, NCOLS
 };
 
 static const struct uc_col cols[NCOLS] = {

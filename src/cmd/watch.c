@@ -79,7 +79,8 @@ static int load(void *data, struct uc_watch_ruleset *rs)
 }
 
 /* The guard's verdict for "these rules write clamps": UC_GUARD_REFUSE, ... */
-static enum uc_guard_verdict consent(struct wctx *c, const struct uc_watch_ruleset *rs, enum uc_key_state *key)
+static enum uc_guard_verdict consent(struct wctx *c, const struct uc_watch_ruleset *rs,
+				     enum uc_key_state *key)
 {
 	struct uc_consent cons = { .yes = c->ctl->yes || rs->allow_enable, .interactive = false };
 	struct uc_sched_attr sa = { .size = UC_SCHED_ATTR_SIZE_VER1 };
@@ -151,12 +152,13 @@ static int run_error(int rc)
 	switch (-rc) {
 	case EPERM:
 	case EACCES:
-		cli_errx("watch: the proc connector refused us: before Linux 6.6 it needs CAP_NET_ADMIN "
-			"(run as root, or give the service CAP_NET_ADMIN)");
+		cli_errx("watch: the proc connector refused us: before Linux 6.6 it needs "
+			 "CAP_NET_ADMIN (run as root, or give the service CAP_NET_ADMIN)");
 		break;
 	case ETIMEDOUT:
-		cli_errx("watch: no answer from the proc connector: the kernel ignores subscriptions from a "
-			"non-initial user or PID namespace (a container); run watch on the host");
+		cli_errx("watch: no answer from the proc connector: the kernel ignores "
+			 "subscriptions from a non-initial user or PID namespace (a container); "
+			 "run watch on the host");
 		break;
 	case EPROTONOSUPPORT:
 	case ENOENT:
@@ -174,8 +176,14 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 	struct uc_watch_ruleset rs;
 	struct uc_watch_opts o = { .dry_run = c->dry_run, .log = watch_log, .log_data = &c->log };
 	struct uc_watch_loop_opts lo = {
-		.config_paths = c->paths, .nconfig = c->npaths, .load = load, .may_run = may_run, .data = c,
-		.notify = watch_notify, .watchdog_usec = watch_watchdog_usec(), .status_socket = sock,
+		.config_paths = c->paths,
+		.nconfig = c->npaths,
+		.load = load,
+		.may_run = may_run,
+		.data = c,
+		.notify = watch_notify,
+		.watchdog_usec = watch_watchdog_usec(),
+		.status_socket = sock,
 	};
 	static const char *const defaults[] = { UC_CONFIG_FILE, UC_CONFIG_DIR };
 	enum uc_key_state key;
@@ -196,20 +204,22 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 		if (rs.ops)
 			rs.ops->free(rs.rules);
 		if (key == UC_KEY_UNSUPPORTED) {
-			cli_errx("watch: the kernel has no uclamp (CONFIG_UCLAMP_TASK): nothing to watch for");
+			cli_errx("watch: the kernel has no uclamp (CONFIG_UCLAMP_TASK): "
+				 "nothing to watch for");
 			return CLI_EXIT_NOTSUPP;
 		}
 		cli_errx(refusal, uc_key_state_name(key));
 		return CLI_EXIT_REFUSED;
 	case UC_GUARD_GO_WARN:
-		cli_warnx(ctl, "watch: the first clamp written will enable the uclamp fast path (consent: %s)",
-			 rs.allow_enable ? "allow-enable = yes" : "--yes");
+		cli_warnx(ctl, "watch: the first clamp written will enable the uclamp fast path "
+			  "(consent: %s)", rs.allow_enable ? "allow-enable = yes" : "--yes");
 		break;
 	default:
 		break;
 	}
 	if (!rs.nrules)
-		cli_warnx(ctl, "watch: no [tasks] rules yet: waiting for the configuration to change");
+		cli_warnx(ctl,
+			  "watch: no [tasks] rules yet: waiting for the configuration to change");
 	if (!c->npaths) {
 		lo.config_paths = defaults;
 		lo.nconfig = 2;
@@ -263,23 +273,29 @@ static void print_table(const struct uc_watch_stats *s)
 	printf("\n%-22s applied=%llu unchanged=%llu would_apply=%llu gone=%llu\n", "tasks",
 	       (unsigned long long)s->applied, (unsigned long long)s->unchanged,
 	       (unsigned long long)s->would_apply, (unsigned long long)s->gone);
-	printf("%-22s identity_mismatch=%llu skipped_rt=%llu given_up=%llu untracked=%llu refused=%llu\n",
-	       "left alone", (unsigned long long)s->identity_mismatch, (unsigned long long)s->skipped_rt,
-	       (unsigned long long)s->given_up, (unsigned long long)s->untracked, (unsigned long long)s->refused);
+	printf("%-22s identity_mismatch=%llu skipped_rt=%llu given_up=%llu untracked=%llu "
+	       "refused=%llu\n",
+	       "left alone", (unsigned long long)s->identity_mismatch,
+	       (unsigned long long)s->skipped_rt, (unsigned long long)s->given_up,
+	       (unsigned long long)s->untracked, (unsigned long long)s->refused);
 	printf("%-22s ok=%llu failed=%llu\n", "reloads", (unsigned long long)s->reloads,
 	       (unsigned long long)s->reload_failures);
 	printf("%-22s %llu", "errors", (unsigned long long)s->errors_total);
 	for (int i = 0; i < UC_WATCH_MAX_ERRNOS; i++)
 		if (s->errors[i].err)
-			printf(" %s=%llu", strerror(s->errors[i].err), (unsigned long long)s->errors[i].n);
-	printf("\n%-22s %llu (high-water %llu, cap %llu)\n", "queue", (unsigned long long)s->queue_len,
-	       (unsigned long long)s->queue_hiwater, (unsigned long long)s->queue_cap);
-	printf("%-22s count=%llu mean=%.3f ms\n", "exec->apply latency", (unsigned long long)s->lat_count,
+			printf(" %s=%llu", strerror(s->errors[i].err),
+			       (unsigned long long)s->errors[i].n);
+	printf("\n%-22s %llu (high-water %llu, cap %llu)\n", "queue",
+	       (unsigned long long)s->queue_len, (unsigned long long)s->queue_hiwater,
+	       (unsigned long long)s->queue_cap);
+	printf("%-22s count=%llu mean=%.3f ms\n", "exec->apply latency",
+	       (unsigned long long)s->lat_count,
 	       s->lat_count ? (double)s->lat_sum_ns / (double)s->lat_count / 1e6 : 0.0);
 	for (int i = 0; i <= UC_WATCH_LAT_N && s->lat_count; i++) {
 		cum += s->lat_buckets[i];
 		if (i < UC_WATCH_LAT_N)
-			printf("%-22s <= %g ms: %llu\n", "", uc_watch_lat_bounds[i] * 1e3, (unsigned long long)cum);
+			printf("%-22s <= %g ms: %llu\n", "", uc_watch_lat_bounds[i] * 1e3,
+			       (unsigned long long)cum);
 		else
 			printf("%-22s all: %llu\n", "", (unsigned long long)cum);
 	}
@@ -386,42 +402,58 @@ static void prom_gauge(const char *name, const char *help, uint64_t v)
 
 static void print_prom(const struct uc_watch_stats *s)
 {
-	prom_gauge("rules_generation", "Rules generation (1 at start, +1 per reload).", s->generation);
+	prom_gauge("rules_generation", "Rules generation (1 at start, +1 per reload).",
+		   s->generation);
 	prom_gauge("rules", "Rules loaded.", s->rules);
 	prom_gauge("tracked_processes", "Processes in the table.", s->tracked);
 	printf("# HELP " P "events_total Proc connector events received, by type.\n"
 	       "# TYPE " P "events_total counter\n");
 	for (int i = 0; i < UC_WEV_N; i++)
-		printf(P "events_total{type=\"%s\"} %llu\n", uc_watch_ev_name(i), (unsigned long long)s->events[i]);
+		printf(P "events_total{type=\"%s\"} %llu\n", uc_watch_ev_name(i),
+		       (unsigned long long)s->events[i]);
 	prom_counter("overruns_total", "Socket overruns (ENOBUFS): events lost.", s->overruns);
-	prom_counter("seq_gaps_total", "Gaps in the per-CPU event sequence: events lost.", s->seq_gaps);
-	prom_counter("queue_drops_total", "Events dropped by a full internal queue.", s->queue_drops);
-	printf("# HELP " P "rescans_total Full /proc rescans, by cause.\n# TYPE " P "rescans_total counter\n");
+	prom_counter("seq_gaps_total", "Gaps in the per-CPU event sequence: events lost.",
+		     s->seq_gaps);
+	prom_counter("queue_drops_total", "Events dropped by a full internal queue.",
+		     s->queue_drops);
+	printf("# HELP " P "rescans_total Full /proc rescans, by cause.\n# TYPE " P
+	       "rescans_total counter\n");
 	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
-		printf(P "rescans_total{cause=\"%s\"} %llu\n", uc_watch_cause_name(i), (unsigned long long)s->rescans[i]);
+		printf(P "rescans_total{cause=\"%s\"} %llu\n", uc_watch_cause_name(i),
+		       (unsigned long long)s->rescans[i]);
 	prom_counter("applied_total", "Tasks written (one sched_setattr each).", s->applied);
-	prom_counter("unchanged_total", "Tasks matched and already at the wanted values.", s->unchanged);
+	prom_counter("unchanged_total", "Tasks matched and already at the wanted values.",
+		     s->unchanged);
 	prom_counter("would_apply_total", "Tasks a dry run would have written.", s->would_apply);
 	prom_counter("gone_total", "Tasks that exited before the write.", s->gone);
 	prom_counter("identity_mismatch_total", "Reused PIDs left alone.", s->identity_mismatch);
 	prom_counter("skipped_rt_total", "Real-time tasks left alone.", s->skipped_rt);
-	prom_counter("given_up_total", "Processes left alone after repeated re-applies.", s->given_up);
-	prom_counter("refused_total", "Writes refused: would enable the fast path without consent.", s->refused);
+	prom_counter("given_up_total", "Processes left alone after repeated re-applies.",
+		     s->given_up);
+	prom_counter("refused_total", "Writes refused: would enable the fast path without consent.",
+		     s->refused);
 	prom_counter("reloads_total", "Successful reloads.", s->reloads);
-	prom_counter("reload_failures_total", "Reloads that kept the old rules.", s->reload_failures);
-	printf("# HELP " P "errors_total Failed reads and writes, by errno.\n# TYPE " P "errors_total counter\n");
+	prom_counter("reload_failures_total", "Reloads that kept the old rules.",
+		     s->reload_failures);
+	printf("# HELP " P "errors_total Failed reads and writes, by errno.\n# TYPE " P
+	       "errors_total counter\n");
 	for (int i = 0; i < UC_WATCH_MAX_ERRNOS; i++)
 		if (s->errors[i].err)
-			printf(P "errors_total{errno=\"%s\"} %llu\n", strerrorname_np(s->errors[i].err) ?
-			       strerrorname_np(s->errors[i].err) : "?", (unsigned long long)s->errors[i].n);
+			printf(P "errors_total{errno=\"%s\"} %llu\n",
+			       strerrorname_np(s->errors[i].err) ? strerrorname_np(s->errors[i].err)
+								 : "?",
+			       (unsigned long long)s->errors[i].n);
 	prom_gauge("queue_length", "Events queued now.", s->queue_len);
 	prom_gauge("queue_high_water", "Most events queued at once.", s->queue_hiwater);
-	printf("# HELP " P "exec_apply_latency_seconds From the kernel's exec event to the clamp written.\n"
+	printf("# HELP " P
+	       "exec_apply_latency_seconds From the kernel's exec event to the clamp written.\n"
 	       "# TYPE " P "exec_apply_latency_seconds histogram\n");
 	for (int i = 0; i < UC_WATCH_LAT_N; i++)
-		printf(P "exec_apply_latency_seconds_bucket{le=\"%g\"} %llu\n", uc_watch_lat_bounds[i],
+		printf(P "exec_apply_latency_seconds_bucket{le=\"%g\"} %llu\n",
+		       uc_watch_lat_bounds[i],
 		       (unsigned long long)sum(s->lat_buckets, (size_t)i + 1));
-	printf(P "exec_apply_latency_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)s->lat_count);
+	printf(P "exec_apply_latency_seconds_bucket{le=\"+Inf\"} %llu\n",
+	       (unsigned long long)s->lat_count);
 	printf(P "exec_apply_latency_seconds_sum %.9f\n", (double)s->lat_sum_ns / 1e9);
 	printf(P "exec_apply_latency_seconds_count %llu\n", (unsigned long long)s->lat_count);
 }
@@ -436,7 +468,8 @@ static int do_status(struct cli_ctl *ctl, enum fmt fmt, const char *sock)
 		return CLI_EXIT_FAIL;
 	}
 	if (rc == -EACCES) {
-		cli_errx("watch status: permission denied: the status socket is root's (run as root)");
+		cli_errx("watch status: permission denied: the status socket is root's "
+			 "(run as root)");
 		return CLI_EXIT_FAIL;
 	}
 	if (rc) {
@@ -516,7 +549,9 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 			else if (!strcmp(optarg, "prometheus"))
 				fmt = FMT_PROM;
 			else
-				cli_usage_error(ctl, "unknown --format '%s': use table, json or prometheus", optarg);
+				cli_usage_error(
+					ctl, "unknown --format '%s': use table, json or prometheus",
+					optarg);
 			fmt_set = true;
 			break;
 		case 'h':
@@ -528,7 +563,8 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s' (watch takes 'status' or options)", argv[optind]);
+		cli_usage_error(ctl, "unexpected argument '%s' (watch takes 'status' or options)",
+				argv[optind]);
 	if (status && (c.npaths || c.dry_run || ctl->yes || one))
 		cli_usage_error(ctl, "watch status takes only -J, --format and --socket");
 	if (!status && fmt_set)

@@ -676,7 +676,8 @@ static bool batch_begin(struct uc_watch *w)
 		/* as the CLI does: no /run/uclampctl for us (not root, a read-only
 		 * /run): the kernel refuses such a user's writes to others' tasks */
 		if (!w->lock_logged)
-			uc_watch_logf(w, LOG_WARNING, "no uclampctl lock (%s: %s): going on without it",
+			uc_watch_logf(w, LOG_WARNING,
+				      "no uclampctl lock (%s: %s): going on without it",
 				      UC_LOCK_PATH, strerror(-rc));
 		w->lock_logged = true;
 		return true;

@@ -343,7 +343,8 @@ static int setup(struct loop *l)
 
 		sigemptyset(&sa.sa_mask);
 		stop_sig = 0;
-		if (sigaction(SIGTERM, &sa, &l->old_term) < 0 || sigaction(SIGINT, &sa, &l->old_int) < 0)
+		if (sigaction(SIGTERM, &sa, &l->old_term) < 0 ||
+		    sigaction(SIGINT, &sa, &l->old_int) < 0)
 			return -errno;
 		l->handlers = true;
 	}

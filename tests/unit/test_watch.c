@@ -4,8 +4,9 @@
  * apply at EXEC, thread walk, COMM re-match, thread forks, overrun / seq
  * gap / full queue -> rescan (debounced), PID reuse -> not applied, giving
  * up on a fought-over process, the writers' lock held -> no write, retried
- * by a rescan, a stop signal -> the write under way finishes, then no more; and the configuration loader: a bad file is
- * refused with file:line, consent comes from allow-enable.
+ * by a rescan, a stop signal -> the write under way finishes, then no more;
+ * and the configuration loader: a bad file is refused with file:line,
+ * consent comes from allow-enable.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -148,6 +148,7 @@ int main(int argc, char **argv)
 	kill(again, SIGKILL);
 	waitpid(again, NULL, 0);
 	printf("%s\nstatus %d\npid %d\nnewcomer %d min %ld max %ld\n", out,
-	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), (int)victim, (int)again, min, max);
+	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), (int)victim, (int)again, min,
+	       max);
 	return 0;
 }
