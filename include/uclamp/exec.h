@@ -36,19 +36,17 @@ struct uc_exec_report {
 	int stopped_by;
 };
 
-/* ops NULL = the real kernel. Returns 0 when nothing failed, else the first
- * failure's -errno. Each change's state/err says what happened to it. */
-int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
-		    struct uc_exec_report *r);
-
 /*
- * The same, stopping early when *stop becomes nonzero (a signal handler sets
- * it): the write under way finishes, the rest is skipped and, in atomic mode,
- * the changes made are undone (an undo is never cut short by *stop). A task
- * whose identity changed since planning (its PID was reused) is left alone
- * and reported gone (err -ESTALE).
+ * Run the plan. ops NULL = the real kernel. Returns 0 when nothing failed,
+ * else the first failure's -errno; each change's state/err says what
+ * happened to it. stop NULL = run to the end; else the run stops early when
+ * *stop becomes nonzero (a signal handler sets it): the write under way
+ * finishes, the rest is skipped and, in atomic mode, the changes made are
+ * undone (an undo is never cut short by *stop). A task whose identity changed
+ * since planning (its PID was reused) is left alone and reported gone
+ * (err -ESTALE).
  */
-int uc_plan_execute_stop(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
-			 volatile sig_atomic_t *stop, struct uc_exec_report *r);
+int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
+		    volatile sig_atomic_t *stop, struct uc_exec_report *r);
 
 #endif

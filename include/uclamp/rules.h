@@ -157,9 +157,6 @@ struct uc_rules_result {
  */
 int uc_rules_match(const struct uc_rules *rs, struct uc_proc *p, struct uc_rules_result *res);
 
-/* Does one rule's selectors match (scope ignored)? 1, 0 or -errno. */
-int uc_rule_selects(const struct uc_rule *r, struct uc_proc *p);
-
 /* fnmatch-style match used for every string selector (exact without glob chars). */
 bool uc_rule_str_match(const char *pat, const char *s);
 /* Does pattern select cgroup rel: rel itself or any group above it matches. */

@@ -157,13 +157,7 @@ static void skip_from(struct uc_plan *p, size_t i, struct uc_exec_report *r)
 }
 
 int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
-		    struct uc_exec_report *r)
-{
-	return uc_plan_execute_stop(p, mode, ops, NULL, r);
-}
-
-int uc_plan_execute_stop(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
-			 volatile sig_atomic_t *stop, struct uc_exec_report *r)
+		    volatile sig_atomic_t *stop, struct uc_exec_report *r)
 {
 	size_t i = 0;
 

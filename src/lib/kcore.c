@@ -143,8 +143,3 @@ int uc_kcore_read_why(int fd, uint64_t vaddr, void *buf, size_t len, const char 
 	}
 	return fail(why, "no PT_LOAD segment covers the address", -EFAULT);
 }
-
-int uc_kcore_read(int fd, uint64_t vaddr, void *buf, size_t len)
-{
-	return uc_kcore_read_why(fd, vaddr, buf, len, NULL);
-}

@@ -246,13 +246,6 @@ static int policy_selects(const struct uc_rule *r, struct uc_proc *p)
 	return p->policy >= 0 && in_ids(r->policies, r->npolicies, (unsigned)p->policy);
 }
 
-int uc_rule_selects(const struct uc_rule *r, struct uc_proc *p)
-{
-	int rc = process_selects(r, p);
-
-	return rc == 1 ? policy_selects(r, p) : rc;
-}
-
 /* A rule that names fifo or rr in its policies asked for RT tasks. */
 static bool rule_takes_rt(const struct uc_rule *r)
 {

@@ -196,7 +196,7 @@ int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_rep
 		}
 	}
 
-	rc = uc_plan_execute_stop(plan, o->mode, o->ops, o->stop, &er);
+	rc = uc_plan_execute(plan, o->mode, o->ops, o->stop, &er);
 	r->first_err = er.first_err;
 	uc_report_count(r, plan);
 	if (er.stopped_by) {

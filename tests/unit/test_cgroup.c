@@ -887,7 +887,7 @@ static void test_plan_enable_cpu(void **state)
 	assert_int_equal(p.v[2].to, 4000);
 	/* the clamp write fails: the subtree changes are undone, bottom-up */
 	subtree_log_n = 0;
-	assert_int_equal(uc_plan_execute(&p, UC_EXEC_ATOMIC, &ops, &r), -EACCES);
+	assert_int_equal(uc_plan_execute(&p, UC_EXEC_ATOMIC, &ops, NULL, &r), -EACCES);
 	assert_int_equal(subtree_log_n, 4);
 	assert_string_equal(subtree_log[0], "+a");
 	assert_string_equal(subtree_log[1], "+a/b");

@@ -224,7 +224,7 @@ static void test_empty_plan(void **state)
 
 	(void)state;
 	uc_plan_init(&plan);
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), 0);
 	assert_int_equal(ncalls, 0);
 	expect_report(&r, .done = 0);
 }
@@ -244,7 +244,7 @@ static void test_one_call_per_tid(void **state)
 	task(103, UC_ATTR_MIN, 50, UC_RESET);			/* reset both */
 	task(103, UC_ATTR_MAX, 500, UC_RESET);
 	task(104, UC_ATTR_RESET_ON_FORK, 0, 1);			/* the flag alone */
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), 0);
 	assert_int_equal(ncalls, 4);
 	expect_task_call(0, 101, 2, 100, 800, UC_KEEP);
 	expect_task_call(1, 102, 1, UC_KEEP, 300, UC_KEEP);
@@ -267,7 +267,7 @@ static void test_three_attrs_and_non_adjacent(void **state)
 	task(7, UC_ATTR_MIN, 0, 10);
 	task(8, UC_ATTR_MIN, 0, 10);
 	task(7, UC_ATTR_MIN, 10, 20);
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), 0);
 	assert_int_equal(ncalls, 3);
 	expect_task_call(0, 7, 3, 10, 600, 1);
 	expect_task_call(1, 8, 1, 10, UC_KEEP, UC_KEEP);
@@ -296,7 +296,7 @@ static void test_best_effort_continues(void **state)
 	script[1] = -EPERM;
 	script[2] = -ESRCH;
 	script[4] = -EINVAL;
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), -EPERM);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), -EPERM);
 	assert_int_equal(ncalls, 5);	/* every TID was tried once; nothing undone */
 	expect_task_call(0, 1, 2, 100, 200, UC_KEEP);
 	expect_task_call(1, 2, 2, 100, 200, UC_KEEP);
@@ -325,7 +325,7 @@ static void test_gone_is_not_failure(void **state)
 	task(2, UC_ATTR_MAX, 1024, 200);
 	script[0] = -ESRCH;
 	script[1] = -ESRCH;
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), 0);
 	assert_int_equal(ncalls, 2);
 	expect_report(&r, .gone = 3);
 	for (size_t i = 0; i < plan.n; i++)
@@ -341,7 +341,7 @@ static void test_esrch_on_a_file_fails(void **state)
 	uc_plan_init(&plan);
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "a", 0, 100));
 	script[0] = -ESRCH;
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), -ESRCH);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), -ESRCH);
 	assert_int_equal(plan.v[0].state, UC_CH_FAILED);
 	expect_report(&r, .failed = 1, .first_err = -ESRCH);
 }
@@ -367,7 +367,7 @@ static void test_atomic_rolls_back_in_reverse(void **state)
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "app/db", 0, 1000));
 	task(9, UC_ATTR_MAX, 1024, 100);
 	script[4] = -ERANGE;
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), -ERANGE);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), -ERANGE);
 	assert_int_equal(ncalls, 9);
 	expect_sysctl_call(0, UC_ATTR_MIN, 200);
 	expect_sysctl_call(1, UC_ATTR_MAX, 800);
@@ -409,7 +409,7 @@ static void test_atomic_tasks_undo(void **state)
 	task(5, UC_ATTR_MIN, 0, 10);
 	script[1] = -ESRCH;	/* tid 2 gone: not a failure, run goes on */
 	script[3] = -EPERM;	/* tid 4 fails */
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), -EPERM);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), -EPERM);
 	assert_int_equal(ncalls, 6);
 	expect_task_call(0, 1, 2, 100, 200, UC_KEEP);
 	expect_task_call(1, 2, 1, UC_KEEP, 200, UC_KEEP);
@@ -440,7 +440,7 @@ static void test_rollback_failed(void **state)
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "d", 0, 800));
 	script[3] = -EACCES;	/* c fails */
 	script[5] = -EIO;	/* undoing a fails */
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), -EACCES);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), -EACCES);
 	assert_int_equal(ncalls, 7);
 	expect_cgroup_call(4, "b", UC_ATTR_MIN, 0);
 	expect_cgroup_call(5, "a", UC_ATTR_MIN, 0);
@@ -464,7 +464,7 @@ static void test_atomic_first_fails(void **state)
 	task(1, UC_ATTR_MAX, 1024, 200);
 	task(2, UC_ATTR_MIN, 0, 100);
 	script[0] = -EINVAL;
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), -EINVAL);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), -EINVAL);
 	assert_int_equal(ncalls, 1);
 	assert_int_equal(plan.v[0].state, UC_CH_FAILED);
 	assert_int_equal(plan.v[1].state, UC_CH_FAILED);
@@ -482,7 +482,7 @@ static void test_atomic_success(void **state)
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_RT_DEFAULT, NULL, 1024, 0));
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, "x/y", 10000, 10000));
 	task(3, UC_ATTR_MAX, 1024, 512);
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), 0);
 	assert_int_equal(ncalls, 3);
 	expect_sysctl_call(0, UC_ATTR_RT_DEFAULT, 0);
 	expect_cgroup_call(1, "x/y", UC_ATTR_MAX, 10000);
@@ -503,7 +503,7 @@ static void test_report_reset(void **state)
 	(void)state;
 	uc_plan_init(&plan);
 	task(3, UC_ATTR_MAX, 1024, 512);
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), 0);
 	expect_report(&r, .done = 1);
 }
 
@@ -526,7 +526,7 @@ static void test_identity_checked_before_write(void **state)
 	start_now[1] = 1000;	/* the same task */
 	start_now[2] = 2500;	/* another task at that PID */
 	start_now[3] = 0;	/* exited */
-	assert_int_equal(uc_plan_execute_stop(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
 	assert_int_equal(nidentity, 3);
 	assert_int_equal(ncalls, 2);	/* tids 1 and 4 only */
 	expect_task_call(0, 1, 2, 100, 200, UC_KEEP);
@@ -552,7 +552,7 @@ static void test_stop_atomic_undoes(void **state)
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MAX, NULL, 1024, 800));
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_RT_DEFAULT, NULL, 1024, 100));
 	stop_at = 1;
-	assert_int_equal(uc_plan_execute_stop(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
 	assert_int_equal(r.stopped_by, SIGTERM);
 	assert_int_equal(ncalls, 4);
 	expect_sysctl_call(0, UC_ATTR_MIN, 512);
@@ -578,7 +578,7 @@ static void test_stop_best_effort_keeps(void **state)
 	task(3, UC_ATTR_MAX, 1024, 200);
 	task(4, UC_ATTR_MAX, 1024, 200);
 	stop_at = 1;
-	assert_int_equal(uc_plan_execute_stop(&plan, UC_EXEC_BEST_EFFORT, &checking_ops, &stop, &r),
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &checking_ops, &stop, &r),
 			 0);
 	assert_int_equal(r.stopped_by, SIGINT);
 	assert_int_equal(ncalls, 2);
@@ -595,7 +595,7 @@ static void test_stop_before_first_write(void **state)
 	uc_plan_init(&plan);
 	task(1, UC_ATTR_MAX, 1024, 200);
 	stop = SIGHUP;
-	assert_int_equal(uc_plan_execute_stop(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
 	assert_int_equal(ncalls, 0);
 	assert_int_equal(r.stopped_by, SIGHUP);
 	expect_report(&r, .skipped = 1);

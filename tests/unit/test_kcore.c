@@ -250,7 +250,7 @@ static void several_loads(void **state)
 	read4(fd, TOP + 0x10, 0, 0x4000 + 0x10, NULL);
 	/* the plain API agrees */
 	uint32_t v;
-	assert_int_equal(uc_kcore_read(fd, DMAP, &v, 4), 0);
+	assert_int_equal(uc_kcore_read_why(fd, DMAP, &v, 4, NULL), 0);
 	assert_int_equal(v, pattern32(0x2000));
 	close(fd);
 }
@@ -508,15 +508,15 @@ static void io_faults(void **state)
 	inject_eof_at = UINT64_MAX;
 
 	/* bad arguments */
-	assert_int_equal(uc_kcore_read(-1, TEXT, &v, 4), -EINVAL);
-	assert_int_equal(uc_kcore_read(fd, TEXT, NULL, 4), -EINVAL);
-	assert_int_equal(uc_kcore_read(fd, TEXT, &v, 0), -EINVAL);
+	assert_int_equal(uc_kcore_read_why(-1, TEXT, &v, 4, NULL), -EINVAL);
+	assert_int_equal(uc_kcore_read_why(fd, TEXT, NULL, 4, NULL), -EINVAL);
+	assert_int_equal(uc_kcore_read_why(fd, TEXT, &v, 0, NULL), -EINVAL);
 	close(fd);
 
 	/* not seekable */
 	int p[2];
 	assert_int_equal(pipe(p), 0);
-	assert_int_equal(uc_kcore_read(p[0], TEXT, &v, 4), -ESPIPE);
+	assert_int_equal(uc_kcore_read_why(p[0], TEXT, &v, 4, NULL), -ESPIPE);
 	close(p[0]);
 	close(p[1]);
 }
@@ -541,7 +541,7 @@ static void fuzz_headers(void **state)
 		for (int k = 0; k < 6; k++)
 			raw[16 + rand() % (sizeof(raw) - 16)] = (uint8_t)rand();
 		fd = image_write(&im, raw, sizeof(raw), 0);
-		rc = uc_kcore_read(fd, TEXT + (uint64_t)(rand() % 0x1000), &v, 4);
+		rc = uc_kcore_read_why(fd, TEXT + (uint64_t)(rand() % 0x1000), &v, 4, NULL);
 		assert_true(rc == 0 || rc == -ENOEXEC || rc == -EFAULT || rc == -EIO);
 		close(fd);
 	}

@@ -143,7 +143,7 @@ static void test_all_orderings(void **state)
 		}
 
 		kernel_reset(cur.min, cur.max, 1024);
-		rc = uc_plan_execute(&p, UC_EXEC_ATOMIC, &model_ops, &r);
+		rc = uc_plan_execute(&p, UC_EXEC_ATOMIC, &model_ops, NULL, &r);
 		if (rc != 0 || k.rejected)
 			fail_msg("cur %ld/%ld want %ld/%ld: a write was rejected (order %s first)",
 				 cur.min, cur.max, want.min, want.max,
@@ -263,7 +263,7 @@ static void test_rollback(void **state)
 	kernel_reset(0, 512, 1024);
 	k.fail_at = 2;
 	k.fail_err = -EACCES;
-	rc = uc_plan_execute(&p, UC_EXEC_ATOMIC, &model_ops, &r);
+	rc = uc_plan_execute(&p, UC_EXEC_ATOMIC, &model_ops, NULL, &r);
 	assert_int_equal(rc, -EACCES);
 	assert_int_equal(k.calls, 3);	/* max 1024, min 800 (fails), max back to 512 */
 	assert_int_equal(k.log[0].attr, UC_ATTR_MAX);
@@ -288,7 +288,7 @@ static void test_rollback(void **state)
 	kernel_reset(0, 512, 1024);
 	k.fail_at = 3;
 	k.fail_err = -EROFS;
-	assert_int_equal(uc_plan_execute(&p, UC_EXEC_ATOMIC, &model_ops, &r), -EROFS);
+	assert_int_equal(uc_plan_execute(&p, UC_EXEC_ATOMIC, &model_ops, NULL, &r), -EROFS);
 	assert_int_equal(k.calls, 5);
 	assert_int_equal(k.log[3].attr, UC_ATTR_MIN);
 	assert_int_equal(k.log[3].value, 0);
