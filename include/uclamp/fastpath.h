@@ -113,10 +113,6 @@ bool uc_fp_sysctl_evidence(const struct uc_sysctl_values *v, struct uc_fastpath 
 bool uc_fp_cgroup_evidence(const struct uc_fp_cg_sample *c, struct uc_fastpath *fp);
 bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default,
 			 struct uc_fastpath *fp);
-/* All of them over lists; returns the number of items that are evidence. */
-size_t uc_fp_evidence(const struct uc_sysctl_values *sys, const struct uc_fp_cg_sample *cg,
-		      size_t ncg, const struct uc_fp_task_sample *tasks, size_t ntasks,
-		      struct uc_fastpath *fp);
 
 /* ---- the version rule ---- */
 enum uc_fp_kver {

@@ -15,10 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Look up name in a kallsyms/System.map-format file ("ADDR TYPE NAME [mod]").
- * 0 and *addr; -ENOENT absent; -EPERM present but zeroed (kptr_restrict). */
-int uc_ksym_lookup(const char *abspath, const char *name, uint64_t *addr);
-
 struct uc_ksym {
 	const char *name;	/* in */
 	uint64_t addr;		/* out, valid when rc == 0 */

@@ -201,7 +201,6 @@ void uc_watch_note_reload(struct uc_watch *w, bool ok);
 /* Log through the callback (printf-style); used by the loop and the loader too. */
 void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void uc_watch_log_rec(const struct uc_watch *w, const struct uc_watch_log *l);
 
 uint64_t uc_watch_now_ms(void);	/* CLOCK_MONOTONIC */
 

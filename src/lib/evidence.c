@@ -121,34 +121,6 @@ bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default, str
 	return true;
 }
 
-size_t uc_fp_evidence(const struct uc_sysctl_values *sys, const struct uc_fp_cg_sample *cg,
-		      size_t ncg, const struct uc_fp_task_sample *tasks, size_t ntasks,
-		      struct uc_fastpath *fp)
-{
-	size_t n = 0;
-	long rtd = sys ? sys->rt_default : UC_SYSCTL_ABSENT;
-
-	if (sys) {
-		/* one item per sysctl */
-		struct uc_sysctl_values one = { UC_SYSCTL_ABSENT, UC_SYSCTL_ABSENT,
-						UC_SYSCTL_ABSENT };
-
-		one.min = sys->min;
-		n += uc_fp_sysctl_evidence(&one, fp);
-		one.min = UC_SYSCTL_ABSENT;
-		one.max = sys->max;
-		n += uc_fp_sysctl_evidence(&one, fp);
-		one.max = UC_SYSCTL_ABSENT;
-		one.rt_default = sys->rt_default;
-		n += uc_fp_sysctl_evidence(&one, fp);
-	}
-	for (size_t i = 0; i < ncg; i++)
-		n += uc_fp_cgroup_evidence(&cg[i], fp);
-	for (size_t i = 0; i < ntasks; i++)
-		n += uc_fp_task_evidence(&tasks[i], rtd, fp);
-	return n;
-}
-
 /* ---- gathering from the running system ---- */
 
 struct cg_walk {

@@ -166,18 +166,6 @@ int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n,
 	return rc;
 }
 
-int uc_ksym_lookup(const char *abspath, const char *name, uint64_t *addr)
-{
-	struct uc_ksym s = { .name = name };
-	int rc = uc_ksym_lookup_many(abspath, &s, 1, NULL);
-
-	if (rc)
-		return rc;
-	if (s.rc == 0)
-		*addr = s.addr;
-	return s.rc;
-}
-
 uint64_t uc_ksym_relocate(uint64_t map_addr, uint64_t map_text, uint64_t live_text)
 {
 	return map_addr + (live_text - map_text);

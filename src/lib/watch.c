@@ -79,12 +79,6 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void uc_watch_log_rec(const struct uc_watch *w, const struct uc_watch_log *l)
-{
-	if (w->o.log)
-		w->o.log(w->o.log_data, l);
-}
-
 static void vlog(const struct uc_watch *w, int prio, pid_t pid, const char *fmt, va_list ap)
 {
 	char msg[512];

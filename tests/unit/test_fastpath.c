@@ -382,6 +382,36 @@ static void evidence_tasks(void **state)
 	}
 }
 
+/* Every rule over lists (one item per sysctl): the number of items that
+ * are evidence. */
+static size_t all_evidence(const struct uc_sysctl_values *sys, const struct uc_fp_cg_sample *cg,
+		      size_t ncg, const struct uc_fp_task_sample *tasks, size_t ntasks,
+		      struct uc_fastpath *fp)
+{
+	size_t n = 0;
+	long rtd = sys ? sys->rt_default : UC_SYSCTL_ABSENT;
+
+	if (sys) {
+		/* one item per sysctl */
+		struct uc_sysctl_values one = { UC_SYSCTL_ABSENT, UC_SYSCTL_ABSENT,
+						UC_SYSCTL_ABSENT };
+
+		one.min = sys->min;
+		n += uc_fp_sysctl_evidence(&one, fp);
+		one.min = UC_SYSCTL_ABSENT;
+		one.max = sys->max;
+		n += uc_fp_sysctl_evidence(&one, fp);
+		one.max = UC_SYSCTL_ABSENT;
+		one.rt_default = sys->rt_default;
+		n += uc_fp_sysctl_evidence(&one, fp);
+	}
+	for (size_t i = 0; i < ncg; i++)
+		n += uc_fp_cgroup_evidence(&cg[i], fp);
+	for (size_t i = 0; i < ntasks; i++)
+		n += uc_fp_task_evidence(&tasks[i], rtd, fp);
+	return n;
+}
+
 static void evidence_lists(void **state)
 {
 	struct uc_sysctl_values sys = { 1024, 900, 1024 };
@@ -400,7 +430,7 @@ static void evidence_lists(void **state)
 
 	(void)state;
 	memset(&fp, 0, sizeof(fp));
-	assert_int_equal(uc_fp_evidence(&sys, cg, 3, t, 4, &fp), 3);
+	assert_int_equal(all_evidence(&sys, cg, 3, t, 4, &fp), 3);
 	assert_int_equal(fp.nevidence, 3);
 	assert_note(fp.evidence, fp.nevidence, "sched_util_clamp_max = 900");
 	assert_note(fp.evidence, fp.nevidence, "cgroup b: cpu.uclamp.max = 50.00");
@@ -408,9 +438,9 @@ static void evidence_lists(void **state)
 	/* nothing at all: zero, and no notes */
 	sys.max = 1024;
 	memset(&fp, 0, sizeof(fp));
-	assert_int_equal(uc_fp_evidence(&sys, cg, 1, t, 2, &fp), 0);
+	assert_int_equal(all_evidence(&sys, cg, 1, t, 2, &fp), 0);
 	assert_int_equal(fp.nevidence, 0);
-	assert_int_equal(uc_fp_evidence(NULL, NULL, 0, NULL, 0, NULL), 0);
+	assert_int_equal(all_evidence(NULL, NULL, 0, NULL, 0, NULL), 0);
 }
 
 /* ================= the version rule ================= */
