@@ -353,9 +353,7 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 		{ "min", required_argument, NULL, 'm' },
 		{ "max", required_argument, NULL, 'M' },
 		{ "enable-cpu", no_argument, NULL, 'E' },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_WRITE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uc_value vmin, vmax;
@@ -368,6 +366,8 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ynh", longopts, NULL)) != -1) {
+		if (cli_write_opt(ctl, c))
+			continue;
 		switch (c) {
 		case 'm':
 			cli_value_or_err(ctl, "--min", optarg, &vmin);
@@ -378,8 +378,6 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 			has_max = true;
 			break;
 		case 'E': enable_cpu = true; break;
-		case 'y': ctl->yes = true; break;
-		case 'n': ctl->dry_run = true; break;
 		case 'h':
 			usage_set();
 			return CLI_EXIT_OK;

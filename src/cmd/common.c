@@ -183,6 +183,17 @@ bool cli_output_opt(struct cli_ctl *ctl, int c, const char *arg)
 	return false;
 }
 
+bool cli_write_opt(struct cli_ctl *ctl, int c)
+{
+	if (c == 'y')
+		ctl->yes = true;
+	else if (c == 'n')
+		ctl->dry_run = true;
+	else
+		return false;
+	return true;
+}
+
 void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s, struct uc_value *v)
 {
 	int rc = uc_value_parse(s, v);

@@ -100,6 +100,14 @@ uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);
 	{ "list-columns", no_argument, NULL, 'L' }
 bool cli_output_opt(struct cli_ctl *ctl, int c, const char *arg);
 
+/* The options every write command takes, for its struct option array, and
+ * their handling: true when c was -y/--yes or -n/--dry-run. */
+#define CLI_WRITE_LONGOPTS \
+	{ "yes", no_argument, NULL, 'y' }, \
+	{ "dry-run", no_argument, NULL, 'n' }, \
+	{ "help", no_argument, NULL, 'h' }
+bool cli_write_opt(struct cli_ctl *ctl, int c);
+
 /* "Usage:" and one " uclampctl CMD SYNOPSIS" line per alternative of the synopsis. */
 void cli_usage_head(FILE *out, const char *cmd, const char *synopsis);
 

@@ -42,9 +42,7 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 		{ "min", required_argument, NULL, OPT_MIN },
 		{ "max", required_argument, NULL, OPT_MAX },
 		{ "reset-on-fork", no_argument, NULL, OPT_ROF },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_WRITE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
@@ -56,6 +54,8 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	opterr = 0;
 	/* '+': options end at CMD, whose own options are left alone */
 	while ((c = getopt_long(argc, argv, "+:ynh", longopts, NULL)) != -1) {
+		if (cli_write_opt(ctl, c))
+			continue;
 		switch (c) {
 		case OPT_MIN:
 			cli_value_or_err(ctl, "--min", optarg, &v);
@@ -66,8 +66,6 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 			want.max = v.util;
 			break;
 		case OPT_ROF: want.reset_on_fork = 1; break;
-		case 'y': ctl->yes = true; break;
-		case 'n': ctl->dry_run = true; break;
 		case 'h':
 			usage();
 			return CLI_EXIT_OK;

@@ -184,9 +184,7 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 		{ "min", required_argument, NULL, 'm' },
 		{ "max", required_argument, NULL, 'M' },
 		{ "rt-default", required_argument, NULL, 'R' },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_WRITE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uc_sysctl_values cur, want = { UC_KEEP, UC_KEEP, UC_KEEP };
@@ -195,12 +193,12 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ynh", longopts, NULL)) != -1) {
+		if (cli_write_opt(ctl, c))
+			continue;
 		switch (c) {
 		case 'm': want.min = want_of(ctl, "--min", optarg); break;
 		case 'M': want.max = want_of(ctl, "--max", optarg); break;
 		case 'R': want.rt_default = want_of(ctl, "--rt-default", optarg); break;
-		case 'y': ctl->yes = true; break;
-		case 'n': ctl->dry_run = true; break;
 		case 'h':
 			usage_set();
 			return CLI_EXIT_OK;

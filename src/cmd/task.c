@@ -625,9 +625,7 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 		{ "reset-on-fork", no_argument, NULL, OPT_ROF },
 		{ "no-reset-on-fork", no_argument, NULL, OPT_NO_ROF },
 		SELECTOR_LONGOPTS,
-		{ "yes", no_argument, NULL, 'y' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_WRITE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
@@ -644,6 +642,8 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 			cli_usage_error(ctl, "'task reset' resets both clamps and "
 					"takes no --%s; use 'task set'",
 					longopts[c - OPT_MIN].name);
+		if (cli_write_opt(ctl, c))
+			continue;
 		switch (c) {
 		case OPT_MIN:
 			cli_value_or_err(ctl, "--min", optarg, &v);
@@ -660,8 +660,6 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 						"--no-reset-on-fork exclude each other");
 			want.reset_on_fork = c == OPT_ROF;
 			break;
-		case 'y': ctl->yes = true; break;
-		case 'n': ctl->dry_run = true; break;
 		case 'h':
 			if (reset)
 				usage_reset();
