@@ -204,6 +204,14 @@ void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s,
 		       rc == -ERANGE ? "out of range" : "not a clamp value", uc_value_forms);
 }
 
+int cli_util_or_err(const struct cli_ctl *ctl, const char *opt, const char *s)
+{
+	struct uc_value v;
+
+	cli_value_or_err(ctl, opt, s, &v);
+	return v.util;
+}
+
 pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s)
 {
 	pid_t pid = 0;

@@ -74,6 +74,8 @@ noreturn void cli_bad_option(const struct cli_ctl *ctl, int c, char **argv);
 /* *_or_err parsers: print one line naming the input and the fix, exit 2. */
 void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s,
 		      struct uc_value *v);
+/* The same, for an option whose value is wanted in capacity units (v.util). */
+int cli_util_or_err(const struct cli_ctl *ctl, const char *opt, const char *s);
 pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s);
 int cli_policy_or_err(const struct cli_ctl *ctl, const char *s);
 uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);

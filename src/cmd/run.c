@@ -48,7 +48,6 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
 	pid_t self = getpid();
 	struct uc_selector sel = { .pids = &self, .npids = 1 };
-	struct uc_value v;
 	int c, rc;
 
 	opterr = 0;
@@ -57,14 +56,8 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 		if (cli_write_opt(ctl, c))
 			continue;
 		switch (c) {
-		case OPT_MIN:
-			cli_value_or_err(ctl, "--min", optarg, &v);
-			want.min = v.util;
-			break;
-		case OPT_MAX:
-			cli_value_or_err(ctl, "--max", optarg, &v);
-			want.max = v.util;
-			break;
+		case OPT_MIN: want.min = cli_util_or_err(ctl, "--min", optarg); break;
+		case OPT_MAX: want.max = cli_util_or_err(ctl, "--max", optarg); break;
 		case OPT_ROF: want.reset_on_fork = 1; break;
 		case 'h':
 			usage();

@@ -156,13 +156,6 @@ static void usage_set(void)
 }
 
 /* A parsed option value as the library wants it (UC_RESET = the default). */
-static long want_of(const struct cli_ctl *ctl, const char *opt, const char *s)
-{
-	struct uc_value v;
-
-	cli_value_or_err(ctl, opt, s, &v);
-	return v.util;
-}
 
 /* Refuse an end state with min > max: say which values and how to fix it. */
 static noreturn void refuse_min_above_max(const struct cli_ctl *ctl,
@@ -196,9 +189,9 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 		if (cli_write_opt(ctl, c))
 			continue;
 		switch (c) {
-		case 'm': want.min = want_of(ctl, "--min", optarg); break;
-		case 'M': want.max = want_of(ctl, "--max", optarg); break;
-		case 'R': want.rt_default = want_of(ctl, "--rt-default", optarg); break;
+		case 'm': want.min = cli_util_or_err(ctl, "--min", optarg); break;
+		case 'M': want.max = cli_util_or_err(ctl, "--max", optarg); break;
+		case 'R': want.rt_default = cli_util_or_err(ctl, "--rt-default", optarg); break;
 		case 'h':
 			usage_set();
 			return CLI_EXIT_OK;

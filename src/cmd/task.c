@@ -630,7 +630,6 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 	};
 	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
 	struct task_args a;
-	struct uc_value v;
 	int c, rc;
 
 	args_init(&a);
@@ -645,14 +644,8 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 		if (cli_write_opt(ctl, c))
 			continue;
 		switch (c) {
-		case OPT_MIN:
-			cli_value_or_err(ctl, "--min", optarg, &v);
-			want.min = v.util;
-			break;
-		case OPT_MAX:
-			cli_value_or_err(ctl, "--max", optarg, &v);
-			want.max = v.util;
-			break;
+		case OPT_MIN: want.min = cli_util_or_err(ctl, "--min", optarg); break;
+		case OPT_MAX: want.max = cli_util_or_err(ctl, "--max", optarg); break;
 		case OPT_ROF:
 		case OPT_NO_ROF:
 			if (want.reset_on_fork != UC_KEEP && want.reset_on_fork != (c == OPT_ROF))
