@@ -5,9 +5,12 @@
 # carry uclampctl's version.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
-CONF=$TESTS_SRCDIR/../etc/uclampctl.conf
 U=$UCLAMPCTL
 fake_root
+# as installed (0644): the checkout's own mode follows the cloner's umask, and
+# a group-writable config is rightly refused as untrusted
+CONF=$ROOT/uclampctl.conf
+install -m 0644 "$TESTS_SRCDIR/../etc/uclampctl.conf" "$CONF"
 fake_sysctls 1024 1024 1024
 fake_release 6.1.0-test
 

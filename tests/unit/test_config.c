@@ -518,8 +518,9 @@ static void test_trust(void **state)
 	expect_refused("/trust/d/b.conf", NULL, -ENOENT, "cannot read: No such file or directory");
 
 	/* the default file as a dangling link is an error, not "no file" */
-	snprintf(path, sizeof(path), "%s" UC_CONFIG_FILE, root);
-	snprintf(link, sizeof(link), "%s" UC_CONFIG_FILE ".saved", root);
+	assert_true(snprintf(path, sizeof(path), "%s" UC_CONFIG_FILE, root) < (int)sizeof(path));
+	assert_true(snprintf(link, sizeof(link), "%s" UC_CONFIG_FILE ".saved", root) <
+		    (int)sizeof(link));
 	assert_int_equal(rename(path, link), 0);
 	assert_int_equal(symlink("gone.conf", path), 0);
 	uc_config_init(&c);
