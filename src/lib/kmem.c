@@ -236,7 +236,9 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
  * costs tens of milliseconds on every write command (the kernel formats
  * every symbol). So root keeps the addresses it found there in a per-boot
  * cache: /run/uclampctl/ksyms, "boot_id" then "name addr" lines, root-owned
- * 0600 in a 0700 directory; anything else is ignored (and rewritten).
+ * 0600 in a root-owned directory only root can write (0700 when the cache
+ * makes it, 0755 when the writers' lock did first); anything else is
+ * ignored (and rewritten).
  *
  * The cache is a hint, not a truth: any file can be stale or corrupt. A
  * cached address is trusted only for a 0 (off: the answer that makes a
@@ -264,7 +266,7 @@ static bool cache_dir_trusted(void)
 
 	if (uc_path(p, sizeof(p), KSYM_CACHE_DIR) || lstat(p, &sb))
 		return false;
-	return S_ISDIR(sb.st_mode) && sb.st_uid == 0 && !(sb.st_mode & 077);
+	return S_ISDIR(sb.st_mode) && sb.st_uid == 0 && !(sb.st_mode & 022);
 }
 
 /* Read the cache file whole, if it is what cache_store writes: a regular

@@ -88,4 +88,19 @@ hasnt "kcore"
 echo 11111111-2222-3333-4444-555555555555 >"$ROOT/proc/sys/kernel/random/boot_id"
 chmod 0644 "$cache"
 t "group/other-readable cache ignored" 3 $U check
+
+# the directory as the writers' lock makes it first (0755, src/lib/lock.c):
+# only root can write there, so the cache is kept and used
+rm -rf "$ROOT/run/uclampctl"
+mkdir -m 0755 "$ROOT/run/uclampctl"
+python3 "$MK" "$ROOT" --key 0 >/dev/null
+right=$(key_addr sched_uclamp_used)
+t "cache written in the lock's 0755 directory" 0 $U check
+same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s' "$right")"
+grep -v ' sched_uclamp_used$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
+t "and read from there" 0 $U check
+has "kcore"
+# a directory others may write to: not trusted
+chmod 0775 "$ROOT/run/uclampctl"
+t "group-writable directory: cache ignored" 3 $U check
 finish
