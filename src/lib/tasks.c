@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "uclamp/cgroup.h"
-#include "uclamp/identity.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
@@ -525,8 +524,17 @@ static int visit_task(struct walk *w, pid_t tid)
 		return 0;
 	}
 	t.sa = w->sa;
-	/* the state only to tell a zombie: if it cannot be read, the write will say why */
-	t.state = tid == p->pid && !uc_proc_need(p, UC_PF_STAT) ? p->state : '?';
+	/*
+	 * /proc/PID/stat, read once per process: the state to tell a zombie
+	 * main thread and the start time, the identity the executor checks
+	 * again before the write. If it cannot be read, the write will say why.
+	 */
+	if (!uc_proc_need(p, UC_PF_STAT)) {
+		t.state = tid == p->pid ? p->state : '?';
+		t.start = p->start_time;
+	} else {
+		t.state = '?';
+	}
 	if (tid == p->pid && (p->have & UC_PF_COMM))
 		snprintf(t.comm, sizeof(t.comm), "%s", p->comm);
 	else if (tid != p->pid && (p->have & UC_PF_TCOMM))
@@ -802,7 +810,6 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 	int end_min = cur_min, end_max = cur_max;
 	bool ch_min = false, ch_max = false, ch_rof = false;
 	const char *label = t->comm[0] ? t->comm : NULL;
-	unsigned long long start;
 	size_t first;
 
 	if (want->min != UC_KEEP) {
@@ -835,9 +842,6 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 		       refusal_rule(t, ch_max), end_min, end_max);
 		return 0;
 	}
-	/* the identity the executor checks right before the write (0: unknown, not checked) */
-	if (uc_task_start_time(t->pid, t->tid, &start))
-		start = 0;
 	first = c->p->n;
 	/* adjacent entries of one TID: the executor sends them in one setattr */
 	if (ch_min &&
@@ -849,8 +853,9 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 	if (ch_rof && !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_RESET_ON_FORK,
 					cur_rof, !!want->reset_on_fork))
 		return -ENOMEM;
+	/* the identity the executor checks right before the write (0: unknown, not checked) */
 	for (size_t i = first; i < c->p->n; i++)
-		c->p->v[i].start = start;
+		c->p->v[i].start = t->start;
 	return 0;
 }
 

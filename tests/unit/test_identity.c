@@ -57,7 +57,7 @@ static void test_read(void **state)
 {
 	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	static const char *const dirs[] = { "/proc", "/proc/7", "/proc/7/task", "/proc/7/task/8" };
-	char root[256], path[512];
+	char root[256], path[512], path2[512];
 	unsigned long long st = 0;
 	FILE *f;
 
@@ -77,7 +77,21 @@ static void test_read(void **state)
 	assert_int_equal(uc_task_start_time(7, 8, &st), 0);
 	assert_true(st == 4242);
 	assert_int_equal(uc_task_start_time(7, 9, &st), -ESRCH);
+	/* a process's own: /proc/PID/stat, the file the walk reads */
+	assert_int_equal(uc_task_start_time(7, 7, &st), -ESRCH);
+	snprintf(path2, sizeof(path2), "%s/proc/7/stat", root);
+	f = fopen(path2, "w");
+	assert_non_null(f);
+	fputs("7 (main) " MID " 4000 0 0\n", f);
+	fclose(f);
+	assert_int_equal(uc_task_start_time(7, 7, &st), 0);
+	assert_true(st == 4000);
+	/* threads of a process: its task/ directory in the fake tree */
+	assert_int_equal(uc_task_in_process(7, 8), 0);
+	assert_int_equal(uc_task_in_process(7, 9), -ESRCH);
+	assert_int_equal(uc_task_in_process(6, 8), -ESRCH);
 
+	unlink(path2);
 	unlink(path);
 	for (size_t i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0;) {
 		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
