@@ -430,6 +430,14 @@ struct walk {
 	void *data;
 	struct uc_walk_stats *st;
 	struct uc_sched_attr sa;	/* of proc.tid, once UC_PF_POLICY is in proc.have */
+	/*
+	 * The rules' answer for a thread other than the main one, kept for the
+	 * process's next threads when no rule looks at a thread's own fields
+	 * (its name, its policy): it would be the same for each of them.
+	 */
+	struct uc_rules_result thread_res;
+	const struct uc_rules *thread_res_rs;	/* NULL: nothing kept */
+	pid_t thread_res_pid;
 	struct uc_proc proc;
 };
 
@@ -498,26 +506,45 @@ static void comm_at(int taskfd, pid_t tid, char *buf, size_t n)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+/* Start on a task of another process (or the same one again): nothing kept. */
+static void walk_reset(struct walk *w, pid_t pid, pid_t tid)
+{
+	uc_proc_reset(&w->proc, pid, tid, walk_fill, w);
+	w->thread_res_rs = NULL;
+}
+
 /* One thread of w->proc's process: match, read its attributes, call back. */
 static int visit_task(struct walk *w, pid_t tid)
 {
 	struct uc_proc *p = &w->proc;
-	struct uc_rules_result res;
-	struct uc_task t = { .pid = p->pid, .tid = tid, .match = &res };
-	int rc;
+	struct uc_rules_result own, *res = &own;
+	struct uc_task t = { .pid = p->pid, .tid = tid };
+	bool same_for_threads = tid != p->pid &&
+				!(w->rs->need & (UC_PF_TCOMM | UC_PF_POLICY));
+	int rc = 0;
 
 	if (tid != p->tid)
 		uc_proc_set_thread(p, tid);
-	rc = uc_rules_match(w->rs, p, &res);
-	if (!rc && !res.matched) {
-		if (res.skipped_kthread && tid == p->pid)
+	if (same_for_threads && w->thread_res_rs == w->rs && w->thread_res_pid == p->pid) {
+		res = &w->thread_res;
+	} else {
+		rc = uc_rules_match(w->rs, p, res);
+		if (!rc && same_for_threads) {
+			w->thread_res = own;
+			w->thread_res_rs = w->rs;
+			w->thread_res_pid = p->pid;
+		}
+	}
+	t.match = res;
+	if (!rc && !res->matched) {
+		if (res->skipped_kthread && tid == p->pid)
 			w->st->kthreads++;
 		return 0;
 	}
 	if (!rc) {
 		rc = uc_proc_need(p, UC_PF_POLICY);
 		if (rc && !w->st->failed && rc != -ESRCH)
-			w->st->first_err_rule = first_winner(&res);
+			w->st->first_err_rule = first_winner(res);
 	}
 	if (rc) {
 		note_err(w->st, rc, tid);
@@ -556,7 +583,7 @@ static int visit_process(struct walk *w, pid_t pid)
 	char abspath[64];
 	int rc = 0;
 
-	uc_proc_reset(&w->proc, pid, pid, walk_fill, w);
+	walk_reset(w, pid, pid);
 	if (!w->all_threads)
 		return visit_task(w, pid);
 	snprintf(abspath, sizeof(abspath), "/proc/%d/task", (int)pid);
@@ -620,7 +647,7 @@ static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 		if (w->all_threads || tgid == id) {
 			rc = visit_process(w, tgid);
 		} else if (!w->thread_id_any) {
-			uc_proc_reset(&w->proc, tgid, id, walk_fill, w);
+			walk_reset(w, tgid, id);
 			rc = visit_task(w, id);
 		} else {
 			/* the command line: one thread, process filters do not apply */
@@ -635,7 +662,7 @@ static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 			const struct uc_rules *saved = w->rs;
 
 			w->rs = &one;
-			uc_proc_reset(&w->proc, tgid, id, walk_fill, w);
+			walk_reset(w, tgid, id);
 			rc = visit_task(w, id);
 			w->rs = saved;
 		}
