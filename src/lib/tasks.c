@@ -459,17 +459,24 @@ static void note_err(struct uc_walk_stats *st, int err, pid_t tid)
 }
 
 /* The policy comes with the sched_getattr the plan needs anyway: keep it. */
+static int walk_getattr(struct walk *w, struct uc_proc *p)
+{
+	int rc = uc_sched_get(p->tid, &w->sa);
+
+	if (rc)
+		return rc;
+	p->policy = (int)w->sa.sched_policy;
+	p->have |= UC_PF_POLICY;
+	return 0;
+}
+
 static int walk_fill(struct uc_proc *p, unsigned want, void *data)
 {
-	struct walk *w = data;
-
 	if (want & UC_PF_POLICY) {
-		int rc = uc_sched_get(p->tid, &w->sa);
+		int rc = walk_getattr(data, p);
 
 		if (rc)
 			return rc;
-		p->policy = (int)w->sa.sched_policy;
-		p->have |= UC_PF_POLICY;
 		want &= ~UC_PF_POLICY;
 	}
 	return want ? uc_task_fill(p, want, NULL) : 0;
@@ -541,8 +548,8 @@ static int visit_task(struct walk *w, pid_t tid)
 			w->st->kthreads++;
 		return 0;
 	}
-	if (!rc) {
-		rc = uc_proc_need(p, UC_PF_POLICY);
+	if (!rc && !(p->have & UC_PF_POLICY)) {
+		rc = walk_getattr(w, p);	/* not through uc_proc_need: once per thread */
 		if (rc && !w->st->failed && rc != -ESRCH)
 			w->st->first_err_rule = first_winner(res);
 	}
@@ -556,7 +563,7 @@ static int visit_task(struct walk *w, pid_t tid)
 	 * main thread and the start time, the identity the executor checks
 	 * again before the write. If it cannot be read, the write will say why.
 	 */
-	if (!uc_proc_need(p, UC_PF_STAT)) {
+	if ((p->have & UC_PF_STAT) || !uc_proc_need(p, UC_PF_STAT)) {
 		t.state = tid == p->pid ? p->state : '?';
 		t.start = p->start_time;
 	} else {
