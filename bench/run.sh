@@ -92,7 +92,7 @@ if want show; then
 	[ "$("$UCLAMPCTL" task show -a -n "$TP" | wc -l)" = "$N" ] || die "task show -a: not $N lines"
 	for r in $(seq 1 "$R"); do
 		record "$r" getattr-loop "$(tm "$WORK/getattr-loop" "$TP")"
-		record "$r" uclampset-show "$(tm uclampset -a -p "$TP")"
+		record "$r" uclampset-show "$(tm "$UCLAMPSET" -a -p "$TP")"
 		record "$r" show "$(tm "$UCLAMPCTL" task show -a "$TP")"
 		record "$r" show-json "$(tm "$UCLAMPCTL" task show -a -J "$TP")"
 		record "$r" show-all "$(tm "$UCLAMPCTL" task show --all -a)"
@@ -124,7 +124,7 @@ if want set; then
 		record "$r" setattr-loop "$(set_once setattr-loop "$WORK/setattr-loop" "$TP" 300)"
 		record "$r" getset-loop "$(set_once getset-loop "$WORK/setattr-loop" --get "$TP" 300)"
 		record "$r" set "$(set_once uclampctl "$UCLAMPCTL" -q task set --max 300 --threads --yes "$TP")"
-		record "$r" uclampset-set "$(set_once uclampset uclampset -a -p "$TP" -M 300)"
+		record "$r" uclampset-set "$(set_once uclampset "$UCLAMPSET" -a -p "$TP" -M 300)"
 		echo "set round $r done"
 	done
 	row "setattr-loop PID 300 (floor)" setattr-loop - - -
