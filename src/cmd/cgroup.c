@@ -6,7 +6,6 @@
  * is where the tool saves users from themselves.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,45 +224,53 @@ static void usage_show(void)
 	       " -h, --help             display this help\n\n%s", about);
 }
 
+/* What show's own options parse into. */
+struct show_args {
+	struct show *s;
+	pid_t *pids;	/* --pid, every one given */
+	size_t npids;
+};
+
+static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct show_args *sa = data;
+
+	if (c == 'R')
+		sa->s->recursive = true;
+	else if (c == 'p')
+		sa->pids[sa->npids++] = cli_pid_or_err(ctl, arg);
+	return c == 'R' || c == 'p';
+}
+
 static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "recursive", no_argument, NULL, 'R' },
 		{ "pid", required_argument, NULL, 'p' },
 		CLI_OUTPUT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_LONGOPTS_END,
+	};
+	static const struct cli_opts opts = {
+		.shortopts = "Rp:", .longopts = longopts, .shared = CLI_OPTS_OUTPUT,
+		.own = show_opt, .usage = usage_show, .cols = cols, .ncols = NCOLS,
 	};
 	const struct uc_cg_info *info;
 	struct uc_sysctl_values sys;
 	struct show s = { .recursive = false };
-	pid_t *pids = calloc((size_t)argc + 1, sizeof(*pids));
-	size_t npids = 0;
-	int c, rc;
+	struct show_args sa = { .s = &s, .pids = calloc((size_t)argc + 1, sizeof(pid_t)) };
+	pid_t *pids = sa.pids;
+	size_t npids;
+	int rc;
 
 	if (!pids) {
 		cli_errx("out of memory");
 		return CLI_EXIT_FAIL;
 	}
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":Rp:o:Jrnh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'R': s.recursive = true; break;
-		case 'p': pids[npids++] = cli_pid_or_err(ctl, optarg); break;
-		case 'L':
-			cli_print_columns(cols, NCOLS);
-			free(pids);
-			return CLI_EXIT_OK;
-		case 'h':
-			usage_show();
-			free(pids);
-			return CLI_EXIT_OK;
-		default:
-			if (cli_output_opt(ctl, c, optarg))
-				break;
-			cli_bad_option(ctl, c, argv);
-		}
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &sa)) {
+		free(pids);
+		return CLI_EXIT_OK;
 	}
+	npids = sa.npids;
 
 	cli_table_or_err(ctl, &s.t, "cgroups", cols, NCOLS,
 			"CGROUP,MIN,MAX,MIN_UTIL,MAX_UTIL,EFF_MIN,EFF_MAX,NOTE");
@@ -347,6 +354,29 @@ static int final_util(const struct uc_plan *p, const char *rel, enum uc_attr att
 	return uc_pct100_to_util(fallback_pct);
 }
 
+/* What set's own options parse into. */
+struct set_args {
+	struct uc_value vmin, vmax;
+	bool has_min, has_max, enable_cpu;
+};
+
+static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct set_args *a = data;
+
+	if (c == 'm')
+		cli_value_or_err(ctl, "--min", arg, &a->vmin);
+	else if (c == 'M')
+		cli_value_or_err(ctl, "--max", arg, &a->vmax);
+	else if (c == 'E')
+		a->enable_cpu = true;
+	else
+		return false;
+	a->has_min |= c == 'm';
+	a->has_max |= c == 'M';
+	return true;
+}
+
 static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -354,44 +384,27 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 		{ "max", required_argument, NULL, 'M' },
 		{ "enable-cpu", no_argument, NULL, 'E' },
 		CLI_WRITE_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
+		CLI_LONGOPTS_END,
 	};
-	struct uc_value vmin, vmax;
-	bool has_min = false, has_max = false, enable_cpu = false;
+	static const struct cli_opts opts = {
+		.longopts = longopts, .shared = CLI_OPTS_WRITE, .own = set_opt, .usage = usage_set,
+	};
+	struct set_args a = { .enable_cpu = false };
 	const struct uc_cg_info *info;
 	char rel[PATH_MAX], parent[PATH_MAX];
 	enum uc_cg_state st;
 	struct uc_plan plan;
-	int c, rc, cur_min = 0, cur_max = UC_PCT_MAX;
+	int rc, cur_min = 0, cur_max = UC_PCT_MAX;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ynh", longopts, NULL)) != -1) {
-		if (cli_write_opt(ctl, c))
-			continue;
-		switch (c) {
-		case 'm':
-			cli_value_or_err(ctl, "--min", optarg, &vmin);
-			has_min = true;
-			break;
-		case 'M':
-			cli_value_or_err(ctl, "--max", optarg, &vmax);
-			has_max = true;
-			break;
-		case 'E': enable_cpu = true; break;
-		case 'h':
-			usage_set();
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
-	}
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &a))
+		return CLI_EXIT_OK;
 	if (optind >= argc)
 		cli_usage_error(ctl, "missing PATH: which cgroup? (relative to the cpu hierarchy, "
 				"e.g. system.slice/foo.service)");
 	if (argc - optind > 1)
 		cli_usage_error(ctl, "one PATH only: got '%s' and '%s'", argv[optind],
 				argv[optind + 1]);
-	if (!has_min && !has_max && !enable_cpu)
+	if (!a.has_min && !a.has_max && !a.enable_cpu)
 		cli_usage_error(ctl, "nothing to set: give --min and/or --max (or --enable-cpu)");
 
 	info = layout_or_exit(ctl);
@@ -414,7 +427,7 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 	case UC_CG_HAS_CLAMPS:
 		break;
 	case UC_CG_CPU_OFF:
-		if (!enable_cpu) {
+		if (!a.enable_cpu) {
 			cli_errx("'%s' has no cpu.uclamp files: cpu is not enabled in "
 				 "%s/cgroup.subtree_control; add --enable-cpu to enable it (a "
 				 "planned change, shown by --dry-run)",
@@ -445,8 +458,8 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 			return CLI_EXIT_FAIL;
 		}
 	}
-	if (has_min || has_max) {
-		rc = uc_cg_plan_values(&plan, rel, has_min ? &vmin : NULL, has_max ? &vmax : NULL);
+	if (a.has_min || a.has_max) {
+		rc = uc_cg_plan_values(&plan, rel, a.has_min ? &a.vmin : NULL, a.has_max ? &a.vmax : NULL);
 		if (rc) {
 			cli_errx("cannot plan the change of '%s': %s", rel, strerror(-rc));
 			uc_plan_free(&plan);

@@ -76,15 +76,6 @@ noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 	exit(CLI_EXIT_USAGE);
 }
 
-noreturn void cli_bad_option(const struct cli_ctl *ctl, int c, char **argv)
-{
-	if (c == ':')
-		cli_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
-	if (optopt)
-		cli_usage_error(ctl, "unknown option '-%c'", optopt);
-	cli_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
-}
-
 int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
 		int argc, char **argv)
 {
@@ -162,36 +153,6 @@ int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_
 		return CLI_EXIT_OK;
 	}
 	return cli_dispatch(ctl, group, cmds, argc - 1, argv + 1);
-}
-
-bool cli_output_opt(struct cli_ctl *ctl, int c, const char *arg)
-{
-	switch (c) {
-	case 'o':
-		ctl->out.columns = arg;
-		return true;
-	case 'J':
-		ctl->out.json = true;
-		return true;
-	case 'r':
-		ctl->out.raw = true;
-		return true;
-	case 'n':
-		ctl->out.noheadings = true;
-		return true;
-	}
-	return false;
-}
-
-bool cli_write_opt(struct cli_ctl *ctl, int c)
-{
-	if (c == 'y')
-		ctl->yes = true;
-	else if (c == 'n')
-		ctl->dry_run = true;
-	else
-		return false;
-	return true;
 }
 
 void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s, struct uc_value *v)

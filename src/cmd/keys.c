@@ -2,7 +2,6 @@
  * uclampctl keys: the scheduler's static keys that gate fast-path cost,
  * each with its state, how it was read and what it means.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -44,34 +43,18 @@ int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_OUTPUT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_LONGOPTS_END,
+	};
+	static const struct cli_opts opts = {
+		.longopts = longopts, .shared = CLI_OPTS_OUTPUT, .usage = usage,
+		.cols = cols, .ncols = NCOLS,
+		.no_args = "'keys' takes no arguments",
 	};
 	struct uc_skeys *ks;
 	struct uc_table t;
-	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'L':
-			cli_print_columns(cols, NCOLS);
-			return CLI_EXIT_OK;
-		case 'h':
-			usage();
-			return CLI_EXIT_OK;
-		case ':':
-			cli_usage_error(ctl, "option '%s' needs a value: a list of "
-					"columns (see --list-columns)", argv[optind - 1]);
-		default:
-			if (cli_output_opt(ctl, c, optarg))
-				break;
-			cli_bad_option(ctl, c, argv);
-		}
-	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'keys' takes no arguments",
-				argv[optind]);
+	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
+		return CLI_EXIT_OK;
 
 	/* before reading anything: a bad -o is a usage error that changes nothing */
 	cli_table_or_err(ctl, &t, "keys", cols, NCOLS, "KEY,STATE,HOW,MEANING");

@@ -5,7 +5,6 @@
  * stays honest: "nothing to change").
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,32 +72,19 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_OUTPUT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_LONGOPTS_END,
+	};
+	static const struct cli_opts opts = {
+		.longopts = longopts, .shared = CLI_OPTS_OUTPUT, .usage = usage_show,
+		.cols = cols, .ncols = sizeof(cols) / sizeof(cols[0]),
+		.no_args = "'system show' takes no arguments",
 	};
 	struct uc_sysctl_values v;
 	struct uc_table t;
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'L':
-			cli_print_columns(cols, sizeof(cols) / sizeof(cols[0]));
-			return CLI_EXIT_OK;
-		case 'h':
-			usage_show();
-			return CLI_EXIT_OK;
-		default:
-			if (cli_output_opt(ctl, c, optarg))
-				break;
-			cli_bad_option(ctl, c, argv);
-		}
-	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'system show' takes no arguments",
-				argv[optind]);
-
+	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
+		return CLI_EXIT_OK;
 	rc = read_sysctls(&v);
 	if (rc)
 		return rc;
@@ -171,6 +157,18 @@ static noreturn void refuse_min_above_max(const struct cli_ctl *ctl,
 			want->max == UC_KEEP ? " (current)" : "");
 }
 
+static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct uc_sysctl_values *want = data;
+
+	switch (c) {
+	case 'm': want->min = cli_util_or_err(ctl, "--min", arg); return true;
+	case 'M': want->max = cli_util_or_err(ctl, "--max", arg); return true;
+	case 'R': want->rt_default = cli_util_or_err(ctl, "--rt-default", arg); return true;
+	}
+	return false;
+}
+
 static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -178,31 +176,18 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 		{ "max", required_argument, NULL, 'M' },
 		{ "rt-default", required_argument, NULL, 'R' },
 		CLI_WRITE_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
+		CLI_LONGOPTS_END,
+	};
+	static const struct cli_opts opts = {
+		.longopts = longopts, .shared = CLI_OPTS_WRITE, .own = set_opt,
+		.usage = usage_set, .no_args = "give values with --min, --max or --rt-default",
 	};
 	struct uc_sysctl_values cur, want = { UC_KEEP, UC_KEEP, UC_KEEP };
 	struct uc_plan plan;
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ynh", longopts, NULL)) != -1) {
-		if (cli_write_opt(ctl, c))
-			continue;
-		switch (c) {
-		case 'm': want.min = cli_util_or_err(ctl, "--min", optarg); break;
-		case 'M': want.max = cli_util_or_err(ctl, "--max", optarg); break;
-		case 'R': want.rt_default = cli_util_or_err(ctl, "--rt-default", optarg); break;
-		case 'h':
-			usage_set();
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
-	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': give values with "
-				"--min, --max or --rt-default",
-				argv[optind]);
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &want))
+		return CLI_EXIT_OK;
 	if (want.min == UC_KEEP && want.max == UC_KEEP && want.rt_default == UC_KEEP)
 		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --rt-default");
 

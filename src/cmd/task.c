@@ -4,7 +4,6 @@
  * with a clamp flag enables sched_uclamp_used even when nothing changes.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +25,6 @@ enum {
 	OPT_COMM,
 	OPT_CGROUP,
 	OPT_KTHREADS,
-	OPT_MIN,
-	OPT_MAX,
-	OPT_ROF,
-	OPT_NO_ROF,
 };
 
 /* What the selector options parse into. */
@@ -183,7 +178,7 @@ static void cgroup_or_err(const struct cli_ctl *ctl, struct task_args *a, const 
 }
 
 /* The selector options every subcommand shares; false when c is not one. */
-static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c)
+static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c, const char *arg)
 {
 	switch (c) {
 	case 'a':
@@ -197,15 +192,15 @@ static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c)
 		return true;
 	case OPT_POLICY:
 	case OPT_USER:
-		add_ids(ctl, a, c, optarg);
+		add_ids(ctl, a, c, arg);
 		a->any_filter = true;
 		return true;
 	case OPT_COMM:
-		add_comms(ctl, a, optarg);
+		add_comms(ctl, a, arg);
 		a->any_filter = true;
 		return true;
 	case OPT_CGROUP:
-		cgroup_or_err(ctl, a, optarg);
+		cgroup_or_err(ctl, a, arg);
 		a->any_filter = true;
 		return true;
 	}
@@ -397,34 +392,31 @@ static void usage_show(void)
 	       " -h, --help             display this help\n", selector_help);
 }
 
+static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	return selector_opt(ctl, data, c, arg);
+}
+
 static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		SELECTOR_LONGOPTS,
 		CLI_OUTPUT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_LONGOPTS_END,
+	};
+	static const struct cli_opts opts = {
+		.shortopts = "a", .longopts = longopts, .shared = CLI_OPTS_OUTPUT,
+		.own = show_opt, .usage = usage_show, .cols = cols, .ncols = NCOLS,
 	};
 	struct task_args a;
 	struct show_ctx s = { .rows = 0 };
 	struct uc_walk_stats st;
-	int c, rc;
+	int rc;
 
 	args_init(&a);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ao:Jrnh", longopts, NULL)) != -1) {
-		if (selector_opt(ctl, &a, c) || cli_output_opt(ctl, c, optarg))
-			continue;
-		switch (c) {
-		case 'L':
-			cli_print_columns(cols, NCOLS);
-			return CLI_EXIT_OK;
-		case 'h':
-			usage_show();
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
+		args_free(&a);
+		return CLI_EXIT_OK;
 	}
 	selector_pids(ctl, &a, argc, argv, true);
 	cli_table_or_err(ctl, &s.t, "tasks", cols, NCOLS, DEFAULT_COLS);
@@ -476,6 +468,36 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 }
 
 /* ---- task set / reset: shared with run ------------------------------------------ */
+
+bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_task_want *want)
+{
+	switch (c) {
+	case CLI_OPT_MIN:
+		want->min = cli_util_or_err(ctl, "--min", arg);
+		return true;
+	case CLI_OPT_MAX:
+		want->max = cli_util_or_err(ctl, "--max", arg);
+		return true;
+	case CLI_OPT_ROF:
+	case CLI_OPT_NO_ROF:
+		if (want->reset_on_fork != UC_KEEP && want->reset_on_fork != (c == CLI_OPT_ROF))
+			cli_usage_error(ctl, "--reset-on-fork and --no-reset-on-fork exclude "
+					"each other");
+		want->reset_on_fork = c == CLI_OPT_ROF;
+		return true;
+	}
+	return false;
+}
+
+void cli_want_check(const struct cli_ctl *ctl, const struct uc_task_want *want, const char *where)
+{
+	if (want->min == UC_KEEP && want->max == UC_KEEP && want->reset_on_fork == UC_KEEP)
+		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork%s",
+				where);
+	if (want->min >= 0 && want->max >= 0 && want->min > want->max)
+		cli_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max",
+				want->min, want->max);
+}
 
 void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_task_want *want)
 {
@@ -605,6 +627,13 @@ static void usage_set(void)
 	       "lower --max on them, give --min too.\n", selector_help, uc_value_forms);
 }
 
+static const struct option set_longopts[] = {
+	CLI_WANT_LONGOPTS,
+	SELECTOR_LONGOPTS,
+	CLI_WRITE_LONGOPTS,
+	CLI_LONGOPTS_END,
+};
+
 static void usage_reset(void)
 {
 	cli_usage_head(stdout, "task reset", reset_synopsis);
@@ -617,73 +646,58 @@ static void usage_reset(void)
 	       " -h, --help             display this help\n", selector_help);
 }
 
+struct set_args {
+	struct task_args a;
+	struct uc_task_want want;
+	bool reset;
+};
+
+static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct set_args *sa = data;
+
+	if (sa->reset && c >= CLI_OPT_MIN && c <= CLI_OPT_NO_ROF)
+		cli_usage_error(ctl, "'task reset' resets both clamps and takes no --%s; "
+				"use 'task set'", cli_opt_name(set_longopts, c));
+	return selector_opt(ctl, &sa->a, c, arg) || cli_want_opt(ctl, c, arg, &sa->want);
+}
+
 static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 {
-	static const struct option longopts[] = {
-		{ "min", required_argument, NULL, OPT_MIN },
-		{ "max", required_argument, NULL, OPT_MAX },
-		{ "reset-on-fork", no_argument, NULL, OPT_ROF },
-		{ "no-reset-on-fork", no_argument, NULL, OPT_NO_ROF },
-		SELECTOR_LONGOPTS,
-		CLI_WRITE_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
+	const struct cli_opts opts = {
+		.shortopts = "a", .longopts = set_longopts, .shared = CLI_OPTS_WRITE,
+		.own = set_opt, .usage = reset ? usage_reset : usage_set,
 	};
-	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
-	struct task_args a;
-	int c, rc;
+	struct set_args sa = {
+		.want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP },
+		.reset = reset,
+	};
+	struct task_args *a = &sa.a;
+	struct uc_task_want *want = &sa.want;
+	int rc;
 
-	args_init(&a);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":aynh", longopts, NULL)) != -1) {
-		if (selector_opt(ctl, &a, c))
-			continue;
-		if (reset && (c == OPT_MIN || c == OPT_MAX || c == OPT_ROF || c == OPT_NO_ROF))
-			cli_usage_error(ctl, "'task reset' resets both clamps and "
-					"takes no --%s; use 'task set'",
-					longopts[c - OPT_MIN].name);
-		if (cli_write_opt(ctl, c))
-			continue;
-		switch (c) {
-		case OPT_MIN: want.min = cli_util_or_err(ctl, "--min", optarg); break;
-		case OPT_MAX: want.max = cli_util_or_err(ctl, "--max", optarg); break;
-		case OPT_ROF:
-		case OPT_NO_ROF:
-			if (want.reset_on_fork != UC_KEEP && want.reset_on_fork != (c == OPT_ROF))
-				cli_usage_error(ctl, "--reset-on-fork and "
-						"--no-reset-on-fork exclude each other");
-			want.reset_on_fork = c == OPT_ROF;
-			break;
-		case 'h':
-			if (reset)
-				usage_reset();
-			else
-				usage_set();
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
+	args_init(a);
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &sa)) {
+		args_free(a);
+		return CLI_EXIT_OK;
 	}
 	if (reset)
-		want.min = want.max = UC_RESET;
-	if (want.min == UC_KEEP && want.max == UC_KEEP && want.reset_on_fork == UC_KEEP)
-		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork");
-	if (want.min >= 0 && want.max >= 0 && want.min > want.max)
-		cli_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max",
-				want.min, want.max);
-	selector_pids(ctl, &a, argc, argv, false);
+		want->min = want->max = UC_RESET;
+	cli_want_check(ctl, want, "");
+	selector_pids(ctl, a, argc, argv, false);
 
 	rc = cli_task_support(ctl);
 	if (!rc)
-		rc = pids_exist(&a);
+		rc = pids_exist(a);
 	if (rc) {
-		args_free(&a);
+		args_free(a);
 		return rc;
 	}
 	/* names in messages cost one read per task: only for few tasks or a dry run */
-	a.sel.need_comm = ctl->dry_run || (a.sel.npids && !a.sel.threads);
-	cli_task_explain_reset(ctl, &want);
-	rc = cli_task_plan_and_run(ctl, &a.sel, &want);
-	args_free(&a);
+	a->sel.need_comm = ctl->dry_run || (a->sel.npids && !a->sel.threads);
+	cli_task_explain_reset(ctl, want);
+	rc = cli_task_plan_and_run(ctl, &a->sel, want);
+	args_free(a);
 	return rc;
 }
 

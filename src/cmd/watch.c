@@ -8,7 +8,6 @@
  * such rules is refused the same way and the old rules stay.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +21,9 @@
 #include "uclamp/json.h"
 #include "uclamp/watch.h"
 
-static void usage(FILE *out)
+static void usage(void)
 {
-	fprintf(out,
-		"Usage:\n"
+	printf("Usage:\n"
 		" uclampctl watch [options]\n"
 		" uclampctl watch status [-J | --format=table|json|prometheus]\n"
 		"\n"
@@ -54,10 +52,12 @@ static void usage(FILE *out)
 
 struct wctx {
 	struct cli_ctl *ctl;
-	const char *const *paths;
+	const char **paths;	/* --config, every one given */
 	size_t npaths;
+	const char *sock;	/* --socket */
 	struct watch_log_ctx log;
 	bool dry_run;
+	bool oneshot;
 };
 
 static void conf_err(void *data, const struct uc_conf_error *e)
@@ -485,27 +485,44 @@ static int do_status(struct cli_ctl *ctl, enum fmt fmt, const char *sock)
 	return CLI_EXIT_OK;
 }
 
+enum { OPT_FG = 0x100, OPT_ONESHOT, OPT_SOCKET };
+
+static bool watch_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct wctx *w = data;
+
+	(void)ctl;
+	switch (c) {
+	case 'c': w->paths[w->npaths++] = arg; return true;
+	case OPT_FG: return true;	/* watch never forks: accepted for init scripts */
+	case OPT_ONESHOT: w->oneshot = true; return true;
+	case OPT_SOCKET: w->sock = arg; return true;
+	}
+	return false;
+}
+
 int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 {
-	enum { OPT_FG = 0x100, OPT_ONESHOT, OPT_SOCKET, OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "yes", no_argument, NULL, 'y' },
 		{ "foreground", no_argument, NULL, OPT_FG },
 		{ "oneshot", no_argument, NULL, OPT_ONESHOT },
 		{ "socket", required_argument, NULL, OPT_SOCKET },
-		{ "json", no_argument, NULL, 'J' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_WRITE_LONGOPTS,
+		CLI_FORMAT_LONGOPTS,
+		CLI_LONGOPTS_END,
+	};
+	/* as enum fmt */
+	static const char *const formats[] = { "table", "json", "prometheus", NULL };
+	static const struct cli_opts opts = {
+		.shortopts = "c:", .longopts = longopts, .shared = CLI_OPTS_WRITE | CLI_OPTS_FORMAT,
+		.formats = formats, .own = watch_opt, .usage = usage,
+		.no_args = "watch takes 'status' or options",
 	};
 	const char **paths = calloc((size_t)argc + 1, sizeof(*paths));
-	struct wctx c = { .ctl = ctl, .paths = paths };
-	const char *sock = UC_WATCH_SOCKET;
-	bool status = false, one = false, fmt_set = false;
-	enum fmt fmt = FMT_TABLE;
-	int opt, rc;
+	struct wctx c = { .ctl = ctl, .paths = paths, .sock = UC_WATCH_SOCKET };
+	bool status = false;
+	int rc;
 
 	ctl->consent_hint = "--yes or 'allow-enable = yes' in [fast-path]";
 	if (!paths) {
@@ -517,65 +534,23 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 		argv++;
 		argc--;
 	}
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":c:nyJh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			paths[c.npaths++] = optarg;
-			break;
-		case 'n':
-			c.dry_run = true;
-			break;
-		case 'y':
-			ctl->yes = true;
-			break;
-		case OPT_FG:
-			break;
-		case OPT_ONESHOT:
-			one = true;
-			break;
-		case OPT_SOCKET:
-			sock = optarg;
-			break;
-		case 'J':
-			fmt = FMT_JSON;
-			fmt_set = true;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "table"))
-				fmt = FMT_TABLE;
-			else if (!strcmp(optarg, "json"))
-				fmt = FMT_JSON;
-			else if (!strcmp(optarg, "prometheus"))
-				fmt = FMT_PROM;
-			else
-				cli_usage_error(
-					ctl, "unknown --format '%s': use table, json or prometheus",
-					optarg);
-			fmt_set = true;
-			break;
-		case 'h':
-			usage(stdout);
-			free(paths);
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, opt, argv);
-		}
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &c)) {
+		free(paths);
+		return CLI_EXIT_OK;
 	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s' (watch takes 'status' or options)",
-				argv[optind]);
-	if (status && (c.npaths || c.dry_run || ctl->yes || one))
+	c.dry_run = ctl->dry_run;
+
+	if (status && (c.npaths || c.dry_run || ctl->yes || c.oneshot))
 		cli_usage_error(ctl, "watch status takes only -J, --format and --socket");
-	if (!status && fmt_set)
+	if (!status && ctl->format_given)
 		cli_usage_error(ctl, "-J and --format go with 'watch status'");
 	c.log.max_prio = ctl->quiet ? LOG_WARNING : ctl->verbose ? LOG_DEBUG : LOG_INFO;
 	if (status)
-		rc = do_status(ctl, fmt, sock);
-	else if (one)
+		rc = do_status(ctl, (enum fmt)ctl->format, c.sock);
+	else if (c.oneshot)
 		rc = oneshot(ctl, &c);
 	else
-		rc = do_watch(ctl, &c, sock);
+		rc = do_watch(ctl, &c, c.sock);
 	free(paths);
 	return rc;
 }
