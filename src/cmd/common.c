@@ -22,45 +22,25 @@ static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
 	fputc('\n', f);
 }
 
-void cli_errx(const char *fmt, ...)
+void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt, ...)
 {
+	static const char *const prefix[] = {
+		[CLI_MSG_ERROR] = "uclampctl: ",
+		[CLI_MSG_WARNING] = "uclampctl: warning: ",
+		[CLI_MSG_INFO] = "",
+		[CLI_MSG_VERBOSE] = "uclampctl: ",
+	};
+	FILE *f = stderr;
 	va_list ap;
 
-	va_start(ap, fmt);
-	vmsg(stderr, "uclampctl: ", fmt, ap);
-	va_end(ap);
-}
-
-void cli_warnx(const struct cli_ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ctl->quiet)
+	if (kind != CLI_MSG_ERROR && ctl->quiet)
 		return;
-	va_start(ap, fmt);
-	vmsg(stderr, "uclampctl: warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void cli_info(const struct cli_ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ctl->quiet)
+	if (kind == CLI_MSG_VERBOSE && !ctl->verbose)
 		return;
+	if (kind == CLI_MSG_INFO && !ctl->to_stderr)
+		f = stdout;
 	va_start(ap, fmt);
-	vmsg(ctl->to_stderr ? stderr : stdout, "", fmt, ap);
-	va_end(ap);
-}
-
-void cli_verbose(const struct cli_ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!ctl->verbose || ctl->quiet)
-		return;
-	va_start(ap, fmt);
-	vmsg(stderr, "uclampctl: ", fmt, ap);
+	vmsg(f, prefix[kind], fmt, ap);
 	va_end(ap);
 }
 

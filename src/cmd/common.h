@@ -56,16 +56,19 @@ struct cli_command {
 int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
 		int argc, char **argv);
 
-/* Messages: "uclampctl: ..." on stderr. warnx respects -q. */
-void cli_errx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_warnx(const struct cli_ctl *ctl, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* stdout, not with -q */
-void cli_info(const struct cli_ctl *ctl, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* stderr, only with -v */
-void cli_verbose(const struct cli_ctl *ctl, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Messages, one line each. */
+enum cli_msg_kind {
+	CLI_MSG_ERROR,		/* "uclampctl: ..." on stderr, always */
+	CLI_MSG_WARNING,	/* "uclampctl: warning: ..." on stderr, not with -q */
+	CLI_MSG_INFO,		/* stdout (stderr for 'run'), not with -q */
+	CLI_MSG_VERBOSE,	/* "uclampctl: ..." on stderr, only with -v */
+};
+void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define cli_errx(...) cli_msg(NULL, CLI_MSG_ERROR, __VA_ARGS__)
+#define cli_warnx(ctl, ...) cli_msg(ctl, CLI_MSG_WARNING, __VA_ARGS__)
+#define cli_info(ctl, ...) cli_msg(ctl, CLI_MSG_INFO, __VA_ARGS__)
+#define cli_verbose(ctl, ...) cli_msg(ctl, CLI_MSG_VERBOSE, __VA_ARGS__)
 /* Print "uclampctl: MSG" and "Try 'uclampctl CMD --help' for more information." and exit 2. */
 noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -86,37 +86,36 @@ static void args_free(struct task_args *a)
 	free(a->pids);
 }
 
+/* Room for one more element at the end of a selector's array (exits when out of memory). */
+static void *grow_or_exit(void *v, size_t n, size_t size)
+{
+	v = realloc(v, (n + 1) * size);
+	if (!v) {
+		cli_errx("out of memory");
+		exit(CLI_EXIT_FAIL);
+	}
+	return v;
+}
+
 /* --policy and --user: each value (commas separate several) is one more. */
 static void add_ids(const struct cli_ctl *ctl, struct task_args *a, int opt, const char *list)
 {
+	struct uc_selector *sel = &a->sel;
 	const char *s = list;
 
 	do {
 		size_t len = strcspn(s, ",");
 		char word[256];
-		void *v;
 
 		snprintf(word, sizeof(word), "%.*s", (int)len, s);
 		if (opt == OPT_POLICY) {
-			v = realloc(a->policies, (a->sel.npolicies + 1) * sizeof(*a->policies));
-			if (v) {
-				a->policies = v;
-				a->policies[a->sel.npolicies] = cli_policy_or_err(ctl, word);
-				a->sel.policies = a->policies;
-				a->sel.npolicies++;
-			}
+			a->policies = grow_or_exit(a->policies, sel->npolicies, sizeof(int));
+			a->policies[sel->npolicies++] = cli_policy_or_err(ctl, word);
+			sel->policies = a->policies;
 		} else {
-			v = realloc(a->uids, (a->sel.nuids + 1) * sizeof(*a->uids));
-			if (v) {
-				a->uids = v;
-				a->uids[a->sel.nuids] = cli_user_or_err(ctl, word);
-				a->sel.uids = a->uids;
-				a->sel.nuids++;
-			}
-		}
-		if (!v) {
-			cli_errx("out of memory");
-			exit(CLI_EXIT_FAIL);
+			a->uids = grow_or_exit(a->uids, sel->nuids, sizeof(uid_t));
+			a->uids[sel->nuids++] = cli_user_or_err(ctl, word);
+			sel->uids = a->uids;
 		}
 		s += len;
 	} while (*s++ == ',');
@@ -128,7 +127,6 @@ static void add_comms(const struct cli_ctl *ctl, struct task_args *a, const char
 
 	do {
 		size_t len = strcspn(s, ",");
-		char **v;
 
 		if (len == 0)
 			cli_usage_error(ctl, "invalid --comm '%s': an empty process name", list);
@@ -136,13 +134,13 @@ static void add_comms(const struct cli_ctl *ctl, struct task_args *a, const char
 			cli_usage_error(ctl, "invalid --comm '%.*s': process names have at most %d "
 					"characters (the kernel truncates them); use the first %d",
 					(int)len, s, COMM_MAX, COMM_MAX);
-		v = realloc(a->comms, (a->sel.ncomms + 1) * sizeof(*v));
-		if (!v || !(v[a->sel.ncomms] = strndup(s, len))) {
+		a->comms = grow_or_exit(a->comms, a->sel.ncomms, sizeof(char *));
+		a->sel.comms = a->comms;
+		a->comms[a->sel.ncomms] = strndup(s, len);
+		if (!a->comms[a->sel.ncomms]) {
 			cli_errx("out of memory");
 			exit(CLI_EXIT_FAIL);
 		}
-		a->comms = v;
-		a->sel.comms = v;
 		a->sel.ncomms++;
 		s += len;
 	} while (*s++ == ',');
