@@ -40,7 +40,7 @@ static void usage(void)
 		"                        list of differences when it does not\n"
 		CLI_WRITE_OPTS_HELP
 		" -J, --json             print the result as JSON (never prompts)\n"
-		" -h, --help             display this help\n"
+		CLI_HELP_OPTS_HELP
 		"\n"
 		"Exit status: 0 applied or matching, 1 a change failed (the others were\n"
 		"undone) or --check found differences, 2 an error in the configuration\n"
@@ -224,8 +224,7 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "json", no_argument, NULL, 'J' },
-		CLI_WRITE_LONGOPTS,
-		CLI_LONGOPTS_END,
+		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_opts opts = {
 		.shortopts = "c:J", .longopts = longopts, .shared = CLI_OPTS_WRITE,

@@ -220,8 +220,8 @@ static void usage_show(void)
 	       " -R, --recursive        show the groups below each PATH too, as a tree\n"
 	       " -p, --pid <pid>        the cgroup of this process (repeatable)\n"
 	       CLI_OUTPUT_OPTS_HELP
-	       "     --list-columns     list the columns for --output\n"
-	       " -h, --help             display this help\n\n%s", about);
+	       CLI_HELP_OPTS_HELP
+	       "\n%s", about);
 }
 
 /* What show's own options parse into. */
@@ -247,8 +247,7 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "recursive", no_argument, NULL, 'R' },
 		{ "pid", required_argument, NULL, 'p' },
-		CLI_OUTPUT_LONGOPTS,
-		CLI_LONGOPTS_END,
+		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_opts opts = {
 		.shortopts = "Rp:", .longopts = longopts, .shared = CLI_OPTS_OUTPUT,
@@ -340,7 +339,8 @@ static void usage_set(void)
 	       "                        files), add it there and in every ancestor that lacks\n"
 	       "                        it; planned and reported like the clamp writes\n"
 	       CLI_WRITE_OPTS_HELP
-	       " -h, --help             display this help\n\n"
+	       CLI_HELP_OPTS_HELP
+	       "\n"
 	       "Values: %s.\n\n%s", uc_value_forms, about);
 }
 
@@ -364,27 +364,25 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 {
 	struct set_args *a = data;
 
-	if (c == 'm')
+	if (c == CLI_OPT_MIN)
 		cli_value_or_err(ctl, "--min", arg, &a->vmin);
-	else if (c == 'M')
+	else if (c == CLI_OPT_MAX)
 		cli_value_or_err(ctl, "--max", arg, &a->vmax);
 	else if (c == 'E')
 		a->enable_cpu = true;
 	else
 		return false;
-	a->has_min |= c == 'm';
-	a->has_max |= c == 'M';
+	a->has_min |= c == CLI_OPT_MIN;
+	a->has_max |= c == CLI_OPT_MAX;
 	return true;
 }
 
 static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "min", required_argument, NULL, 'm' },
-		{ "max", required_argument, NULL, 'M' },
+		CLI_CLAMP_LONGOPTS,
 		{ "enable-cpu", no_argument, NULL, 'E' },
-		CLI_WRITE_LONGOPTS,
-		CLI_LONGOPTS_END,
+		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_opts opts = {
 		.longopts = longopts, .shared = CLI_OPTS_WRITE, .own = set_opt, .usage = usage_set,

@@ -62,7 +62,7 @@ int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
-		CLI_LONGOPTS_END,
+		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_opts opts = {
 		.shortopts = "qv", .longopts = longopts, .own = check_opt, .usage = usage,

@@ -87,7 +87,10 @@ uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);
 	" -o, --output <list>    columns to show (see --list-columns), +LIST to add\n" \
 	" -J, --json             JSON output\n" \
 	" -r, --raw              raw output (no alignment)\n" \
-	" -n, --noheadings       no header line\n"
+	" -n, --noheadings       no header line\n" \
+	"     --list-columns     list the columns for --output\n"
+#define CLI_HELP_OPTS_HELP \
+	" -h, --help             display this help\n"
 #define CLI_WRITE_OPTS_HELP \
 	" -y, --yes              consent to enabling the uclamp fast path (needed when\n" \
 	"                        not on a terminal)\n" \
@@ -97,6 +100,7 @@ uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);
 
 #define CLI_OPT_LIST_COLUMNS 'L'	/* long-only: --list-columns */
 #define CLI_OPT_FORMAT 'F'		/* long-only: --format */
+enum { CLI_OPT_MIN = 0x200, CLI_OPT_MAX };	/* --min, --max: every writer */
 
 /* Which shared options a command takes; cli_parse_opts handles them. */
 enum {
@@ -105,29 +109,16 @@ enum {
 	CLI_OPTS_FORMAT = 1 << 2,	/* -J, --format WORD: ctl->format */
 };
 
-/* The shared groups' long options, for a command's struct option array,
- * which ends with CLI_LONGOPTS_END (--help and the terminator). */
-#define CLI_OUTPUT_LONGOPTS \
-	{ "output", required_argument, NULL, 'o' }, \
-	{ "json", no_argument, NULL, 'J' }, \
-	{ "raw", no_argument, NULL, 'r' }, \
-	{ "noheadings", no_argument, NULL, 'n' }, \
-	{ "list-columns", no_argument, NULL, CLI_OPT_LIST_COLUMNS }
-#define CLI_WRITE_LONGOPTS \
-	{ "yes", no_argument, NULL, 'y' }, \
-	{ "dry-run", no_argument, NULL, 'n' }
-#define CLI_FORMAT_LONGOPTS \
-	{ "json", no_argument, NULL, 'J' }, \
-	{ "format", required_argument, NULL, CLI_OPT_FORMAT }
-#define CLI_LONGOPTS_END \
-	{ "help", no_argument, NULL, 'h' }, \
-	{ NULL, 0, NULL, 0 }
+/* --min and --max, for the struct option array of a command that writes clamps */
+#define CLI_CLAMP_LONGOPTS \
+	{ "min", required_argument, NULL, CLI_OPT_MIN }, \
+	{ "max", required_argument, NULL, CLI_OPT_MAX }
 
 /* A command's options. */
 struct cli_opts {
 	const char *shortopts;		/* its own short ones ("Rp:"): the groups' and h are added */
 	bool stop_at_arg;		/* options end at the first argument (run: CMD's are CMD's) */
-	const struct option *longopts;
+	const struct option *longopts;	/* its own long ones, NULL-ended: the groups' are added */
 	unsigned shared;		/* CLI_OPTS_* */
 	/* the command's own option c: false when c is none of them (a usage error) */
 	bool (*own)(struct cli_ctl *ctl, int c, const char *arg, void *data);

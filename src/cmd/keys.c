@@ -34,19 +34,15 @@ static void usage(void)
 	       "shows of them; a key that cannot be read is 'unreadable' with the reason.\n"
 	       "sched_uclamp_used is shown exactly as 'uclampctl check' sees it.\n\n"
 	       "Options:\n" CLI_OUTPUT_OPTS_HELP
-	       "     --list-columns     list the columns for --output\n"
-	       " -h, --help             display this help\n\n"
+	       CLI_HELP_OPTS_HELP
+	       "\n"
 	       "Default columns: KEY,STATE,HOW,MEANING.\n");
 }
 
 int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_OUTPUT_LONGOPTS,
-		CLI_LONGOPTS_END,
-	};
 	static const struct cli_opts opts = {
-		.longopts = longopts, .shared = CLI_OPTS_OUTPUT, .usage = usage,
+		.shared = CLI_OPTS_OUTPUT, .usage = usage,
 		.cols = cols, .ncols = NCOLS,
 		.no_args = "'keys' takes no arguments",
 	};

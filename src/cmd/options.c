@@ -19,6 +19,40 @@ noreturn void cli_bad_option(const struct cli_ctl *ctl, int c, char **argv)
 	cli_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
 }
 
+/* The shared groups' long options, in the order cli_parse_opts adds them. */
+static const struct option output_longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "list-columns", no_argument, NULL, CLI_OPT_LIST_COLUMNS },
+	{ NULL, 0, NULL, 0 },
+};
+static const struct option write_longopts[] = {
+	{ "yes", no_argument, NULL, 'y' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 },
+};
+static const struct option format_longopts[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "format", required_argument, NULL, CLI_OPT_FORMAT },
+	{ NULL, 0, NULL, 0 },
+};
+static const struct option help_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define MAX_LONGOPTS 32
+
+/* Append a NULL-ended option array to all[*n] (the caller sized all). */
+static void add_longopts(struct option *all, size_t *n, const struct option *o)
+{
+	for (; o && o->name && *n < MAX_LONGOPTS - 1; o++)
+		all[(*n)++] = *o;
+	all[*n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
 /* "text, json or prometheus" */
 static void list_words(char *buf, size_t n, const char *const *words)
 {
@@ -85,15 +119,22 @@ static bool shared_opt(struct cli_ctl *ctl, const struct cli_opts *o, int c, con
 bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli_opts *o,
 		    void *data)
 {
+	struct option longopts[MAX_LONGOPTS];
 	char shortopts[64];
+	size_t n = 0;
 	int c;
 
+	add_longopts(longopts, &n, o->longopts);
+	add_longopts(longopts, &n, o->shared & CLI_OPTS_OUTPUT ? output_longopts : NULL);
+	add_longopts(longopts, &n, o->shared & CLI_OPTS_WRITE ? write_longopts : NULL);
+	add_longopts(longopts, &n, o->shared & CLI_OPTS_FORMAT ? format_longopts : NULL);
+	add_longopts(longopts, &n, help_longopts);
 	/* ':' first: a missing value comes back as ':' (needs_value) */
 	snprintf(shortopts, sizeof(shortopts), "%s:%s%s%s%sh", o->stop_at_arg ? "+" : "",
 		 o->shortopts ? o->shortopts : "", o->shared & CLI_OPTS_OUTPUT ? "o:Jrn" : "",
 		 o->shared & CLI_OPTS_WRITE ? "yn" : "", o->shared & CLI_OPTS_FORMAT ? "J" : "");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, o->longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (shared_opt(ctl, o, c, optarg))
 			continue;
 		if (o->own && o->own(ctl, c, optarg, data))

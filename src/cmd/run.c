@@ -26,7 +26,8 @@ static void usage(void)
 	       "     --no-reset-on-fork CMD's children inherit its clamps (the default)\n"
 	       CLI_WRITE_OPTS_HELP
 	       "                        (with --dry-run, CMD is not run)\n"
-	       " -h, --help             display this help\n\n"
+	       CLI_HELP_OPTS_HELP
+	       "\n"
 	       "Values: %s.\n"
 	       "Exit status: CMD's, or 126 when CMD cannot be executed, 127 when it is not\n"
 	       "found; 2-4 as for every command when the clamps cannot be set (CMD does\n"
@@ -43,8 +44,7 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_WANT_LONGOPTS,
-		CLI_WRITE_LONGOPTS,
-		CLI_LONGOPTS_END,
+		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_opts opts = {
 		.stop_at_arg = true, .longopts = longopts, .shared = CLI_OPTS_WRITE,

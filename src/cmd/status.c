@@ -344,14 +344,10 @@ static void usage(void)
 
 int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_FORMAT_LONGOPTS,
-		CLI_LONGOPTS_END,
-	};
 	/* as enum format */
 	static const char *const formats[] = { "text", "json", "prometheus", NULL };
 	static const struct cli_opts opts = {
-		.longopts = longopts, .shared = CLI_OPTS_FORMAT, .formats = formats,
+		.shared = CLI_OPTS_FORMAT, .formats = formats,
 		.usage = usage, .no_args = "'status' takes no arguments",
 	};
 	enum format fmt;

@@ -64,18 +64,14 @@ static void usage_show(void)
 	cli_usage_head(stdout, "system show", show_synopsis);
 	printf("\nShow the system-wide clamps (kernel.sched_util_clamp_*).\n\n"
 	       "Options:\n" CLI_OUTPUT_OPTS_HELP
-	       "     --list-columns     list the columns for --output\n"
-	       " -h, --help             display this help\n\n%s", knobs_help);
+	       CLI_HELP_OPTS_HELP
+	       "\n%s", knobs_help);
 }
 
 static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_OUTPUT_LONGOPTS,
-		CLI_LONGOPTS_END,
-	};
 	static const struct cli_opts opts = {
-		.longopts = longopts, .shared = CLI_OPTS_OUTPUT, .usage = usage_show,
+		.shared = CLI_OPTS_OUTPUT, .usage = usage_show,
 		.cols = cols, .ncols = sizeof(cols) / sizeof(cols[0]),
 		.no_args = "'system show' takes no arguments",
 	};
@@ -162,8 +158,8 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 	struct uc_sysctl_values *want = data;
 
 	switch (c) {
-	case 'm': want->min = cli_util_or_err(ctl, "--min", arg); return true;
-	case 'M': want->max = cli_util_or_err(ctl, "--max", arg); return true;
+	case CLI_OPT_MIN: want->min = cli_util_or_err(ctl, "--min", arg); return true;
+	case CLI_OPT_MAX: want->max = cli_util_or_err(ctl, "--max", arg); return true;
 	case 'R': want->rt_default = cli_util_or_err(ctl, "--rt-default", arg); return true;
 	}
 	return false;
@@ -172,11 +168,9 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "min", required_argument, NULL, 'm' },
-		{ "max", required_argument, NULL, 'M' },
+		CLI_CLAMP_LONGOPTS,
 		{ "rt-default", required_argument, NULL, 'R' },
-		CLI_WRITE_LONGOPTS,
-		CLI_LONGOPTS_END,
+		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_opts opts = {
 		.longopts = longopts, .shared = CLI_OPTS_WRITE, .own = set_opt,

@@ -386,8 +386,7 @@ static void usage_show(void)
 	       "(sched_getattr) and the effective ones after cgroup and system limits.\n"
 	       "Without PIDs, every process (as with --all). Reading changes nothing.\n\n"
 	       "Options:\n%s" CLI_OUTPUT_OPTS_HELP
-	       "     --list-columns     list the columns for --output\n"
-	       " -h, --help             display this help\n", selector_help);
+	       CLI_HELP_OPTS_HELP, selector_help);
 }
 
 static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
@@ -399,8 +398,7 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		SELECTOR_LONGOPTS,
-		CLI_OUTPUT_LONGOPTS,
-		CLI_LONGOPTS_END,
+		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_opts opts = {
 		.shortopts = "a", .longopts = longopts, .shared = CLI_OPTS_OUTPUT,
@@ -619,7 +617,8 @@ static void usage_set(void)
 	       "     --reset-on-fork    children of the task start at the default clamps\n"
 	       "     --no-reset-on-fork children inherit the task's clamps (needs privilege)\n"
 	       "%s" CLI_WRITE_OPTS_HELP
-	       " -h, --help             display this help\n\n"
+	       CLI_HELP_OPTS_HELP
+	       "\n"
 	       "Values: %s.\n"
 	       "Real-time tasks have util_min 1024 unless set (the RT default): to set a\n"
 	       "lower --max on them, give --min too.\n", selector_help, uc_value_forms);
@@ -628,8 +627,7 @@ static void usage_set(void)
 static const struct option set_longopts[] = {
 	CLI_WANT_LONGOPTS,
 	SELECTOR_LONGOPTS,
-	CLI_WRITE_LONGOPTS,
-	CLI_LONGOPTS_END,
+	{ NULL, 0, NULL, 0 },
 };
 
 static void usage_reset(void)
@@ -641,7 +639,7 @@ static void usage_reset(void)
 	       "the default values are written instead. Enables the uclamp fast path\n"
 	       "until reboot like any clamp change.\n\n"
 	       "Options:\n%s" CLI_WRITE_OPTS_HELP
-	       " -h, --help             display this help\n", selector_help);
+	       CLI_HELP_OPTS_HELP, selector_help);
 }
 
 struct set_args {
@@ -654,7 +652,8 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 {
 	struct set_args *sa = data;
 
-	if (sa->reset && c >= CLI_OPT_MIN && c <= CLI_OPT_NO_ROF)
+	if (sa->reset && (c == CLI_OPT_MIN || c == CLI_OPT_MAX || c == CLI_OPT_ROF ||
+			  c == CLI_OPT_NO_ROF))
 		cli_usage_error(ctl, "'task reset' resets both clamps and takes no --%s; "
 				"use 'task set'", cli_opt_name(set_longopts, c));
 	return selector_opt(ctl, &sa->a, c, arg) || cli_want_opt(ctl, c, arg, &sa->want);

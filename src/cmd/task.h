@@ -6,10 +6,9 @@
 #include "uclamp/tasks.h"
 
 /* The options that say what a task gets ('task set' and 'run'). */
-enum { CLI_OPT_MIN = 0x200, CLI_OPT_MAX, CLI_OPT_ROF, CLI_OPT_NO_ROF };
+enum { CLI_OPT_ROF = 0x210, CLI_OPT_NO_ROF };
 #define CLI_WANT_LONGOPTS \
-	{ "min", required_argument, NULL, CLI_OPT_MIN }, \
-	{ "max", required_argument, NULL, CLI_OPT_MAX }, \
+	CLI_CLAMP_LONGOPTS, \
 	{ "reset-on-fork", no_argument, NULL, CLI_OPT_ROF }, \
 	{ "no-reset-on-fork", no_argument, NULL, CLI_OPT_NO_ROF }
 /* One of them into want: false when c is none of them. */

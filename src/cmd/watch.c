@@ -42,7 +42,7 @@ static void usage(void)
 		"                        systemd's Type=notify and scripts alike)\n"
 		"     --oneshot          apply the rules to what runs now and exit ('apply')\n"
 		"     --socket <path>    the status socket (default %s)\n"
-		" -h, --help             display this help\n"
+		CLI_HELP_OPTS_HELP
 		"\n"
 		"Exit status: 0 stopped by SIGTERM/SIGINT, 1 the event source failed,\n"
 		"2 an error in the configuration, 3 refused (the rules would enable the\n"
@@ -508,9 +508,7 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 		{ "foreground", no_argument, NULL, OPT_FG },
 		{ "oneshot", no_argument, NULL, OPT_ONESHOT },
 		{ "socket", required_argument, NULL, OPT_SOCKET },
-		CLI_WRITE_LONGOPTS,
-		CLI_FORMAT_LONGOPTS,
-		CLI_LONGOPTS_END,
+		{ NULL, 0, NULL, 0 },
 	};
 	/* as enum fmt */
 	static const char *const formats[] = { "table", "json", "prometheus", NULL };
