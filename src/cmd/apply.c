@@ -220,14 +220,11 @@ static bool apply_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 
 int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "json", no_argument, NULL, 'J' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cli_opts opts = {
-		.shortopts = "c:J", .longopts = longopts, .shared = CLI_OPTS_WRITE,
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS({ "config", required_argument, NULL, 'c' },
+					  { "check", no_argument, NULL, OPT_CHECK },
+					  { "json", no_argument, NULL, 'J' }),
+		.shortopts = "c:J", .shared = CLI_OPTS_WRITE,
 		.own = apply_opt, .usage = usage,
 		.no_args = "apply takes only options (a file goes with --config)",
 	};

@@ -14,13 +14,12 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/sysctl.h"
 
-#define ABOUT \
-	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n" \
-	"the tasks in a group; a group's effective values are also capped by its\n" \
-	"parent's, and the root group's by the system clamps (uclampctl system).\n" \
-	"The kernel stores percentages with two decimals; a value in capacity units is\n" \
-	"written as the percentage that maps back to exactly that unit.\n"
-static const char about[] = ABOUT;
+static const char about[] =
+	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n"
+	"the tasks in a group; a group's effective values are also capped by its\n"
+	"parent's, and the root group's by the system clamps (uclampctl system).\n"
+	"The kernel stores percentages with two decimals; a value in capacity units is\n"
+	"written as the percentage that maps back to exactly that unit.\n";
 static const char show_synopsis[] = "[PATH...] [-R] [--pid PID] [options]";
 static const char set_synopsis[] = "PATH [--min V] [--max V] [--enable-cpu] [options]";
 
@@ -244,13 +243,10 @@ static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 
 static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "recursive", no_argument, NULL, 'R' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cli_opts opts = {
-		.shortopts = "Rp:", .longopts = longopts, .shared = CLI_OPTS_OUTPUT,
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS({ "recursive", no_argument, NULL, 'R' },
+					  { "pid", required_argument, NULL, 'p' }),
+		.shortopts = "Rp:", .shared = CLI_OPTS_OUTPUT,
 		.own = show_opt, .usage = usage_show, .cols = cols, .ncols = NCOLS,
 	};
 	const struct uc_cg_info *info;
@@ -379,13 +375,10 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 
 static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_CLAMP_LONGOPTS,
-		{ "enable-cpu", no_argument, NULL, 'E' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cli_opts opts = {
-		.longopts = longopts, .shared = CLI_OPTS_WRITE, .own = set_opt, .usage = usage_set,
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS(CLI_CLAMP_LONGOPTS,
+					  { "enable-cpu", no_argument, NULL, 'E' }),
+		.shared = CLI_OPTS_WRITE, .own = set_opt, .usage = usage_set,
 	};
 	struct set_args a = { .enable_cpu = false };
 	const struct uc_cg_info *info;
@@ -485,6 +478,5 @@ int cmd_cgroup(struct cli_ctl *ctl, int argc, char **argv)
 	};
 
 	return cli_dispatch_group(ctl, "cgroup", cmds,
-				  "Show or set cgroup clamps (cpu.uclamp.min/max).\n\n" ABOUT, argc,
-				  argv);
+				  "Show or set cgroup clamps (cpu.uclamp.min/max).\n", about, argc, argv);
 }

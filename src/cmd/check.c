@@ -59,13 +59,10 @@ static bool check_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 
 int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cli_opts opts = {
-		.shortopts = "qv", .longopts = longopts, .own = check_opt, .usage = usage,
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS({ "quiet", no_argument, NULL, 'q' },
+					  { "verbose", no_argument, NULL, 'v' }),
+		.shortopts = "qv", .own = check_opt, .usage = usage,
 		.no_args = "'check' takes no arguments",
 	};
 	struct uc_fastpath fp;

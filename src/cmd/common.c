@@ -105,7 +105,7 @@ void cli_usage_head(FILE *out, const char *cmd, const char *synopsis)
 }
 
 static void group_usage(FILE *out, const char *group, const struct cli_command *cmds,
-			const char *about)
+			const char *about, const char *details)
 {
 	char cmd[64];
 
@@ -114,22 +114,22 @@ static void group_usage(FILE *out, const char *group, const struct cli_command *
 		snprintf(cmd, sizeof(cmd), "%s %s", group, cmds[i].name);
 		synopsis_lines(out, cmd, cmds[i].synopsis ? cmds[i].synopsis : "[options]");
 	}
-	fprintf(out, "\n%s\nCommands:\n", about);
+	fprintf(out, "\n%s%s%s\nCommands:\n", about, details ? "\n" : "", details ? details : "");
 	for (size_t i = 0; cmds[i].name; i++)
 		fprintf(out, " %-8s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(out, "\nRun 'uclampctl %s <command> --help' for its options.\n", group);
 }
 
 int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
-		       const char *about, int argc, char **argv)
+		       const char *about, const char *details, int argc, char **argv)
 {
 	ctl->cmd = group;
 	if (argc < 2) {
-		group_usage(stderr, group, cmds, about);
+		group_usage(stderr, group, cmds, about, details);
 		return CLI_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		group_usage(stdout, group, cmds, about);
+		group_usage(stdout, group, cmds, about, details);
 		return CLI_EXIT_OK;
 	}
 	return cli_dispatch(ctl, group, cmds, argc - 1, argv + 1);

@@ -114,6 +114,9 @@ enum {
 	{ "min", required_argument, NULL, CLI_OPT_MIN }, \
 	{ "max", required_argument, NULL, CLI_OPT_MAX }
 
+/* A command's own long options, for cli_opts.longopts: CLI_LONGOPTS({ ... }, ...) */
+#define CLI_LONGOPTS(...) ((const struct option[]){ __VA_ARGS__, { NULL, 0, NULL, 0 } })
+
 /* A command's options. */
 struct cli_opts {
 	const char *shortopts;		/* its own short ones ("Rp:"): the groups' and h are added */
@@ -148,9 +151,10 @@ void cli_usage_head(FILE *out, const char *cmd, const char *synopsis);
 
 /* A command group ("system", "cgroup", ...): no subcommand is a usage error
  * (usage to stderr, exit 2), -h/--help prints usage, else cli_dispatch().
- * The usage is built from the table: every synopsis, 'about', the commands. */
+ * The usage is built from the table: every synopsis, 'about' and 'details'
+ * (NULL: none) after a blank line, the commands. */
 int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
-		       const char *about, int argc, char **argv);
+		       const char *about, const char *details, int argc, char **argv);
 
 /* Print a table's -o column list with their help (for --list-columns). */
 void cli_print_columns(const struct uc_col *cols, size_t n);

@@ -42,12 +42,9 @@ static bool run_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 
 int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_WANT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cli_opts opts = {
-		.stop_at_arg = true, .longopts = longopts, .shared = CLI_OPTS_WRITE,
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS(CLI_WANT_LONGOPTS),
+		.stop_at_arg = true, .shared = CLI_OPTS_WRITE,
 		.own = run_opt, .usage = usage,
 	};
 	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };

@@ -13,17 +13,16 @@
 #include "cmd/common.h"
 #include "uclamp/sysctl.h"
 
-#define KNOBS_HELP \
-	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n" \
-	" util_min             a LIMIT on every task's requested min, not a default\n" \
-	"                      boost: a task that asks for more gets only this much\n" \
-	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n" \
-	" util_max             a cap on the max of every task and every cgroup\n" \
-	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n" \
-	" util_min_rt_default  the min that RT tasks get when they ask for none\n" \
-	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n" \
-	"                      default 1024: RT runs at full speed; kernel 5.9+)\n"
-static const char knobs_help[] = KNOBS_HELP;
+static const char knobs_help[] =
+	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n"
+	" util_min             a LIMIT on every task's requested min, not a default\n"
+	"                      boost: a task that asks for more gets only this much\n"
+	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n"
+	" util_max             a cap on the max of every task and every cgroup\n"
+	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n"
+	" util_min_rt_default  the min that RT tasks get when they ask for none\n"
+	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n"
+	"                      default 1024: RT runs at full speed; kernel 5.9+)\n";
 static const char show_synopsis[] = "[options]";
 static const char set_synopsis[] = "[--min V] [--max V] [--rt-default V] [options]";
 
@@ -167,13 +166,10 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 
 static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_CLAMP_LONGOPTS,
-		{ "rt-default", required_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cli_opts opts = {
-		.longopts = longopts, .shared = CLI_OPTS_WRITE, .own = set_opt,
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS(CLI_CLAMP_LONGOPTS,
+					  { "rt-default", required_argument, NULL, 'R' }),
+		.shared = CLI_OPTS_WRITE, .own = set_opt,
 		.usage = usage_set, .no_args = "give values with --min, --max or --rt-default",
 	};
 	struct uc_sysctl_values cur, want = { UC_KEEP, UC_KEEP, UC_KEEP };
@@ -235,5 +231,5 @@ int cmd_system(struct cli_ctl *ctl, int argc, char **argv)
 	};
 
 	return cli_dispatch_group(ctl, "system", cmds,
-				  "Show or set the system-wide clamps.\n\n" KNOBS_HELP, argc, argv);
+				  "Show or set the system-wide clamps.\n", knobs_help, argc, argv);
 }

@@ -396,12 +396,9 @@ static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 
 static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		SELECTOR_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cli_opts opts = {
-		.shortopts = "a", .longopts = longopts, .shared = CLI_OPTS_OUTPUT,
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS(SELECTOR_LONGOPTS),
+		.shortopts = "a", .shared = CLI_OPTS_OUTPUT,
 		.own = show_opt, .usage = usage_show, .cols = cols, .ncols = NCOLS,
 	};
 	struct task_args a;
@@ -723,5 +720,5 @@ int cmd_task(struct cli_ctl *ctl, int argc, char **argv)
 				  "themselves (sched_setattr):\n"
 				  "util_min, a floor, and util_max, a cap, in "
 				  "capacity units 0..1024.\n",
-				  argc, argv);
+				  NULL, argc, argv);
 }
