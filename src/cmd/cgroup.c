@@ -91,34 +91,21 @@ static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_inf
 
 /* ---- show -------------------------------------------------------------------- */
 
-enum {
-	COL_CGROUP, COL_PATH, COL_MIN, COL_MAX, COL_MIN_UTIL, COL_MAX_UTIL, COL_EFF_MIN,
-	COL_EFF_MAX, COL_EFF_MIN_PCT, COL_EFF_MAX_PCT, COL_NOTE
-};
+#define COLUMNS(NUM, TEXT, FLAG) \
+	TEXT(CGROUP, 0.3, SCOLS_FL_TREE, "the group (a tree with -R)") \
+	TEXT(PATH, 0.3, 0, "the path relative to the cpu hierarchy") \
+	TEXT(MIN, 0.05, SCOLS_FL_RIGHT, "cpu.uclamp.min as the kernel prints it (percent)") \
+	TEXT(MAX, 0.05, SCOLS_FL_RIGHT, "cpu.uclamp.max as the kernel prints it (percent or max)") \
+	NUM(MIN_UTIL, 0.05, "requested min in capacity units") \
+	NUM(MAX_UTIL, 0.05, "requested max in capacity units") \
+	NUM(EFF_MIN, 0.05, "effective min (capped by parents and the system)") \
+	NUM(EFF_MAX, 0.05, "effective max (capped by parents and the system)") \
+	TEXT(EFF_MIN_PCT, 0.05, SCOLS_FL_RIGHT, "effective min as a percentage") \
+	TEXT(EFF_MAX_PCT, 0.05, SCOLS_FL_RIGHT, "effective max as a percentage") \
+	TEXT(NOTE, 0.3, 0, "why a group has no clamp files, or what to watch")
 
-static const struct uc_col cols[] = {
-	[COL_CGROUP] = { "CGROUP", 0.3, SCOLS_FL_TREE, UC_COL_STR, "the group (a tree with -R)" },
-	[COL_PATH] = { "PATH", 0.3, 0, UC_COL_STR, "the path relative to the cpu hierarchy" },
-	[COL_MIN] = { "MIN", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
-		      "cpu.uclamp.min as the kernel prints it (percent)" },
-	[COL_MAX] = { "MAX", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
-		      "cpu.uclamp.max as the kernel prints it (percent or max)" },
-	[COL_MIN_UTIL] = { "MIN_UTIL", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
-			   "requested min in capacity units" },
-	[COL_MAX_UTIL] = { "MAX_UTIL", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
-			   "requested max in capacity units" },
-	[COL_EFF_MIN] = { "EFF_MIN", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective min (capped by parents and the system)" },
-	[COL_EFF_MAX] = { "EFF_MAX", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective max (capped by parents and the system)" },
-	[COL_EFF_MIN_PCT] = { "EFF_MIN_PCT", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
-			      "effective min as a percentage" },
-	[COL_EFF_MAX_PCT] = { "EFF_MAX_PCT", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
-			      "effective max as a percentage" },
-	[COL_NOTE] = { "NOTE", 0.3, 0, UC_COL_STR,
-		       "why a group has no clamp files, or what to watch" },
-};
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
+static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
 
 struct show {
 	struct uc_table t;
@@ -450,7 +437,8 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 		}
 	}
 	if (a.has_min || a.has_max) {
-		rc = uc_cg_plan_values(&plan, rel, a.has_min ? &a.vmin : NULL, a.has_max ? &a.vmax : NULL);
+		rc = uc_cg_plan_values(&plan, rel, a.has_min ? &a.vmin : NULL,
+				       a.has_max ? &a.vmax : NULL);
 		if (rc) {
 			cli_errx("cannot plan the change of '%s': %s", rel, strerror(-rc));
 			uc_plan_free(&plan);
@@ -478,5 +466,6 @@ int cmd_cgroup(struct cli_ctl *ctl, int argc, char **argv)
 	};
 
 	return cli_dispatch_group(ctl, "cgroup", cmds,
-				  "Show or set cgroup clamps (cpu.uclamp.min/max).\n", about, argc, argv);
+				  "Show or set cgroup clamps (cpu.uclamp.min/max).\n", about, argc,
+				  argv);
 }

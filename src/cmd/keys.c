@@ -8,22 +8,18 @@
 #include "cmd/common.h"
 #include "uclamp/keys.h"
 
-enum { COL_KEY, COL_STATE, COL_HOW, COL_COUNT, COL_ADDRESS, COL_VIEW, COL_REASON, COL_MEANING };
+#define COLUMNS(NUM, TEXT, FLAG) \
+	TEXT(KEY, 0.2, 0, "the static key's symbol") \
+	TEXT(STATE, 0.1, 0, "on, off, unreadable, absent (sched_uclamp_used: as 'check')") \
+	TEXT(HOW, 0.2, 0, "how it was read: kcore, system-map, a file, an inference") \
+	NUM(COUNT, 0.05, "the key's enabled count, read from kernel memory") \
+	TEXT(ADDRESS, 0.15, 0, "where it was read") \
+	TEXT(VIEW, 0.2, 0, "what userspace shows of it") \
+	TEXT(REASON, 0.3, 0, "why it is unreadable, absent or unknown") \
+	TEXT(MEANING, 0.4, SCOLS_FL_WRAP, "what the key gates")
 
-static const struct uc_col cols[] = {
-	[COL_KEY] = { "KEY", 0.2, 0, UC_COL_STR, "the static key's symbol" },
-	[COL_STATE] = { "STATE", 0.1, 0, UC_COL_STR,
-			"on, off, unreadable, absent (sched_uclamp_used: as 'check')" },
-	[COL_HOW] = { "HOW", 0.2, 0, UC_COL_STR,
-		      "how it was read: kcore, system-map, a file, an inference" },
-	[COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
-			"the key's enabled count, read from kernel memory" },
-	[COL_ADDRESS] = { "ADDRESS", 0.15, 0, UC_COL_STR, "where it was read" },
-	[COL_VIEW] = { "VIEW", 0.2, 0, UC_COL_STR, "what userspace shows of it" },
-	[COL_REASON] = { "REASON", 0.3, 0, UC_COL_STR, "why it is unreadable, absent or unknown" },
-	[COL_MEANING] = { "MEANING", 0.4, SCOLS_FL_WRAP, UC_COL_STR, "what the key gates" },
-};
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
+static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
 
 static void usage(void)
 {

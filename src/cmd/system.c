@@ -26,17 +26,16 @@ static const char knobs_help[] =
 static const char show_synopsis[] = "[options]";
 static const char set_synopsis[] = "[--min V] [--max V] [--rt-default V] [options]";
 
-enum { COL_KNOB, COL_VALUE, COL_PERCENT, COL_SYSCTL, COL_NOTE, COL_MEANING };
+#define COLUMNS(NUM, TEXT, FLAG) \
+	TEXT(KNOB, 0.2, 0, "util_min, util_max or util_min_rt_default") \
+	NUM(VALUE, 0.1, "capacity units (0..1024)") \
+	TEXT(PERCENT, 0.1, SCOLS_FL_RIGHT, "the value as a percentage of 1024") \
+	TEXT(SYSCTL, 0.3, 0, "the sysctl that holds it") \
+	TEXT(NOTE, 0.3, 0, "why a knob is unavailable") \
+	TEXT(MEANING, 0.4, SCOLS_FL_WRAP, "what the knob does")
 
-static const struct uc_col cols[] = {
-	[COL_KNOB] = { "KNOB", 0.2, 0, UC_COL_STR, "util_min, util_max or util_min_rt_default" },
-	[COL_VALUE] = { "VALUE", 0.1, SCOLS_FL_RIGHT, UC_COL_NUM, "capacity units (0..1024)" },
-	[COL_PERCENT] = { "PERCENT", 0.1, SCOLS_FL_RIGHT, UC_COL_STR,
-			  "the value as a percentage of 1024" },
-	[COL_SYSCTL] = { "SYSCTL", 0.3, 0, UC_COL_STR, "the sysctl that holds it" },
-	[COL_NOTE] = { "NOTE", 0.3, 0, UC_COL_STR, "why a knob is unavailable" },
-	[COL_MEANING] = { "MEANING", 0.4, SCOLS_FL_WRAP, UC_COL_STR, "what the knob does" },
-};
+enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
+static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
 
 /* Read the knobs; print why not and return the exit code on failure. */
 static int read_sysctls(struct uc_sysctl_values *v)
@@ -71,7 +70,7 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct cli_opts opts = {
 		.shared = CLI_OPTS_OUTPUT, .usage = usage_show,
-		.cols = cols, .ncols = sizeof(cols) / sizeof(cols[0]),
+		.cols = cols, .ncols = NCOLS,
 		.no_args = "'system show' takes no arguments",
 	};
 	struct uc_sysctl_values v;
@@ -83,7 +82,7 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 	rc = read_sysctls(&v);
 	if (rc)
 		return rc;
-	cli_table_or_err(ctl, &t, "system", cols, sizeof(cols) / sizeof(cols[0]),
+	cli_table_or_err(ctl, &t, "system", cols, NCOLS,
 			v.rt_default == UC_SYSCTL_ABSENT ? "KNOB,VALUE,PERCENT,SYSCTL,NOTE"
 							 : "KNOB,VALUE,PERCENT,SYSCTL");
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {

@@ -289,30 +289,22 @@ int cli_task_support(const struct cli_ctl *ctl)
 
 /* ---- task show ------------------------------------------------------------------ */
 
-enum {
-	COL_PID, COL_TID, COL_COMM, COL_POLICY, COL_UTIL_MIN, COL_UTIL_MAX, COL_EFF_MIN,
-	COL_EFF_MAX, COL_ROF, COL_CGROUP, NCOLS
-};
+#define COLUMNS(NUM, TEXT, FLAG) \
+	NUM(PID, 5, "process ID") \
+	NUM(TID, 5, "thread ID") \
+	TEXT(COMM, 0.2, 0, "thread name (/proc/PID/task/TID/comm)") \
+	TEXT(POLICY, 0.1, 0, "scheduling policy") \
+	NUM(UTIL_MIN, 5, "requested min clamp (sched_getattr)") \
+	NUM(UTIL_MAX, 5, "requested max clamp (sched_getattr)") \
+	NUM(EFF_MIN, 5, "effective min after cgroup and system clamps " \
+	    "(empty if unknown; -v: the source)") \
+	NUM(EFF_MAX, 5, "effective max after cgroup and system clamps " \
+	    "(empty if unknown; -v: the source)") \
+	FLAG(RESET_ON_FORK, 3, "children start at the default clamps") \
+	TEXT(CGROUP, 0.3, 0, "cgroup in the cpu hierarchy, relative to its root ('/': the root)")
 
-static const struct uc_col cols[NCOLS] = {
-	[COL_PID] = { "PID", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "process ID" },
-	[COL_TID] = { "TID", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "thread ID" },
-	[COL_COMM] = { "COMM", 0.2, 0, UC_COL_STR, "thread name (/proc/PID/task/TID/comm)" },
-	[COL_POLICY] = { "POLICY", 0.1, 0, UC_COL_STR, "scheduling policy" },
-	[COL_UTIL_MIN] = { "UTIL_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			   "requested min clamp (sched_getattr)" },
-	[COL_UTIL_MAX] = { "UTIL_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			   "requested max clamp (sched_getattr)" },
-	[COL_EFF_MIN] = { "EFF_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective min after cgroup and system clamps (empty "
-			  "if unknown; -v: the source)" },
-	[COL_EFF_MAX] = { "EFF_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective max after cgroup and system clamps (empty "
-			  "if unknown; -v: the source)" },
-	[COL_ROF] = { "RESET_ON_FORK", 3, 0, UC_COL_BOOL, "children start at the default clamps" },
-	[COL_CGROUP] = { "CGROUP", 0.3, 0, UC_COL_STR,
-			 "cgroup in the cpu hierarchy, relative to its root ('/': the root)" },
-};
+enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
+static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
 #define DEFAULT_COLS "PID,TID,COMM,POLICY,UTIL_MIN,UTIL_MAX,EFF_MIN,EFF_MAX,RESET_ON_FORK"
 
 struct show_ctx {
@@ -357,7 +349,7 @@ static int show_one(const struct uc_task *tk, void *data)
 		uc_table_set_int(t, ln, COL_EFF_MIN, e.min);
 		uc_table_set_int(t, ln, COL_EFF_MAX, e.max);
 	}
-	uc_table_set(t, ln, COL_ROF,
+	uc_table_set(t, ln, COL_RESET_ON_FORK,
 		     tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
 	if (s->cg)
 		uc_table_set(t, ln, COL_CGROUP, cgroup_of(s, tk->pid));
