@@ -22,45 +22,25 @@ static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
 	fputc('\n', f);
 }
 
-void cli_errx(const char *fmt, ...)
+void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt, ...)
 {
+	static const char *const prefix[] = {
+		[CLI_MSG_ERROR] = "uclampctl: ",
+		[CLI_MSG_WARNING] = "uclampctl: warning: ",
+		[CLI_MSG_INFO] = "",
+		[CLI_MSG_VERBOSE] = "uclampctl: ",
+	};
+	FILE *f = stderr;
 	va_list ap;
 
-	va_start(ap, fmt);
-	vmsg(stderr, "uclampctl: ", fmt, ap);
-	va_end(ap);
-}
-
-void cli_warnx(const struct cli_ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ctl->quiet)
+	if (kind != CLI_MSG_ERROR && ctl->quiet)
 		return;
-	va_start(ap, fmt);
-	vmsg(stderr, "uclampctl: warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void cli_info(const struct cli_ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ctl->quiet)
+	if (kind == CLI_MSG_VERBOSE && !ctl->verbose)
 		return;
+	if (kind == CLI_MSG_INFO && !ctl->to_stderr)
+		f = stdout;
 	va_start(ap, fmt);
-	vmsg(ctl->to_stderr ? stderr : stdout, "", fmt, ap);
-	va_end(ap);
-}
-
-void cli_verbose(const struct cli_ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!ctl->verbose || ctl->quiet)
-		return;
-	va_start(ap, fmt);
-	vmsg(stderr, "uclampctl: ", fmt, ap);
+	vmsg(f, prefix[kind], fmt, ap);
 	va_end(ap);
 }
 
@@ -74,15 +54,6 @@ noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 	fprintf(stderr, "Try 'uclampctl %s%s--help' for more information.\n",
 		ctl->cmd ? ctl->cmd : "", ctl->cmd ? " " : "");
 	exit(CLI_EXIT_USAGE);
-}
-
-noreturn void cli_bad_option(const struct cli_ctl *ctl, int c, char **argv)
-{
-	if (c == ':')
-		cli_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
-	if (optopt)
-		cli_usage_error(ctl, "unknown option '-%c'", optopt);
-	cli_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
 }
 
 int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
@@ -134,7 +105,7 @@ void cli_usage_head(FILE *out, const char *cmd, const char *synopsis)
 }
 
 static void group_usage(FILE *out, const char *group, const struct cli_command *cmds,
-			const char *about)
+			const char *about, const char *details)
 {
 	char cmd[64];
 
@@ -143,55 +114,25 @@ static void group_usage(FILE *out, const char *group, const struct cli_command *
 		snprintf(cmd, sizeof(cmd), "%s %s", group, cmds[i].name);
 		synopsis_lines(out, cmd, cmds[i].synopsis ? cmds[i].synopsis : "[options]");
 	}
-	fprintf(out, "\n%s\nCommands:\n", about);
+	fprintf(out, "\n%s%s%s\nCommands:\n", about, details ? "\n" : "", details ? details : "");
 	for (size_t i = 0; cmds[i].name; i++)
 		fprintf(out, " %-8s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(out, "\nRun 'uclampctl %s <command> --help' for its options.\n", group);
 }
 
 int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
-		       const char *about, int argc, char **argv)
+		       const char *about, const char *details, int argc, char **argv)
 {
 	ctl->cmd = group;
 	if (argc < 2) {
-		group_usage(stderr, group, cmds, about);
+		group_usage(stderr, group, cmds, about, details);
 		return CLI_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		group_usage(stdout, group, cmds, about);
+		group_usage(stdout, group, cmds, about, details);
 		return CLI_EXIT_OK;
 	}
 	return cli_dispatch(ctl, group, cmds, argc - 1, argv + 1);
-}
-
-bool cli_output_opt(struct cli_ctl *ctl, int c, const char *arg)
-{
-	switch (c) {
-	case 'o':
-		ctl->out.columns = arg;
-		return true;
-	case 'J':
-		ctl->out.json = true;
-		return true;
-	case 'r':
-		ctl->out.raw = true;
-		return true;
-	case 'n':
-		ctl->out.noheadings = true;
-		return true;
-	}
-	return false;
-}
-
-bool cli_write_opt(struct cli_ctl *ctl, int c)
-{
-	if (c == 'y')
-		ctl->yes = true;
-	else if (c == 'n')
-		ctl->dry_run = true;
-	else
-		return false;
-	return true;
 }
 
 void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s, struct uc_value *v)

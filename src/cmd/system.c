@@ -5,7 +5,6 @@
  * stays honest: "nothing to change").
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,31 +13,29 @@
 #include "cmd/common.h"
 #include "uclamp/sysctl.h"
 
-#define KNOBS_HELP \
-	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n" \
-	" util_min             a LIMIT on every task's requested min, not a default\n" \
-	"                      boost: a task that asks for more gets only this much\n" \
-	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n" \
-	" util_max             a cap on the max of every task and every cgroup\n" \
-	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n" \
-	" util_min_rt_default  the min that RT tasks get when they ask for none\n" \
-	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n" \
-	"                      default 1024: RT runs at full speed; kernel 5.9+)\n"
-static const char knobs_help[] = KNOBS_HELP;
+static const char knobs_help[] =
+	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n"
+	" util_min             a LIMIT on every task's requested min, not a default\n"
+	"                      boost: a task that asks for more gets only this much\n"
+	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n"
+	" util_max             a cap on the max of every task and every cgroup\n"
+	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n"
+	" util_min_rt_default  the min that RT tasks get when they ask for none\n"
+	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n"
+	"                      default 1024: RT runs at full speed; kernel 5.9+)\n";
 static const char show_synopsis[] = "[options]";
 static const char set_synopsis[] = "[--min V] [--max V] [--rt-default V] [options]";
 
-enum { COL_KNOB, COL_VALUE, COL_PERCENT, COL_SYSCTL, COL_NOTE, COL_MEANING };
+#define COLUMNS(NUM, TEXT, FLAG) \
+	TEXT(KNOB, 0.2, 0, "util_min, util_max or util_min_rt_default") \
+	NUM(VALUE, 0.1, "capacity units (0..1024)") \
+	TEXT(PERCENT, 0.1, SCOLS_FL_RIGHT, "the value as a percentage of 1024") \
+	TEXT(SYSCTL, 0.3, 0, "the sysctl that holds it") \
+	TEXT(NOTE, 0.3, 0, "why a knob is unavailable") \
+	TEXT(MEANING, 0.4, SCOLS_FL_WRAP, "what the knob does")
 
-static const struct uc_col cols[] = {
-	[COL_KNOB] = { "KNOB", 0.2, 0, UC_COL_STR, "util_min, util_max or util_min_rt_default" },
-	[COL_VALUE] = { "VALUE", 0.1, SCOLS_FL_RIGHT, UC_COL_NUM, "capacity units (0..1024)" },
-	[COL_PERCENT] = { "PERCENT", 0.1, SCOLS_FL_RIGHT, UC_COL_STR,
-			  "the value as a percentage of 1024" },
-	[COL_SYSCTL] = { "SYSCTL", 0.3, 0, UC_COL_STR, "the sysctl that holds it" },
-	[COL_NOTE] = { "NOTE", 0.3, 0, UC_COL_STR, "why a knob is unavailable" },
-	[COL_MEANING] = { "MEANING", 0.4, SCOLS_FL_WRAP, UC_COL_STR, "what the knob does" },
-};
+enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
+static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
 
 /* Read the knobs; print why not and return the exit code on failure. */
 static int read_sysctls(struct uc_sysctl_values *v)
@@ -65,44 +62,27 @@ static void usage_show(void)
 	cli_usage_head(stdout, "system show", show_synopsis);
 	printf("\nShow the system-wide clamps (kernel.sched_util_clamp_*).\n\n"
 	       "Options:\n" CLI_OUTPUT_OPTS_HELP
-	       "     --list-columns     list the columns for --output\n"
-	       " -h, --help             display this help\n\n%s", knobs_help);
+	       CLI_HELP_OPTS_HELP
+	       "\n%s", knobs_help);
 }
 
 static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_OUTPUT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct cli_opts opts = {
+		.shared = CLI_OPTS_OUTPUT, .usage = usage_show,
+		.cols = cols, .ncols = NCOLS,
+		.no_args = "'system show' takes no arguments",
 	};
 	struct uc_sysctl_values v;
 	struct uc_table t;
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'L':
-			cli_print_columns(cols, sizeof(cols) / sizeof(cols[0]));
-			return CLI_EXIT_OK;
-		case 'h':
-			usage_show();
-			return CLI_EXIT_OK;
-		default:
-			if (cli_output_opt(ctl, c, optarg))
-				break;
-			cli_bad_option(ctl, c, argv);
-		}
-	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'system show' takes no arguments",
-				argv[optind]);
-
+	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
+		return CLI_EXIT_OK;
 	rc = read_sysctls(&v);
 	if (rc)
 		return rc;
-	cli_table_or_err(ctl, &t, "system", cols, sizeof(cols) / sizeof(cols[0]),
+	cli_table_or_err(ctl, &t, "system", cols, NCOLS,
 			v.rt_default == UC_SYSCTL_ABSENT ? "KNOB,VALUE,PERCENT,SYSCTL,NOTE"
 							 : "KNOB,VALUE,PERCENT,SYSCTL");
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
@@ -171,38 +151,32 @@ static noreturn void refuse_min_above_max(const struct cli_ctl *ctl,
 			want->max == UC_KEEP ? " (current)" : "");
 }
 
+static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct uc_sysctl_values *want = data;
+
+	switch (c) {
+	case CLI_OPT_MIN: want->min = cli_util_or_err(ctl, "--min", arg); return true;
+	case CLI_OPT_MAX: want->max = cli_util_or_err(ctl, "--max", arg); return true;
+	case 'R': want->rt_default = cli_util_or_err(ctl, "--rt-default", arg); return true;
+	}
+	return false;
+}
+
 static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "min", required_argument, NULL, 'm' },
-		{ "max", required_argument, NULL, 'M' },
-		{ "rt-default", required_argument, NULL, 'R' },
-		CLI_WRITE_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS(CLI_CLAMP_LONGOPTS,
+					  { "rt-default", required_argument, NULL, 'R' }),
+		.shared = CLI_OPTS_WRITE, .own = set_opt,
+		.usage = usage_set, .no_args = "give values with --min, --max or --rt-default",
 	};
 	struct uc_sysctl_values cur, want = { UC_KEEP, UC_KEEP, UC_KEEP };
 	struct uc_plan plan;
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ynh", longopts, NULL)) != -1) {
-		if (cli_write_opt(ctl, c))
-			continue;
-		switch (c) {
-		case 'm': want.min = cli_util_or_err(ctl, "--min", optarg); break;
-		case 'M': want.max = cli_util_or_err(ctl, "--max", optarg); break;
-		case 'R': want.rt_default = cli_util_or_err(ctl, "--rt-default", optarg); break;
-		case 'h':
-			usage_set();
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
-	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': give values with "
-				"--min, --max or --rt-default",
-				argv[optind]);
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &want))
+		return CLI_EXIT_OK;
 	if (want.min == UC_KEEP && want.max == UC_KEEP && want.rt_default == UC_KEEP)
 		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --rt-default");
 
@@ -256,5 +230,5 @@ int cmd_system(struct cli_ctl *ctl, int argc, char **argv)
 	};
 
 	return cli_dispatch_group(ctl, "system", cmds,
-				  "Show or set the system-wide clamps.\n\n" KNOBS_HELP, argc, argv);
+				  "Show or set the system-wide clamps.\n", knobs_help, argc, argv);
 }
