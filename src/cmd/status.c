@@ -98,14 +98,22 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
 	if (fp->state == UC_KEY_UNSUPPORTED)
 		goto tail;
 	if (fp->sysctls) {
-		char rt[32];
+		char knobs[256];
+		size_t len = 0;
 
-		if (sc->sys.rt_default == UC_SYSCTL_ABSENT)
-			snprintf(rt, sizeof(rt), "n/a (before 5.9)");
-		else
-			snprintf(rt, sizeof(rt), "%ld", sc->sys.rt_default);
-		row("system", "util_min %ld, util_max %ld, util_min_rt_default %s", sc->sys.min,
-		    sc->sys.max, rt);
+		for (size_t i = 0; i < UC_SYSCTL_NKNOBS && len < sizeof(knobs); i++) {
+			const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+			long v = uc_sysctl_value(&sc->sys, k->attr);
+			char val[32];
+
+			if (v == UC_SYSCTL_ABSENT)
+				snprintf(val, sizeof(val), "n/a (before %s)", k->since);
+			else
+				snprintf(val, sizeof(val), "%ld", v);
+			len += (size_t)snprintf(knobs + len, sizeof(knobs) - len, "%s%s %s",
+						i ? ", " : "", k->knob, val);
+		}
+		row("system", "%s", knobs);
 	}
 	if (s->cg_rc)
 		row("cgroup", "no cpu controller hierarchy mounted");

@@ -13,18 +13,54 @@
 #include "cmd/common.h"
 #include "uclamp/sysctl.h"
 
-static const char knobs_help[] =
-	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n"
-	" util_min             a LIMIT on every task's requested min, not a default\n"
-	"                      boost: a task that asks for more gets only this much\n"
-	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n"
-	" util_max             a cap on the max of every task and every cgroup\n"
-	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n"
-	" util_min_rt_default  the min that RT tasks get when they ask for none\n"
-	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n"
-	"                      default 1024: RT runs at full speed; kernel 5.9+)\n";
+/*
+ * The texts that name every knob are built from the knob table
+ * (uc_sysctl_knobs), so that a new knob needs no change here.
+ */
+static char knobs_help[1024];		/* what each knob does */
+static char set_synopsis[160];		/* "[--min V] [--max V] ... [options]" */
+static char set_options[512];		/* set's --help lines for them */
+static char knob_opts[96];		/* "--min, --max or --rt-default" */
 static const char show_synopsis[] = "[options]";
-static const char set_synopsis[] = "[--min V] [--max V] [--rt-default V] [options]";
+
+/* The long option of knob i of the table */
+#define OPT_KNOB 0x300
+
+static void build_texts(void)
+{
+	size_t h, y = 0, o = 0, k = 0;
+
+	h = (size_t)snprintf(knobs_help, sizeof(knobs_help),
+			     "The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n");
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *kn = &uc_sysctl_knobs[i];
+		const char *s = kn->about;
+		char opt[40];
+
+		for (bool first = true; *s; first = false) {
+			size_t len = strcspn(s, "\n");
+
+			if (h < sizeof(knobs_help))
+				h += (size_t)snprintf(knobs_help + h, sizeof(knobs_help) - h,
+						      " %-20s %.*s\n", first ? kn->knob : "",
+						      (int)len, s);
+			s += len + (s[len] == '\n');
+		}
+		snprintf(opt, sizeof(opt), "--%s <value>", kn->key);
+		if (o < sizeof(set_options))
+			o += (size_t)snprintf(set_options + o, sizeof(set_options) - o,
+					      "     %-21s %s (%s)\n", opt, kn->knob, kn->file);
+		if (y < sizeof(set_synopsis))
+			y += (size_t)snprintf(set_synopsis + y, sizeof(set_synopsis) - y,
+					      "[--%s V] ", kn->key);
+		if (k < sizeof(knob_opts))
+			k += (size_t)snprintf(knob_opts + k, sizeof(knob_opts) - k, "%s--%s",
+					      !i ? "" : i + 1 < UC_SYSCTL_NKNOBS ? ", " : " or ",
+					      kn->key);
+	}
+	if (y < sizeof(set_synopsis))
+		snprintf(set_synopsis + y, sizeof(set_synopsis) - y, "[options]");
+}
 
 #define COLUMNS(NUM, TEXT, FLAG) \
 	TEXT(KNOB, 0.2, 0, "util_min, util_max or util_min_rt_default") \
@@ -75,6 +111,7 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 	};
 	struct uc_sysctl_values v;
 	struct uc_table t;
+	bool absent = false;
 	int rc;
 
 	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
@@ -82,9 +119,10 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 	rc = read_sysctls(&v);
 	if (rc)
 		return rc;
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
+		absent |= *uc_sysctl_field(&v, &uc_sysctl_knobs[i]) == UC_SYSCTL_ABSENT;
 	cli_table_or_err(ctl, &t, "system", cols, NCOLS,
-			v.rt_default == UC_SYSCTL_ABSENT ? "KNOB,VALUE,PERCENT,SYSCTL,NOTE"
-							 : "KNOB,VALUE,PERCENT,SYSCTL");
+			absent ? "KNOB,VALUE,PERCENT,SYSCTL,NOTE" : "KNOB,VALUE,PERCENT,SYSCTL");
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
 		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
 		struct libscols_line *ln = uc_table_line(&t, NULL);
@@ -95,7 +133,8 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 		uc_table_setf(&t, ln, COL_SYSCTL, "kernel.%s", k->file);
 		uc_table_set(&t, ln, COL_MEANING, k->meaning);
 		if (val == UC_SYSCTL_ABSENT) {
-			uc_table_set(&t, ln, COL_NOTE, "unavailable: the kernel is older than 5.9");
+			uc_table_setf(&t, ln, COL_NOTE, "unavailable: the kernel is older than %s",
+				      k->since);
 			continue;
 		}
 		uc_table_setf(&t, ln, COL_VALUE, "%ld", val);
@@ -126,16 +165,11 @@ static void usage_set(void)
 	       "with min > max is refused before anything is written; if a write fails,\n"
 	       "the ones already made are restored. Changing any of the three enables the\n"
 	       "uclamp fast path until reboot (asks first, or needs --yes).\n\n"
-	       "Options:\n"
-	       "     --min <value>         util_min (sched_util_clamp_min)\n"
-	       "     --max <value>         util_max (sched_util_clamp_max)\n"
-	       "     --rt-default <value>  util_min_rt_default (sched_util_clamp_min_rt_default)\n"
+	       "Options:\n%s"
 	       CLI_WRITE_OPTS_HELP
-	       " -h, --help                display this help\n\n"
-	       "Values: %s; 'default' is 1024.\n\n%s", uc_value_forms, knobs_help);
+	       " -h, --help                display this help\n"
+	       "\nValues: %s; 'default' is 1024.\n\n%s", set_options, uc_value_forms, knobs_help);
 }
-
-/* A parsed option value as the library wants it (UC_RESET = the default). */
 
 /* Refuse an end state with min > max: say which values and how to fix it. */
 static noreturn void refuse_min_above_max(const struct cli_ctl *ctl,
@@ -153,41 +187,55 @@ static noreturn void refuse_min_above_max(const struct cli_ctl *ctl,
 
 static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 {
-	struct uc_sysctl_values *want = data;
+	const struct uc_sysctl_knob *k = &uc_sysctl_knobs[c - OPT_KNOB];
+	char opt[40];
 
-	switch (c) {
-	case CLI_OPT_MIN: want->min = cli_util_or_err(ctl, "--min", arg); return true;
-	case CLI_OPT_MAX: want->max = cli_util_or_err(ctl, "--max", arg); return true;
-	case 'R': want->rt_default = cli_util_or_err(ctl, "--rt-default", arg); return true;
-	}
-	return false;
+	if (c < OPT_KNOB || c >= OPT_KNOB + UC_SYSCTL_NKNOBS)
+		return false;
+	snprintf(opt, sizeof(opt), "--%s", k->key);
+	*uc_sysctl_field(data, k) = cli_util_or_err(ctl, opt, arg);
+	return true;
 }
 
 static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 {
+	struct option longopts[UC_SYSCTL_NKNOBS + 1] = { { NULL, 0, NULL, 0 } };
+	char no_args[128];
 	const struct cli_opts opts = {
-		.longopts = CLI_LONGOPTS(CLI_CLAMP_LONGOPTS,
-					  { "rt-default", required_argument, NULL, 'R' }),
-		.shared = CLI_OPTS_WRITE, .own = set_opt,
-		.usage = usage_set, .no_args = "give values with --min, --max or --rt-default",
+		.longopts = longopts, .shared = CLI_OPTS_WRITE, .own = set_opt,
+		.usage = usage_set, .no_args = no_args,
 	};
-	struct uc_sysctl_values cur, want = { UC_KEEP, UC_KEEP, UC_KEEP };
+	struct uc_sysctl_values cur, want;
+	bool any = false;
 	struct uc_plan plan;
 	int rc;
 
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		longopts[i] = (struct option){ uc_sysctl_knobs[i].key, required_argument, NULL,
+					       OPT_KNOB + (int)i };
+		*uc_sysctl_field(&want, &uc_sysctl_knobs[i]) = UC_KEEP;
+	}
+	snprintf(no_args, sizeof(no_args), "give values with %s", knob_opts);
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &want))
 		return CLI_EXIT_OK;
-	if (want.min == UC_KEEP && want.max == UC_KEEP && want.rt_default == UC_KEEP)
-		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --rt-default");
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
+		any |= *uc_sysctl_field(&want, &uc_sysctl_knobs[i]) != UC_KEEP;
+	if (!any)
+		cli_usage_error(ctl, "nothing to set: give %s (one or more)", knob_opts);
 
 	rc = cli_lock(ctl);
 	if (!rc)
 		rc = read_sysctls(&cur);
 	if (rc)
 		return rc;
-	if (want.rt_default != UC_KEEP && cur.rt_default == UC_SYSCTL_ABSENT) {
-		cli_errx("cannot set --rt-default: kernel.sched_util_clamp_min_rt_default does not "
-			 "exist (the kernel is older than 5.9); nothing changed");
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+
+		if (uc_sysctl_value(&want, k->attr) == UC_KEEP ||
+		    uc_sysctl_value(&cur, k->attr) != UC_SYSCTL_ABSENT)
+			continue;
+		cli_errx("cannot set --%s: kernel.%s does not exist (the kernel is older than "
+			 "%s); nothing changed", k->key, k->file, k->since);
 		return CLI_EXIT_NOTSUPP;
 	}
 
@@ -229,6 +277,7 @@ int cmd_system(struct cli_ctl *ctl, int argc, char **argv)
 		{ NULL, NULL, NULL, NULL },
 	};
 
+	build_texts();
 	return cli_dispatch_group(ctl, "system", cmds,
 				  "Show or set the system-wide clamps.\n", knobs_help, argc, argv);
 }

@@ -28,7 +28,7 @@
 enum sec_type { SEC_FASTPATH, SEC_SYSTEM, SEC_CGROUP, SEC_TASKS, SEC_N };
 
 /* The keys of the sections other than [tasks] (config_tasks.c has those). */
-enum key { K_ALLOW_ENABLE, K_MIN, K_MAX, K_RT_DEFAULT, K_N };
+enum key { K_ALLOW_ENABLE, K_MIN, K_MAX, K_N };
 
 #define IN(s) (1u << (s))
 static const struct {
@@ -36,10 +36,9 @@ static const struct {
 	unsigned in;	/* sections it belongs to */
 } keys[K_N] = {
 	[K_ALLOW_ENABLE] = { "allow-enable", IN(SEC_FASTPATH) },
-	[K_MIN] = { "min", IN(SEC_SYSTEM) | IN(SEC_CGROUP) },
-	[K_MAX] = { "max", IN(SEC_SYSTEM) | IN(SEC_CGROUP) },
-	[K_RT_DEFAULT] = { "rt-default", IN(SEC_SYSTEM) },
-};
+	[K_MIN] = { "min", IN(SEC_CGROUP) },
+	[K_MAX] = { "max", IN(SEC_CGROUP) },
+};	/* [system]'s keys are the knobs' (uc_sysctl_knobs) */
 
 static const struct {
 	const char *name;
@@ -47,7 +46,7 @@ static const struct {
 	bool has_arg;
 } sections[SEC_N] = {
 	[SEC_FASTPATH] = { "fast-path", "allow-enable", false },
-	[SEC_SYSTEM] = { "system", "min, max or rt-default", false },
+	[SEC_SYSTEM] = { "system", NULL, false },	/* the knobs' keys */
 	[SEC_CGROUP] = { "cgroup", "min or max", true },
 	/* config_tasks.c owns the keys */
 	[SEC_TASKS] = { "tasks", uc_conf_tasks_keys, true },
@@ -377,6 +376,19 @@ int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *
 /* ---- keys --------------------------------------------------------------------------------- */
 
 /* A key of [fast-path], [system] or [cgroup]: 0, -ENOENT (not one of its keys) or -ENOMEM. */
+/* "min, max or rt-default": [system]'s keys, from the knob table */
+static const char *system_keys(char (*buf)[96])
+{
+	size_t len = 0;
+
+	(*buf)[0] = '\0';
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && len < sizeof(*buf); i++)
+		len += (size_t)snprintf(*buf + len, sizeof(*buf) - len, "%s%s",
+					!i ? "" : i + 1 < UC_SYSCTL_NKNOBS ? ", " : " or ",
+					uc_sysctl_knobs[i].key);
+	return *buf;
+}
+
 static int set_key(struct parse *px, struct file_sec *fs, const char *name, const char *val)
 {
 	struct uc_config *c = px->c;
@@ -384,6 +396,13 @@ static int set_key(struct parse *px, struct file_sec *fs, const char *name, cons
 	struct uc_conf_cgroup *g;
 	int k;
 
+	if (fs->type == SEC_SYSTEM) {
+		for (k = 0; k < UC_SYSCTL_NKNOBS; k++)
+			if (!strcmp(name, uc_sysctl_knobs[k].key))
+				return uc_conf_set_value(c, &c->sys[k], name, fs->label, val,
+							 &loc);
+		return -ENOENT;
+	}
 	for (k = 0; k < K_N; k++)
 		if (!strcmp(name, keys[k].name) && (keys[k].in & IN(fs->type)))
 			break;
@@ -392,9 +411,6 @@ static int set_key(struct parse *px, struct file_sec *fs, const char *name, cons
 	switch (fs->type) {
 	case SEC_FASTPATH:
 		return uc_conf_set_bool(c, &c->allow_enable, name, fs->label, val, &loc);
-	case SEC_SYSTEM:
-		return uc_conf_set_value(c, k == K_MIN ? &c->sys_min : k == K_MAX ? &c->sys_max :
-					 &c->sys_rt_default, name, fs->label, val, &loc);
 	case SEC_CGROUP:
 		g = &c->cgroups[fs->idx];
 		g->had_setting = true;
@@ -417,6 +433,7 @@ static void no_cascade(struct parse *px, const struct file_sec *fs)
 static void key(struct parse *px, const char *name, const char *value)
 {
 	struct uc_conf_loc loc = { px->file, px->line };
+	char hint[96];
 	struct file_sec *fs;
 	int rc;
 
@@ -445,7 +462,8 @@ static void key(struct parse *px, const char *name, const char *value)
 	else
 		rc = set_key(px, fs, name, value);
 	if (rc == -ENOENT) {
-		ERR(px, "unknown key '%s' in %s; use %s", name, fs->label, sections[fs->type].keys);
+		ERR(px, "unknown key '%s' in %s; use %s", name, fs->label,
+		    sections[fs->type].keys ? sections[fs->type].keys : system_keys(&hint));
 		no_cascade(px, fs);
 		return;
 	}
