@@ -20,6 +20,7 @@
 #include "uclamp/kallsyms.h"
 #include "uclamp/sysroot.h"
 #include "fakeroot.h"
+#include "ksym_one.h"
 
 static char root[512];
 
@@ -109,20 +110,6 @@ static void parse_lines(void **state)
 	}
 }
 
-/* One symbol through uc_ksym_lookup_many: 0 and *addr; -ENOENT absent;
- * -EPERM present but zeroed (kptr_restrict). */
-static int lookup1(const char *abspath, const char *name, uint64_t *addr)
-{
-	struct uc_ksym s = { .name = name };
-	int rc = uc_ksym_lookup_many(abspath, &s, 1, NULL);
-
-	if (rc)
-		return rc;
-	if (s.rc == 0)
-		*addr = s.addr;
-	return s.rc;
-}
-
 static void lookup_basic(void **state)
 {
 	struct uc_ksym syms[] = {
@@ -154,10 +141,10 @@ static void lookup_basic(void **state)
 	assert_int_equal(st.data, 9);
 	assert_true(uc_ksym_has_data_symbols(&st));
 
-	assert_int_equal(lookup1("/proc/kallsyms", "_etext", &a), 0);
+	assert_int_equal(ksym_one("/proc/kallsyms", "_etext", &a), 0);
 	assert_int_equal(a, 0xffffffff89a02c31ull);
-	assert_int_equal(lookup1("/proc/kallsyms", "nope", &a), -ENOENT);
-	assert_int_equal(lookup1("/proc/no_such_file", "_text", &a), -ENOENT);
+	assert_int_equal(ksym_one("/proc/kallsyms", "nope", &a), -ENOENT);
+	assert_int_equal(ksym_one("/proc/no_such_file", "_text", &a), -ENOENT);
 	assert_int_equal(uc_ksym_lookup_many("/proc/no_such_file", syms, 1, NULL), -ENOENT);
 }
 
@@ -184,7 +171,7 @@ static void zeroed_addresses(void **state)
 	assert_int_equal(syms[2].rc, -ENOENT);
 	assert_int_equal(st.nonzero, 0);
 	assert_true(uc_ksym_has_data_symbols(&st));	/* names still tell KALLSYMS_ALL */
-	assert_int_equal(lookup1("/proc/kallsyms", "sched_uclamp_used", &a), -EPERM);
+	assert_int_equal(ksym_one("/proc/kallsyms", "sched_uclamp_used", &a), -EPERM);
 	assert_int_equal(a, 42);	/* untouched */
 }
 
