@@ -414,6 +414,7 @@ static void test_resolve_missing(void **state)
 
 /* ---- /proc/PID/cgroup ------------------------------------------------------- */
 static char sysroot[PATH_MAX];
+static const struct fr_suite suite = { sysroot, sizeof(sysroot), "test-cgroot", true, { "proc" } };
 
 static void fake_proc(int pid, const char *text)
 {
@@ -949,12 +950,6 @@ int main(void)
 		cmocka_unit_test(test_plan_only_changes),
 		cmocka_unit_test(test_plan_enable_cpu),
 	};
-	int rc;
 
-	if (fr_sysroot(sysroot, sizeof(sysroot), "test-cgroot") || fr_mkdir(sysroot, "proc"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, setup_tree, teardown_tree);
-	if (fr_destroy(sysroot))
-		fprintf(stderr, "could not remove %s\n", sysroot);
-	return rc;
+	return fr_run(&suite, tests, setup_tree, teardown_tree);
 }

@@ -23,8 +23,10 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/effective.h"
 #include "uclamp/sched.h"
+#include "fakeroot.h"
 
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-effective", true, { NULL } };
 
 static void putf(const char *rel, const char *fmt, ...)
 {
@@ -377,14 +379,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_proc_fallbacks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_group_read_once, setup, teardown),
 	};
-	int rc;
 
-	snprintf(root, sizeof(root), "%s/uclampctl-test-effective.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(root))
-		return 1;
-	setenv("UCLAMPCTL_SYSROOT", root, 1);	/* before the first sysroot call */
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	rmdir(root);
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

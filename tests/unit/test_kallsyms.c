@@ -23,6 +23,8 @@
 #include "ksym_one.h"
 
 static char root[512];
+static const struct fr_suite suite = { root, sizeof(root), "test-kallsyms", true,
+					{ "proc", "boot" } };
 
 static void put(const char *abspath, const char *text)
 {
@@ -443,13 +445,6 @@ int main(void)
 		cmocka_unit_test(stops_early),
 		cmocka_unit_test(system_map_kaslr),
 	};
-	int rc;
 
-	if (fr_sysroot(root, sizeof(root), "test-kallsyms") || fr_mkdir(root, "proc") ||
-	    fr_mkdir(root, "boot"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root))
-		rc = rc ? rc : 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -156,6 +156,7 @@ static void image_std(struct image *im)
 }
 
 static char tmpdir[PATH_MAX - 64];	/* the images, each unlinked once open */
+static const struct fr_suite suite = { tmpdir, sizeof(tmpdir), "test-kcore", false, { NULL } };
 
 /* Write the image (headers first, then the pattern over the data region,
  * sparse beyond 1 MiB); returns an O_RDONLY fd. raw/rawlen, when given,
@@ -561,12 +562,6 @@ int main(void)
 		cmocka_unit_test(io_faults),
 		cmocka_unit_test(fuzz_headers),
 	};
-	int rc;
 
-	if (fr_create(tmpdir, sizeof(tmpdir), "test-kcore"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(tmpdir) && !rc)
-		rc = 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -36,6 +36,8 @@ static struct {
 } k;
 
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-sched", true,
+					{ "proc/sys/kernel" } };
 
 static int fake_getattr(pid_t tid, struct uc_sched_attr *a, unsigned int size, unsigned int flags)
 {
@@ -388,13 +390,6 @@ int main(void)
 		cmocka_unit_test_setup(test_probe, setup),
 		cmocka_unit_test(test_policies),
 	};
-	int rc;
 
-	/* before the first sysroot call */
-	if (fr_sysroot(root, sizeof(root), "test-sched") || fr_mkdir(root, "proc/sys/kernel"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root))
-		rc = rc ? rc : 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -303,6 +303,8 @@ static void test_rollback(void **state)
 
 /* ---- files through the sysroot -------------------------------------------- */
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-sysctl", true,
+					{ "proc/sys/kernel" } };
 
 static void put(const char *name, const char *text)
 {
@@ -404,12 +406,6 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_knob_table),
 	};
-	int rc;
 
-	if (fr_sysroot(root, sizeof(root), "test-sysctl") || fr_mkdir(root, "proc/sys/kernel"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root))
-		fprintf(stderr, "could not remove %s\n", root);
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -29,6 +29,7 @@
 #include "fakeroot.h"
 
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-tasks", true, { NULL } };
 
 /* ---- scripted kernel ---- */
 struct ktask {
@@ -883,12 +884,6 @@ int main(void)
 		cmocka_unit_test_setup(test_several_users_and_policies, setup),
 		cmocka_unit_test_setup(test_plan_rules, setup),
 	};
-	int rc;
 
-	if (fr_sysroot(root, sizeof(root), "test-tasks"))	/* before the first sysroot call */
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root))
-		rc = rc ? rc : 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -27,8 +27,10 @@
 #include "uclamp/lock.h"
 #include "uclamp/sched.h"
 #include "uclamp/watch.h"
+#include "fakeroot.h"
 
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-watch", true, { "run" } };
 
 /* ---- the fake kernel ---------------------------------------------------- */
 
@@ -603,20 +605,7 @@ int main(void)
 		cmocka_unit_test_setup(test_reload_keeps_rules, setup),
 		cmocka_unit_test(test_stats_roundtrip),
 	};
-	char cmd[600];
-	int rc;
 
-	snprintf(root, sizeof(root), "/tmp/uc-test-watch.XXXXXX");
-	if (!mkdtemp(root))
-		return 1;
-	setenv("UCLAMPCTL_SYSROOT", root, 1);
-	snprintf(cmd, sizeof(cmd), "%s/run", root);
-	if (mkdir(cmd, 0755))
-		return 1;
 	uc_sched_set_syscalls(&fake_sc);
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd))
-		rc = rc ? rc : 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }
