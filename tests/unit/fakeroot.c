@@ -144,6 +144,14 @@ int fr_destroy(const char *root)
 	return fr_remove(root, "");
 }
 
+void fr_cgroup(const char *root, const char *rel, enum uc_cg_version v)
+{
+	struct uc_cg_info i = { .version = v };
+
+	assert_int_equal(fr_path(i.mount, sizeof(i.mount), root, rel), 0);
+	uc_cg_use(&i);
+}
+
 int fr_run_group(const struct fr_suite *s, const char *name, const struct CMUnitTest *tests,
 		 size_t n, int (*setup)(void **state), int (*teardown)(void **state))
 {

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "uclamp/cgroup.h"
+
 struct CMUnitTest;
 
 /* mkdtemp $TMPDIR/uclampctl-<tag>.XXXXXX into buf; 0 or -errno */
@@ -25,6 +27,8 @@ int fr_symlink(const char *root, const char *rel, const char *target);
 int fr_remove(const char *root, const char *rel);
 /* rm -rf the whole root; 0 or -errno */
 int fr_destroy(const char *root);
+/* tell the library a cgroup hierarchy of version v is mounted at root/rel (no discovery) */
+void fr_cgroup(const char *root, const char *rel, enum uc_cg_version v);
 
 /* A suite's fake root, made before its tests run and removed after. */
 #define FR_MAX_DIRS 4

@@ -239,10 +239,7 @@ static char *slurp(const char *rel)
 
 static void use_tree(enum uc_cg_version v)
 {
-	struct uc_cg_info i = { .version = v };
-
-	snprintf(i.mount, sizeof(i.mount), "%s", mnt);
-	uc_cg_use(&i);
+	fr_cgroup(mnt, "", v);
 }
 
 static int setup_tree(void **state)

@@ -98,10 +98,7 @@ static void sysctls(int min, int max)
 
 static void layout(enum uc_cg_version v)
 {
-	struct uc_cg_info i = { .version = v };
-
-	snprintf(i.mount, sizeof(i.mount), "%s/cg", root);
-	uc_cg_use(&i);
+	fr_cgroup(root, "cg", v);
 }
 
 static int setup(void **state)
