@@ -159,7 +159,8 @@ int fr_run_group(const struct fr_suite *s, const char *name, const struct CMUnit
 			      fr_create(s->root, s->size, s->tag);
 
 	if (rc) {
-		fprintf(stderr, "%s: cannot make a fake root in $TMPDIR: %s\n", name, strerror(-rc));
+		fprintf(stderr, "%s: cannot make a fake root in $TMPDIR: %s\n", name,
+			strerror(-rc));
 		return 1;
 	}
 	for (size_t i = 0; !rc && i < FR_MAX_DIRS && s->dirs[i]; i++)

@@ -121,15 +121,21 @@ static void fake_reset(void)
 	uc_cg_use(NULL);	/* forget the layout: the next need discovers again */
 }
 
+/* a fresh fake whose cpu controller is the mount of type ("cgroup" or "cgroup2") at dir */
+static void fake_cpu_at(const char *type, const char *dir)
+{
+	fake_reset();
+	fake.mp = dir;
+	fake.fstype = strcmp(type, "cgroup2") ? CGROUP_SUPER_MAGIC : CGROUP2_SUPER_MAGIC;
+	add_mount(type, dir);
+}
+
 static void test_discover_v2(void **state)
 {
 	struct uc_cg_info i;
 
 	(void)state;
-	fake_reset();
-	fake.mp = "/sys/fs/cgroup";
-	fake.fstype = CGROUP2_SUPER_MAGIC;
-	add_mount("cgroup2", "/sys/fs/cgroup");
+	fake_cpu_at("cgroup2", "/sys/fs/cgroup");
 	assert_int_equal(uc_cg_init(&i), 0);
 	assert_string_equal(fake.asked, "cpu");
 	assert_int_equal(i.version, UC_CG_V2);
@@ -153,10 +159,7 @@ static void test_discover_v1_and_hybrid(void **state)
 	struct uc_cg_info i;
 
 	(void)state;
-	fake_reset();
-	fake.mp = "/sys/fs/cgroup/cpu,cpuacct";
-	fake.fstype = CGROUP_SUPER_MAGIC;
-	add_mount("cgroup", "/sys/fs/cgroup/cpu,cpuacct");
+	fake_cpu_at("cgroup", "/sys/fs/cgroup/cpu,cpuacct");
 	add_mount("tmpfs", "/run");
 	assert_int_equal(uc_cg_init(&i), 0);
 	assert_int_equal(i.version, UC_CG_V1);

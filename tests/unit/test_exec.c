@@ -197,8 +197,9 @@ static void expect_cgroup_call(size_t i, const char *path, enum uc_attr attr, lo
 
 /* expect_states(UC_CH_DONE, UC_CH_FAILED): the plan has these changes, in these states */
 #define STATES(...) ((const enum uc_change_state[]){ __VA_ARGS__ })
-#define expect_states(...) \
-	expect_states_are(STATES(__VA_ARGS__), sizeof(STATES(__VA_ARGS__)) / sizeof(enum uc_change_state))
+#define expect_states(...)                      \
+	expect_states_are(STATES(__VA_ARGS__), \
+			  sizeof(STATES(__VA_ARGS__)) / sizeof(enum uc_change_state))
 
 static void expect_states_are(const enum uc_change_state *want, size_t n)
 {
