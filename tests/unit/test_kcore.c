@@ -285,15 +285,22 @@ static void set_field(Elf64_Ehdr *eh, size_t off, size_t size, uint64_t value)
 		fail_msg("no %zu-byte fields in the ELF header", size);
 }
 
+/* image_std, written: its fd */
+static int std_image(void)
+{
+	struct image im;
+
+	image_std(&im);
+	return image_write(&im, NULL, 0, 0);
+}
+
 /* ---- tests ------------------------------------------------------------- */
 static void several_loads(void **state)
 {
-	struct image im;
 	int fd;
 
 	(void)state;
-	image_std(&im);
-	fd = image_write(&im, NULL, 0, 0);
+	fd = std_image();
 	read4s(fd, { TEXT + 0x710, 0, 0x1000 + 0x710, NULL },
 	       { DMAP + 0x1ffc, 0, 0x2000 + 0x1ffc, NULL },
 	       { TOP + 0x10, 0, 0x4000 + 0x10, NULL });
@@ -306,12 +313,10 @@ static void several_loads(void **state)
 
 static void segment_edges(void **state)
 {
-	struct image im;
 	int fd;
 
 	(void)state;
-	image_std(&im);
-	fd = image_write(&im, NULL, 0, 0);
+	fd = std_image();
 	read4s(fd, { TEXT, 0, 0x1000, NULL },				/* first 4 bytes */
 	       { TEXT + 0x1000 - 4, 0, 0x1000 + 0x1000 - 4, NULL },	/* last 4 bytes */
 	       { TEXT + 0x1000 - 2, -EFAULT, 0, "no PT_LOAD" },	/* straddles the end */
@@ -474,13 +479,11 @@ static void offsets_above_4g(void **state)
 
 static void io_faults(void **state)
 {
-	struct image im;
 	uint32_t v;
 	int fd;
 
 	(void)state;
-	image_std(&im);
-	fd = image_write(&im, NULL, 0, 0);
+	fd = std_image();
 
 	/* EINTR and 1-byte reads are retried transparently */
 	inject_eintr = 3;
