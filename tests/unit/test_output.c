@@ -85,24 +85,54 @@ static void init_ok(struct uc_table *t, const struct uc_out_opts *o)
 	assert_non_null(t->tb);
 }
 
-static void test_default_columns_raw(void **state)
-{
-	struct uc_out_opts o = { .raw = true };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	assert_int_equal(scols_table_get_ncols(t.tb), 4);
-	assert_int_equal(t.map[C_PID], 0);
-	assert_int_equal(t.map[C_UTIL_MAX], 3);
-	assert_int_equal(t.map[C_RESET_ON_FORK], -1);
-	fill(&t);
+/* -o and the flags: each column's position (-1 hidden), fill()'s rows printed */
+static const struct layout_case {
+	struct uc_out_opts o;
+	int map[C_NAME + 1];
+	const char *printed;
+} layouts[] = {
 	/* raw: single spaces, spaces inside a cell escaped */
-	assert_string_equal(print(&t), "PID COMM UTIL_MIN UTIL_MAX\n"
-				       "12 bash\\x20x 100 800\n"
-				       "1234 sleep  1024\n");
-	uc_table_free(&t);
-	assert_null(t.tb);
+	{ { .raw = true }, { 0, 1, 2, 3, -1, -1 },
+	  "PID COMM UTIL_MIN UTIL_MAX\n12 bash\\x20x 100 800\n1234 sleep  1024\n" },
+	{ { .raw = true, .noheadings = true }, { 0, 1, 2, 3, -1, -1 },
+	  "12 bash\\x20x 100 800\n1234 sleep  1024\n" },
+	/* -o LIST replaces the defaults, in the order given; names are case-insensitive;
+	 * cells of hidden columns are ignored */
+	{ { .raw = true, .columns = "util_max,Pid,RESET_ON_FORK" }, { 1, -1, -1, 0, 2, -1 },
+	  "UTIL_MAX PID RESET_ON_FORK\n800 12 0\n1024 1234 1\n" },
+	/* -o +LIST appends to the defaults; a column listed twice is shown once */
+	{ { .raw = true, .columns = "+RESET_ON_FORK,pid" }, { 0, 1, 2, 3, 4, -1 },
+	  "PID COMM UTIL_MIN UTIL_MAX RESET_ON_FORK\n12 bash\\x20x 100 800 0\n"
+	  "1234 sleep  1024 1\n" },
+	/* "+" alone: the defaults */
+	{ { .raw = true, .columns = "+" }, { 0, 1, 2, 3, -1, -1 },
+	  "PID COMM UTIL_MIN UTIL_MAX\n12 bash\\x20x 100 800\n1234 sleep  1024\n" },
+};
+
+static void test_layouts(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		const struct layout_case *c = &layouts[i];
+		const char *cols_opt = c->o.columns ? c->o.columns : "(defaults)";
+		struct uc_table t;
+		int shown = 0;
+
+		init_ok(&t, &c->o);
+		for (int col = 0; col <= C_NAME; col++) {
+			if (t.map[col] != c->map[col])
+				fail_msg("-o %s: column %d at %d, expected %d", cols_opt, col,
+					 t.map[col], c->map[col]);
+			shown += c->map[col] >= 0;
+		}
+		assert_int_equal(scols_table_get_ncols(t.tb), shown);
+		fill(&t);
+		if (strcmp(print(&t), c->printed))
+			fail_msg("-o %s%s:\n%s\nexpected\n%s", cols_opt,
+				 c->o.noheadings ? " -n" : "", printed, c->printed);
+		uc_table_free(&t);
+		assert_null(t.tb);
+	}
 }
 
 static void test_default_columns_table(void **state)
@@ -121,67 +151,6 @@ static void test_default_columns_table(void **state)
 	assert_non_null(strstr(s, "\n   12 bash x "));
 	assert_non_null(strstr(s, "\n 1234 sleep "));
 	assert_null(strstr(s, "RESET_ON_FORK"));
-	uc_table_free(&t);
-}
-
-static void test_noheadings(void **state)
-{
-	struct uc_out_opts o = { .raw = true, .noheadings = true };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	fill(&t);
-	assert_string_equal(print(&t), "12 bash\\x20x 100 800\n"
-				       "1234 sleep  1024\n");
-	uc_table_free(&t);
-}
-
-/* -o LIST replaces the defaults, in the order given; names are case-insensitive. */
-static void test_output_list(void **state)
-{
-	struct uc_out_opts o = { .raw = true, .columns = "util_max,Pid,RESET_ON_FORK" };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	assert_int_equal(scols_table_get_ncols(t.tb), 3);
-	assert_int_equal(t.map[C_UTIL_MAX], 0);
-	assert_int_equal(t.map[C_PID], 1);
-	assert_int_equal(t.map[C_RESET_ON_FORK], 2);
-	assert_int_equal(t.map[C_COMM], -1);
-	fill(&t);	/* cells of hidden columns are ignored */
-	assert_string_equal(print(&t), "UTIL_MAX PID RESET_ON_FORK\n"
-				       "800 12 0\n"
-				       "1024 1234 1\n");
-	uc_table_free(&t);
-}
-
-/* -o +LIST appends to the defaults; a column listed twice is shown once. */
-static void test_output_plus_list(void **state)
-{
-	struct uc_out_opts o = { .raw = true, .columns = "+RESET_ON_FORK,pid" };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	assert_int_equal(scols_table_get_ncols(t.tb), 5);
-	assert_int_equal(t.map[C_RESET_ON_FORK], 4);
-	assert_int_equal(t.map[C_PID], 0);
-	fill(&t);
-	assert_string_equal(print(&t), "PID COMM UTIL_MIN UTIL_MAX RESET_ON_FORK\n"
-				       "12 bash\\x20x 100 800 0\n"
-				       "1234 sleep  1024 1\n");
-	uc_table_free(&t);
-
-	/* "+" alone: the defaults; empty items are skipped */
-	o.columns = "+";
-	init_ok(&t, &o);
-	assert_int_equal(scols_table_get_ncols(t.tb), 4);
-	uc_table_free(&t);
-	o.columns = "PID,,COMM,";
-	init_ok(&t, &o);
-	assert_int_equal(scols_table_get_ncols(t.tb), 2);
 	uc_table_free(&t);
 }
 
@@ -541,11 +510,8 @@ static void test_plain_declines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_default_columns_raw),
+		T(test_layouts),
 		T(test_default_columns_table),
-		T(test_noheadings),
-		T(test_output_list),
-		T(test_output_plus_list),
 		T(test_unknown_column),
 		T(test_empty_column_list),
 		T(test_too_many_columns),
