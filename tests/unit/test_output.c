@@ -85,7 +85,7 @@ static void init_ok(struct uc_table *t, const struct uc_out_opts *o)
 	assert_non_null(t->tb);
 }
 
-/* -o and the flags: each column's position (-1 hidden), fill()'s rows printed */
+/* -o and the flags: each column's position (-1 hidden), fill()'s rows printed (raw, JSON) */
 static const struct layout_case {
 	struct uc_out_opts o;
 	int map[C_NAME + 1];
@@ -107,6 +107,36 @@ static const struct layout_case {
 	/* "+" alone: the defaults */
 	{ { .raw = true, .columns = "+" }, { 0, 1, 2, 3, -1, -1 },
 	  "PID COMM UTIL_MIN UTIL_MAX\n12 bash\\x20x 100 800\n1234 sleep  1024\n" },
+	/* JSON: lower-case keys, numbers and booleans unquoted, empty = null */
+	{ { .json = true, .columns = "+RESET_ON_FORK" }, { 0, 1, 2, 3, 4, -1 },
+	  "{\n"
+	  "   \"tasks\": [\n"
+	  "      {\n"
+	  "         \"pid\": 12,\n"
+	  "         \"comm\": \"bash x\",\n"
+	  "         \"util_min\": 100,\n"
+	  "         \"util_max\": 800,\n"
+	  "         \"reset_on_fork\": false\n"
+	  "      },{\n"
+	  "         \"pid\": 1234,\n"
+	  "         \"comm\": \"sleep\",\n"
+	  "         \"util_min\": null,\n"
+	  "         \"util_max\": 1024,\n"
+	  "         \"reset_on_fork\": true\n"
+	  "      }\n"
+	  "   ]\n"
+	  "}\n" },
+	/* the JSON keys keep the column names as given by -o (lower-cased) */
+	{ { .json = true, .noheadings = true, .columns = "comm" }, { -1, 0, -1, -1, -1, -1 },
+	  "{\n"
+	  "   \"tasks\": [\n"
+	  "      {\n"
+	  "         \"comm\": \"bash x\"\n"
+	  "      },{\n"
+	  "         \"comm\": \"sleep\"\n"
+	  "      }\n"
+	  "   ]\n"
+	  "}\n" },
 };
 
 static void test_layouts(void **state)
@@ -219,35 +249,6 @@ static void test_too_many_columns(void **state)
 	assert_null(t.tb);
 }
 
-/* JSON: lower-case keys, numbers and booleans unquoted, empty = null. */
-static void test_json(void **state)
-{
-	struct uc_out_opts o = { .json = true, .columns = "+RESET_ON_FORK" };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	fill(&t);
-	assert_string_equal(print(&t), "{\n"
-				       "   \"tasks\": [\n"
-				       "      {\n"
-				       "         \"pid\": 12,\n"
-				       "         \"comm\": \"bash x\",\n"
-				       "         \"util_min\": 100,\n"
-				       "         \"util_max\": 800,\n"
-				       "         \"reset_on_fork\": false\n"
-				       "      },{\n"
-				       "         \"pid\": 1234,\n"
-				       "         \"comm\": \"sleep\",\n"
-				       "         \"util_min\": null,\n"
-				       "         \"util_max\": 1024,\n"
-				       "         \"reset_on_fork\": true\n"
-				       "      }\n"
-				       "   ]\n"
-				       "}\n");
-	uc_table_free(&t);
-}
-
 /* JSON strings are escaped; a number column that gets a word ("default")
  * must still print valid JSON (the word quoted). */
 static void test_json_escaping_and_words_in_numbers(void **state)
@@ -300,27 +301,6 @@ static void test_json_escaping_and_words_in_numbers(void **state)
 			fail_msg("'%s' printed as:\n%s", not_numbers[i], s);
 		uc_table_free(&t);
 	}
-}
-
-/* The JSON keys keep the column names as given by -o (lower-cased). */
-static void test_json_noheadings_keeps_keys(void **state)
-{
-	struct uc_out_opts o = { .json = true, .noheadings = true, .columns = "comm" };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	fill(&t);
-	assert_string_equal(print(&t), "{\n"
-				       "   \"tasks\": [\n"
-				       "      {\n"
-				       "         \"comm\": \"bash x\"\n"
-				       "      },{\n"
-				       "         \"comm\": \"sleep\"\n"
-				       "      }\n"
-				       "   ]\n"
-				       "}\n");
-	uc_table_free(&t);
 }
 
 /* Setting cells that are not shown, or with bad ids, is harmless. */
@@ -515,9 +495,7 @@ int main(void)
 		T(test_unknown_column),
 		T(test_empty_column_list),
 		T(test_too_many_columns),
-		T(test_json),
 		T(test_json_escaping_and_words_in_numbers),
-		T(test_json_noheadings_keeps_keys),
 		T(test_set_ignores_hidden_and_bad_ids),
 		T(test_tree),
 		T(test_plain_equals_libsmartcols),
