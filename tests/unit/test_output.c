@@ -85,6 +85,13 @@ static void init_ok(struct uc_table *t, const struct uc_out_opts *o)
 	assert_non_null(t->tb);
 }
 
+/* init_ok, then its first (top-level) line */
+static struct libscols_line *init_first_line(struct uc_table *t, const struct uc_out_opts *o)
+{
+	init_ok(t, o);
+	return uc_table_line(t, NULL);
+}
+
 /* -o and the flags: each column's position (-1 hidden), fill()'s rows printed (raw, JSON) */
 static const struct layout_case {
 	struct uc_out_opts o;
@@ -259,8 +266,7 @@ static void test_json_escaping_and_words_in_numbers(void **state)
 	const char *s;
 
 	(void)state;
-	init_ok(&t, &o);
-	ln = uc_table_line(&t, NULL);
+	ln = init_first_line(&t, &o);
 	uc_table_set(&t, ln, C_PID, "7");
 	uc_table_set(&t, ln, C_COMM, "a\"b\\c");
 	uc_table_set(&t, ln, C_UTIL_MIN, "default");
@@ -276,8 +282,7 @@ static void test_json_escaping_and_words_in_numbers(void **state)
 	uc_table_free(&t);
 
 	/* negative and decimal numbers stay numbers */
-	init_ok(&t, &o);
-	ln = uc_table_line(&t, NULL);
+	ln = init_first_line(&t, &o);
 	uc_table_set(&t, ln, C_PID, "-1");
 	uc_table_set(&t, ln, C_UTIL_MIN, "20.50");
 	s = print(&t);
@@ -292,8 +297,7 @@ static void test_json_escaping_and_words_in_numbers(void **state)
 	for (size_t i = 0; i < sizeof(not_numbers) / sizeof(not_numbers[0]); i++) {
 		char want[32];
 
-		init_ok(&t, &o);
-		ln = uc_table_line(&t, NULL);
+		ln = init_first_line(&t, &o);
 		uc_table_set(&t, ln, C_UTIL_MIN, not_numbers[i]);
 		snprintf(want, sizeof(want), "\"util_min\": \"%s\"", not_numbers[i]);
 		s = print(&t);
@@ -311,8 +315,7 @@ static void test_set_ignores_hidden_and_bad_ids(void **state)
 	struct libscols_line *ln;
 
 	(void)state;
-	init_ok(&t, &o);
-	ln = uc_table_line(&t, NULL);
+	ln = init_first_line(&t, &o);
 	assert_int_equal(uc_table_set(&t, ln, C_COMM, "hidden"), 0);
 	assert_int_equal(uc_table_set(&t, ln, -1, "x"), 0);
 	assert_int_equal(uc_table_set(&t, ln, (int)NCOLS, "x"), 0);
@@ -333,8 +336,7 @@ static void test_tree(void **state)
 	const char *s;
 
 	(void)state;
-	init_ok(&t, &o);
-	root = uc_table_line(&t, NULL);
+	root = init_first_line(&t, &o);
 	uc_table_set(&t, root, C_NAME, "system.slice");
 	uc_table_set(&t, root, C_UTIL_MAX, "1024");
 	child = uc_table_line(&t, root);
@@ -350,8 +352,7 @@ static void test_tree(void **state)
 
 	o.json = false;
 	o.noheadings = true;
-	init_ok(&t, &o);
-	root = uc_table_line(&t, NULL);
+	root = init_first_line(&t, &o);
 	uc_table_set(&t, root, C_NAME, "a");
 	child = uc_table_line(&t, root);
 	uc_table_set(&t, child, C_NAME, "b");
