@@ -272,6 +272,18 @@ static void bad_and_long_lines(void **state)
 	assert_int_equal(st.lines, 3);
 }
 
+/* Start writing a large /proc/kallsyms (its path into p): _text first. */
+static FILE *kallsyms_create(char *p, size_t n)
+{
+	FILE *f;
+
+	assert_int_equal(fr_path(p, n, root, "proc/kallsyms"), 0);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fprintf(f, "ffffffff81000000 T _text\n");
+	return f;
+}
+
 /* 2 million lines (~70 MB): streamed (no line is kept), the symbol at the
  * very end found. Its speed is bench/'s job (run.sh 'cold'), not a timed test:
  * valgrind and sanitizers run this too. */
@@ -284,10 +296,7 @@ static void huge_file(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(fr_path(p, sizeof(p), root, "/proc/kallsyms"), 0);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fprintf(f, "ffffffff81000000 T _text\n");
+	f = kallsyms_create(p, sizeof(p));
 	for (size_t i = 1; i < nlines - 1; i++)
 		fprintf(f, "ffffffff%08zx t some_function_name_%zu\n", 0x81000000 + i * 16, i);
 	fprintf(f, "ffffffff89d46710 B sched_uclamp_used\n");
@@ -387,10 +396,7 @@ static void stops_early(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(fr_path(p, sizeof(p), root, "proc/kallsyms"), 0);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fprintf(f, "ffffffff81000000 T _text\n");
+	f = kallsyms_create(p, sizeof(p));
 	for (size_t i = 1; i < nlines - nmod - 3; i++)
 		fprintf(f, "ffffffff%08zx %c sym_%zu\n", 0x81000000 + i * 16, i % 4 ? 't' : 'd', i);
 	fprintf(f, "ffffffff89d46710 B sched_uclamp_used\nffffffff89f00000 T _einittext\n");
