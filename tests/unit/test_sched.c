@@ -110,6 +110,14 @@ static struct uc_sched_attr cur_task(void)
 	return a;
 }
 
+/* uc_sched_set of the task as it is now to min/max/rof: it succeeds */
+static void set_ok(pid_t pid, int min, int max, int rof)
+{
+	struct uc_sched_attr a = cur_task();
+
+	assert_int_equal(uc_sched_set(pid, &a, min, max, rof), 0);
+}
+
 static void test_get(void **state)
 {
 	struct uc_sched_attr a;
@@ -135,11 +143,8 @@ static void test_get(void **state)
 
 static void test_set_min_only(void **state)
 {
-	struct uc_sched_attr a;
-
 	(void)state;
-	a = cur_task();
-	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, UC_KEEP), 0);
+	set_ok(42, 100, UC_KEEP, UC_KEEP);
 	assert_int_equal(k.nsetattr, 1);
 	assert_int_equal(k.set_tid[0], 42);
 	assert_int_equal(k.set_flags[0], 0);	/* the syscall's own flags argument */
@@ -156,15 +161,12 @@ static void test_set_min_only(void **state)
 
 static void test_set_max_rt_params(void **state)
 {
-	struct uc_sched_attr a;
-
 	(void)state;
 	k.task.sched_policy = 1;	/* fifo 50 */
 	k.task.sched_priority = 50;
 	k.task.sched_nice = 0;
 	k.task.sched_util_min = 1024;
-	a = cur_task();
-	assert_int_equal(uc_sched_set(7, &a, 1024, 1024, UC_KEEP), 0);
+	set_ok(7, 1024, 1024, UC_KEEP);
 	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_ALL |
 							UC_SCHED_FLAG_UTIL_CLAMP_MIN |
 							UC_SCHED_FLAG_UTIL_CLAMP_MAX);
