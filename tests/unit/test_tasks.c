@@ -746,6 +746,16 @@ static void test_plan_zombie_and_init(void **state)
 	uc_plan_free(&p);
 }
 
+/* a fresh plan of the 4 rules v for every task (refusals collected from none): planned */
+static void rules_plan_ok(struct uc_plan *p, struct uc_rules *rs, const struct uc_rule *v,
+			  struct uc_walk_stats *st)
+{
+	nrefusals = 0;
+	assert_int_equal(uc_rules_init(rs, v, 4), 0);
+	uc_plan_init(p);
+	assert_int_equal(uc_tasks_plan_rules(p, rs, NULL, 0, on_refusal, &nrefusals, st), 0);
+}
+
 static void test_several_users_and_policies(void **state)
 {
 	static const uid_t users[] = { 0, 1000 };
@@ -791,10 +801,8 @@ static void test_plan_rules(void **state)
 	const struct uc_change *c;
 
 	(void)state;
-	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
-	uc_plan_init(&p);
 	ngetattr = 0;
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
+	rules_plan_ok(&p, &rs, v, &st);
 	/* 100: min from rule 1 (main thread), max from rule 0; 101: max 300 -> 900; 102 (batch):
 	 * rule 2 is later, max 800; 300 ("other") excluded; 200 (root, fifo) matches nothing */
 	assert_int_equal(p.n, 4);
@@ -813,9 +821,7 @@ static void test_plan_rules(void **state)
 
 	/* a priority above the exclude and above the later rule */
 	v[0].priority = 1;
-	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
+	rules_plan_ok(&p, &rs, v, &st);
 	assert_int_equal(find(&p, 102, UC_ATTR_MAX)->to, 900);
 	assert_int_equal(find(&p, 300, UC_ATTR_MAX)->to, 900);
 	uc_plan_free(&p);
@@ -823,10 +829,7 @@ static void test_plan_rules(void **state)
 
 	/* a refusal names the rule whose value was refused: 300 has min 500 */
 	v[0].max = 400;
-	nrefusals = 0;
-	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
+	rules_plan_ok(&p, &rs, v, &st);
 	assert_int_equal(st.refused, 1);
 	assert_int_equal(nrefusals, 1);
 	assert_int_equal(refusals[0].tid, 300);
