@@ -151,13 +151,19 @@ struct eff_row {
 };
 
 #define EFF_ROWS(...) ((const struct eff_row[]){ __VA_ARGS__ })
-/* expect_effs(&e, { pid, tid, min, max, src, want }, ...) */
+/* expect_effs(&e, { pid, tid, min, max, src, want }, ...); e NULL: a uc_eff read for these rows */
 #define expect_effs(e, ...)                        \
 	expect_eff_rows((e), EFF_ROWS(__VA_ARGS__), \
 			sizeof(EFF_ROWS(__VA_ARGS__)) / sizeof(struct eff_row))
 
 static void expect_eff_rows(struct uc_eff *e, const struct eff_row *r, size_t n)
 {
+	struct uc_eff fresh;
+
+	if (!e) {
+		assert_int_equal(uc_eff_init(&fresh), 0);
+		e = &fresh;
+	}
 	for (size_t i = 0; i < n; i++) {
 		int got = eff(e, r[i].pid, r[i].tid, r[i].min, r[i].max, r[i].src);
 
@@ -166,6 +172,8 @@ static void expect_eff_rows(struct uc_eff *e, const struct eff_row *r, size_t n)
 				 i, (int)r[i].pid, (int)r[i].tid, r[i].min, r[i].max, got,
 				 r[i].want);
 	}
+	if (e == &fresh)
+		uc_eff_free(&fresh);
 }
 
 static void test_root_and_system_limits(void **state)
@@ -222,8 +230,6 @@ static void test_rt_default(void **state)
 
 static void test_nested_groups(void **state)
 {
-	struct uc_eff e;
-
 	(void)state;
 	mkgroup("a", "20.00", "50.00");		/* 205, 512 */
 	mkgroup("a/b", "0.00", "max");		/* eff 0 (min(0, 205)), 512 */
@@ -237,9 +243,8 @@ static void test_nested_groups(void **state)
 	in_group(23, UC_CG_V2, "/a/m");
 	in_group(24, UC_CG_V2, "/lo");
 	in_group(25, UC_CG_V2, "/a/off");
-	assert_int_equal(uc_eff_init(&e), 0);
 	/* the group's min is a floor, its max a cap */
-	expect_effs(&e,
+	expect_effs(NULL,
 		    { 20, 20, 0, 1024, UC_EFF_RULE, 2050512 },
 		    { 20, 20, 300, 400, UC_EFF_RULE, 3000400 },
 		    { 20, 20, 800, 900, UC_EFF_RULE, 5120512 },
@@ -248,22 +253,17 @@ static void test_nested_groups(void **state)
 		    { 23, 23, 0, 1024, UC_EFF_RULE, 2050512 },
 		    { 24, 24, 0, 1024, UC_EFF_RULE, 3070307 },
 		    { 25, 25, 0, 1024, UC_EFF_RULE, 2050512 });
-	uc_eff_free(&e);
 
 	/* a lowered sysctl max caps the root's request, and so every group below */
 	sysctls(100, 400);
-	assert_int_equal(uc_eff_init(&e), 0);
 	/* a: eff min(205, 100) = 100, min(512, 400) = 400; the task then capped at 100/400 */
-	expect_effs(&e,
+	expect_effs(NULL,
 		    { 20, 20, 0, 1024, UC_EFF_RULE, 1000400 },
 		    { 20, 20, 50, 300, UC_EFF_RULE, 1000300 });
-	uc_eff_free(&e);
 }
 
 static void test_no_cpu_anywhere_is_root(void **state)
 {
-	struct uc_eff e;
-
 	(void)state;
 	/* v2 without cpu in the root's subtree_control: every task in the root task group */
 	mkgroup_nocpu("svc");
@@ -271,17 +271,13 @@ static void test_no_cpu_anywhere_is_root(void **state)
 	in_group(30, UC_CG_V2, "/svc/x");
 	in_group(31, UC_CG_V2, "/gone/y");	/* moved out of a group since removed: unknown */
 	proc_sched(31, 31, 7, 8);
-	assert_int_equal(uc_eff_init(&e), 0);
-	expect_effs(&e,
+	expect_effs(NULL,
 		    { 30, 30, 0, 1024, UC_EFF_RULE, 1024 },
 		    { 31, 31, 0, 1024, UC_EFF_PROC, 70008 });
-	uc_eff_free(&e);
 }
 
 static void test_v1_threads_apart(void **state)
 {
-	struct uc_eff e;
-
 	(void)state;
 	layout(UC_CG_V1);
 	mkgroup("fg", "60.00", "max");		/* 614 */
@@ -290,18 +286,14 @@ static void test_v1_threads_apart(void **state)
 	/* a thread of 40 moved through the tasks file */
 	in_group(41, UC_CG_V1, "/bg");
 	in_group(42, UC_CG_V1, "/");		/* another one, in the root */
-	assert_int_equal(uc_eff_init(&e), 0);
-	expect_effs(&e,
+	expect_effs(NULL,
 		    { 40, 40, 0, 1024, UC_EFF_RULE, 6141024 },
 		    { 40, 41, 0, 1024, UC_EFF_RULE, 410 },
 		    { 40, 42, 0, 1024, UC_EFF_RULE, 1024 });
-	uc_eff_free(&e);
 }
 
 static void test_v2_threaded(void **state)
 {
-	struct uc_eff e;
-
 	(void)state;
 	mkgroup("app", "0.00", "max");
 	putf("cg/app/cgroup.type", "domain threaded\n");
@@ -314,13 +306,11 @@ static void test_v2_threaded(void **state)
 	in_group(60, UC_CG_V2, "/plain");
 	/* not read: v2 domain groups keep threads together */
 	in_group(61, UC_CG_V2, "/app/io");
-	assert_int_equal(uc_eff_init(&e), 0);
-	expect_effs(&e,
+	expect_effs(NULL,
 		    { 50, 50, 0, 1024, UC_EFF_RULE, 1024 },
 		    { 50, 51, 0, 1024, UC_EFF_RULE, 205 },
 		    { 60, 60, 0, 1024, UC_EFF_RULE, 1024 },
 		    { 60, 61, 0, 1024, UC_EFF_RULE, 1024 });
-	uc_eff_free(&e);
 }
 
 static void test_proc_fallbacks(void **state)
