@@ -114,11 +114,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 32];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s/cg' '%s/proc'", root, root);
-	return system(cmd) ? -1 : 0;
+	return fr_remove(root, "cg") || fr_remove(root, "proc") ? -1 : 0;
 }
 
 static struct uc_sched_attr attr(int policy, int min, int max)

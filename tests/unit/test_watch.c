@@ -219,10 +219,8 @@ static struct uc_pev ev(uint32_t what, pid_t pid, pid_t tgid, uint32_t cpu, uint
 
 static int setup(void **state)
 {
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc && mkdir -p %s/proc", root, root);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fr_remove(root, "proc"), 0);
+	assert_int_equal(fr_mkdir(root, "proc"), 0);
 	memset(tasks, 0, sizeof(tasks));
 	memset(rules, 0, sizeof(rules));
 	nrules = 0;
