@@ -30,22 +30,15 @@ static const struct fr_suite suite = { root, sizeof(root), "test-effective", tru
 
 static void putf(const char *rel, const char *fmt, ...)
 {
-	char p[PATH_MAX * 2];
+	char text[1024];
 	va_list ap;
-	FILE *f;
+	int n;
 
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	for (char *s = strchr(p + strlen(root) + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';	/* mkdir -p of the directories */
-		assert_true(mkdir(p, 0755) == 0 || errno == EEXIST);
-		*s = '/';
-	}
-	f = fopen(p, "w");
-	assert_non_null(f);
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	fclose(f);
+	assert_true(n >= 0 && (size_t)n < sizeof(text));
+	assert_int_equal(fr_write(root, rel, text), 0);
 }
 
 static void mkgroup(const char *rel, const char *min, const char *max)
