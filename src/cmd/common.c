@@ -1,17 +1,11 @@
-/* The CLI layer's shared parts: messages, command dispatch, *_or_err parsers. */
-#include <errno.h>
+/* The CLI's voice: messages, and dispatch through command tables with their usage. */
 #include <getopt.h>
-#include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/common.h"
-#include "uclamp/pid.h"
-#include "uclamp/sched.h"
 
 __attribute__((format(printf, 3, 0)))
 static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
@@ -133,71 +127,4 @@ int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_
 		return CLI_EXIT_OK;
 	}
 	return cli_dispatch(ctl, group, cmds, argc - 1, argv + 1);
-}
-
-void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s, struct uc_value *v)
-{
-	int rc = uc_value_parse(s, v);
-
-	if (rc == 0)
-		return;
-	cli_usage_error(ctl, "invalid value '%s' for %s: %s; use %s", s, opt,
-		       rc == -ERANGE ? "out of range" : "not a clamp value", uc_value_forms);
-}
-
-int cli_util_or_err(const struct cli_ctl *ctl, const char *opt, const char *s)
-{
-	struct uc_value v;
-
-	cli_value_or_err(ctl, opt, s, &v);
-	return v.util;
-}
-
-pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s)
-{
-	pid_t pid = 0;
-
-	if (uc_pid_parse(s, &pid))
-		cli_usage_error(ctl, "invalid PID '%s': use a positive decimal process ID", s);
-	return pid;
-}
-
-int cli_policy_or_err(const struct cli_ctl *ctl, const char *s)
-{
-	int p = uc_policy_parse(s);
-
-	if (p < 0)
-		cli_usage_error(ctl, "invalid policy '%s': use other, batch, idle, "
-				"fifo, rr, deadline or ext", s);
-	return p;
-}
-
-uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s)
-{
-	uid_t uid;
-
-	if (uc_uid_parse(s, &uid) == 0)
-		return uid;
-	cli_usage_error(ctl, "unknown user '%s': use a user name or a numeric UID", s);
-}
-
-void cli_print_columns(const struct uc_col *cols, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		printf(" %14s  %s\n", cols[i].name, cols[i].help);
-}
-
-void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
-		     const struct uc_col *cols, size_t ncols, const char *defaults)
-{
-	const char *bad = NULL;
-	int rc = uc_table_init(t, json_name, cols, ncols, defaults, &ctl->out, &bad);
-
-	if (rc == -EINVAL)
-		cli_usage_error(ctl, "unknown column '%.*s' for --output: see --list-columns",
-			       bad ? (int)strcspn(bad, ",") : 0, bad ? bad : "");
-	if (rc) {
-		cli_errx("cannot set up the table: %s", strerror(-rc));
-		exit(CLI_EXIT_FAIL);
-	}
 }

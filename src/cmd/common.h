@@ -52,6 +52,8 @@ struct cli_command {
 	const char *synopsis;	/* after "uclampctl GROUP NAME"; '\n' between alternatives */
 };
 
+/* ---- messages and dispatch (src/cmd/common.c) ---- */
+
 /* Dispatch argv[0] through a table of subcommands; usage errors exit 2. */
 int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
 		int argc, char **argv);
@@ -73,16 +75,19 @@ void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt,
 noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* *_or_err parsers: print one line naming the input and the fix, exit 2. */
-void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s,
-		      struct uc_value *v);
-/* The same, for an option whose value is wanted in capacity units (v.util). */
-int cli_util_or_err(const struct cli_ctl *ctl, const char *opt, const char *s);
-pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s);
-int cli_policy_or_err(const struct cli_ctl *ctl, const char *s);
-uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);
+/* "Usage:" and one " uclampctl CMD SYNOPSIS" line per alternative of the synopsis. */
+void cli_usage_head(FILE *out, const char *cmd, const char *synopsis);
 
-/* Shared long options for listings (-o -J -r -n) and write commands (-y -n). */
+/* A command group ("system", "cgroup", ...): no subcommand is a usage error
+ * (usage to stderr, exit 2), -h/--help prints usage, else cli_dispatch().
+ * The usage is built from the table: every synopsis, 'about' and 'details'
+ * (NULL: none) after a blank line, the commands. */
+int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
+		       const char *about, const char *details, int argc, char **argv);
+
+/* ---- options (src/cmd/options.c) ---- */
+
+/* The --help lines of the shared options (listing, writing, -h). */
 #define CLI_OUTPUT_OPTS_HELP \
 	" -o, --output <list>    columns to show (see --list-columns), +LIST to add\n" \
 	" -J, --json             JSON output\n" \
@@ -95,8 +100,6 @@ uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);
 	" -y, --yes              consent to enabling the uclamp fast path (needed when\n" \
 	"                        not on a terminal)\n" \
 	" -n, --dry-run          print the plan and change nothing\n"
-
-/* ---- options (src/cmd/options.c) ---- */
 
 #define CLI_OPT_LIST_COLUMNS 'L'	/* long-only: --list-columns */
 #define CLI_OPT_FORMAT 'F'		/* long-only: --format */
@@ -142,22 +145,16 @@ bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli
 		    void *data);
 /* The long name of option c ("min"), for messages. */
 const char *cli_opt_name(const struct option *longopts, int c);
-/* getopt_long (opterr = 0) returned c for a bad option: one line naming it
- * ("needs a value" / "unknown option"), exit 2. */
-noreturn void cli_bad_option(const struct cli_ctl *ctl, int c, char **argv);
 
-/* "Usage:" and one " uclampctl CMD SYNOPSIS" line per alternative of the synopsis. */
-void cli_usage_head(FILE *out, const char *cmd, const char *synopsis);
+/* *_or_err parsers: print one line naming the input and the fix, exit 2. */
+void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s,
+		      struct uc_value *v);
+/* The same, for an option whose value is wanted in capacity units (v.util). */
+int cli_util_or_err(const struct cli_ctl *ctl, const char *opt, const char *s);
+pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s);
+int cli_policy_or_err(const struct cli_ctl *ctl, const char *s);
+uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);
 
-/* A command group ("system", "cgroup", ...): no subcommand is a usage error
- * (usage to stderr, exit 2), -h/--help prints usage, else cli_dispatch().
- * The usage is built from the table: every synopsis, 'about' and 'details'
- * (NULL: none) after a blank line, the commands. */
-int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
-		       const char *about, const char *details, int argc, char **argv);
-
-/* Print a table's -o column list with their help (for --list-columns). */
-void cli_print_columns(const struct uc_col *cols, size_t n);
 /* Set up a table from ctl->out; an unknown column is a usage error (exit 2). */
 void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
 		     const struct uc_col *cols, size_t ncols, const char *defaults);

@@ -1,16 +1,23 @@
 /*
- * Every command's option loop: getopt_long over the command's table, the
- * shared groups (listing, writing, --format, --help) handled here once, the
- * command's own options handed to its callback, and one wording for every
- * bad option or stray argument.
+ * The command line after the command's name: every command's option loop
+ * (getopt_long over the command's table, the shared groups -- listing,
+ * writing, --format, --help -- handled here once, the command's own options
+ * handed to its callback, one wording for every bad option or stray
+ * argument), and the *_or_err parsers of option values (clamp values, PIDs,
+ * policies, users, -o columns).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/common.h"
+#include "uclamp/pid.h"
+#include "uclamp/sched.h"
 
-noreturn void cli_bad_option(const struct cli_ctl *ctl, int c, char **argv)
+/* getopt_long (opterr = 0) returned c for a bad option: one line naming it, exit 2 */
+static noreturn void bad_option(const struct cli_ctl *ctl, int c, char **argv)
 {
 	if (c == ':')
 		cli_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
@@ -53,6 +60,13 @@ static void add_longopts(struct option *all, size_t *n, const struct option *o)
 	all[*n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
+/* --list-columns */
+static void print_columns(const struct uc_col *cols, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf(" %14s  %s\n", cols[i].name, cols[i].help);
+}
+
 /* "text, json or prometheus" */
 static void list_words(char *buf, size_t n, const char *const *words)
 {
@@ -88,7 +102,7 @@ static noreturn void needs_value(const struct cli_ctl *ctl, const struct cli_opt
 		list_words(words, sizeof(words), o->formats);
 		cli_usage_error(ctl, "option '%s' needs a value: %s", argv[optind - 1], words);
 	}
-	cli_bad_option(ctl, ':', argv);
+	bad_option(ctl, ':', argv);
 }
 
 /* One of the shared groups' options: true when it was (and is now handled). */
@@ -144,12 +158,12 @@ bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli
 			return false;
 		}
 		if (c == CLI_OPT_LIST_COLUMNS && (o->shared & CLI_OPTS_OUTPUT)) {
-			cli_print_columns(o->cols, o->ncols);
+			print_columns(o->cols, o->ncols);
 			return false;
 		}
 		if (c == ':')
 			needs_value(ctl, o, argv);
-		cli_bad_option(ctl, c, argv);
+		bad_option(ctl, c, argv);
 	}
 	if (o->no_args && optind < argc)
 		cli_usage_error(ctl, "unexpected argument '%s': %s", argv[optind], o->no_args);
@@ -162,4 +176,68 @@ const char *cli_opt_name(const struct option *longopts, int c)
 		if (longopts->val == c)
 			return longopts->name;
 	return "?";
+}
+
+/* ---- option values ---- */
+
+void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s, struct uc_value *v)
+{
+	int rc = uc_value_parse(s, v);
+
+	if (rc == 0)
+		return;
+	cli_usage_error(ctl, "invalid value '%s' for %s: %s; use %s", s, opt,
+		       rc == -ERANGE ? "out of range" : "not a clamp value", uc_value_forms);
+}
+
+int cli_util_or_err(const struct cli_ctl *ctl, const char *opt, const char *s)
+{
+	struct uc_value v;
+
+	cli_value_or_err(ctl, opt, s, &v);
+	return v.util;
+}
+
+pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s)
+{
+	pid_t pid = 0;
+
+	if (uc_pid_parse(s, &pid))
+		cli_usage_error(ctl, "invalid PID '%s': use a positive decimal process ID", s);
+	return pid;
+}
+
+int cli_policy_or_err(const struct cli_ctl *ctl, const char *s)
+{
+	int p = uc_policy_parse(s);
+
+	if (p < 0)
+		cli_usage_error(ctl, "invalid policy '%s': use other, batch, idle, "
+				"fifo, rr, deadline or ext", s);
+	return p;
+}
+
+uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s)
+{
+	uid_t uid;
+
+	if (uc_uid_parse(s, &uid) == 0)
+		return uid;
+	cli_usage_error(ctl, "unknown user '%s': use a user name or a numeric UID", s);
+}
+
+
+void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
+		     const struct uc_col *cols, size_t ncols, const char *defaults)
+{
+	const char *bad = NULL;
+	int rc = uc_table_init(t, json_name, cols, ncols, defaults, &ctl->out, &bad);
+
+	if (rc == -EINVAL)
+		cli_usage_error(ctl, "unknown column '%.*s' for --output: see --list-columns",
+			       bad ? (int)strcspn(bad, ",") : 0, bad ? bad : "");
+	if (rc) {
+		cli_errx("cannot set up the table: %s", strerror(-rc));
+		exit(CLI_EXIT_FAIL);
+	}
 }

@@ -19,6 +19,7 @@
 #include "cmd/watch_counters.h"
 #include "uclamp/config.h"
 #include "uclamp/guard.h"
+#include "uclamp/sysroot.h"
 #include "uclamp/watch.h"
 
 static void usage(void)
@@ -184,6 +185,7 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 		.notify = watch_notify,
 		.watchdog_usec = watch_watchdog_usec(),
 		.status_socket = sock,
+		.rcvbuf = uc_test_rcvbuf(),
 	};
 	static const char *const defaults[] = { UC_CONFIG_FILE, UC_CONFIG_DIR };
 	enum uc_key_state key;

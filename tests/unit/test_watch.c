@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -192,10 +193,21 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The daemon's last warning (or worse), as it would log it. */
+static char last_warning[512];
+
+static void log_cb(void *data, const struct uc_watch_log *l)
+{
+	(void)data;
+	if (l->prio <= LOG_WARNING)
+		snprintf(last_warning, sizeof(last_warning), "%s", l->msg);
+}
+
 static struct uc_watch *mk_opts(size_t qcap, bool yes, enum uc_key_state key)
 {
 	struct uc_watch_opts o = {
-		.sys = &fake_sys, .queue_cap = qcap, .reapply_limit = 2, .yes = yes, .key = key
+		.sys = &fake_sys, .queue_cap = qcap, .reapply_limit = 2, .yes = yes, .key = key,
+		.log = log_cb,
 	};
 	struct uc_watch_ruleset rs = { .ops = &fake_ops, .nrules = 1, .sets_clamps = true };
 	struct uc_watch *w;
@@ -229,6 +241,7 @@ static int setup(void **state)
 	pidfd_mode = 0;
 	stop_flag = 0;
 	stop_on_set = false;
+	last_warning[0] = '\0';
 	return 0;
 }
 
@@ -313,8 +326,11 @@ static void test_overrun_rescan(void **state)
 	assert_int_equal(uc_watch_rescan_due(w, now), -1);	/* clean: nothing to do */
 	uc_watch_overrun(w);
 	assert_int_equal(uc_watch_rescan_due(w, now), 0);
+	assert_string_equal(last_warning, "");
 	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, now), 0);
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_OVERRUN], 1);
+	/* said, not only counted */
+	assert_non_null(strstr(last_warning, "proc events were lost (overrun; 1 overruns"));
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_START], 0);
 	/* the lost EXEC, caught by the scan */
 	assert_int_equal(task(300)->sched_util_max, 500);
@@ -407,6 +423,7 @@ static void test_seq_gap(void **state)
 	assert_int_equal(uc_watch_rescan_due(w, 0), 0);
 	uc_watch_rescan(w, UC_RESCAN_START, 0);
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_SEQ_GAP], 1);
+	assert_non_null(strstr(last_warning, "lost (seq_gap; 0 overruns, 1 sequence gaps"));
 	/* filtered subscription: gaps mean nothing */
 	uc_watch_set_seq_check(w, false);
 	e.seq = 20;
@@ -429,6 +446,8 @@ static void test_queue_full(void **state)
 	assert_int_equal(uc_watch_rescan_due(w, 0), 0);
 	uc_watch_rescan(w, UC_RESCAN_START, 0);
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_QUEUE_FULL], 1);
+	assert_non_null(strstr(last_warning, "lost (queue_full;"));
+	assert_non_null(strstr(last_warning, "1 queue drops so far"));
 	assert_int_equal(uc_watch_queued(w), 0);
 	uc_watch_free(w);
 }
