@@ -10,9 +10,7 @@ T=$(mktemp -d)
 N=40
 : "${UCLAMPCTL_TEST:?the test build is needed (its receive-buffer seam)}"
 cp /bin/sleep "$T/uc-sleep"
-cat >"$T/w.conf" <<CONF
-[fast-path]
-allow-enable = yes
+consented_conf "$T/w.conf" <<CONF
 
 [tasks sleepers]
 comm = uc-sleep
