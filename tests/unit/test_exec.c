@@ -238,46 +238,61 @@ static void test_empty_plan(void **state)
 	expect_report(&r, .done = 0);
 }
 
-/* min and max of one TID go in one syscall, with both values. */
-static void test_one_call_per_tid(void **state)
+/* Task changes in plan order, and the task_set calls the executor makes for them (best
+ * effort; every change done). The lists end at TID 0. */
+struct change_row {
+	pid_t tid;
+	enum uc_attr attr;
+	long from, to;
+};
+
+struct call_row {
+	pid_t tid;
+	size_t n;
+	int min, max, rof;
+};
+
+static struct calls_case {
+	struct change_row changes[6];
+	struct call_row calls[4];
+} calls_cases[] = {
+	/* min and max of one TID go in one syscall, with both values; 103 resets both */
+	{ { { 101, UC_ATTR_MIN, 0, 100 }, { 101, UC_ATTR_MAX, 1024, 800 },
+	    { 102, UC_ATTR_MAX, 1024, 300 },				/* max only */
+	    { 103, UC_ATTR_MIN, 50, UC_RESET }, { 103, UC_ATTR_MAX, 500, UC_RESET },
+	    { 104, UC_ATTR_RESET_ON_FORK, 0, 1 } },			/* the flag alone */
+	  { { 101, 2, 100, 800, UC_KEEP }, { 102, 1, UC_KEEP, 300, UC_KEEP },
+	    { 103, 2, UC_RESET, UC_RESET, UC_KEEP }, { 104, 1, UC_KEEP, UC_KEEP, 1 } } },
+	/* min, max and the flag of one TID: still one call. Non-adjacent changes of the same
+	 * TID are separate calls (the plan's builder keeps them together). */
+	{ { { 7, UC_ATTR_MAX, 1024, 600 }, { 7, UC_ATTR_RESET_ON_FORK, 0, 1 },
+	    { 7, UC_ATTR_MIN, 0, 10 }, { 8, UC_ATTR_MIN, 0, 10 }, { 7, UC_ATTR_MIN, 10, 20 } },
+	  { { 7, 3, 10, 600, 1 }, { 8, 1, 10, UC_KEEP, UC_KEEP },
+	    { 7, 1, 20, UC_KEEP, UC_KEEP } } },
+};
+
+static void test_calls(void **state)
 {
+	const struct calls_case *c = *state;
+	const struct change_row *ch = c->changes;
+	const struct call_row *k = c->calls;
 	struct uc_exec_report r;
+	size_t nch = 0, ncall = 0;
 
-	(void)state;
-	plan_task(101, UC_ATTR_MIN, 0, 100);
-	plan_task(101, UC_ATTR_MAX, 1024, 800);
-	plan_task(102, UC_ATTR_MAX, 1024, 300);		/* max only */
-	plan_task(103, UC_ATTR_MIN, 50, UC_RESET);		/* reset both */
-	plan_task(103, UC_ATTR_MAX, 500, UC_RESET);
-	plan_task(104, UC_ATTR_RESET_ON_FORK, 0, 1);		/* the flag alone */
+	for (; nch < 6 && ch[nch].tid; nch++)
+		plan_task(ch[nch].tid, ch[nch].attr, ch[nch].from, ch[nch].to);
+	while (ncall < 4 && k[ncall].tid)
+		ncall++;
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), 0);
-	assert_int_equal(ncalls, 4);
-	expect_task_call(0, 101, 2, 100, 800, UC_KEEP);
-	expect_task_call(1, 102, 1, UC_KEEP, 300, UC_KEEP);
-	expect_task_call(2, 103, 2, UC_RESET, UC_RESET, UC_KEEP);
-	expect_task_call(3, 104, 1, UC_KEEP, UC_KEEP, 1);
-	expect_states(UC_CH_DONE, UC_CH_DONE, UC_CH_DONE, UC_CH_DONE, UC_CH_DONE, UC_CH_DONE);
-	expect_report(&r, .done = 6);
-}
-
-/* min, max and the flag of one TID: still one call. Non-adjacent changes of
- * the same TID are separate calls (the plan's builder keeps them together). */
-static void test_three_attrs_and_non_adjacent(void **state)
-{
-	struct uc_exec_report r;
-
-	(void)state;
-	plan_task(7, UC_ATTR_MAX, 1024, 600);
-	plan_task(7, UC_ATTR_RESET_ON_FORK, 0, 1);
-	plan_task(7, UC_ATTR_MIN, 0, 10);
-	plan_task(8, UC_ATTR_MIN, 0, 10);
-	plan_task(7, UC_ATTR_MIN, 10, 20);
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), 0);
-	assert_int_equal(ncalls, 3);
-	expect_task_call(0, 7, 3, 10, 600, 1);
-	expect_task_call(1, 8, 1, 10, UC_KEEP, UC_KEEP);
-	expect_task_call(2, 7, 1, 20, UC_KEEP, UC_KEEP);
-	expect_report(&r, .done = 5);
+	assert_int_equal(ncalls, ncall);
+	for (size_t i = 0; i < ncall; i++)
+		expect_task_call(i, k[i].tid, k[i].n, k[i].min, k[i].max, k[i].rof);
+	assert_int_equal(plan.n, nch);
+	for (size_t i = 0; i < nch; i++)
+		if (plan.v[i].state != UC_CH_DONE)
+			fail_msg("change %zu: state '%s', expected 'done'", i,
+				 uc_change_state_name(plan.v[i].state));
+	expect_report(&r, .done = nch);
 }
 
 /* Best effort: a failure does not stop the others; ESRCH is "gone". */
@@ -318,8 +333,7 @@ static void test_gone_is_not_failure(void **state)
 	(void)state;
 	task_both(1);
 	plan_task(2, UC_ATTR_MAX, 1024, 200);
-	script[0] = -ESRCH;
-	script[1] = -ESRCH;
+	script[0] = script[1] = -ESRCH;	/* both calls: the tasks are gone */
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), 0);
 	assert_int_equal(ncalls, 2);
 	expect_report(&r, .gone = 3);
@@ -571,8 +585,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_empty_plan),
-		T(test_one_call_per_tid),
-		T(test_three_attrs_and_non_adjacent),
+		{ "test_one_call_per_tid", test_calls, setup, plan_teardown, &calls_cases[0] },
+		{ "test_three_attrs_and_non_adjacent", test_calls, setup, plan_teardown,
+		  &calls_cases[1] },
 		T(test_best_effort_continues),
 		T(test_gone_is_not_failure),
 		T(test_esrch_on_a_file_fails),
