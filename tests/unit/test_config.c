@@ -32,6 +32,7 @@
 #include "fakeroot.h"
 
 static char root[PATH_MAX - 64];
+static const struct fr_suite suite = { root, sizeof(root), "test-config", true, { NULL } };
 
 static void load_text(struct uc_config *c, const char *text, const char *name)
 {
@@ -717,12 +718,5 @@ int main(void)
 	};
 
 	umask(022);	/* the files it writes must be trusted: not group-writable */
-	/* before anything reads it: uc_sysroot() caches the variable */
-	if (fr_sysroot(root, sizeof(root), "test-config"))
-		return 1;
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-
-	if (fr_destroy(root) && !rc)
-		rc = 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

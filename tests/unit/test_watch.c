@@ -28,8 +28,10 @@
 #include "uclamp/lock.h"
 #include "uclamp/sched.h"
 #include "uclamp/watch.h"
+#include "fakeroot.h"
 
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-watch", true, { "run" } };
 
 /* ---- the fake kernel ---------------------------------------------------- */
 
@@ -229,10 +231,8 @@ static struct uc_pev ev(uint32_t what, pid_t pid, pid_t tgid, uint32_t cpu, uint
 
 static int setup(void **state)
 {
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc && mkdir -p %s/proc", root, root);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fr_remove(root, "proc"), 0);
+	assert_int_equal(fr_mkdir(root, "proc"), 0);
 	memset(tasks, 0, sizeof(tasks));
 	memset(rules, 0, sizeof(rules));
 	nrules = 0;
@@ -622,20 +622,7 @@ int main(void)
 		cmocka_unit_test_setup(test_reload_keeps_rules, setup),
 		cmocka_unit_test(test_stats_roundtrip),
 	};
-	char cmd[600];
-	int rc;
 
-	snprintf(root, sizeof(root), "/tmp/uc-test-watch.XXXXXX");
-	if (!mkdtemp(root))
-		return 1;
-	setenv("UCLAMPCTL_SYSROOT", root, 1);
-	snprintf(cmd, sizeof(cmd), "%s/run", root);
-	if (mkdir(cmd, 0755))
-		return 1;
 	uc_sched_set_syscalls(&fake_sc);
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd))
-		rc = rc ? rc : 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

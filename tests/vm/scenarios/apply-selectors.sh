@@ -39,9 +39,7 @@ check "the parent's child started" test -n "$F_CHILD"
 KSWAPD=$(pgrep -x kswapd0 | head -1)
 check "kswapd0 is there" test -n "$KSWAPD"
 
-cat >"$T/sel.conf" <<CONF
-[fast-path]
-allow-enable = yes
+consented_conf "$T/sel.conf" <<CONF
 
 [tasks by-user]
 comm = uc-a

@@ -10,7 +10,12 @@ T=$(mktemp -d)
 N=40
 : "${UCLAMPCTL_TEST:?the test build is needed (its receive-buffer seam)}"
 cp /bin/sleep "$T/uc-sleep"
-printf '[fast-path]\nallow-enable = yes\n[tasks sleepers]\ncomm = uc-sleep\nmax = 300\n' >"$T/w.conf"
+consented_conf "$T/w.conf" <<CONF
+
+[tasks sleepers]
+comm = uc-sleep
+max = 300
+CONF
 status() { "$UCLAMPCTL" watch status --format=prometheus --socket "$T/s.sock"; }
 metric() { status | awk -v m="uclampctl_watch_$1" '$1 == m { print $2 }'; }
 

@@ -24,9 +24,7 @@ expect_rc 3 timeout 60 "$UCLAMPCTL" watch -c "$T/noconsent.conf" --socket "$T/s.
 expect_out 'would enable the uclamp fast path .*--yes or .allow-enable = yes'
 expect_key 0 "after the refusal"
 
-cat >"$T/w.conf" <<CONF
-[fast-path]
-allow-enable = yes
+consented_conf "$T/w.conf" <<CONF
 
 [tasks probe]
 comm = uc-probe
