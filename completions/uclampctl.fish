@@ -172,6 +172,7 @@ complete -c uclampctl -n '__uclampctl_in task set' -l no-reset-on-fork -d 'child
 
 # run: options, then a command and its own completion
 complete -c uclampctl -n '__uclampctl_at run' -l reset-on-fork -d "CMD's children start at the default clamps"
+complete -c uclampctl -n '__uclampctl_at run' -l no-reset-on-fork -d "CMD's children inherit its clamps"
 complete -c uclampctl -n '__uclampctl_at run' -a '(__fish_complete_command)'
 complete -c uclampctl -n '__uclampctl_in run; and not __uclampctl_at run' -a '(__uclampctl_run_cmd)'
 

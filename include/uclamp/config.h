@@ -112,7 +112,7 @@ struct uc_conf_error {
 
 struct uc_config {
 	struct uc_conf_bool allow_enable;		/* [fast-path] */
-	struct uc_conf_value sys_min, sys_max, sys_rt_default;	/* [system] */
+	struct uc_conf_value sys[UC_SYSCTL_NKNOBS];	/* [system], by enum uc_sysctl_id */
 	struct uc_conf_cgroup *cgroups;
 	size_t ncgroups;
 	struct uc_conf_tasks *tasks;

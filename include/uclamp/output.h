@@ -20,6 +20,25 @@ struct uc_col {
 	const char *help;
 };
 
+/*
+ * A table's columns are written once, as a list macro that takes one macro
+ * per kind of column, and expanded twice: into the COL_<ID> enum and into
+ * the struct uc_col array, so the two cannot disagree:
+ *
+ *   #define COLUMNS(NUM, TEXT, FLAG) \
+ *	NUM(PID, 5, "process ID") \
+ *	TEXT(COMM, 0.2, 0, "thread name")
+ *   enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
+ *   static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
+ *
+ * NUM is a number (right-aligned), TEXT a string with libsmartcols flags,
+ * FLAG a boolean; the name shown is the ID.
+ */
+#define UC_COL_ID(id, ...) COL_##id,
+#define UC_COL_NUMBER(id, whint, help) { #id, whint, SCOLS_FL_RIGHT, UC_COL_NUM, help },
+#define UC_COL_TEXT(id, whint, flags, help) { #id, whint, flags, UC_COL_STR, help },
+#define UC_COL_FLAG(id, whint, help) { #id, whint, 0, UC_COL_BOOL, help },
+
 struct uc_out_opts {
 	bool json, raw, noheadings;
 	const char *columns;	/* -o list, "+LIST" appends to the defaults; NULL = defaults */

@@ -2,18 +2,30 @@
 #ifndef UCLAMP_SYSCTL_H
 #define UCLAMP_SYSCTL_H
 
+#include <stddef.h>
+
 #include "uclamp/plan.h"
 
 #define UC_SYSCTL_ABSENT (-1)
 
-/* The knobs' names, one table (sysctl.c) for every user: plans, status, system. */
+/* The knobs, in the order the kernel added them: indexes into uc_sysctl_knobs. */
+enum uc_sysctl_id { UC_SYS_MIN, UC_SYS_MAX, UC_SYS_RT_DEFAULT, UC_SYSCTL_NKNOBS };
+
+/*
+ * Everything about a knob, one table (sysctl.c) for every user: plans,
+ * status, 'system', the [system] section. A new knob is a row here, its
+ * field in struct uc_sysctl_values and its UC_ATTR_.
+ */
 struct uc_sysctl_knob {
 	enum uc_attr attr;	/* UC_ATTR_MIN, UC_ATTR_MAX, UC_ATTR_RT_DEFAULT */
 	const char *file;	/* "sched_util_clamp_min" in /proc/sys/kernel; Prometheus label */
 	const char *knob;	/* "util_min": what users write, JSON key */
+	const char *key;	/* "min": the [system] key and 'system set --min' */
+	const char *since;	/* "5.3": the first kernel with it */
 	const char *meaning;	/* one line for tables */
+	const char *about;	/* for --help: what it does and its default; '\n' between lines */
+	size_t off;		/* its field in struct uc_sysctl_values */
 };
-#define UC_SYSCTL_NKNOBS 3
 extern const struct uc_sysctl_knob uc_sysctl_knobs[UC_SYSCTL_NKNOBS];
 /* NULL for an attribute that is not a knob. */
 const struct uc_sysctl_knob *uc_sysctl_knob(enum uc_attr attr);
@@ -37,6 +49,8 @@ struct uc_sysctl_values {
 int uc_sysctl_read_all(struct uc_sysctl_values *v);
 /* The field of v for attr; UC_SYSCTL_ABSENT for an attribute that is not a knob. */
 long uc_sysctl_value(const struct uc_sysctl_values *v, enum uc_attr attr);
+/* The field of v for a knob of the table. */
+long *uc_sysctl_field(struct uc_sysctl_values *v, const struct uc_sysctl_knob *k);
 
 /*
  * Add the changes from cur to want to the plan, in an order that keeps

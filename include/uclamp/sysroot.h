@@ -19,6 +19,12 @@
 /* "" when unset, and always "" in the installed binary. Read once. */
 const char *uc_sysroot(void);
 
+/* The watch daemon's proc connector receive buffer in bytes, which the test
+ * programs may shrink with $UCLAMPCTL_TEST_RCVBUF to make the real kernel
+ * drop events (ENOBUFS); 0 (the default size) in the installed binary. */
+#define UC_TEST_RCVBUF_ENV "UCLAMPCTL_TEST_RCVBUF"
+int uc_test_rcvbuf(void);
+
 /* Prefix an absolute path: buf = sysroot + abspath. 0 or -ENAMETOOLONG. */
 int uc_path(char *buf, size_t n, const char *abspath);
 

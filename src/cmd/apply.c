@@ -9,7 +9,6 @@
  * its report is rendered as text, or with -J as data (never prompting).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +18,9 @@
 
 enum apply_mode { MODE_APPLY, MODE_CHECK, MODE_DRY_RUN };
 
-static void usage(FILE *out)
+static void usage(void)
 {
-	fprintf(out, "Usage:\n"
+	printf("Usage:\n"
 		" uclampctl apply [options]\n"
 		"\n"
 		"Make this host's clamps match the declarative configuration:\n"
@@ -41,7 +40,7 @@ static void usage(FILE *out)
 		"                        list of differences when it does not\n"
 		CLI_WRITE_OPTS_HELP
 		" -J, --json             print the result as JSON (never prompts)\n"
-		" -h, --help             display this help\n"
+		CLI_HELP_OPTS_HELP
 		"\n"
 		"Exit status: 0 applied or matching, 1 a change failed (the others were\n"
 		"undone) or --check found differences, 2 an error in the configuration\n"
@@ -196,61 +195,60 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 	return rc;
 }
 
+enum { OPT_CHECK = 0x100 };
+
+/* What apply's own options parse into. */
+struct apply_args {
+	const char **configs;	/* --config, every one given */
+	size_t nconfigs;
+	bool check, json;
+};
+
+static bool apply_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct apply_args *a = data;
+
+	(void)ctl;
+	if (c == 'c')
+		a->configs[a->nconfigs++] = arg;
+	else if (c == OPT_CHECK)
+		a->check = true;
+	else if (c == 'J')
+		a->json = true;
+	return c == 'c' || c == OPT_CHECK || c == 'J';
+}
+
 int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 {
-	enum { OPT_CHECK = 0x100 };
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS({ "config", required_argument, NULL, 'c' },
+					  { "check", no_argument, NULL, OPT_CHECK },
+					  { "json", no_argument, NULL, 'J' }),
+		.shortopts = "c:J", .shared = CLI_OPTS_WRITE,
+		.own = apply_opt, .usage = usage,
+		.no_args = "apply takes only options (a file goes with --config)",
 	};
-	const char **configs = calloc((size_t)argc + 1, sizeof(*configs));
+	struct apply_args a = { .configs = calloc((size_t)argc + 1, sizeof(char *)) };
+	const char **configs = a.configs;
 	const char *first_config;
-	size_t nconfigs = 0;
-	bool check = false, json = false;
+	size_t nconfigs;
+	bool check, json;
 	struct uc_config cfg;
 	struct uc_plan plan;
 	enum apply_mode mode;
-	int c, rc;
+	int rc;
 
 	ctl->consent_hint = "--yes or 'allow-enable = yes' in [fast-path]";
 
 	if (!configs)
 		oom();
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:nyJh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			configs[nconfigs++] = optarg;
-			break;
-		case OPT_CHECK:
-			check = true;
-			break;
-		case 'n':
-			ctl->dry_run = true;
-			break;
-		case 'y':
-			ctl->yes = true;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			free(configs);
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
+		free(configs);
+		return CLI_EXIT_OK;
 	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': apply takes only options "
-				"(a file goes with --config)",
-				argv[optind]);
+	nconfigs = a.nconfigs;
+	check = a.check;
+	json = a.json;
 	if (check && ctl->dry_run)
 		cli_usage_error(ctl, "--check and --dry-run exclude each other: "
 				"--check already changes nothing");

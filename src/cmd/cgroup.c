@@ -6,7 +6,6 @@
  * is where the tool saves users from themselves.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +14,12 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/sysctl.h"
 
-#define ABOUT \
-	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n" \
-	"the tasks in a group; a group's effective values are also capped by its\n" \
-	"parent's, and the root group's by the system clamps (uclampctl system).\n" \
-	"The kernel stores percentages with two decimals; a value in capacity units is\n" \
-	"written as the percentage that maps back to exactly that unit.\n"
-static const char about[] = ABOUT;
+static const char about[] =
+	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n"
+	"the tasks in a group; a group's effective values are also capped by its\n"
+	"parent's, and the root group's by the system clamps (uclampctl system).\n"
+	"The kernel stores percentages with two decimals; a value in capacity units is\n"
+	"written as the percentage that maps back to exactly that unit.\n";
 static const char show_synopsis[] = "[PATH...] [-R] [--pid PID] [options]";
 static const char set_synopsis[] = "PATH [--min V] [--max V] [--enable-cpu] [options]";
 
@@ -93,34 +91,21 @@ static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_inf
 
 /* ---- show -------------------------------------------------------------------- */
 
-enum {
-	COL_CGROUP, COL_PATH, COL_MIN, COL_MAX, COL_MIN_UTIL, COL_MAX_UTIL, COL_EFF_MIN,
-	COL_EFF_MAX, COL_EFF_MIN_PCT, COL_EFF_MAX_PCT, COL_NOTE
-};
+#define COLUMNS(NUM, TEXT, FLAG) \
+	TEXT(CGROUP, 0.3, SCOLS_FL_TREE, "the group (a tree with -R)") \
+	TEXT(PATH, 0.3, 0, "the path relative to the cpu hierarchy") \
+	TEXT(MIN, 0.05, SCOLS_FL_RIGHT, "cpu.uclamp.min as the kernel prints it (percent)") \
+	TEXT(MAX, 0.05, SCOLS_FL_RIGHT, "cpu.uclamp.max as the kernel prints it (percent or max)") \
+	NUM(MIN_UTIL, 0.05, "requested min in capacity units") \
+	NUM(MAX_UTIL, 0.05, "requested max in capacity units") \
+	NUM(EFF_MIN, 0.05, "effective min (capped by parents and the system)") \
+	NUM(EFF_MAX, 0.05, "effective max (capped by parents and the system)") \
+	TEXT(EFF_MIN_PCT, 0.05, SCOLS_FL_RIGHT, "effective min as a percentage") \
+	TEXT(EFF_MAX_PCT, 0.05, SCOLS_FL_RIGHT, "effective max as a percentage") \
+	TEXT(NOTE, 0.3, 0, "why a group has no clamp files, or what to watch")
 
-static const struct uc_col cols[] = {
-	[COL_CGROUP] = { "CGROUP", 0.3, SCOLS_FL_TREE, UC_COL_STR, "the group (a tree with -R)" },
-	[COL_PATH] = { "PATH", 0.3, 0, UC_COL_STR, "the path relative to the cpu hierarchy" },
-	[COL_MIN] = { "MIN", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
-		      "cpu.uclamp.min as the kernel prints it (percent)" },
-	[COL_MAX] = { "MAX", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
-		      "cpu.uclamp.max as the kernel prints it (percent or max)" },
-	[COL_MIN_UTIL] = { "MIN_UTIL", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
-			   "requested min in capacity units" },
-	[COL_MAX_UTIL] = { "MAX_UTIL", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
-			   "requested max in capacity units" },
-	[COL_EFF_MIN] = { "EFF_MIN", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective min (capped by parents and the system)" },
-	[COL_EFF_MAX] = { "EFF_MAX", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective max (capped by parents and the system)" },
-	[COL_EFF_MIN_PCT] = { "EFF_MIN_PCT", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
-			      "effective min as a percentage" },
-	[COL_EFF_MAX_PCT] = { "EFF_MAX_PCT", 0.05, SCOLS_FL_RIGHT, UC_COL_STR,
-			      "effective max as a percentage" },
-	[COL_NOTE] = { "NOTE", 0.3, 0, UC_COL_STR,
-		       "why a group has no clamp files, or what to watch" },
-};
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
+static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
 
 struct show {
 	struct uc_table t;
@@ -221,49 +206,53 @@ static void usage_show(void)
 	       " -R, --recursive        show the groups below each PATH too, as a tree\n"
 	       " -p, --pid <pid>        the cgroup of this process (repeatable)\n"
 	       CLI_OUTPUT_OPTS_HELP
-	       "     --list-columns     list the columns for --output\n"
-	       " -h, --help             display this help\n\n%s", about);
+	       CLI_HELP_OPTS_HELP
+	       "\n%s", about);
+}
+
+/* What show's own options parse into. */
+struct show_args {
+	struct show *s;
+	pid_t *pids;	/* --pid, every one given */
+	size_t npids;
+};
+
+static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct show_args *sa = data;
+
+	if (c == 'R')
+		sa->s->recursive = true;
+	else if (c == 'p')
+		sa->pids[sa->npids++] = cli_pid_or_err(ctl, arg);
+	return c == 'R' || c == 'p';
 }
 
 static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "recursive", no_argument, NULL, 'R' },
-		{ "pid", required_argument, NULL, 'p' },
-		CLI_OUTPUT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS({ "recursive", no_argument, NULL, 'R' },
+					  { "pid", required_argument, NULL, 'p' }),
+		.shortopts = "Rp:", .shared = CLI_OPTS_OUTPUT,
+		.own = show_opt, .usage = usage_show, .cols = cols, .ncols = NCOLS,
 	};
 	const struct uc_cg_info *info;
 	struct uc_sysctl_values sys;
 	struct show s = { .recursive = false };
-	pid_t *pids = calloc((size_t)argc + 1, sizeof(*pids));
-	size_t npids = 0;
-	int c, rc;
+	struct show_args sa = { .s = &s, .pids = calloc((size_t)argc + 1, sizeof(pid_t)) };
+	pid_t *pids = sa.pids;
+	size_t npids;
+	int rc;
 
 	if (!pids) {
 		cli_errx("out of memory");
 		return CLI_EXIT_FAIL;
 	}
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":Rp:o:Jrnh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'R': s.recursive = true; break;
-		case 'p': pids[npids++] = cli_pid_or_err(ctl, optarg); break;
-		case 'L':
-			cli_print_columns(cols, NCOLS);
-			free(pids);
-			return CLI_EXIT_OK;
-		case 'h':
-			usage_show();
-			free(pids);
-			return CLI_EXIT_OK;
-		default:
-			if (cli_output_opt(ctl, c, optarg))
-				break;
-			cli_bad_option(ctl, c, argv);
-		}
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &sa)) {
+		free(pids);
+		return CLI_EXIT_OK;
 	}
+	npids = sa.npids;
 
 	cli_table_or_err(ctl, &s.t, "cgroups", cols, NCOLS,
 			"CGROUP,MIN,MAX,MIN_UTIL,MAX_UTIL,EFF_MIN,EFF_MAX,NOTE");
@@ -333,7 +322,8 @@ static void usage_set(void)
 	       "                        files), add it there and in every ancestor that lacks\n"
 	       "                        it; planned and reported like the clamp writes\n"
 	       CLI_WRITE_OPTS_HELP
-	       " -h, --help             display this help\n\n"
+	       CLI_HELP_OPTS_HELP
+	       "\n"
 	       "Values: %s.\n\n%s", uc_value_forms, about);
 }
 
@@ -347,51 +337,52 @@ static int final_util(const struct uc_plan *p, const char *rel, enum uc_attr att
 	return uc_pct100_to_util(fallback_pct);
 }
 
+/* What set's own options parse into. */
+struct set_args {
+	struct uc_value vmin, vmax;
+	bool has_min, has_max, enable_cpu;
+};
+
+static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct set_args *a = data;
+
+	if (c == CLI_OPT_MIN)
+		cli_value_or_err(ctl, "--min", arg, &a->vmin);
+	else if (c == CLI_OPT_MAX)
+		cli_value_or_err(ctl, "--max", arg, &a->vmax);
+	else if (c == 'E')
+		a->enable_cpu = true;
+	else
+		return false;
+	a->has_min |= c == CLI_OPT_MIN;
+	a->has_max |= c == CLI_OPT_MAX;
+	return true;
+}
+
 static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "min", required_argument, NULL, 'm' },
-		{ "max", required_argument, NULL, 'M' },
-		{ "enable-cpu", no_argument, NULL, 'E' },
-		CLI_WRITE_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS(CLI_CLAMP_LONGOPTS,
+					  { "enable-cpu", no_argument, NULL, 'E' }),
+		.shared = CLI_OPTS_WRITE, .own = set_opt, .usage = usage_set,
 	};
-	struct uc_value vmin, vmax;
-	bool has_min = false, has_max = false, enable_cpu = false;
+	struct set_args a = { .enable_cpu = false };
 	const struct uc_cg_info *info;
 	char rel[PATH_MAX], parent[PATH_MAX];
 	enum uc_cg_state st;
 	struct uc_plan plan;
-	int c, rc, cur_min = 0, cur_max = UC_PCT_MAX;
+	int rc, cur_min = 0, cur_max = UC_PCT_MAX;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ynh", longopts, NULL)) != -1) {
-		if (cli_write_opt(ctl, c))
-			continue;
-		switch (c) {
-		case 'm':
-			cli_value_or_err(ctl, "--min", optarg, &vmin);
-			has_min = true;
-			break;
-		case 'M':
-			cli_value_or_err(ctl, "--max", optarg, &vmax);
-			has_max = true;
-			break;
-		case 'E': enable_cpu = true; break;
-		case 'h':
-			usage_set();
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
-	}
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &a))
+		return CLI_EXIT_OK;
 	if (optind >= argc)
 		cli_usage_error(ctl, "missing PATH: which cgroup? (relative to the cpu hierarchy, "
 				"e.g. system.slice/foo.service)");
 	if (argc - optind > 1)
 		cli_usage_error(ctl, "one PATH only: got '%s' and '%s'", argv[optind],
 				argv[optind + 1]);
-	if (!has_min && !has_max && !enable_cpu)
+	if (!a.has_min && !a.has_max && !a.enable_cpu)
 		cli_usage_error(ctl, "nothing to set: give --min and/or --max (or --enable-cpu)");
 
 	info = layout_or_exit(ctl);
@@ -414,7 +405,7 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 	case UC_CG_HAS_CLAMPS:
 		break;
 	case UC_CG_CPU_OFF:
-		if (!enable_cpu) {
+		if (!a.enable_cpu) {
 			cli_errx("'%s' has no cpu.uclamp files: cpu is not enabled in "
 				 "%s/cgroup.subtree_control; add --enable-cpu to enable it (a "
 				 "planned change, shown by --dry-run)",
@@ -445,8 +436,9 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 			return CLI_EXIT_FAIL;
 		}
 	}
-	if (has_min || has_max) {
-		rc = uc_cg_plan_values(&plan, rel, has_min ? &vmin : NULL, has_max ? &vmax : NULL);
+	if (a.has_min || a.has_max) {
+		rc = uc_cg_plan_values(&plan, rel, a.has_min ? &a.vmin : NULL,
+				       a.has_max ? &a.vmax : NULL);
 		if (rc) {
 			cli_errx("cannot plan the change of '%s': %s", rel, strerror(-rc));
 			uc_plan_free(&plan);
@@ -474,6 +466,6 @@ int cmd_cgroup(struct cli_ctl *ctl, int argc, char **argv)
 	};
 
 	return cli_dispatch_group(ctl, "cgroup", cmds,
-				  "Show or set cgroup clamps (cpu.uclamp.min/max).\n\n" ABOUT, argc,
+				  "Show or set cgroup clamps (cpu.uclamp.min/max).\n", about, argc,
 				  argv);
 }

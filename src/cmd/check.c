@@ -3,7 +3,6 @@
  * scripts: the answer is the exit status (its own codes, not the usual
  * ones), plus one line saying which state and how it is known.
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd/common.h"
@@ -46,36 +45,30 @@ static int exit_of(enum uc_key_state s)
 	return CHECK_UNKNOWN;
 }
 
+/* -q and -v here as before the command: 'uclampctl check -q' is the script's form */
+static bool check_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	(void)arg;
+	(void)data;
+	if (c == 'q')
+		ctl->quiet = true;
+	else if (c == 'v')
+		ctl->verbose++;
+	return c == 'q' || c == 'v';
+}
+
 int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS({ "quiet", no_argument, NULL, 'q' },
+					  { "verbose", no_argument, NULL, 'v' }),
+		.shortopts = "qv", .own = check_opt, .usage = usage,
+		.no_args = "'check' takes no arguments",
 	};
 	struct uc_fastpath fp;
-	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			ctl->quiet = true;
-			break;
-		case 'v':
-			ctl->verbose++;
-			break;
-		case 'h':
-			usage();
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
-	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'check' takes no arguments",
-				argv[optind]);
+	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
+		return CLI_EXIT_OK;
 
 	uc_fastpath_detect(&fp);
 	if (ctl->quiet)

@@ -1,17 +1,11 @@
-/* The CLI layer's shared parts: messages, command dispatch, *_or_err parsers. */
-#include <errno.h>
+/* The CLI's voice: messages, and dispatch through command tables with their usage. */
 #include <getopt.h>
-#include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/common.h"
-#include "uclamp/pid.h"
-#include "uclamp/sched.h"
 
 __attribute__((format(printf, 3, 0)))
 static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
@@ -22,45 +16,25 @@ static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
 	fputc('\n', f);
 }
 
-void cli_errx(const char *fmt, ...)
+void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt, ...)
 {
+	static const char *const prefix[] = {
+		[CLI_MSG_ERROR] = "uclampctl: ",
+		[CLI_MSG_WARNING] = "uclampctl: warning: ",
+		[CLI_MSG_INFO] = "",
+		[CLI_MSG_VERBOSE] = "uclampctl: ",
+	};
+	FILE *f = stderr;
 	va_list ap;
 
-	va_start(ap, fmt);
-	vmsg(stderr, "uclampctl: ", fmt, ap);
-	va_end(ap);
-}
-
-void cli_warnx(const struct cli_ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ctl->quiet)
+	if (kind != CLI_MSG_ERROR && ctl->quiet)
 		return;
-	va_start(ap, fmt);
-	vmsg(stderr, "uclampctl: warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void cli_info(const struct cli_ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ctl->quiet)
+	if (kind == CLI_MSG_VERBOSE && !ctl->verbose)
 		return;
+	if (kind == CLI_MSG_INFO && !ctl->to_stderr)
+		f = stdout;
 	va_start(ap, fmt);
-	vmsg(ctl->to_stderr ? stderr : stdout, "", fmt, ap);
-	va_end(ap);
-}
-
-void cli_verbose(const struct cli_ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!ctl->verbose || ctl->quiet)
-		return;
-	va_start(ap, fmt);
-	vmsg(stderr, "uclampctl: ", fmt, ap);
+	vmsg(f, prefix[kind], fmt, ap);
 	va_end(ap);
 }
 
@@ -74,15 +48,6 @@ noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 	fprintf(stderr, "Try 'uclampctl %s%s--help' for more information.\n",
 		ctl->cmd ? ctl->cmd : "", ctl->cmd ? " " : "");
 	exit(CLI_EXIT_USAGE);
-}
-
-noreturn void cli_bad_option(const struct cli_ctl *ctl, int c, char **argv)
-{
-	if (c == ':')
-		cli_usage_error(ctl, "option '%s' needs a value", argv[optind - 1]);
-	if (optopt)
-		cli_usage_error(ctl, "unknown option '-%c'", optopt);
-	cli_usage_error(ctl, "unknown option '%s'", argv[optind - 1]);
 }
 
 int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
@@ -134,7 +99,7 @@ void cli_usage_head(FILE *out, const char *cmd, const char *synopsis)
 }
 
 static void group_usage(FILE *out, const char *group, const struct cli_command *cmds,
-			const char *about)
+			const char *about, const char *details)
 {
 	char cmd[64];
 
@@ -143,120 +108,23 @@ static void group_usage(FILE *out, const char *group, const struct cli_command *
 		snprintf(cmd, sizeof(cmd), "%s %s", group, cmds[i].name);
 		synopsis_lines(out, cmd, cmds[i].synopsis ? cmds[i].synopsis : "[options]");
 	}
-	fprintf(out, "\n%s\nCommands:\n", about);
+	fprintf(out, "\n%s%s%s\nCommands:\n", about, details ? "\n" : "", details ? details : "");
 	for (size_t i = 0; cmds[i].name; i++)
 		fprintf(out, " %-8s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(out, "\nRun 'uclampctl %s <command> --help' for its options.\n", group);
 }
 
 int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
-		       const char *about, int argc, char **argv)
+		       const char *about, const char *details, int argc, char **argv)
 {
 	ctl->cmd = group;
 	if (argc < 2) {
-		group_usage(stderr, group, cmds, about);
+		group_usage(stderr, group, cmds, about, details);
 		return CLI_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		group_usage(stdout, group, cmds, about);
+		group_usage(stdout, group, cmds, about, details);
 		return CLI_EXIT_OK;
 	}
 	return cli_dispatch(ctl, group, cmds, argc - 1, argv + 1);
-}
-
-bool cli_output_opt(struct cli_ctl *ctl, int c, const char *arg)
-{
-	switch (c) {
-	case 'o':
-		ctl->out.columns = arg;
-		return true;
-	case 'J':
-		ctl->out.json = true;
-		return true;
-	case 'r':
-		ctl->out.raw = true;
-		return true;
-	case 'n':
-		ctl->out.noheadings = true;
-		return true;
-	}
-	return false;
-}
-
-bool cli_write_opt(struct cli_ctl *ctl, int c)
-{
-	if (c == 'y')
-		ctl->yes = true;
-	else if (c == 'n')
-		ctl->dry_run = true;
-	else
-		return false;
-	return true;
-}
-
-void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s, struct uc_value *v)
-{
-	int rc = uc_value_parse(s, v);
-
-	if (rc == 0)
-		return;
-	cli_usage_error(ctl, "invalid value '%s' for %s: %s; use %s", s, opt,
-		       rc == -ERANGE ? "out of range" : "not a clamp value", uc_value_forms);
-}
-
-int cli_util_or_err(const struct cli_ctl *ctl, const char *opt, const char *s)
-{
-	struct uc_value v;
-
-	cli_value_or_err(ctl, opt, s, &v);
-	return v.util;
-}
-
-pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s)
-{
-	pid_t pid = 0;
-
-	if (uc_pid_parse(s, &pid))
-		cli_usage_error(ctl, "invalid PID '%s': use a positive decimal process ID", s);
-	return pid;
-}
-
-int cli_policy_or_err(const struct cli_ctl *ctl, const char *s)
-{
-	int p = uc_policy_parse(s);
-
-	if (p < 0)
-		cli_usage_error(ctl, "invalid policy '%s': use other, batch, idle, "
-				"fifo, rr, deadline or ext", s);
-	return p;
-}
-
-uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s)
-{
-	uid_t uid;
-
-	if (uc_uid_parse(s, &uid) == 0)
-		return uid;
-	cli_usage_error(ctl, "unknown user '%s': use a user name or a numeric UID", s);
-}
-
-void cli_print_columns(const struct uc_col *cols, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		printf(" %14s  %s\n", cols[i].name, cols[i].help);
-}
-
-void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
-		     const struct uc_col *cols, size_t ncols, const char *defaults)
-{
-	const char *bad = NULL;
-	int rc = uc_table_init(t, json_name, cols, ncols, defaults, &ctl->out, &bad);
-
-	if (rc == -EINVAL)
-		cli_usage_error(ctl, "unknown column '%.*s' for --output: see --list-columns",
-			       bad ? (int)strcspn(bad, ",") : 0, bad ? bad : "");
-	if (rc) {
-		cli_errx("cannot set up the table: %s", strerror(-rc));
-		exit(CLI_EXIT_FAIL);
-	}
 }

@@ -3,8 +3,9 @@
 #define UCLAMPCTL_CMD_COMMON_H
 
 #include <stdbool.h>
-#include <stdio.h>
+#include <getopt.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdnoreturn.h>
 #include <sys/types.h>
 
@@ -40,6 +41,8 @@ struct cli_ctl {
 	const char *consent_hint;	/* how to consent, for the refusal line; NULL = "--yes" */
 	bool to_stderr;		/* run: reports go to stderr, stdout is CMD's */
 	int wait_s;		/* --wait: how long a writer waits for the lock */
+	int format;		/* --format/-J: an index in the command's cli_opts.formats */
+	bool format_given;
 };
 
 struct cli_command {
@@ -49,27 +52,99 @@ struct cli_command {
 	const char *synopsis;	/* after "uclampctl GROUP NAME"; '\n' between alternatives */
 };
 
+/* ---- messages and dispatch (src/cmd/common.c) ---- */
+
 /* Dispatch argv[0] through a table of subcommands; usage errors exit 2. */
 int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
 		int argc, char **argv);
 
-/* Messages: "uclampctl: ..." on stderr. warnx respects -q. */
-void cli_errx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_warnx(const struct cli_ctl *ctl, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* stdout, not with -q */
-void cli_info(const struct cli_ctl *ctl, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* stderr, only with -v */
-void cli_verbose(const struct cli_ctl *ctl, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Messages, one line each. */
+enum cli_msg_kind {
+	CLI_MSG_ERROR,		/* "uclampctl: ..." on stderr, always */
+	CLI_MSG_WARNING,	/* "uclampctl: warning: ..." on stderr, not with -q */
+	CLI_MSG_INFO,		/* stdout (stderr for 'run'), not with -q */
+	CLI_MSG_VERBOSE,	/* "uclampctl: ..." on stderr, only with -v */
+};
+void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define cli_errx(...) cli_msg(NULL, CLI_MSG_ERROR, __VA_ARGS__)
+#define cli_warnx(ctl, ...) cli_msg(ctl, CLI_MSG_WARNING, __VA_ARGS__)
+#define cli_info(ctl, ...) cli_msg(ctl, CLI_MSG_INFO, __VA_ARGS__)
+#define cli_verbose(ctl, ...) cli_msg(ctl, CLI_MSG_VERBOSE, __VA_ARGS__)
 /* Print "uclampctl: MSG" and "Try 'uclampctl CMD --help' for more information." and exit 2. */
 noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* getopt_long with a leading ':' in optstring (or opterr = 0) returned c for a
- * bad option: one line naming it ("needs a value" / "unknown option"), exit 2. */
-noreturn void cli_bad_option(const struct cli_ctl *ctl, int c, char **argv);
+/* "Usage:" and one " uclampctl CMD SYNOPSIS" line per alternative of the synopsis. */
+void cli_usage_head(FILE *out, const char *cmd, const char *synopsis);
+
+/* A command group ("system", "cgroup", ...): no subcommand is a usage error
+ * (usage to stderr, exit 2), -h/--help prints usage, else cli_dispatch().
+ * The usage is built from the table: every synopsis, 'about' and 'details'
+ * (NULL: none) after a blank line, the commands. */
+int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
+		       const char *about, const char *details, int argc, char **argv);
+
+/* ---- options (src/cmd/options.c) ---- */
+
+/* The --help lines of the shared options (listing, writing, -h). */
+#define CLI_OUTPUT_OPTS_HELP \
+	" -o, --output <list>    columns to show (see --list-columns), +LIST to add\n" \
+	" -J, --json             JSON output\n" \
+	" -r, --raw              raw output (no alignment)\n" \
+	" -n, --noheadings       no header line\n" \
+	"     --list-columns     list the columns for --output\n"
+#define CLI_HELP_OPTS_HELP \
+	" -h, --help             display this help\n"
+#define CLI_WRITE_OPTS_HELP \
+	" -y, --yes              consent to enabling the uclamp fast path (needed when\n" \
+	"                        not on a terminal)\n" \
+	" -n, --dry-run          print the plan and change nothing\n"
+
+#define CLI_OPT_LIST_COLUMNS 'L'	/* long-only: --list-columns */
+#define CLI_OPT_FORMAT 'F'		/* long-only: --format */
+enum { CLI_OPT_MIN = 0x200, CLI_OPT_MAX };	/* --min, --max: every writer */
+
+/* Which shared options a command takes; cli_parse_opts handles them. */
+enum {
+	CLI_OPTS_OUTPUT = 1 << 0,	/* -o -J -r -n --list-columns: into ctl->out */
+	CLI_OPTS_WRITE = 1 << 1,	/* -y -n: ctl->yes, ctl->dry_run */
+	CLI_OPTS_FORMAT = 1 << 2,	/* -J, --format WORD: ctl->format */
+};
+
+/* --min and --max, for the struct option array of a command that writes clamps */
+#define CLI_CLAMP_LONGOPTS \
+	{ "min", required_argument, NULL, CLI_OPT_MIN }, \
+	{ "max", required_argument, NULL, CLI_OPT_MAX }
+
+/* A command's own long options, for cli_opts.longopts: CLI_LONGOPTS({ ... }, ...) */
+#define CLI_LONGOPTS(...) ((const struct option[]){ __VA_ARGS__, { NULL, 0, NULL, 0 } })
+
+/* A command's options. */
+struct cli_opts {
+	const char *shortopts;		/* its own short ones ("Rp:"): the groups' and h are added */
+	bool stop_at_arg;		/* options end at the first argument (run: CMD's are CMD's) */
+	const struct option *longopts;	/* its own long ones, NULL-ended: the groups' are added */
+	unsigned shared;		/* CLI_OPTS_* */
+	/* the command's own option c: false when c is none of them (a usage error) */
+	bool (*own)(struct cli_ctl *ctl, int c, const char *arg, void *data);
+	void (*usage)(void);		/* -h, --help */
+	const struct uc_col *cols;	/* CLI_OPTS_OUTPUT: --list-columns prints these */
+	size_t ncols;
+	const char *const *formats;	/* CLI_OPTS_FORMAT: --format's words, NULL-ended */
+	const char *no_args;		/* set: positional arguments are refused, with this fix */
+};
+
+/*
+ * Parse argv: the shared groups, then o->own(ctl, c, optarg, data). A bad
+ * option or value is one line and exit 2. False when -h or --list-columns
+ * printed what was asked (the command returns CLI_EXIT_OK); optind is then
+ * the first positional argument.
+ */
+bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli_opts *o,
+		    void *data);
+/* The long name of option c ("min"), for messages. */
+const char *cli_opt_name(const struct option *longopts, int c);
 
 /* *_or_err parsers: print one line naming the input and the fix, exit 2. */
 void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s,
@@ -80,47 +155,6 @@ pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s);
 int cli_policy_or_err(const struct cli_ctl *ctl, const char *s);
 uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);
 
-/* Shared long options for listings (-o -J -r -n) and write commands (-y -n). */
-#define CLI_OUTPUT_OPTS_HELP \
-	" -o, --output <list>    columns to show (see --list-columns), +LIST to add\n" \
-	" -J, --json             JSON output\n" \
-	" -r, --raw              raw output (no alignment)\n" \
-	" -n, --noheadings       no header line\n"
-#define CLI_WRITE_OPTS_HELP \
-	" -y, --yes              consent to enabling the uclamp fast path (needed when\n" \
-	"                        not on a terminal)\n" \
-	" -n, --dry-run          print the plan and change nothing\n"
-
-/* The listing options every table command takes, for its struct option array
- * (--list-columns returns 'L'), and their handling: true when c was one of
- * -o -J -r -n (the caller handles 'L' with its own columns). */
-#define CLI_OUTPUT_LONGOPTS \
-	{ "output", required_argument, NULL, 'o' }, \
-	{ "json", no_argument, NULL, 'J' }, \
-	{ "raw", no_argument, NULL, 'r' }, \
-	{ "noheadings", no_argument, NULL, 'n' }, \
-	{ "list-columns", no_argument, NULL, 'L' }
-bool cli_output_opt(struct cli_ctl *ctl, int c, const char *arg);
-
-/* The options every write command takes, for its struct option array, and
- * their handling: true when c was -y/--yes or -n/--dry-run. */
-#define CLI_WRITE_LONGOPTS \
-	{ "yes", no_argument, NULL, 'y' }, \
-	{ "dry-run", no_argument, NULL, 'n' }, \
-	{ "help", no_argument, NULL, 'h' }
-bool cli_write_opt(struct cli_ctl *ctl, int c);
-
-/* "Usage:" and one " uclampctl CMD SYNOPSIS" line per alternative of the synopsis. */
-void cli_usage_head(FILE *out, const char *cmd, const char *synopsis);
-
-/* A command group ("system", "cgroup", ...): no subcommand is a usage error
- * (usage to stderr, exit 2), -h/--help prints usage, else cli_dispatch().
- * The usage is built from the table: every synopsis, 'about', the commands. */
-int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
-		       const char *about, int argc, char **argv);
-
-/* Print a table's -o column list with their help (for --list-columns). */
-void cli_print_columns(const struct uc_col *cols, size_t n);
 /* Set up a table from ctl->out; an unknown column is a usage error (exit 2). */
 void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
 		     const struct uc_col *cols, size_t ncols, const char *defaults);

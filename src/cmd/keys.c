@@ -2,29 +2,24 @@
  * uclampctl keys: the scheduler's static keys that gate fast-path cost,
  * each with its state, how it was read and what it means.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd/common.h"
 #include "uclamp/keys.h"
 
-enum { COL_KEY, COL_STATE, COL_HOW, COL_COUNT, COL_ADDRESS, COL_VIEW, COL_REASON, COL_MEANING };
+#define COLUMNS(NUM, TEXT, FLAG) \
+	TEXT(KEY, 0.2, 0, "the static key's symbol") \
+	TEXT(STATE, 0.1, 0, "on, off, unreadable, absent (sched_uclamp_used: as 'check')") \
+	TEXT(HOW, 0.2, 0, "how it was read: kcore, system-map, a file, an inference") \
+	NUM(COUNT, 0.05, "the key's enabled count, read from kernel memory") \
+	TEXT(ADDRESS, 0.15, 0, "where it was read") \
+	TEXT(VIEW, 0.2, 0, "what userspace shows of it") \
+	TEXT(REASON, 0.3, 0, "why it is unreadable, absent or unknown") \
+	TEXT(MEANING, 0.4, SCOLS_FL_WRAP, "what the key gates")
 
-static const struct uc_col cols[] = {
-	[COL_KEY] = { "KEY", 0.2, 0, UC_COL_STR, "the static key's symbol" },
-	[COL_STATE] = { "STATE", 0.1, 0, UC_COL_STR,
-			"on, off, unreadable, absent (sched_uclamp_used: as 'check')" },
-	[COL_HOW] = { "HOW", 0.2, 0, UC_COL_STR,
-		      "how it was read: kcore, system-map, a file, an inference" },
-	[COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT, UC_COL_NUM,
-			"the key's enabled count, read from kernel memory" },
-	[COL_ADDRESS] = { "ADDRESS", 0.15, 0, UC_COL_STR, "where it was read" },
-	[COL_VIEW] = { "VIEW", 0.2, 0, UC_COL_STR, "what userspace shows of it" },
-	[COL_REASON] = { "REASON", 0.3, 0, UC_COL_STR, "why it is unreadable, absent or unknown" },
-	[COL_MEANING] = { "MEANING", 0.4, SCOLS_FL_WRAP, UC_COL_STR, "what the key gates" },
-};
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
+static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
 
 static void usage(void)
 {
@@ -35,43 +30,23 @@ static void usage(void)
 	       "shows of them; a key that cannot be read is 'unreadable' with the reason.\n"
 	       "sched_uclamp_used is shown exactly as 'uclampctl check' sees it.\n\n"
 	       "Options:\n" CLI_OUTPUT_OPTS_HELP
-	       "     --list-columns     list the columns for --output\n"
-	       " -h, --help             display this help\n\n"
+	       CLI_HELP_OPTS_HELP
+	       "\n"
 	       "Default columns: KEY,STATE,HOW,MEANING.\n");
 }
 
 int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_OUTPUT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct cli_opts opts = {
+		.shared = CLI_OPTS_OUTPUT, .usage = usage,
+		.cols = cols, .ncols = NCOLS,
+		.no_args = "'keys' takes no arguments",
 	};
 	struct uc_skeys *ks;
 	struct uc_table t;
-	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'L':
-			cli_print_columns(cols, NCOLS);
-			return CLI_EXIT_OK;
-		case 'h':
-			usage();
-			return CLI_EXIT_OK;
-		case ':':
-			cli_usage_error(ctl, "option '%s' needs a value: a list of "
-					"columns (see --list-columns)", argv[optind - 1]);
-		default:
-			if (cli_output_opt(ctl, c, optarg))
-				break;
-			cli_bad_option(ctl, c, argv);
-		}
-	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'keys' takes no arguments",
-				argv[optind]);
+	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
+		return CLI_EXIT_OK;
 
 	/* before reading anything: a bad -o is a usage error that changes nothing */
 	cli_table_or_err(ctl, &t, "keys", cols, NCOLS, "KEY,STATE,HOW,MEANING");

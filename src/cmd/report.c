@@ -29,44 +29,34 @@ enum uc_key_state cli_key_state_now(const struct cli_ctl *ctl)
 	return fp.state;
 }
 
+/* What a failed change's errno means for an admin; EPERM and EACCES below */
+static const struct {
+	int err;
+	const char *text;
+} errno_texts[] = {
+	{ EROFS, "read-only file system (in a container? the host must change it)" },
+	{ ESRCH, "no such process (it exited)" },
+	{ ESTALE, "the process exited and its PID now belongs to another one (left alone)" },
+	{ EOPNOTSUPP, "the kernel has no uclamp support (CONFIG_UCLAMP_TASK)" },
+	{ ENOENT, "no such file (the kernel lacks this uclamp knob)" },
+};
+
 const char *cli_strerr(enum uc_kind kind, int err, char *buf, size_t n)
 {
-	switch (-err) {
-	case EPERM:
-		if (kind == UC_KIND_TASK) {
-			snprintf(buf, n,
-				 "permission denied (another user's task "
-				 "needs CAP_SYS_NICE, e.g. root)");
-			return buf;
-		}
-		/* fall through */
-	case EACCES:
+	const char *text = strerror(-err);
+
+	if (-err == EPERM && kind == UC_KIND_TASK)
+		text = "permission denied (another user's task needs CAP_SYS_NICE, e.g. root)";
+	else if (-err == EPERM || -err == EACCES)
 		/* root is refused too by a read-only (0444) knob or a security module */
-		snprintf(buf, n, geteuid() == 0 ?
-			 "permission denied (even for root: a read-only knob "
-			 "or a security policy)" :
-			 "permission denied (run as root)");
-		return buf;
-	case EROFS:
-		snprintf(buf, n, "read-only file system (in a container? the host must change it)");
-		return buf;
-	case ESRCH:
-		snprintf(buf, n, "no such process (it exited)");
-		return buf;
-	case ESTALE:
-		snprintf(buf, n,
-			 "the process exited and its PID now belongs to another one (left alone)");
-		return buf;
-	case EOPNOTSUPP:
-		snprintf(buf, n, "the kernel has no uclamp support (CONFIG_UCLAMP_TASK)");
-		return buf;
-	case ENOENT:
-		snprintf(buf, n, "no such file (the kernel lacks this uclamp knob)");
-		return buf;
-	default:
-		snprintf(buf, n, "%s", strerror(-err));
-		return buf;
-	}
+		text = geteuid() == 0 ? "permission denied (even for root: a read-only knob "
+					"or a security policy)"
+				      : "permission denied (run as root)";
+	for (size_t i = 0; i < sizeof(errno_texts) / sizeof(errno_texts[0]); i++)
+		if (errno_texts[i].err == -err)
+			text = errno_texts[i].text;
+	snprintf(buf, n, "%s", text);
+	return buf;
 }
 
 /* Where the report's non-error lines go: stdout, or stderr for 'run'. */

@@ -6,7 +6,6 @@
  * and one line of advice. As text, JSON (-J) or Prometheus text
  * (node_exporter textfile collector).
  */
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,14 +98,22 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
 	if (fp->state == UC_KEY_UNSUPPORTED)
 		goto tail;
 	if (fp->sysctls) {
-		char rt[32];
+		char knobs[256];
+		size_t len = 0;
 
-		if (sc->sys.rt_default == UC_SYSCTL_ABSENT)
-			snprintf(rt, sizeof(rt), "n/a (before 5.9)");
-		else
-			snprintf(rt, sizeof(rt), "%ld", sc->sys.rt_default);
-		row("system", "util_min %ld, util_max %ld, util_min_rt_default %s", sc->sys.min,
-		    sc->sys.max, rt);
+		for (size_t i = 0; i < UC_SYSCTL_NKNOBS && len < sizeof(knobs); i++) {
+			const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+			long v = uc_sysctl_value(&sc->sys, k->attr);
+			char val[32];
+
+			if (v == UC_SYSCTL_ABSENT)
+				snprintf(val, sizeof(val), "n/a (before %s)", k->since);
+			else
+				snprintf(val, sizeof(val), "%ld", v);
+			len += (size_t)snprintf(knobs + len, sizeof(knobs) - len, "%s%s %s",
+						i ? ", " : "", k->knob, val);
+		}
+		row("system", "%s", knobs);
 	}
 	if (s->cg_rc)
 		row("cgroup", "no cpu controller hierarchy mounted");
@@ -345,46 +352,18 @@ static void usage(void)
 
 int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	/* as enum format */
+	static const char *const formats[] = { "text", "json", "prometheus", NULL };
+	static const struct cli_opts opts = {
+		.shared = CLI_OPTS_FORMAT, .formats = formats,
+		.usage = usage, .no_args = "'status' takes no arguments",
 	};
-	enum format fmt = FMT_TEXT;
+	enum format fmt;
 	struct uc_sysinfo *s;
-	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":Jh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'J':
-			fmt = FMT_JSON;
-			break;
-		case 'F':
-			if (!strcmp(optarg, "text"))
-				fmt = FMT_TEXT;
-			else if (!strcmp(optarg, "json"))
-				fmt = FMT_JSON;
-			else if (!strcmp(optarg, "prometheus"))
-				fmt = FMT_PROMETHEUS;
-			else
-				cli_usage_error(ctl, "invalid format '%s' for --format: "
-						"use text, json or prometheus", optarg);
-			break;
-		case 'h':
-			usage();
-			return CLI_EXIT_OK;
-		case ':':
-			cli_usage_error(ctl, "option '%s' needs a value: text, json or prometheus",
-					argv[optind - 1]);
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
-	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'status' takes no arguments",
-				argv[optind]);
+	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
+		return CLI_EXIT_OK;
+	fmt = (enum format)ctl->format;
 	if (ctl->out.json)
 		fmt = FMT_JSON;
 

@@ -5,7 +5,6 @@
  * stays honest: "nothing to change").
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,31 +13,65 @@
 #include "cmd/common.h"
 #include "uclamp/sysctl.h"
 
-#define KNOBS_HELP \
-	"The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n" \
-	" util_min             a LIMIT on every task's requested min, not a default\n" \
-	"                      boost: a task that asks for more gets only this much\n" \
-	"                      (kernel.sched_util_clamp_min, default 1024: no limit)\n" \
-	" util_max             a cap on the max of every task and every cgroup\n" \
-	"                      (kernel.sched_util_clamp_max, default 1024: no cap)\n" \
-	" util_min_rt_default  the min that RT tasks get when they ask for none\n" \
-	"                      themselves (kernel.sched_util_clamp_min_rt_default,\n" \
-	"                      default 1024: RT runs at full speed; kernel 5.9+)\n"
-static const char knobs_help[] = KNOBS_HELP;
+/*
+ * The texts that name every knob are built from the knob table
+ * (uc_sysctl_knobs), so that a new knob needs no change here.
+ */
+static char knobs_help[1024];		/* what each knob does */
+static char set_synopsis[160];		/* "[--min V] [--max V] ... [options]" */
+static char set_options[512];		/* set's --help lines for them */
+static char knob_opts[96];		/* "--min, --max or --rt-default" */
 static const char show_synopsis[] = "[options]";
-static const char set_synopsis[] = "[--min V] [--max V] [--rt-default V] [options]";
 
-enum { COL_KNOB, COL_VALUE, COL_PERCENT, COL_SYSCTL, COL_NOTE, COL_MEANING };
+/* The long option of knob i of the table */
+#define OPT_KNOB 0x300
 
-static const struct uc_col cols[] = {
-	[COL_KNOB] = { "KNOB", 0.2, 0, UC_COL_STR, "util_min, util_max or util_min_rt_default" },
-	[COL_VALUE] = { "VALUE", 0.1, SCOLS_FL_RIGHT, UC_COL_NUM, "capacity units (0..1024)" },
-	[COL_PERCENT] = { "PERCENT", 0.1, SCOLS_FL_RIGHT, UC_COL_STR,
-			  "the value as a percentage of 1024" },
-	[COL_SYSCTL] = { "SYSCTL", 0.3, 0, UC_COL_STR, "the sysctl that holds it" },
-	[COL_NOTE] = { "NOTE", 0.3, 0, UC_COL_STR, "why a knob is unavailable" },
-	[COL_MEANING] = { "MEANING", 0.4, SCOLS_FL_WRAP, UC_COL_STR, "what the knob does" },
-};
+static void build_texts(void)
+{
+	size_t h, y = 0, o = 0, k = 0;
+
+	h = (size_t)snprintf(knobs_help, sizeof(knobs_help),
+			     "The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n");
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *kn = &uc_sysctl_knobs[i];
+		const char *s = kn->about;
+		char opt[40];
+
+		for (bool first = true; *s; first = false) {
+			size_t len = strcspn(s, "\n");
+
+			if (h < sizeof(knobs_help))
+				h += (size_t)snprintf(knobs_help + h, sizeof(knobs_help) - h,
+						      " %-20s %.*s\n", first ? kn->knob : "",
+						      (int)len, s);
+			s += len + (s[len] == '\n');
+		}
+		snprintf(opt, sizeof(opt), "--%s <value>", kn->key);
+		if (o < sizeof(set_options))
+			o += (size_t)snprintf(set_options + o, sizeof(set_options) - o,
+					      "     %-21s %s (%s)\n", opt, kn->knob, kn->file);
+		if (y < sizeof(set_synopsis))
+			y += (size_t)snprintf(set_synopsis + y, sizeof(set_synopsis) - y,
+					      "[--%s V] ", kn->key);
+		if (k < sizeof(knob_opts))
+			k += (size_t)snprintf(knob_opts + k, sizeof(knob_opts) - k, "%s--%s",
+					      !i ? "" : i + 1 < UC_SYSCTL_NKNOBS ? ", " : " or ",
+					      kn->key);
+	}
+	if (y < sizeof(set_synopsis))
+		snprintf(set_synopsis + y, sizeof(set_synopsis) - y, "[options]");
+}
+
+#define COLUMNS(NUM, TEXT, FLAG) \
+	TEXT(KNOB, 0.2, 0, "util_min, util_max or util_min_rt_default") \
+	NUM(VALUE, 0.1, "capacity units (0..1024)") \
+	TEXT(PERCENT, 0.1, SCOLS_FL_RIGHT, "the value as a percentage of 1024") \
+	TEXT(SYSCTL, 0.3, 0, "the sysctl that holds it") \
+	TEXT(NOTE, 0.3, 0, "why a knob is unavailable") \
+	TEXT(MEANING, 0.4, SCOLS_FL_WRAP, "what the knob does")
+
+enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
+static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
 
 /* Read the knobs; print why not and return the exit code on failure. */
 static int read_sysctls(struct uc_sysctl_values *v)
@@ -65,46 +98,31 @@ static void usage_show(void)
 	cli_usage_head(stdout, "system show", show_synopsis);
 	printf("\nShow the system-wide clamps (kernel.sched_util_clamp_*).\n\n"
 	       "Options:\n" CLI_OUTPUT_OPTS_HELP
-	       "     --list-columns     list the columns for --output\n"
-	       " -h, --help             display this help\n\n%s", knobs_help);
+	       CLI_HELP_OPTS_HELP
+	       "\n%s", knobs_help);
 }
 
 static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_OUTPUT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct cli_opts opts = {
+		.shared = CLI_OPTS_OUTPUT, .usage = usage_show,
+		.cols = cols, .ncols = NCOLS,
+		.no_args = "'system show' takes no arguments",
 	};
 	struct uc_sysctl_values v;
 	struct uc_table t;
-	int c, rc;
+	bool absent = false;
+	int rc;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:Jrnh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'L':
-			cli_print_columns(cols, sizeof(cols) / sizeof(cols[0]));
-			return CLI_EXIT_OK;
-		case 'h':
-			usage_show();
-			return CLI_EXIT_OK;
-		default:
-			if (cli_output_opt(ctl, c, optarg))
-				break;
-			cli_bad_option(ctl, c, argv);
-		}
-	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': 'system show' takes no arguments",
-				argv[optind]);
-
+	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
+		return CLI_EXIT_OK;
 	rc = read_sysctls(&v);
 	if (rc)
 		return rc;
-	cli_table_or_err(ctl, &t, "system", cols, sizeof(cols) / sizeof(cols[0]),
-			v.rt_default == UC_SYSCTL_ABSENT ? "KNOB,VALUE,PERCENT,SYSCTL,NOTE"
-							 : "KNOB,VALUE,PERCENT,SYSCTL");
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
+		absent |= *uc_sysctl_field(&v, &uc_sysctl_knobs[i]) == UC_SYSCTL_ABSENT;
+	cli_table_or_err(ctl, &t, "system", cols, NCOLS,
+			absent ? "KNOB,VALUE,PERCENT,SYSCTL,NOTE" : "KNOB,VALUE,PERCENT,SYSCTL");
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
 		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
 		struct libscols_line *ln = uc_table_line(&t, NULL);
@@ -115,7 +133,8 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 		uc_table_setf(&t, ln, COL_SYSCTL, "kernel.%s", k->file);
 		uc_table_set(&t, ln, COL_MEANING, k->meaning);
 		if (val == UC_SYSCTL_ABSENT) {
-			uc_table_set(&t, ln, COL_NOTE, "unavailable: the kernel is older than 5.9");
+			uc_table_setf(&t, ln, COL_NOTE, "unavailable: the kernel is older than %s",
+				      k->since);
 			continue;
 		}
 		uc_table_setf(&t, ln, COL_VALUE, "%ld", val);
@@ -146,16 +165,11 @@ static void usage_set(void)
 	       "with min > max is refused before anything is written; if a write fails,\n"
 	       "the ones already made are restored. Changing any of the three enables the\n"
 	       "uclamp fast path until reboot (asks first, or needs --yes).\n\n"
-	       "Options:\n"
-	       "     --min <value>         util_min (sched_util_clamp_min)\n"
-	       "     --max <value>         util_max (sched_util_clamp_max)\n"
-	       "     --rt-default <value>  util_min_rt_default (sched_util_clamp_min_rt_default)\n"
+	       "Options:\n%s"
 	       CLI_WRITE_OPTS_HELP
-	       " -h, --help                display this help\n\n"
-	       "Values: %s; 'default' is 1024.\n\n%s", uc_value_forms, knobs_help);
+	       " -h, --help                display this help\n"
+	       "\nValues: %s; 'default' is 1024.\n\n%s", set_options, uc_value_forms, knobs_help);
 }
-
-/* A parsed option value as the library wants it (UC_RESET = the default). */
 
 /* Refuse an end state with min > max: say which values and how to fix it. */
 static noreturn void refuse_min_above_max(const struct cli_ctl *ctl,
@@ -171,49 +185,57 @@ static noreturn void refuse_min_above_max(const struct cli_ctl *ctl,
 			want->max == UC_KEEP ? " (current)" : "");
 }
 
+static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	const struct uc_sysctl_knob *k = &uc_sysctl_knobs[c - OPT_KNOB];
+	char opt[40];
+
+	if (c < OPT_KNOB || c >= OPT_KNOB + UC_SYSCTL_NKNOBS)
+		return false;
+	snprintf(opt, sizeof(opt), "--%s", k->key);
+	*uc_sysctl_field(data, k) = cli_util_or_err(ctl, opt, arg);
+	return true;
+}
+
 static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "min", required_argument, NULL, 'm' },
-		{ "max", required_argument, NULL, 'M' },
-		{ "rt-default", required_argument, NULL, 'R' },
-		CLI_WRITE_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
+	struct option longopts[UC_SYSCTL_NKNOBS + 1] = { { NULL, 0, NULL, 0 } };
+	char no_args[128];
+	const struct cli_opts opts = {
+		.longopts = longopts, .shared = CLI_OPTS_WRITE, .own = set_opt,
+		.usage = usage_set, .no_args = no_args,
 	};
-	struct uc_sysctl_values cur, want = { UC_KEEP, UC_KEEP, UC_KEEP };
+	struct uc_sysctl_values cur, want;
+	bool any = false;
 	struct uc_plan plan;
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ynh", longopts, NULL)) != -1) {
-		if (cli_write_opt(ctl, c))
-			continue;
-		switch (c) {
-		case 'm': want.min = cli_util_or_err(ctl, "--min", optarg); break;
-		case 'M': want.max = cli_util_or_err(ctl, "--max", optarg); break;
-		case 'R': want.rt_default = cli_util_or_err(ctl, "--rt-default", optarg); break;
-		case 'h':
-			usage_set();
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		longopts[i] = (struct option){ uc_sysctl_knobs[i].key, required_argument, NULL,
+					       OPT_KNOB + (int)i };
+		*uc_sysctl_field(&want, &uc_sysctl_knobs[i]) = UC_KEEP;
 	}
-	if (optind < argc)
-		cli_usage_error(ctl, "unexpected argument '%s': give values with "
-				"--min, --max or --rt-default",
-				argv[optind]);
-	if (want.min == UC_KEEP && want.max == UC_KEEP && want.rt_default == UC_KEEP)
-		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --rt-default");
+	snprintf(no_args, sizeof(no_args), "give values with %s", knob_opts);
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &want))
+		return CLI_EXIT_OK;
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
+		any |= *uc_sysctl_field(&want, &uc_sysctl_knobs[i]) != UC_KEEP;
+	if (!any)
+		cli_usage_error(ctl, "nothing to set: give %s (one or more)", knob_opts);
 
 	rc = cli_lock(ctl);
 	if (!rc)
 		rc = read_sysctls(&cur);
 	if (rc)
 		return rc;
-	if (want.rt_default != UC_KEEP && cur.rt_default == UC_SYSCTL_ABSENT) {
-		cli_errx("cannot set --rt-default: kernel.sched_util_clamp_min_rt_default does not "
-			 "exist (the kernel is older than 5.9); nothing changed");
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+
+		if (uc_sysctl_value(&want, k->attr) == UC_KEEP ||
+		    uc_sysctl_value(&cur, k->attr) != UC_SYSCTL_ABSENT)
+			continue;
+		cli_errx("cannot set --%s: kernel.%s does not exist (the kernel is older than "
+			 "%s); nothing changed", k->key, k->file, k->since);
 		return CLI_EXIT_NOTSUPP;
 	}
 
@@ -255,6 +277,7 @@ int cmd_system(struct cli_ctl *ctl, int argc, char **argv)
 		{ NULL, NULL, NULL, NULL },
 	};
 
+	build_texts();
 	return cli_dispatch_group(ctl, "system", cmds,
-				  "Show or set the system-wide clamps.\n\n" KNOBS_HELP, argc, argv);
+				  "Show or set the system-wide clamps.\n", knobs_help, argc, argv);
 }

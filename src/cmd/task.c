@@ -4,7 +4,6 @@
  * with a clamp flag enables sched_uclamp_used even when nothing changes.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +25,6 @@ enum {
 	OPT_COMM,
 	OPT_CGROUP,
 	OPT_KTHREADS,
-	OPT_MIN,
-	OPT_MAX,
-	OPT_ROF,
-	OPT_NO_ROF,
 };
 
 /* What the selector options parse into. */
@@ -91,37 +86,36 @@ static void args_free(struct task_args *a)
 	free(a->pids);
 }
 
+/* Room for one more element at the end of a selector's array (exits when out of memory). */
+static void *grow_or_exit(void *v, size_t n, size_t size)
+{
+	v = realloc(v, (n + 1) * size);
+	if (!v) {
+		cli_errx("out of memory");
+		exit(CLI_EXIT_FAIL);
+	}
+	return v;
+}
+
 /* --policy and --user: each value (commas separate several) is one more. */
 static void add_ids(const struct cli_ctl *ctl, struct task_args *a, int opt, const char *list)
 {
+	struct uc_selector *sel = &a->sel;
 	const char *s = list;
 
 	do {
 		size_t len = strcspn(s, ",");
 		char word[256];
-		void *v;
 
 		snprintf(word, sizeof(word), "%.*s", (int)len, s);
 		if (opt == OPT_POLICY) {
-			v = realloc(a->policies, (a->sel.npolicies + 1) * sizeof(*a->policies));
-			if (v) {
-				a->policies = v;
-				a->policies[a->sel.npolicies] = cli_policy_or_err(ctl, word);
-				a->sel.policies = a->policies;
-				a->sel.npolicies++;
-			}
+			a->policies = grow_or_exit(a->policies, sel->npolicies, sizeof(int));
+			a->policies[sel->npolicies++] = cli_policy_or_err(ctl, word);
+			sel->policies = a->policies;
 		} else {
-			v = realloc(a->uids, (a->sel.nuids + 1) * sizeof(*a->uids));
-			if (v) {
-				a->uids = v;
-				a->uids[a->sel.nuids] = cli_user_or_err(ctl, word);
-				a->sel.uids = a->uids;
-				a->sel.nuids++;
-			}
-		}
-		if (!v) {
-			cli_errx("out of memory");
-			exit(CLI_EXIT_FAIL);
+			a->uids = grow_or_exit(a->uids, sel->nuids, sizeof(uid_t));
+			a->uids[sel->nuids++] = cli_user_or_err(ctl, word);
+			sel->uids = a->uids;
 		}
 		s += len;
 	} while (*s++ == ',');
@@ -133,7 +127,6 @@ static void add_comms(const struct cli_ctl *ctl, struct task_args *a, const char
 
 	do {
 		size_t len = strcspn(s, ",");
-		char **v;
 
 		if (len == 0)
 			cli_usage_error(ctl, "invalid --comm '%s': an empty process name", list);
@@ -141,13 +134,13 @@ static void add_comms(const struct cli_ctl *ctl, struct task_args *a, const char
 			cli_usage_error(ctl, "invalid --comm '%.*s': process names have at most %d "
 					"characters (the kernel truncates them); use the first %d",
 					(int)len, s, COMM_MAX, COMM_MAX);
-		v = realloc(a->comms, (a->sel.ncomms + 1) * sizeof(*v));
-		if (!v || !(v[a->sel.ncomms] = strndup(s, len))) {
+		a->comms = grow_or_exit(a->comms, a->sel.ncomms, sizeof(char *));
+		a->sel.comms = a->comms;
+		a->comms[a->sel.ncomms] = strndup(s, len);
+		if (!a->comms[a->sel.ncomms]) {
 			cli_errx("out of memory");
 			exit(CLI_EXIT_FAIL);
 		}
-		a->comms = v;
-		a->sel.comms = v;
 		a->sel.ncomms++;
 		s += len;
 	} while (*s++ == ',');
@@ -183,7 +176,7 @@ static void cgroup_or_err(const struct cli_ctl *ctl, struct task_args *a, const 
 }
 
 /* The selector options every subcommand shares; false when c is not one. */
-static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c)
+static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c, const char *arg)
 {
 	switch (c) {
 	case 'a':
@@ -197,15 +190,15 @@ static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c)
 		return true;
 	case OPT_POLICY:
 	case OPT_USER:
-		add_ids(ctl, a, c, optarg);
+		add_ids(ctl, a, c, arg);
 		a->any_filter = true;
 		return true;
 	case OPT_COMM:
-		add_comms(ctl, a, optarg);
+		add_comms(ctl, a, arg);
 		a->any_filter = true;
 		return true;
 	case OPT_CGROUP:
-		cgroup_or_err(ctl, a, optarg);
+		cgroup_or_err(ctl, a, arg);
 		a->any_filter = true;
 		return true;
 	}
@@ -296,30 +289,22 @@ int cli_task_support(const struct cli_ctl *ctl)
 
 /* ---- task show ------------------------------------------------------------------ */
 
-enum {
-	COL_PID, COL_TID, COL_COMM, COL_POLICY, COL_UTIL_MIN, COL_UTIL_MAX, COL_EFF_MIN,
-	COL_EFF_MAX, COL_ROF, COL_CGROUP, NCOLS
-};
+#define COLUMNS(NUM, TEXT, FLAG) \
+	NUM(PID, 5, "process ID") \
+	NUM(TID, 5, "thread ID") \
+	TEXT(COMM, 0.2, 0, "thread name (/proc/PID/task/TID/comm)") \
+	TEXT(POLICY, 0.1, 0, "scheduling policy") \
+	NUM(UTIL_MIN, 5, "requested min clamp (sched_getattr)") \
+	NUM(UTIL_MAX, 5, "requested max clamp (sched_getattr)") \
+	NUM(EFF_MIN, 5, "effective min after cgroup and system clamps " \
+	    "(empty if unknown; -v: the source)") \
+	NUM(EFF_MAX, 5, "effective max after cgroup and system clamps " \
+	    "(empty if unknown; -v: the source)") \
+	FLAG(RESET_ON_FORK, 3, "children start at the default clamps") \
+	TEXT(CGROUP, 0.3, 0, "cgroup in the cpu hierarchy, relative to its root ('/': the root)")
 
-static const struct uc_col cols[NCOLS] = {
-	[COL_PID] = { "PID", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "process ID" },
-	[COL_TID] = { "TID", 5, SCOLS_FL_RIGHT, UC_COL_NUM, "thread ID" },
-	[COL_COMM] = { "COMM", 0.2, 0, UC_COL_STR, "thread name (/proc/PID/task/TID/comm)" },
-	[COL_POLICY] = { "POLICY", 0.1, 0, UC_COL_STR, "scheduling policy" },
-	[COL_UTIL_MIN] = { "UTIL_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			   "requested min clamp (sched_getattr)" },
-	[COL_UTIL_MAX] = { "UTIL_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			   "requested max clamp (sched_getattr)" },
-	[COL_EFF_MIN] = { "EFF_MIN", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective min after cgroup and system clamps (empty "
-			  "if unknown; -v: the source)" },
-	[COL_EFF_MAX] = { "EFF_MAX", 5, SCOLS_FL_RIGHT, UC_COL_NUM,
-			  "effective max after cgroup and system clamps (empty "
-			  "if unknown; -v: the source)" },
-	[COL_ROF] = { "RESET_ON_FORK", 3, 0, UC_COL_BOOL, "children start at the default clamps" },
-	[COL_CGROUP] = { "CGROUP", 0.3, 0, UC_COL_STR,
-			 "cgroup in the cpu hierarchy, relative to its root ('/': the root)" },
-};
+enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
+static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
 #define DEFAULT_COLS "PID,TID,COMM,POLICY,UTIL_MIN,UTIL_MAX,EFF_MIN,EFF_MAX,RESET_ON_FORK"
 
 struct show_ctx {
@@ -364,7 +349,7 @@ static int show_one(const struct uc_task *tk, void *data)
 		uc_table_set_int(t, ln, COL_EFF_MIN, e.min);
 		uc_table_set_int(t, ln, COL_EFF_MAX, e.max);
 	}
-	uc_table_set(t, ln, COL_ROF,
+	uc_table_set(t, ln, COL_RESET_ON_FORK,
 		     tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
 	if (s->cg)
 		uc_table_set(t, ln, COL_CGROUP, cgroup_of(s, tk->pid));
@@ -393,38 +378,30 @@ static void usage_show(void)
 	       "(sched_getattr) and the effective ones after cgroup and system limits.\n"
 	       "Without PIDs, every process (as with --all). Reading changes nothing.\n\n"
 	       "Options:\n%s" CLI_OUTPUT_OPTS_HELP
-	       "     --list-columns     list the columns for --output\n"
-	       " -h, --help             display this help\n", selector_help);
+	       CLI_HELP_OPTS_HELP, selector_help);
+}
+
+static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	return selector_opt(ctl, data, c, arg);
 }
 
 static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		SELECTOR_LONGOPTS,
-		CLI_OUTPUT_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS(SELECTOR_LONGOPTS),
+		.shortopts = "a", .shared = CLI_OPTS_OUTPUT,
+		.own = show_opt, .usage = usage_show, .cols = cols, .ncols = NCOLS,
 	};
 	struct task_args a;
 	struct show_ctx s = { .rows = 0 };
 	struct uc_walk_stats st;
-	int c, rc;
+	int rc;
 
 	args_init(&a);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ao:Jrnh", longopts, NULL)) != -1) {
-		if (selector_opt(ctl, &a, c) || cli_output_opt(ctl, c, optarg))
-			continue;
-		switch (c) {
-		case 'L':
-			cli_print_columns(cols, NCOLS);
-			return CLI_EXIT_OK;
-		case 'h':
-			usage_show();
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
+		args_free(&a);
+		return CLI_EXIT_OK;
 	}
 	selector_pids(ctl, &a, argc, argv, true);
 	cli_table_or_err(ctl, &s.t, "tasks", cols, NCOLS, DEFAULT_COLS);
@@ -476,6 +453,36 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 }
 
 /* ---- task set / reset: shared with run ------------------------------------------ */
+
+bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_task_want *want)
+{
+	switch (c) {
+	case CLI_OPT_MIN:
+		want->min = cli_util_or_err(ctl, "--min", arg);
+		return true;
+	case CLI_OPT_MAX:
+		want->max = cli_util_or_err(ctl, "--max", arg);
+		return true;
+	case CLI_OPT_ROF:
+	case CLI_OPT_NO_ROF:
+		if (want->reset_on_fork != UC_KEEP && want->reset_on_fork != (c == CLI_OPT_ROF))
+			cli_usage_error(ctl, "--reset-on-fork and --no-reset-on-fork exclude "
+					"each other");
+		want->reset_on_fork = c == CLI_OPT_ROF;
+		return true;
+	}
+	return false;
+}
+
+void cli_want_check(const struct cli_ctl *ctl, const struct uc_task_want *want, const char *where)
+{
+	if (want->min == UC_KEEP && want->max == UC_KEEP && want->reset_on_fork == UC_KEEP)
+		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork%s",
+				where);
+	if (want->min >= 0 && want->max >= 0 && want->min > want->max)
+		cli_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max",
+				want->min, want->max);
+}
 
 void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_task_want *want)
 {
@@ -599,11 +606,18 @@ static void usage_set(void)
 	       "     --reset-on-fork    children of the task start at the default clamps\n"
 	       "     --no-reset-on-fork children inherit the task's clamps (needs privilege)\n"
 	       "%s" CLI_WRITE_OPTS_HELP
-	       " -h, --help             display this help\n\n"
+	       CLI_HELP_OPTS_HELP
+	       "\n"
 	       "Values: %s.\n"
 	       "Real-time tasks have util_min 1024 unless set (the RT default): to set a\n"
 	       "lower --max on them, give --min too.\n", selector_help, uc_value_forms);
 }
+
+static const struct option set_longopts[] = {
+	CLI_WANT_LONGOPTS,
+	SELECTOR_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
 
 static void usage_reset(void)
 {
@@ -614,76 +628,62 @@ static void usage_reset(void)
 	       "the default values are written instead. Enables the uclamp fast path\n"
 	       "until reboot like any clamp change.\n\n"
 	       "Options:\n%s" CLI_WRITE_OPTS_HELP
-	       " -h, --help             display this help\n", selector_help);
+	       CLI_HELP_OPTS_HELP, selector_help);
+}
+
+struct set_args {
+	struct task_args a;
+	struct uc_task_want want;
+	bool reset;
+};
+
+static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct set_args *sa = data;
+
+	if (sa->reset && (c == CLI_OPT_MIN || c == CLI_OPT_MAX || c == CLI_OPT_ROF ||
+			  c == CLI_OPT_NO_ROF))
+		cli_usage_error(ctl, "'task reset' resets both clamps and takes no --%s; "
+				"use 'task set'", cli_opt_name(set_longopts, c));
+	return selector_opt(ctl, &sa->a, c, arg) || cli_want_opt(ctl, c, arg, &sa->want);
 }
 
 static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 {
-	static const struct option longopts[] = {
-		{ "min", required_argument, NULL, OPT_MIN },
-		{ "max", required_argument, NULL, OPT_MAX },
-		{ "reset-on-fork", no_argument, NULL, OPT_ROF },
-		{ "no-reset-on-fork", no_argument, NULL, OPT_NO_ROF },
-		SELECTOR_LONGOPTS,
-		CLI_WRITE_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
+	const struct cli_opts opts = {
+		.shortopts = "a", .longopts = set_longopts, .shared = CLI_OPTS_WRITE,
+		.own = set_opt, .usage = reset ? usage_reset : usage_set,
 	};
-	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
-	struct task_args a;
-	int c, rc;
+	struct set_args sa = {
+		.want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP },
+		.reset = reset,
+	};
+	struct task_args *a = &sa.a;
+	struct uc_task_want *want = &sa.want;
+	int rc;
 
-	args_init(&a);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":aynh", longopts, NULL)) != -1) {
-		if (selector_opt(ctl, &a, c))
-			continue;
-		if (reset && (c == OPT_MIN || c == OPT_MAX || c == OPT_ROF || c == OPT_NO_ROF))
-			cli_usage_error(ctl, "'task reset' resets both clamps and "
-					"takes no --%s; use 'task set'",
-					longopts[c - OPT_MIN].name);
-		if (cli_write_opt(ctl, c))
-			continue;
-		switch (c) {
-		case OPT_MIN: want.min = cli_util_or_err(ctl, "--min", optarg); break;
-		case OPT_MAX: want.max = cli_util_or_err(ctl, "--max", optarg); break;
-		case OPT_ROF:
-		case OPT_NO_ROF:
-			if (want.reset_on_fork != UC_KEEP && want.reset_on_fork != (c == OPT_ROF))
-				cli_usage_error(ctl, "--reset-on-fork and "
-						"--no-reset-on-fork exclude each other");
-			want.reset_on_fork = c == OPT_ROF;
-			break;
-		case 'h':
-			if (reset)
-				usage_reset();
-			else
-				usage_set();
-			return CLI_EXIT_OK;
-		default:
-			cli_bad_option(ctl, c, argv);
-		}
+	args_init(a);
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &sa)) {
+		args_free(a);
+		return CLI_EXIT_OK;
 	}
 	if (reset)
-		want.min = want.max = UC_RESET;
-	if (want.min == UC_KEEP && want.max == UC_KEEP && want.reset_on_fork == UC_KEEP)
-		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork");
-	if (want.min >= 0 && want.max >= 0 && want.min > want.max)
-		cli_usage_error(ctl, "--min %d is above --max %d: the kernel requires min <= max",
-				want.min, want.max);
-	selector_pids(ctl, &a, argc, argv, false);
+		want->min = want->max = UC_RESET;
+	cli_want_check(ctl, want, "");
+	selector_pids(ctl, a, argc, argv, false);
 
 	rc = cli_task_support(ctl);
 	if (!rc)
-		rc = pids_exist(&a);
+		rc = pids_exist(a);
 	if (rc) {
-		args_free(&a);
+		args_free(a);
 		return rc;
 	}
 	/* names in messages cost one read per task: only for few tasks or a dry run */
-	a.sel.need_comm = ctl->dry_run || (a.sel.npids && !a.sel.threads);
-	cli_task_explain_reset(ctl, &want);
-	rc = cli_task_plan_and_run(ctl, &a.sel, &want);
-	args_free(&a);
+	a->sel.need_comm = ctl->dry_run || (a->sel.npids && !a->sel.threads);
+	cli_task_explain_reset(ctl, want);
+	rc = cli_task_plan_and_run(ctl, &a->sel, want);
+	args_free(a);
 	return rc;
 }
 
@@ -712,5 +712,5 @@ int cmd_task(struct cli_ctl *ctl, int argc, char **argv)
 				  "themselves (sched_setattr):\n"
 				  "util_min, a floor, and util_max, a cap, in "
 				  "capacity units 0..1024.\n",
-				  argc, argv);
+				  NULL, argc, argv);
 }

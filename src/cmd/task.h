@@ -5,6 +5,18 @@
 #include "cmd/common.h"
 #include "uclamp/tasks.h"
 
+/* The options that say what a task gets ('task set' and 'run'). */
+enum { CLI_OPT_ROF = 0x210, CLI_OPT_NO_ROF };
+#define CLI_WANT_LONGOPTS \
+	CLI_CLAMP_LONGOPTS, \
+	{ "reset-on-fork", no_argument, NULL, CLI_OPT_ROF }, \
+	{ "no-reset-on-fork", no_argument, NULL, CLI_OPT_NO_ROF }
+/* One of them into want: false when c is none of them. */
+bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_task_want *want);
+/* After parsing: something to set, and min <= max; else a usage error. */
+void cli_want_check(const struct cli_ctl *ctl, const struct uc_task_want *want,
+		    const char *where);
+
 /* Per-task clamps need CONFIG_UCLAMP_TASK: 0 when present, else print why
  * (sched_getattr would only show zeros there) and return CLI_EXIT_NOTSUPP. */
 int cli_task_support(const struct cli_ctl *ctl);

@@ -115,11 +115,13 @@ static int sys_util(const struct uc_value *v)
 
 size_t uc_config_validate(struct uc_config *c)
 {
-	if (c->sys_min.set && c->sys_max.set && sys_util(&c->sys_min.v) > sys_util(&c->sys_max.v))
-		uc_config_error(c, &c->sys_max.loc, -EINVAL, "[system] max %d is below min %d "
+	const struct uc_conf_value *smin = &c->sys[UC_SYS_MIN], *smax = &c->sys[UC_SYS_MAX];
+
+	if (smin->set && smax->set && sys_util(&smin->v) > sys_util(&smax->v))
+		uc_config_error(c, &smax->loc, -EINVAL, "[system] max %d is below min %d "
 				"(set at %s:%d); the kernel needs min <= max",
-				sys_util(&c->sys_max.v), sys_util(&c->sys_min.v),
-				c->sys_min.loc.file, c->sys_min.loc.line);
+				sys_util(&smax->v), sys_util(&smin->v), smin->loc.file,
+				smin->loc.line);
 	for (size_t i = 0; i < c->ncgroups; i++) {
 		const struct uc_conf_cgroup *g = &c->cgroups[i];
 

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@
 enum sec_type { SEC_FASTPATH, SEC_SYSTEM, SEC_CGROUP, SEC_TASKS, SEC_N };
 
 /* The keys of the sections other than [tasks] (config_tasks.c has those). */
-enum key { K_ALLOW_ENABLE, K_MIN, K_MAX, K_RT_DEFAULT, K_N };
+enum key { K_ALLOW_ENABLE, K_MIN, K_MAX, K_N };
 
 #define IN(s) (1u << (s))
 static const struct {
@@ -35,10 +36,9 @@ static const struct {
 	unsigned in;	/* sections it belongs to */
 } keys[K_N] = {
 	[K_ALLOW_ENABLE] = { "allow-enable", IN(SEC_FASTPATH) },
-	[K_MIN] = { "min", IN(SEC_SYSTEM) | IN(SEC_CGROUP) },
-	[K_MAX] = { "max", IN(SEC_SYSTEM) | IN(SEC_CGROUP) },
-	[K_RT_DEFAULT] = { "rt-default", IN(SEC_SYSTEM) },
-};
+	[K_MIN] = { "min", IN(SEC_CGROUP) },
+	[K_MAX] = { "max", IN(SEC_CGROUP) },
+};	/* [system]'s keys are the knobs' (uc_sysctl_knobs) */
 
 static const struct {
 	const char *name;
@@ -46,7 +46,7 @@ static const struct {
 	bool has_arg;
 } sections[SEC_N] = {
 	[SEC_FASTPATH] = { "fast-path", "allow-enable", false },
-	[SEC_SYSTEM] = { "system", "min, max or rt-default", false },
+	[SEC_SYSTEM] = { "system", NULL, false },	/* the knobs' keys */
 	[SEC_CGROUP] = { "cgroup", "min or max", true },
 	/* config_tasks.c owns the keys */
 	[SEC_TASKS] = { "tasks", uc_conf_tasks_keys, true },
@@ -161,43 +161,62 @@ static void normalize_path(char *s)
 		*--w = '\0';
 }
 
-/* The config entry a header names: found across files by path / name (a
- * later file adds to and overrides it), or new. SIZE_MAX on ENOMEM. */
+/*
+ * An array of sections named by a string (cgroups by path, tasks by name):
+ * where the array pointer, its count and the name and location members are.
+ */
+struct named_array {
+	void *arrp;		/* the address of the array pointer (struct X **) */
+	size_t *n;
+	size_t size;		/* sizeof(struct X) */
+	size_t name_off;	/* offsetof(struct X, name): a char * */
+	size_t loc_off;		/* offsetof(struct X, loc) */
+};
+
+/* The entry named arg: found (a later file adds to and overrides it), or a
+ * new zeroed one at the end. SIZE_MAX on ENOMEM. */
+static size_t find_or_add(const struct named_array *a, const char *arg, struct uc_conf_loc loc)
+{
+	char *base, *name;
+
+	memcpy(&base, a->arrp, sizeof(base));
+	for (size_t i = 0; i < *a->n; i++) {
+		memcpy(&name, base + i * a->size + a->name_off, sizeof(name));
+		if (!strcmp(name, arg))
+			return i;
+	}
+	base = realloc(base, (*a->n + 1) * a->size);
+	if (!base)
+		return SIZE_MAX;
+	memcpy(a->arrp, &base, sizeof(base));
+	name = strdup(arg);
+	if (!name)
+		return SIZE_MAX;
+	base += *a->n * a->size;
+	memset(base, 0, a->size);
+	memcpy(base + a->name_off, &name, sizeof(name));
+	memcpy(base + a->loc_off, &loc, sizeof(loc));
+	return (*a->n)++;
+}
+
+/* The config entry a header names; 0 for sections that are not lists. */
 static size_t find_or_add_entry(struct parse *px, enum sec_type type, const char *arg)
 {
 	struct uc_config *c = px->c;
+	const struct named_array cgroups = {
+		&c->cgroups, &c->ncgroups, sizeof(*c->cgroups),
+		offsetof(struct uc_conf_cgroup, path), offsetof(struct uc_conf_cgroup, loc),
+	};
+	const struct named_array tasks = {
+		&c->tasks, &c->ntasks, sizeof(*c->tasks),
+		offsetof(struct uc_conf_tasks, name), offsetof(struct uc_conf_tasks, loc),
+	};
 	struct uc_conf_loc loc = { px->file, px->line };
 
-	if (type == SEC_CGROUP) {
-		struct uc_conf_cgroup *v;
-
-		for (size_t i = 0; i < c->ncgroups; i++)
-			if (!strcmp(c->cgroups[i].path, arg))
-				return i;
-		v = realloc(c->cgroups, (c->ncgroups + 1) * sizeof(*v));
-		if (!v)
-			return SIZE_MAX;
-		c->cgroups = v;
-		v[c->ncgroups] = (struct uc_conf_cgroup){ .path = strdup(arg), .loc = loc };
-		if (!v[c->ncgroups].path)
-			return SIZE_MAX;
-		return c->ncgroups++;
-	}
-	if (type == SEC_TASKS) {
-		struct uc_conf_tasks *v;
-
-		for (size_t i = 0; i < c->ntasks; i++)
-			if (!strcmp(c->tasks[i].name, arg))
-				return i;
-		v = realloc(c->tasks, (c->ntasks + 1) * sizeof(*v));
-		if (!v)
-			return SIZE_MAX;
-		c->tasks = v;
-		v[c->ntasks] = (struct uc_conf_tasks){ .name = strdup(arg), .loc = loc };
-		if (!v[c->ntasks].name)
-			return SIZE_MAX;
-		return c->ntasks++;
-	}
+	if (type == SEC_CGROUP)
+		return find_or_add(&cgroups, arg, loc);
+	if (type == SEC_TASKS)
+		return find_or_add(&tasks, arg, loc);
 	return 0;
 }
 
@@ -357,6 +376,19 @@ int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *
 /* ---- keys --------------------------------------------------------------------------------- */
 
 /* A key of [fast-path], [system] or [cgroup]: 0, -ENOENT (not one of its keys) or -ENOMEM. */
+/* "min, max or rt-default": [system]'s keys, from the knob table */
+static const char *system_keys(char (*buf)[96])
+{
+	size_t len = 0;
+
+	(*buf)[0] = '\0';
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && len < sizeof(*buf); i++)
+		len += (size_t)snprintf(*buf + len, sizeof(*buf) - len, "%s%s",
+					!i ? "" : i + 1 < UC_SYSCTL_NKNOBS ? ", " : " or ",
+					uc_sysctl_knobs[i].key);
+	return *buf;
+}
+
 static int set_key(struct parse *px, struct file_sec *fs, const char *name, const char *val)
 {
 	struct uc_config *c = px->c;
@@ -364,6 +396,13 @@ static int set_key(struct parse *px, struct file_sec *fs, const char *name, cons
 	struct uc_conf_cgroup *g;
 	int k;
 
+	if (fs->type == SEC_SYSTEM) {
+		for (k = 0; k < UC_SYSCTL_NKNOBS; k++)
+			if (!strcmp(name, uc_sysctl_knobs[k].key))
+				return uc_conf_set_value(c, &c->sys[k], name, fs->label, val,
+							 &loc);
+		return -ENOENT;
+	}
 	for (k = 0; k < K_N; k++)
 		if (!strcmp(name, keys[k].name) && (keys[k].in & IN(fs->type)))
 			break;
@@ -372,9 +411,6 @@ static int set_key(struct parse *px, struct file_sec *fs, const char *name, cons
 	switch (fs->type) {
 	case SEC_FASTPATH:
 		return uc_conf_set_bool(c, &c->allow_enable, name, fs->label, val, &loc);
-	case SEC_SYSTEM:
-		return uc_conf_set_value(c, k == K_MIN ? &c->sys_min : k == K_MAX ? &c->sys_max :
-					 &c->sys_rt_default, name, fs->label, val, &loc);
 	case SEC_CGROUP:
 		g = &c->cgroups[fs->idx];
 		g->had_setting = true;
@@ -397,6 +433,7 @@ static void no_cascade(struct parse *px, const struct file_sec *fs)
 static void key(struct parse *px, const char *name, const char *value)
 {
 	struct uc_conf_loc loc = { px->file, px->line };
+	char hint[96];
 	struct file_sec *fs;
 	int rc;
 
@@ -425,7 +462,8 @@ static void key(struct parse *px, const char *name, const char *value)
 	else
 		rc = set_key(px, fs, name, value);
 	if (rc == -ENOENT) {
-		ERR(px, "unknown key '%s' in %s; use %s", name, fs->label, sections[fs->type].keys);
+		ERR(px, "unknown key '%s' in %s; use %s", name, fs->label,
+		    sections[fs->type].keys ? sections[fs->type].keys : system_keys(&hint));
 		no_cascade(px, fs);
 		return;
 	}

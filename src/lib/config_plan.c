@@ -25,30 +25,42 @@ static long want_sys(const struct uc_conf_value *v)
 	return v->set ? v->v.util : UC_KEEP;
 }
 
+/* The first [system] value set (for messages about the section), or NULL. */
+static const struct uc_conf_value *first_sys(const struct uc_config *c)
+{
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
+		if (c->sys[i].set)
+			return &c->sys[i];
+	return NULL;
+}
+
 int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur,
 			  struct uc_plan *p)
 {
-	struct uc_sysctl_values want = {
-		.min = want_sys(&c->sys_min),
-		.max = want_sys(&c->sys_max),
-		.rt_default = want_sys(&c->sys_rt_default),
-	};
-	const struct uc_conf_loc *loc = c->sys_min.set ? &c->sys_min.loc : &c->sys_max.loc;
+	const struct uc_conf_value *cmin = &c->sys[UC_SYS_MIN], *cmax = &c->sys[UC_SYS_MAX];
+	const struct uc_conf_value *first = first_sys(c);
+	const struct uc_conf_loc *loc = first ? &first->loc : NULL;
+	struct uc_sysctl_values want;
 	long end_min, end_max;
 	int rc;
 
-	if (!c->sys_min.set && !c->sys_max.set && !c->sys_rt_default.set)
+	if (!first)
 		return 0;
-	if (c->sys_rt_default.set && cur->rt_default == UC_SYSCTL_ABSENT) {
-		uc_config_error(c, &c->sys_rt_default.loc, -EOPNOTSUPP,
-				"rt-default: this kernel has no sched_util_clamp_min_rt_default "
-				"(Linux 5.9 or later has it)");
-		return -EOPNOTSUPP;
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+
+		*uc_sysctl_field(&want, k) = want_sys(&c->sys[i]);
+		if (c->sys[i].set && uc_sysctl_value(cur, k->attr) == UC_SYSCTL_ABSENT) {
+			uc_config_error(c, &c->sys[i].loc, -EOPNOTSUPP,
+					"%s: this kernel has no %s (Linux %s or later has it)",
+					k->key, k->file, k->since);
+			return -EOPNOTSUPP;
+		}
 	}
 	rc = uc_sysctl_plan(p, cur, &want);
 	if (rc == -EINVAL) {
-		end_min = c->sys_min.set ? sys_util(&c->sys_min.v) : cur->min;
-		end_max = c->sys_max.set ? sys_util(&c->sys_max.v) : cur->max;
+		end_min = cmin->set ? sys_util(&cmin->v) : cur->min;
+		end_max = cmax->set ? sys_util(&cmax->v) : cur->max;
 		uc_config_error(c, loc, -EINVAL,
 				"[system] would leave min %ld above max %ld (the kernel's current "
 				"values are min %ld, max %ld); set both min and max",
@@ -153,10 +165,8 @@ int uc_config_plan(struct uc_config *c, struct uc_plan *p)
 	struct uc_sysctl_values cur;
 	int rc, first = 0;
 
-	if (c->sys_min.set || c->sys_max.set || c->sys_rt_default.set) {
-		const struct uc_conf_loc *loc = c->sys_min.set ? &c->sys_min.loc :
-						c->sys_max.set ? &c->sys_max.loc :
-						&c->sys_rt_default.loc;
+	if (first_sys(c)) {
+		const struct uc_conf_loc *loc = &first_sys(c)->loc;
 
 		rc = uc_sysctl_read_all(&cur);
 		if (rc == -ENOENT) {

@@ -128,13 +128,11 @@ const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr)
 		break;
 	}
 	switch (attr) {
-	case UC_ATTR_MIN: return "util_min";
-	case UC_ATTR_MAX: return "util_max";
-	case UC_ATTR_RT_DEFAULT: return "util_min_rt_default";
 	case UC_ATTR_RESET_ON_FORK: return "reset_on_fork";
 	case UC_ATTR_CPU_CONTROLLER: return "cpu";
+	default:	/* util_min, util_max: as the knobs are named */
+		return uc_sysctl_knob(attr) ? uc_sysctl_knob(attr)->knob : "?";
 	}
-	return "?";
 }
 
 const char *uc_change_state_name(enum uc_change_state st)

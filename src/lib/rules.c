@@ -167,15 +167,19 @@ void uc_rules_free(struct uc_rules *rs)
 
 typedef bool (*str_match_fn)(const char *pat, const char *s);
 
+/* Read the field a selector with n values looks at: 0, or 1 when it has no
+ * values (anything matches, nothing read), or -errno. */
+static int need_for(struct uc_proc *p, size_t n, unsigned field)
+{
+	return n ? uc_proc_need(p, field) : 1;
+}
+
 /* A string selector over one field: 1, 0, -errno. An absent field never matches. */
 static int str_sel(struct uc_proc *p, const struct uc_strs *l, unsigned field, const char *val,
 		   str_match_fn match)
 {
-	int rc;
+	int rc = need_for(p, l->n, field);
 
-	if (!l->n)
-		return 1;
-	rc = uc_proc_need(p, field);
 	if (rc)
 		return rc;
 	if (p->absent & field)
@@ -215,12 +219,8 @@ static int process_selects(const struct uc_rule *r, struct uc_proc *p)
 {
 	int rc = comm_sel(r, p);
 
-	if (rc == 1 && (r->nuids || r->ngids)) {
-		rc = uc_proc_need(p, UC_PF_STATUS);
-		if (rc)
-			return rc;
+	if (rc == 1 && (rc = need_for(p, r->nuids + r->ngids, UC_PF_STATUS)) == 0)
 		rc = in_ids(r->uids, r->nuids, p->uid) && in_ids(r->gids, r->ngids, p->gid);
-	}
 	if (rc == 1)
 		rc = str_sel(p, &r->argv0, UC_PF_CMDLINE, p->argv0, uc_rule_str_match);
 	if (rc == 1)
@@ -236,11 +236,8 @@ static int process_selects(const struct uc_rule *r, struct uc_proc *p)
 
 static int policy_selects(const struct uc_rule *r, struct uc_proc *p)
 {
-	int rc;
+	int rc = need_for(p, r->npolicies, UC_PF_POLICY);
 
-	if (!r->npolicies)
-		return 1;
-	rc = uc_proc_need(p, UC_PF_POLICY);
 	if (rc)
 		return rc;
 	return p->policy >= 0 && in_ids(r->policies, r->npolicies, (unsigned)p->policy);

@@ -17,12 +17,33 @@
 #include "uclamp/sysroot.h"
 #include "uclamp/value.h"
 
+#define AT(f) offsetof(struct uc_sysctl_values, f)
+
 /* In the order the kernel added them; every name of a knob is here and only here. */
 const struct uc_sysctl_knob uc_sysctl_knobs[UC_SYSCTL_NKNOBS] = {
-	{ UC_ATTR_MIN, "sched_util_clamp_min", "util_min", "limit on every task's requested min" },
-	{ UC_ATTR_MAX, "sched_util_clamp_max", "util_max", "cap on every task's and cgroup's max" },
-	{ UC_ATTR_RT_DEFAULT, "sched_util_clamp_min_rt_default", "util_min_rt_default",
-	  "min of RT tasks that ask for none" },
+	[UC_SYS_MIN] = {
+		.attr = UC_ATTR_MIN, .file = "sched_util_clamp_min", .knob = "util_min",
+		.key = "min", .since = "5.3", .off = AT(min),
+		.meaning = "limit on every task's requested min",
+		.about = "a LIMIT on every task's requested min, not a default\n"
+			 "boost: a task that asks for more gets only this much\n"
+			 "(kernel.sched_util_clamp_min, default 1024: no limit)",
+	},
+	[UC_SYS_MAX] = {
+		.attr = UC_ATTR_MAX, .file = "sched_util_clamp_max", .knob = "util_max",
+		.key = "max", .since = "5.3", .off = AT(max),
+		.meaning = "cap on every task's and cgroup's max",
+		.about = "a cap on the max of every task and every cgroup\n"
+			 "(kernel.sched_util_clamp_max, default 1024: no cap)",
+	},
+	[UC_SYS_RT_DEFAULT] = {
+		.attr = UC_ATTR_RT_DEFAULT, .file = "sched_util_clamp_min_rt_default",
+		.knob = "util_min_rt_default", .key = "rt-default", .since = "5.9",
+		.off = AT(rt_default), .meaning = "min of RT tasks that ask for none",
+		.about = "the min that RT tasks get when they ask for none\n"
+			 "themselves (kernel.sched_util_clamp_min_rt_default,\n"
+			 "default 1024: RT runs at full speed; kernel 5.9+)",
+	},
 };
 
 const struct uc_sysctl_knob *uc_sysctl_knob(enum uc_attr attr)
@@ -40,14 +61,16 @@ const char *uc_sysctl_name(enum uc_attr attr)
 	return k ? k->file : NULL;
 }
 
+long *uc_sysctl_field(struct uc_sysctl_values *v, const struct uc_sysctl_knob *k)
+{
+	return (long *)((char *)v + k->off);
+}
+
 long uc_sysctl_value(const struct uc_sysctl_values *v, enum uc_attr attr)
 {
-	switch (attr) {
-	case UC_ATTR_MIN: return v->min;
-	case UC_ATTR_MAX: return v->max;
-	case UC_ATTR_RT_DEFAULT: return v->rt_default;
-	default: return UC_SYSCTL_ABSENT;
-	}
+	const struct uc_sysctl_knob *k = uc_sysctl_knob(attr);
+
+	return k ? *uc_sysctl_field((struct uc_sysctl_values *)v, k) : UC_SYSCTL_ABSENT;
 }
 
 const char *uc_sysctl_path(enum uc_attr attr, char *buf, size_t n)
@@ -107,13 +130,15 @@ static int read_or_absent(enum uc_attr attr, long *v)
 
 int uc_sysctl_read_all(struct uc_sysctl_values *v)
 {
-	int rc;
+	int rc = 0;
 
-	v->min = v->max = v->rt_default = UC_SYSCTL_ABSENT;
-	if ((rc = read_or_absent(UC_ATTR_MIN, &v->min)) ||
-	    (rc = read_or_absent(UC_ATTR_MAX, &v->max)) ||
-	    (rc = read_or_absent(UC_ATTR_RT_DEFAULT, &v->rt_default)))
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
+		*uc_sysctl_field(v, &uc_sysctl_knobs[i]) = UC_SYSCTL_ABSENT;
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && !rc; i++)
+		rc = read_or_absent(uc_sysctl_knobs[i].attr, uc_sysctl_field(v, &uc_sysctl_knobs[i]));
+	if (rc)
 		return rc;
+	/* the later knobs may be missing on an older kernel; these two make uclamp */
 	if (v->min == UC_SYSCTL_ABSENT || v->max == UC_SYSCTL_ABSENT)
 		return -ENOENT;
 	return 0;
@@ -151,15 +176,22 @@ static int add(struct uc_plan *p, enum uc_attr attr, long want, long from, long 
 int uc_sysctl_plan(struct uc_plan *p, const struct uc_sysctl_values *cur,
 		   const struct uc_sysctl_values *want)
 {
-	long min, max, rt;
+	struct uc_sysctl_values end;
+	long min, max;
 	size_t n0 = p->n, u0 = p->unchanged;
 	bool max_first;
-	int rc;
+	int rc = 0;
 
-	if ((rc = end_value(cur->min, want->min, &min)) ||
-	    (rc = end_value(cur->max, want->max, &max)) ||
-	    (rc = end_value(cur->rt_default, want->rt_default, &rt)))
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && !rc; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+
+		rc = end_value(uc_sysctl_value(cur, k->attr), uc_sysctl_value(want, k->attr),
+			       uc_sysctl_field(&end, k));
+	}
+	if (rc)
 		return rc;
+	min = end.min;
+	max = end.max;
 	/* refuse before writing anything: the kernel would reject the last write */
 	if (min > max)
 		return -EINVAL;
@@ -177,9 +209,14 @@ int uc_sysctl_plan(struct uc_plan *p, const struct uc_sysctl_values *cur,
 		rc = add(p, UC_ATTR_MIN, want->min, cur->min, min);
 	if (!rc && !max_first)
 		rc = add(p, UC_ATTR_MAX, want->max, cur->max, max);
-	/* rt_default is checked only against 1024, never against min/max */
-	if (!rc)
-		rc = add(p, UC_ATTR_RT_DEFAULT, want->rt_default, cur->rt_default, rt);
+	/* the others are checked only against 1024, never against min/max */
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && !rc; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+
+		if (i != UC_SYS_MIN && i != UC_SYS_MAX)
+			rc = add(p, k->attr, uc_sysctl_value(want, k->attr),
+				 uc_sysctl_value(cur, k->attr), *uc_sysctl_field(&end, k));
+	}
 	if (rc) {	/* -ENOMEM: leave the plan as it was */
 		uc_plan_drop_from(p, n0);
 		p->unchanged = u0;

@@ -1,5 +1,6 @@
 /*
- * The root prefix of every /proc and /sys path (see sysroot.h).
+ * The test seams (see sysroot.h): the root prefix of every /proc and /sys
+ * path, and the watch daemon's receive buffer size.
  *
  * Built twice: into the installed uclampctl without UC_TEST_SEAMS, where the
  * prefix is always "" and no environment variable can redirect the tool
@@ -23,9 +24,21 @@ const char *uc_sysroot(void)
 	}
 	return root;
 }
+
+int uc_test_rcvbuf(void)
+{
+	const char *e = getenv(UC_TEST_RCVBUF_ENV);
+
+	return e ? atoi(e) : 0;
+}
 #else
 const char *uc_sysroot(void)
 {
 	return "";
+}
+
+int uc_test_rcvbuf(void)
+{
+	return 0;
 }
 #endif

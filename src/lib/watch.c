@@ -847,6 +847,26 @@ long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms)
 	return now_ms >= next ? 0 : (long)(next - now_ms);
 }
 
+/* Say why events were lost, if they were: a rescan is never silent about it. */
+static void log_lost(const struct uc_watch *w)
+{
+	const unsigned lost = 1u << UC_RESCAN_OVERRUN | 1u << UC_RESCAN_SEQ_GAP |
+			      1u << UC_RESCAN_QUEUE_FULL;
+	char why[96] = "";
+	size_t len = 0;
+
+	if (!(w->dirty & lost))
+		return;
+	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
+		if (w->dirty & lost & (1u << i) && len < sizeof(why))
+			len += (size_t)snprintf(why + len, sizeof(why) - len, "%s%s",
+						len ? ", " : "", uc_watch_cause_name(i));
+	uc_watch_logf(w, LOG_WARNING, "proc events were lost (%s; %llu overruns, %llu sequence "
+		      "gaps, %llu queue drops so far): rescanning /proc so that no process is "
+		      "missed", why, (unsigned long long)w->st.overruns,
+		      (unsigned long long)w->st.seq_gaps, (unsigned long long)w->st.queue_drops);
+}
+
 int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 {
 	struct dirent *de;
@@ -856,6 +876,7 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 		w->dirty = 1u << c;
 	if (stopping(w) || !batch_begin(w))
 		return 0;
+	log_lost(w);
 	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
 		if (w->dirty & (1u << i))
 			w->st.rescans[i]++;

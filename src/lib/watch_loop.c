@@ -105,34 +105,51 @@ static int subscribe(struct loop *l)
 
 /* ---- inotify on the configuration ---------------------------------------- */
 
+/* Watch the name 'name' in the directory 'dir' (once). */
+static void watch_name(struct loop *l, const char *dir, const char *name, uint32_t m)
+{
+	int wd = inotify_add_watch(l->ino, *dir ? dir : "/", m);
+
+	if (wd < 0)
+		return;
+	for (size_t i = 0; i < l->nnames; i++)
+		if (l->name_wd[i] == wd && !strcmp(l->names[i], name))
+			return;
+	if (l->nnames == sizeof(l->names) / sizeof(l->names[0]))
+		return;
+	snprintf(l->names[l->nnames], sizeof(l->names[0]), "%s", name);
+	l->name_wd[l->nnames++] = wd;
+}
+
+/*
+ * Watch every configuration path: a directory for any *.conf in it, and
+ * every path by its name in its parent (editors replace files by rename; a
+ * drop-in directory may be created after the start). Called again before
+ * each reload, so a directory that appeared is watched before it is read.
+ * inotify_add_watch on a watched directory returns the same watch.
+ */
 static void watch_config(struct loop *l)
 {
 	const uint32_t m = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE |
 			   IN_ATTRIB;
 
 	for (size_t i = 0; i < l->lo->nconfig; i++) {
-		const char *p = l->lo->config_paths[i];
-		char path[PATH_MAX], dir[PATH_MAX], *slash;
+		char path[PATH_MAX], *slash;
 		struct stat st;
-		int wd;
+		size_t len;
 
-		if (uc_path(path, sizeof(path), p))
+		if (uc_path(path, sizeof(path), l->lo->config_paths[i]))
 			continue;
-		if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-			inotify_add_watch(l->ino, path, m);	/* any *.conf in it */
-			continue;
-		}
-		/* a file: watch its directory (editors replace files by rename) */
-		snprintf(dir, sizeof(dir), "%s", path);
-		slash = strrchr(dir, '/');
-		if (!slash || l->nnames == 16)
+		len = strlen(path);
+		while (len > 1 && path[len - 1] == '/')
+			path[--len] = '\0';	/* "DIR/": a directory that may be missing */
+		if (!stat(path, &st) && S_ISDIR(st.st_mode))
+			inotify_add_watch(l->ino, path, m);
+		slash = strrchr(path, '/');
+		if (!slash || !slash[1])
 			continue;
 		*slash = '\0';
-		wd = inotify_add_watch(l->ino, *dir ? dir : "/", m);
-		if (wd < 0)
-			continue;
-		snprintf(l->names[l->nnames], sizeof(l->names[0]), "%s", slash + 1);
-		l->name_wd[l->nnames++] = wd;
+		watch_name(l, path, slash + 1, m);
 	}
 }
 
@@ -182,6 +199,7 @@ static void reload(struct loop *l, const char *why)
 	int rc;
 
 	l->reload_at = 0;
+	watch_config(l);
 	snprintf(buf, sizeof(buf), "RELOADING=1\nMONOTONIC_USEC=%llu",
 		 (unsigned long long)uc_watch_now_ms() * 1000ull);
 	notify(l, buf);

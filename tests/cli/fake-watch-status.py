@@ -6,6 +6,7 @@ prometheus) without a daemon, a proc connector or root.
 
 usage: fake-watch-status.py SOCKET [CLIENTS]
 """
+import contextlib
 import os
 import socket
 import sys
@@ -48,16 +49,20 @@ lat_bucket.3 2
 """
 
 
-def main():
-    path = sys.argv[1]
-    clients = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    try:
+def listen(path):
+    """A stream socket listening at path (a stale one from an earlier run replaced)."""
+    with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
-    except FileNotFoundError:
-        pass
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.bind(path)
     s.listen(4)
+    return s
+
+
+def main():
+    path = sys.argv[1]
+    clients = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    s = listen(path)
     s.settimeout(30)
     print("ready", flush=True)
     for _ in range(clients):

@@ -29,6 +29,10 @@ is() {	# is "what" EXPR WANT
 	got=$(py "$2")
 	if [ "$got" = "$3" ]; then _pass "$1: $2 = $3"; else FAIL=$((FAIL + 1)); echo "not ok - $1: $2 = '$got', expected '$3'"; fi
 }
+prom_state() {	# prom_state STATE SOURCE VALUE: the fast path's gauge in 'status --format=prometheus'
+	t "prometheus: $1 ($2)" 0 $U status --format=prometheus
+	has "^uclamp_fast_path_state\\{state=\"$1\",source=\"$2\"\\} $3\$"
+}
 # the sched_uclamp_used row of 'keys -r -n -o KEY,STATE'
 keys_state() { "$U" keys -r -n -o KEY,STATE 2>/dev/null | awk '$1 == "sched_uclamp_used" { print $2 }'; }
 consistent() {	# check and keys agree with "$1"
@@ -72,8 +76,7 @@ is "governors" 'type(j["governors"]).__name__' "dict"
 is "counts" 'j["clamped"]["threads"], j["clamped"]["threads_nondefault"], j["clamped"]["scanned"]' "0 0 True"
 t "status --format=json is -J" 0 $U status --format=json
 is "format json" 'j["fast_path"]["state"]' "off"
-t "status --format=prometheus: off" 0 $U status --format=prometheus
-has '^uclamp_fast_path_state\{state="off",source="kcore"\} 0$'
+prom_state off kcore 0
 has '^# TYPE uclamp_fast_path_state gauge$'
 has '^# HELP uclamp_fast_path_state '
 has '^uclamp_system_clamp\{sysctl="sched_util_clamp_min"\} 1024$'
@@ -97,8 +100,7 @@ mk --key 1
 t "check: on" 1 $U check
 has '^on \(kcore\): sched_uclamp_used = 1,'
 consistent on
-t "status --format=prometheus: on" 0 $U status --format=prometheus
-has '^uclamp_fast_path_state\{state="on",source="kcore"\} 1$'
+prom_state on kcore 1
 mk --key -1
 t "check: -1 is on" 1 $U check
 has '^on \(kcore\): sched_uclamp_used = -1'
@@ -119,8 +121,7 @@ has '^unavailable +.*CONFIG_KALLSYMS_ALL'
 t "status -J: unknown" 0 $U status -J
 is "unknown" 'j["fast_path"]["state"], j["fast_path"]["source"], j["fast_path"]["value"]' "unknown None None"
 is "unknown reasons" 'any("KALLSYMS_ALL" in u for u in j["fast_path"]["unavailable"])' "True"
-t "prometheus: unknown" 0 $U status --format=prometheus
-has '^uclamp_fast_path_state\{state="unknown",source="none"\} -1$'
+prom_state unknown none -1
 
 # kptr_restrict: names listed, addresses zero
 mk --zeroed
@@ -146,8 +147,7 @@ t "status -J: evidence" 0 $U status -J
 is "evidence" 'j["fast_path"]["state"], j["fast_path"]["source"]' "on evidence"
 is "evidence list" 'j["fast_path"]["evidence"]' "['sysctl sched_util_clamp_min = 512 (default 1024)']"
 is "system" 'j["system"]["util_min"]' "512"
-t "prometheus: evidence" 0 $U status --format=prometheus
-has '^uclamp_fast_path_state\{state="on",source="evidence"\} 1$'
+prom_state on evidence 1
 has '^uclamp_system_clamp\{sysctl="sched_util_clamp_min"\} 512$'
 fake_sysctls 1024 1024 0
 t "check: rt_default evidence" 1 $U check
@@ -177,8 +177,7 @@ consistent always-on
 t "status -J: always-on" 0 $U status -J
 is "always-on" 'j["fast_path"]["state"], j["fast_path"]["source"], j["kernel"]["static_key"]' "always-on kernel-version False"
 is "no rt_default before 5.9" 'j["system"]["util_min_rt_default"]' "None"
-t "prometheus: always-on" 0 $U status --format=prometheus
-has '^uclamp_fast_path_state\{state="always-on",source="kernel-version"\} 2$'
+prom_state always-on kernel-version 2
 hasnt 'sched_util_clamp_min_rt_default'
 fake_release 6.1.0-test
 t "check: 6.1 without the symbol stays unknown" 3 $U check -v
@@ -200,8 +199,7 @@ else
 	t "status -J: unsupported" 0 $U status -J
 	is "unsupported" 'j["fast_path"]["state"], j["fast_path"]["source"], j["kernel"]["uclamp_task"], j["kernel"]["uclamp_task_group"]' "unsupported probe False False"
 	is "unsupported system" 'j["system"]["util_min"]' "None"
-	t "prometheus: unsupported" 0 $U status --format=prometheus
-	has '^uclamp_fast_path_state\{state="unsupported",source="probe"\} -2$'
+	prom_state unsupported probe -2
 fi
 fake_sysctls 1024 1024 1024
 

@@ -20,7 +20,7 @@ has "go with 'watch status'"
 t "status with a daemon option" 2 $U watch status --dry-run
 has 'watch status takes only'
 t "an unknown format" 2 $U watch status --format=xml
-has "unknown --format 'xml'"
+has "invalid format 'xml' for --format"
 t "no daemon" 1 $U watch status --socket "$ROOT/none.sock"
 has 'the daemon is not running'
 

@@ -10,25 +10,12 @@
 
 #include "fuzz.h"
 #include "uclamp/kallsyms.h"
+#include "../unit/ksym_one.h"
 
 static const char *const names[] = {
 	"_text", "_etext", "_sinittext", "_einittext", "sched_uclamp_used", "sched_smt_present"
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
-
-/* One symbol through uc_ksym_lookup_many: 0 and *addr; -ENOENT absent;
- * -EPERM present but zeroed (kptr_restrict). */
-static int lookup1(const char *abspath, const char *name, uint64_t *addr)
-{
-	struct uc_ksym s = { .name = name };
-	int rc = uc_ksym_lookup_many(abspath, &s, 1, NULL);
-
-	if (rc)
-		return rc;
-	if (s.rc == 0)
-		*addr = s.addr;
-	return s.rc;
-}
 
 static void lines(const char *s)
 {
@@ -79,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (uc_ksym_lookup_many("/boot/System.map", map, NNAMES, NULL) == 0 &&
 	    uc_ksym_map_matches(live, map, 4, &off) == 0)
 		uc_ksym_relocate(map[4].addr, map[0].addr, live[0].addr);
-	lookup1("/proc/kallsyms", "sched_uclamp_used", &addr);
+	ksym_one("/proc/kallsyms", "sched_uclamp_used", &addr);
 	free(s);
 	return 0;
 }

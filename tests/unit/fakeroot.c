@@ -1,4 +1,10 @@
 /* The unit tests' temporary fake root (see fakeroot.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -136,4 +142,37 @@ int fr_remove(const char *root, const char *rel)
 int fr_destroy(const char *root)
 {
 	return fr_remove(root, "");
+}
+
+void fr_cgroup(const char *root, const char *rel, enum uc_cg_version v)
+{
+	struct uc_cg_info i = { .version = v };
+
+	assert_int_equal(fr_path(i.mount, sizeof(i.mount), root, rel), 0);
+	uc_cg_use(&i);
+}
+
+int fr_run_group(const struct fr_suite *s, const char *name, const struct CMUnitTest *tests,
+		 size_t n, int (*setup)(void **state), int (*teardown)(void **state))
+{
+	int rc = s->sysroot ? fr_sysroot(s->root, s->size, s->tag) :
+			      fr_create(s->root, s->size, s->tag);
+
+	if (rc) {
+		fprintf(stderr, "%s: cannot make a fake root in $TMPDIR: %s\n", name,
+			strerror(-rc));
+		return 1;
+	}
+	for (size_t i = 0; !rc && i < FR_MAX_DIRS && s->dirs[i]; i++)
+		rc = fr_mkdir(s->root, s->dirs[i]);
+	if (rc)
+		fprintf(stderr, "%s: cannot make the fake root's directories in %s: %s\n", name,
+			s->root, strerror(-rc));
+	else
+		rc = _cmocka_run_group_tests(name, tests, n, setup, teardown);
+	if (fr_destroy(s->root)) {
+		fprintf(stderr, "%s: could not remove %s\n", name, s->root);
+		rc = rc ? rc : 1;
+	}
+	return rc ? 1 : 0;
 }

@@ -121,15 +121,21 @@ static void fake_reset(void)
 	uc_cg_use(NULL);	/* forget the layout: the next need discovers again */
 }
 
+/* a fresh fake whose cpu controller is the mount of type ("cgroup" or "cgroup2") at dir */
+static void fake_cpu_at(const char *type, const char *dir)
+{
+	fake_reset();
+	fake.mp = dir;
+	fake.fstype = strcmp(type, "cgroup2") ? CGROUP_SUPER_MAGIC : CGROUP2_SUPER_MAGIC;
+	add_mount(type, dir);
+}
+
 static void test_discover_v2(void **state)
 {
 	struct uc_cg_info i;
 
 	(void)state;
-	fake_reset();
-	fake.mp = "/sys/fs/cgroup";
-	fake.fstype = CGROUP2_SUPER_MAGIC;
-	add_mount("cgroup2", "/sys/fs/cgroup");
+	fake_cpu_at("cgroup2", "/sys/fs/cgroup");
 	assert_int_equal(uc_cg_init(&i), 0);
 	assert_string_equal(fake.asked, "cpu");
 	assert_int_equal(i.version, UC_CG_V2);
@@ -153,10 +159,7 @@ static void test_discover_v1_and_hybrid(void **state)
 	struct uc_cg_info i;
 
 	(void)state;
-	fake_reset();
-	fake.mp = "/sys/fs/cgroup/cpu,cpuacct";
-	fake.fstype = CGROUP_SUPER_MAGIC;
-	add_mount("cgroup", "/sys/fs/cgroup/cpu,cpuacct");
+	fake_cpu_at("cgroup", "/sys/fs/cgroup/cpu,cpuacct");
 	add_mount("tmpfs", "/run");
 	assert_int_equal(uc_cg_init(&i), 0);
 	assert_int_equal(i.version, UC_CG_V1);
@@ -239,10 +242,7 @@ static char *slurp(const char *rel)
 
 static void use_tree(enum uc_cg_version v)
 {
-	struct uc_cg_info i = { .version = v };
-
-	snprintf(i.mount, sizeof(i.mount), "%s", mnt);
-	uc_cg_use(&i);
+	fr_cgroup(mnt, "", v);
 }
 
 static int setup_tree(void **state)
@@ -414,6 +414,7 @@ static void test_resolve_missing(void **state)
 
 /* ---- /proc/PID/cgroup ------------------------------------------------------- */
 static char sysroot[PATH_MAX];
+static const struct fr_suite suite = { sysroot, sizeof(sysroot), "test-cgroot", true, { "proc" } };
 
 static void fake_proc(int pid, const char *text)
 {
@@ -949,12 +950,6 @@ int main(void)
 		cmocka_unit_test(test_plan_only_changes),
 		cmocka_unit_test(test_plan_enable_cpu),
 	};
-	int rc;
 
-	if (fr_sysroot(sysroot, sizeof(sysroot), "test-cgroot") || fr_mkdir(sysroot, "proc"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, setup_tree, teardown_tree);
-	if (fr_destroy(sysroot))
-		fprintf(stderr, "could not remove %s\n", sysroot);
-	return rc;
+	return fr_run(&suite, tests, setup_tree, teardown_tree);
 }

@@ -32,6 +32,7 @@
 #include "fakeroot.h"
 
 static char root[PATH_MAX - 64];
+static const struct fr_suite suite = { root, sizeof(root), "test-config", true, { NULL } };
 
 static void load_text(struct uc_config *c, const char *text, const char *name)
 {
@@ -204,12 +205,12 @@ static void test_good_file(void **state)
 	}
 	assert_true(c.allow_enable.set && c.allow_enable.value);
 	assert_int_equal(c.allow_enable.loc.line, 3);
-	assert_true(c.sys_min.set);
-	assert_int_equal(c.sys_min.v.util, 614);	/* 60% of 1024, rounded like the kernel */
-	assert_int_equal(c.sys_min.loc.line, 6);
-	assert_int_equal(c.sys_max.v.util, 819);
-	assert_int_equal(c.sys_max.loc.line, 7);
-	assert_int_equal(c.sys_rt_default.v.util, 0);
+	assert_true(c.sys[UC_SYS_MIN].set);
+	assert_int_equal(c.sys[UC_SYS_MIN].v.util, 614);	/* 60% of 1024, rounded like the kernel */
+	assert_int_equal(c.sys[UC_SYS_MIN].loc.line, 6);
+	assert_int_equal(c.sys[UC_SYS_MAX].v.util, 819);
+	assert_int_equal(c.sys[UC_SYS_MAX].loc.line, 7);
+	assert_int_equal(c.sys[UC_SYS_RT_DEFAULT].v.util, 0);
 
 	/* > 49 bytes: libinih would have cut it */
 	assert_int_equal(c.ncgroups, 2);
@@ -274,8 +275,8 @@ static void test_long_lines(void **state)
 	assert_int_equal(c.errors[0].line, 2);
 	assert_non_null(strstr(c.errors[0].msg, "longer than 8192 bytes"));
 	assert_int_equal(c.errors[1].line, 4);
-	assert_true(c.sys_min.set);
-	assert_int_equal(c.sys_min.loc.line, 3);
+	assert_true(c.sys[UC_SYS_MIN].set);
+	assert_int_equal(c.sys[UC_SYS_MIN].loc.line, 3);
 	uc_config_free(&c);
 
 	/* exactly the limit is a line; one more byte is not */
@@ -285,8 +286,8 @@ static void test_long_lines(void **state)
 	p += UC_CONF_LINE_MAX - 1;
 	strcpy(p, "\nmin = 5");	/* and no newline at the end */
 	assert_int_equal(parse(&c, text), 0);
-	assert_int_equal(c.sys_min.v.util, 5);
-	assert_int_equal(c.sys_min.loc.line, 3);
+	assert_int_equal(c.sys[UC_SYS_MIN].v.util, 5);
+	assert_int_equal(c.sys[UC_SYS_MIN].loc.line, 3);
 	uc_config_free(&c);
 	p[0] = 'x';
 	assert_int_equal(parse(&c, text), 1);
@@ -346,12 +347,12 @@ static void test_merge_order(void **state)
 	assert_string_equal(base(c.files[3]), "50-late.conf");
 
 	/* later file wins per key; untouched keys stay */
-	assert_int_equal(c.sys_min.v.util, 300);
-	assert_string_equal(base(c.sys_min.loc.file), "50-late.conf");
-	assert_int_equal(c.sys_min.loc.line, 2);
-	assert_int_equal(c.sys_max.v.util, 900);
-	assert_string_equal(base(c.sys_max.loc.file), "uclampctl.conf");
-	assert_int_equal(c.sys_rt_default.v.util, 0);
+	assert_int_equal(c.sys[UC_SYS_MIN].v.util, 300);
+	assert_string_equal(base(c.sys[UC_SYS_MIN].loc.file), "50-late.conf");
+	assert_int_equal(c.sys[UC_SYS_MIN].loc.line, 2);
+	assert_int_equal(c.sys[UC_SYS_MAX].v.util, 900);
+	assert_string_equal(base(c.sys[UC_SYS_MAX].loc.file), "uclampctl.conf");
+	assert_int_equal(c.sys[UC_SYS_RT_DEFAULT].v.util, 0);
 
 	/* "a//b/" and "a/b" are one section */
 	assert_int_equal(c.ncgroups, 1);
@@ -397,7 +398,7 @@ static void test_explicit_paths(void **state)
 	uc_config_init(&c);
 	assert_int_equal(uc_config_load_path(&c, dir), 0);
 	assert_int_equal(uc_config_validate(&c), 0);
-	assert_int_equal(c.sys_max.v.util, 700);	/* b.conf after a.conf */
+	assert_int_equal(c.sys[UC_SYS_MAX].v.util, 700);	/* b.conf after a.conf */
 	/* "DIR/": a directory that may be missing */
 	snprintf(missing, sizeof(missing), "%s/extra/no-such-dir/", root);
 	assert_int_equal(uc_config_load_path(&c, missing), 0);
@@ -433,7 +434,7 @@ static void expect_refused(const char *rel, const char *file_rel, int want_rc, c
 		fail_msg("%s: expected one error with '%s'", rel, msg);
 	}
 	assert_string_equal(c.errors[0].file, file);
-	assert_false(c.sys_max.set);	/* nothing was read */
+	assert_false(c.sys[UC_SYS_MAX].set);	/* nothing was read */
 	uc_config_free(&c);
 }
 
@@ -499,7 +500,7 @@ static void test_trust(void **state)
 	assert_int_equal(c.nerrors, 1);
 	assert_string_equal(c.errors[0].file, link);
 	assert_non_null(strstr(c.errors[0].msg, "dangling"));
-	assert_int_equal(c.sys_max.v.util, 700);	/* a.conf read: the error stops the run */
+	assert_int_equal(c.sys[UC_SYS_MAX].v.util, 700);	/* a.conf read: the error stops the run */
 	uc_config_free(&c);
 	assert_int_equal(unlink(link), 0);
 
@@ -717,12 +718,5 @@ int main(void)
 	};
 
 	umask(022);	/* the files it writes must be trusted: not group-writable */
-	/* before anything reads it: uc_sysroot() caches the variable */
-	if (fr_sysroot(root, sizeof(root), "test-config"))
-		return 1;
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-
-	if (fr_destroy(root) && !rc)
-		rc = 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

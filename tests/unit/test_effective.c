@@ -23,27 +23,22 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/effective.h"
 #include "uclamp/sched.h"
+#include "fakeroot.h"
 
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-effective", true, { NULL } };
 
 static void putf(const char *rel, const char *fmt, ...)
 {
-	char p[PATH_MAX * 2];
+	char text[1024];
 	va_list ap;
-	FILE *f;
+	int n;
 
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	for (char *s = strchr(p + strlen(root) + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';	/* mkdir -p of the directories */
-		assert_true(mkdir(p, 0755) == 0 || errno == EEXIST);
-		*s = '/';
-	}
-	f = fopen(p, "w");
-	assert_non_null(f);
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	fclose(f);
+	assert_true(n >= 0 && (size_t)n < sizeof(text));
+	assert_int_equal(fr_write(root, rel, text), 0);
 }
 
 static void mkgroup(const char *rel, const char *min, const char *max)
@@ -96,10 +91,7 @@ static void sysctls(int min, int max)
 
 static void layout(enum uc_cg_version v)
 {
-	struct uc_cg_info i = { .version = v };
-
-	snprintf(i.mount, sizeof(i.mount), "%s/cg", root);
-	uc_cg_use(&i);
+	fr_cgroup(root, "cg", v);
 }
 
 static int setup(void **state)
@@ -115,11 +107,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 32];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s/cg' '%s/proc'", root, root);
-	return system(cmd) ? -1 : 0;
+	return fr_remove(root, "cg") || fr_remove(root, "proc") ? -1 : 0;
 }
 
 static struct uc_sched_attr attr(int policy, int min, int max)
@@ -143,6 +132,40 @@ static int eff(struct uc_eff *e, pid_t pid, pid_t tid, int min, int max,
 	return out.min * 10000 + out.max;
 }
 
+/* a task pid/tid requesting min..max; its effective clamps (min*10000 + max) and source */
+struct eff_row {
+	pid_t pid, tid;
+	int min, max;
+	enum uc_eff_source src;
+	int want;
+};
+
+#define EFF_ROWS(...) ((const struct eff_row[]){ __VA_ARGS__ })
+/* expect_effs(&e, { pid, tid, min, max, src, want }, ...); e NULL: a uc_eff read for these rows */
+#define expect_effs(e, ...)                        \
+	expect_eff_rows((e), EFF_ROWS(__VA_ARGS__), \
+			sizeof(EFF_ROWS(__VA_ARGS__)) / sizeof(struct eff_row))
+
+static void expect_eff_rows(struct uc_eff *e, const struct eff_row *r, size_t n)
+{
+	struct uc_eff fresh;
+
+	if (!e) {
+		assert_int_equal(uc_eff_init(&fresh), 0);
+		e = &fresh;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int got = eff(e, r[i].pid, r[i].tid, r[i].min, r[i].max, r[i].src);
+
+		if (got != r[i].want)
+			fail_msg("row %zu: task %d/%d requesting %d..%d: effective %d, expected %d",
+				 i, (int)r[i].pid, (int)r[i].tid, r[i].min, r[i].max, got,
+				 r[i].want);
+	}
+	if (e == &fresh)
+		uc_eff_free(&fresh);
+}
+
 static void test_root_and_system_limits(void **state)
 {
 	struct uc_eff e;
@@ -151,16 +174,19 @@ static void test_root_and_system_limits(void **state)
 	in_group(10, UC_CG_V2, "/");
 	assert_int_equal(uc_eff_init(&e), 0);
 	assert_true(e.rule);
-	assert_int_equal(eff(&e, 10, 10, 0, 1024, UC_EFF_RULE), 1024);
-	assert_int_equal(eff(&e, 10, 10, 300, 700, UC_EFF_RULE), 3000700);
-	/* the root group's effective min is the sysctl min (1024): no floor for its tasks */
-	assert_int_equal(eff(&e, 10, 10, 0, 0, UC_EFF_RULE), 0);
+	expect_effs(&e,
+		    { 10, 10, 0, 1024, UC_EFF_RULE, 1024 },
+		    { 10, 10, 300, 700, UC_EFF_RULE, 3000700 },
+		    /* the root group's effective min is the sysctl min (1024): no floor for its
+		     * tasks */
+		    { 10, 10, 0, 0, UC_EFF_RULE, 0 });
 	uc_eff_free(&e);
 
 	sysctls(200, 600);
 	assert_int_equal(uc_eff_init(&e), 0);
-	assert_int_equal(eff(&e, 10, 10, 300, 1024, UC_EFF_RULE), 2000600);
-	assert_int_equal(eff(&e, 10, 10, 100, 500, UC_EFF_RULE), 1000500);
+	expect_effs(&e,
+		    { 10, 10, 300, 1024, UC_EFF_RULE, 2000600 },
+		    { 10, 10, 100, 500, UC_EFF_RULE, 1000500 });
 	assert_int_equal(e.n_rule, 2);
 	assert_int_equal(e.n_proc, 0);
 	uc_eff_free(&e);
@@ -194,8 +220,6 @@ static void test_rt_default(void **state)
 
 static void test_nested_groups(void **state)
 {
-	struct uc_eff e;
-
 	(void)state;
 	mkgroup("a", "20.00", "50.00");		/* 205, 512 */
 	mkgroup("a/b", "0.00", "max");		/* eff 0 (min(0, 205)), 512 */
@@ -209,31 +233,27 @@ static void test_nested_groups(void **state)
 	in_group(23, UC_CG_V2, "/a/m");
 	in_group(24, UC_CG_V2, "/lo");
 	in_group(25, UC_CG_V2, "/a/off");
-	assert_int_equal(uc_eff_init(&e), 0);
 	/* the group's min is a floor, its max a cap */
-	assert_int_equal(eff(&e, 20, 20, 0, 1024, UC_EFF_RULE), 2050512);
-	assert_int_equal(eff(&e, 20, 20, 300, 400, UC_EFF_RULE), 3000400);
-	assert_int_equal(eff(&e, 20, 20, 800, 900, UC_EFF_RULE), 5120512);
-	assert_int_equal(eff(&e, 21, 21, 0, 1024, UC_EFF_RULE), 512);
-	assert_int_equal(eff(&e, 22, 22, 100, 1024, UC_EFF_RULE), 1000512);
-	assert_int_equal(eff(&e, 23, 23, 0, 1024, UC_EFF_RULE), 2050512);
-	assert_int_equal(eff(&e, 24, 24, 0, 1024, UC_EFF_RULE), 3070307);
-	assert_int_equal(eff(&e, 25, 25, 0, 1024, UC_EFF_RULE), 2050512);
-	uc_eff_free(&e);
+	expect_effs(NULL,
+		    { 20, 20, 0, 1024, UC_EFF_RULE, 2050512 },
+		    { 20, 20, 300, 400, UC_EFF_RULE, 3000400 },
+		    { 20, 20, 800, 900, UC_EFF_RULE, 5120512 },
+		    { 21, 21, 0, 1024, UC_EFF_RULE, 512 },
+		    { 22, 22, 100, 1024, UC_EFF_RULE, 1000512 },
+		    { 23, 23, 0, 1024, UC_EFF_RULE, 2050512 },
+		    { 24, 24, 0, 1024, UC_EFF_RULE, 3070307 },
+		    { 25, 25, 0, 1024, UC_EFF_RULE, 2050512 });
 
 	/* a lowered sysctl max caps the root's request, and so every group below */
 	sysctls(100, 400);
-	assert_int_equal(uc_eff_init(&e), 0);
 	/* a: eff min(205, 100) = 100, min(512, 400) = 400; the task then capped at 100/400 */
-	assert_int_equal(eff(&e, 20, 20, 0, 1024, UC_EFF_RULE), 1000400);
-	assert_int_equal(eff(&e, 20, 20, 50, 300, UC_EFF_RULE), 1000300);
-	uc_eff_free(&e);
+	expect_effs(NULL,
+		    { 20, 20, 0, 1024, UC_EFF_RULE, 1000400 },
+		    { 20, 20, 50, 300, UC_EFF_RULE, 1000300 });
 }
 
 static void test_no_cpu_anywhere_is_root(void **state)
 {
-	struct uc_eff e;
-
 	(void)state;
 	/* v2 without cpu in the root's subtree_control: every task in the root task group */
 	mkgroup_nocpu("svc");
@@ -241,16 +261,13 @@ static void test_no_cpu_anywhere_is_root(void **state)
 	in_group(30, UC_CG_V2, "/svc/x");
 	in_group(31, UC_CG_V2, "/gone/y");	/* moved out of a group since removed: unknown */
 	proc_sched(31, 31, 7, 8);
-	assert_int_equal(uc_eff_init(&e), 0);
-	assert_int_equal(eff(&e, 30, 30, 0, 1024, UC_EFF_RULE), 1024);
-	assert_int_equal(eff(&e, 31, 31, 0, 1024, UC_EFF_PROC), 70008);
-	uc_eff_free(&e);
+	expect_effs(NULL,
+		    { 30, 30, 0, 1024, UC_EFF_RULE, 1024 },
+		    { 31, 31, 0, 1024, UC_EFF_PROC, 70008 });
 }
 
 static void test_v1_threads_apart(void **state)
 {
-	struct uc_eff e;
-
 	(void)state;
 	layout(UC_CG_V1);
 	mkgroup("fg", "60.00", "max");		/* 614 */
@@ -259,17 +276,14 @@ static void test_v1_threads_apart(void **state)
 	/* a thread of 40 moved through the tasks file */
 	in_group(41, UC_CG_V1, "/bg");
 	in_group(42, UC_CG_V1, "/");		/* another one, in the root */
-	assert_int_equal(uc_eff_init(&e), 0);
-	assert_int_equal(eff(&e, 40, 40, 0, 1024, UC_EFF_RULE), 6141024);
-	assert_int_equal(eff(&e, 40, 41, 0, 1024, UC_EFF_RULE), 410);
-	assert_int_equal(eff(&e, 40, 42, 0, 1024, UC_EFF_RULE), 1024);
-	uc_eff_free(&e);
+	expect_effs(NULL,
+		    { 40, 40, 0, 1024, UC_EFF_RULE, 6141024 },
+		    { 40, 41, 0, 1024, UC_EFF_RULE, 410 },
+		    { 40, 42, 0, 1024, UC_EFF_RULE, 1024 });
 }
 
 static void test_v2_threaded(void **state)
 {
-	struct uc_eff e;
-
 	(void)state;
 	mkgroup("app", "0.00", "max");
 	putf("cg/app/cgroup.type", "domain threaded\n");
@@ -282,12 +296,11 @@ static void test_v2_threaded(void **state)
 	in_group(60, UC_CG_V2, "/plain");
 	/* not read: v2 domain groups keep threads together */
 	in_group(61, UC_CG_V2, "/app/io");
-	assert_int_equal(uc_eff_init(&e), 0);
-	assert_int_equal(eff(&e, 50, 50, 0, 1024, UC_EFF_RULE), 1024);
-	assert_int_equal(eff(&e, 50, 51, 0, 1024, UC_EFF_RULE), 205);
-	assert_int_equal(eff(&e, 60, 60, 0, 1024, UC_EFF_RULE), 1024);
-	assert_int_equal(eff(&e, 60, 61, 0, 1024, UC_EFF_RULE), 1024);
-	uc_eff_free(&e);
+	expect_effs(NULL,
+		    { 50, 50, 0, 1024, UC_EFF_RULE, 1024 },
+		    { 50, 51, 0, 1024, UC_EFF_RULE, 205 },
+		    { 60, 60, 0, 1024, UC_EFF_RULE, 1024 },
+		    { 60, 61, 0, 1024, UC_EFF_RULE, 1024 });
 }
 
 static void test_proc_fallbacks(void **state)
@@ -330,9 +343,10 @@ static void test_proc_fallbacks(void **state)
 	setenv("UCLAMPCTL_EFF", "proc", 1);
 	assert_int_equal(uc_eff_init(&e), 0);
 	assert_false(e.rule);
-	assert_int_equal(eff(&e, 72, 72, 0, 1024, UC_EFF_PROC), 550066);
-	/* no sched file: nothing known */
-	assert_int_equal(eff(&e, 73, 73, 0, 1024, UC_EFF_NONE), -10001);
+	expect_effs(&e,
+		    { 72, 72, 0, 1024, UC_EFF_PROC, 550066 },
+		    /* no sched file: nothing known */
+		    { 73, 73, 0, 1024, UC_EFF_NONE, -10001 });
 	uc_eff_free(&e);
 }
 
@@ -377,14 +391,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_proc_fallbacks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_group_read_once, setup, teardown),
 	};
-	int rc;
 
-	snprintf(root, sizeof(root), "%s/uclampctl-test-effective.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(root))
-		return 1;
-	setenv("UCLAMPCTL_SYSROOT", root, 1);	/* before the first sysroot call */
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	rmdir(root);
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

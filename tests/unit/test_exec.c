@@ -20,6 +20,7 @@
 #include "uclamp/plan.h"
 #include "uclamp/sched.h"
 #include "uclamp/value.h"
+#include "plan_fixture.h"
 
 /* ---- the scripted kernel ---------------------------------------------------- */
 
@@ -136,18 +137,23 @@ static int stopping_task_set(const struct uc_change *c, size_t n, int min, int m
 	return fake_task_set(c, n, min, max, rof);
 }
 
-static const struct uc_exec_ops checking_ops = {
-	.task_set = stopping_task_set,
-	.sysctl_write = stopping_sysctl_write,
-	.cgroup_write = fake_cgroup_write,
-	.subtree_set = fake_subtree_set,
-	.task_start = fake_task_start,
-	.task_member = fake_task_member,
-};
+/* fake_ops, with the identity check and the stop requests */
+static const struct uc_exec_ops *checking_ops(void)
+{
+	static struct uc_exec_ops ops;
+
+	ops = fake_ops;
+	ops.task_set = stopping_task_set;
+	ops.sysctl_write = stopping_sysctl_write;
+	ops.task_start = fake_task_start;
+	ops.task_member = fake_task_member;
+	return &ops;
+}
 
 static int setup(void **state)
 {
 	(void)state;
+	uc_plan_init(&plan);
 	memset(calls, 0, sizeof(calls));
 	memset(script, 0, sizeof(script));
 	ncalls = 0;
@@ -160,20 +166,18 @@ static int setup(void **state)
 	return 0;
 }
 
-static struct uc_plan plan;
-
-static int teardown(void **state)
+/* TID's min 0 -> 100 and max 1024 -> 200, the usual pair of one task */
+static void task_both(pid_t tid)
 {
-	(void)state;
-	uc_plan_free(&plan);
-	return 0;
+	plan_task(tid, UC_ATTR_MIN, 0, 100);
+	plan_task(tid, UC_ATTR_MAX, 1024, 200);
 }
 
-static void task(pid_t tid, enum uc_attr attr, long from, long to)
+/* max 1024 -> 200 for each TID from first to last */
+static void tasks_max(pid_t first, pid_t last)
 {
-	struct uc_sched_attr sa = { .size = 56, .sched_policy = (uint32_t)tid % 3 };
-
-	assert_non_null(uc_plan_add_task(&plan, tid, tid, "t", &sa, attr, from, to));
+	for (pid_t tid = first; tid <= last; tid++)
+		plan_task(tid, UC_ATTR_MAX, 1024, 200);
 }
 
 static void expect_task_call(size_t i, pid_t tid, size_t n, int min, int max, int rof)
@@ -205,7 +209,13 @@ static void expect_cgroup_call(size_t i, const char *path, enum uc_attr attr, lo
 	assert_int_equal(calls[i].value, value);
 }
 
-static void expect_states(const enum uc_change_state *want, size_t n)
+/* expect_states(UC_CH_DONE, UC_CH_FAILED): the plan has these changes, in these states */
+#define STATES(...) ((const enum uc_change_state[]){ __VA_ARGS__ })
+#define expect_states(...)                      \
+	expect_states_are(STATES(__VA_ARGS__), \
+			  sizeof(STATES(__VA_ARGS__)) / sizeof(enum uc_change_state))
+
+static void expect_states_are(const enum uc_change_state *want, size_t n)
 {
 	assert_int_equal(plan.n, n);
 	for (size_t i = 0; i < n; i++)
@@ -237,76 +247,77 @@ static void test_empty_plan(void **state)
 	struct uc_exec_report r = { .done = 99, .first_err = -1 };
 
 	(void)state;
-	uc_plan_init(&plan);
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), 0);
 	assert_int_equal(ncalls, 0);
 	expect_report(&r, .done = 0);
 }
 
-/* min and max of one TID go in one syscall, with both values. */
-static void test_one_call_per_tid(void **state)
+/* Task changes in plan order, and the task_set calls the executor makes for them (best
+ * effort; every change done). The lists end at TID 0. */
+struct change_row {
+	pid_t tid;
+	enum uc_attr attr;
+	long from, to;
+};
+
+struct call_row {
+	pid_t tid;
+	size_t n;
+	int min, max, rof;
+};
+
+static struct calls_case {
+	struct change_row changes[6];
+	struct call_row calls[4];
+} calls_cases[] = {
+	/* min and max of one TID go in one syscall, with both values; 103 resets both */
+	{ { { 101, UC_ATTR_MIN, 0, 100 }, { 101, UC_ATTR_MAX, 1024, 800 },
+	    { 102, UC_ATTR_MAX, 1024, 300 },				/* max only */
+	    { 103, UC_ATTR_MIN, 50, UC_RESET }, { 103, UC_ATTR_MAX, 500, UC_RESET },
+	    { 104, UC_ATTR_RESET_ON_FORK, 0, 1 } },			/* the flag alone */
+	  { { 101, 2, 100, 800, UC_KEEP }, { 102, 1, UC_KEEP, 300, UC_KEEP },
+	    { 103, 2, UC_RESET, UC_RESET, UC_KEEP }, { 104, 1, UC_KEEP, UC_KEEP, 1 } } },
+	/* min, max and the flag of one TID: still one call. Non-adjacent changes of the same
+	 * TID are separate calls (the plan's builder keeps them together). */
+	{ { { 7, UC_ATTR_MAX, 1024, 600 }, { 7, UC_ATTR_RESET_ON_FORK, 0, 1 },
+	    { 7, UC_ATTR_MIN, 0, 10 }, { 8, UC_ATTR_MIN, 0, 10 }, { 7, UC_ATTR_MIN, 10, 20 } },
+	  { { 7, 3, 10, 600, 1 }, { 8, 1, 10, UC_KEEP, UC_KEEP },
+	    { 7, 1, 20, UC_KEEP, UC_KEEP } } },
+};
+
+static void test_calls(void **state)
 {
+	const struct calls_case *c = *state;
+	const struct change_row *ch = c->changes;
+	const struct call_row *k = c->calls;
 	struct uc_exec_report r;
-	static const enum uc_change_state want[] = { UC_CH_DONE, UC_CH_DONE, UC_CH_DONE, UC_CH_DONE,
-						     UC_CH_DONE, UC_CH_DONE };
+	size_t nch = 0, ncall = 0;
 
-	(void)state;
-	uc_plan_init(&plan);
-	task(101, UC_ATTR_MIN, 0, 100);
-	task(101, UC_ATTR_MAX, 1024, 800);
-	task(102, UC_ATTR_MAX, 1024, 300);			/* max only */
-	task(103, UC_ATTR_MIN, 50, UC_RESET);			/* reset both */
-	task(103, UC_ATTR_MAX, 500, UC_RESET);
-	task(104, UC_ATTR_RESET_ON_FORK, 0, 1);			/* the flag alone */
+	for (; nch < 6 && ch[nch].tid; nch++)
+		plan_task(ch[nch].tid, ch[nch].attr, ch[nch].from, ch[nch].to);
+	while (ncall < 4 && k[ncall].tid)
+		ncall++;
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), 0);
-	assert_int_equal(ncalls, 4);
-	expect_task_call(0, 101, 2, 100, 800, UC_KEEP);
-	expect_task_call(1, 102, 1, UC_KEEP, 300, UC_KEEP);
-	expect_task_call(2, 103, 2, UC_RESET, UC_RESET, UC_KEEP);
-	expect_task_call(3, 104, 1, UC_KEEP, UC_KEEP, 1);
-	expect_states(want, 6);
-	expect_report(&r, .done = 6);
-}
-
-/* min, max and the flag of one TID: still one call. Non-adjacent changes of
- * the same TID are separate calls (the plan's builder keeps them together). */
-static void test_three_attrs_and_non_adjacent(void **state)
-{
-	struct uc_exec_report r;
-
-	(void)state;
-	uc_plan_init(&plan);
-	task(7, UC_ATTR_MAX, 1024, 600);
-	task(7, UC_ATTR_RESET_ON_FORK, 0, 1);
-	task(7, UC_ATTR_MIN, 0, 10);
-	task(8, UC_ATTR_MIN, 0, 10);
-	task(7, UC_ATTR_MIN, 10, 20);
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), 0);
-	assert_int_equal(ncalls, 3);
-	expect_task_call(0, 7, 3, 10, 600, 1);
-	expect_task_call(1, 8, 1, 10, UC_KEEP, UC_KEEP);
-	expect_task_call(2, 7, 1, 20, UC_KEEP, UC_KEEP);
-	expect_report(&r, .done = 5);
+	assert_int_equal(ncalls, ncall);
+	for (size_t i = 0; i < ncall; i++)
+		expect_task_call(i, k[i].tid, k[i].n, k[i].min, k[i].max, k[i].rof);
+	assert_int_equal(plan.n, nch);
+	for (size_t i = 0; i < nch; i++)
+		if (plan.v[i].state != UC_CH_DONE)
+			fail_msg("change %zu: state '%s', expected 'done'", i,
+				 uc_change_state_name(plan.v[i].state));
+	expect_report(&r, .done = nch);
 }
 
 /* Best effort: a failure does not stop the others; ESRCH is "gone". */
 static void test_best_effort_continues(void **state)
 {
 	struct uc_exec_report r;
-	static const enum uc_change_state want[] = {
-		UC_CH_DONE, UC_CH_DONE, UC_CH_FAILED, UC_CH_FAILED,
-		UC_CH_GONE, UC_CH_DONE, UC_CH_FAILED,
-	};
 
 	(void)state;
-	uc_plan_init(&plan);
-	task(1, UC_ATTR_MIN, 0, 100);
-	task(1, UC_ATTR_MAX, 1024, 200);
-	task(2, UC_ATTR_MIN, 0, 100);
-	task(2, UC_ATTR_MAX, 1024, 200);
-	task(3, UC_ATTR_MAX, 1024, 200);
-	task(4, UC_ATTR_MAX, 1024, 200);
-	task(5, UC_ATTR_MAX, 1024, 200);
+	task_both(1);
+	task_both(2);
+	tasks_max(3, 5);
 	script[1] = -EPERM;
 	script[2] = -ESRCH;
 	script[4] = -EINVAL;
@@ -317,7 +328,8 @@ static void test_best_effort_continues(void **state)
 	expect_task_call(2, 3, 1, UC_KEEP, 200, UC_KEEP);
 	expect_task_call(3, 4, 1, UC_KEEP, 200, UC_KEEP);
 	expect_task_call(4, 5, 1, UC_KEEP, 200, UC_KEEP);
-	expect_states(want, 7);
+	expect_states(UC_CH_DONE, UC_CH_DONE, UC_CH_FAILED, UC_CH_FAILED, UC_CH_GONE, UC_CH_DONE,
+		      UC_CH_FAILED);
 	assert_int_equal(plan.v[2].err, -EPERM);
 	assert_int_equal(plan.v[3].err, -EPERM);
 	assert_int_equal(plan.v[4].err, 0);	/* gone is not an error */
@@ -333,12 +345,9 @@ static void test_gone_is_not_failure(void **state)
 	struct uc_exec_report r;
 
 	(void)state;
-	uc_plan_init(&plan);
-	task(1, UC_ATTR_MIN, 0, 100);
-	task(1, UC_ATTR_MAX, 1024, 200);
-	task(2, UC_ATTR_MAX, 1024, 200);
-	script[0] = -ESRCH;
-	script[1] = -ESRCH;
+	task_both(1);
+	plan_task(2, UC_ATTR_MAX, 1024, 200);
+	script[0] = script[1] = -ESRCH;	/* both calls: the tasks are gone */
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), 0);
 	assert_int_equal(ncalls, 2);
 	expect_report(&r, .gone = 3);
@@ -352,7 +361,6 @@ static void test_esrch_on_a_file_fails(void **state)
 	struct uc_exec_report r;
 
 	(void)state;
-	uc_plan_init(&plan);
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "a", 0, 100));
 	script[0] = -ESRCH;
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), -ESRCH);
@@ -365,13 +373,8 @@ static void test_esrch_on_a_file_fails(void **state)
 static void test_atomic_rolls_back_in_reverse(void **state)
 {
 	struct uc_exec_report r;
-	static const enum uc_change_state want[] = {
-		UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK,
-		UC_CH_FAILED, UC_CH_SKIPPED, UC_CH_SKIPPED,
-	};
 
 	(void)state;
-	uc_plan_init(&plan);
 	/* system min lowered before max (min <= max after every write) */
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MIN, NULL, 1024, 200));
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MAX, NULL, 1024, 800));
@@ -379,7 +382,7 @@ static void test_atomic_rolls_back_in_reverse(void **state)
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "app/web", 0, 2050));
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, "app/web", 10000, 8000));
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "app/db", 0, 1000));
-	task(9, UC_ATTR_MAX, 1024, 100);
+	plan_task(9, UC_ATTR_MAX, 1024, 100);
 	script[4] = -ERANGE;
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), -ERANGE);
 	assert_int_equal(ncalls, 9);
@@ -397,7 +400,8 @@ static void test_atomic_rolls_back_in_reverse(void **state)
 	assert_int_equal(calls[6].value, 0);
 	expect_sysctl_call(7, UC_ATTR_MAX, 1024);
 	expect_sysctl_call(8, UC_ATTR_MIN, 1024);
-	expect_states(want, 7);
+	expect_states(UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK,
+		      UC_CH_FAILED, UC_CH_SKIPPED, UC_CH_SKIPPED);
 	assert_int_equal(plan.v[4].err, -ERANGE);
 	expect_report(&r, .failed = 1, .rolled_back = 4, .skipped = 2, .first_err = -ERANGE);
 }
@@ -407,20 +411,15 @@ static void test_atomic_rolls_back_in_reverse(void **state)
 static void test_atomic_tasks_undo(void **state)
 {
 	struct uc_exec_report r;
-	static const enum uc_change_state want[] = {
-		UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_GONE, UC_CH_ROLLED_BACK, UC_CH_FAILED,
-		UC_CH_FAILED, UC_CH_SKIPPED,
-	};
 
 	(void)state;
-	uc_plan_init(&plan);
-	task(1, UC_ATTR_MIN, 5, 100);
-	task(1, UC_ATTR_MAX, 900, 200);
-	task(2, UC_ATTR_MAX, 1024, 200);
-	task(3, UC_ATTR_RESET_ON_FORK, 0, 1);
-	task(4, UC_ATTR_MIN, 0, 10);
-	task(4, UC_ATTR_MAX, 1024, 20);
-	task(5, UC_ATTR_MIN, 0, 10);
+	plan_task(1, UC_ATTR_MIN, 5, 100);
+	plan_task(1, UC_ATTR_MAX, 900, 200);
+	plan_task(2, UC_ATTR_MAX, 1024, 200);
+	plan_task(3, UC_ATTR_RESET_ON_FORK, 0, 1);
+	plan_task(4, UC_ATTR_MIN, 0, 10);
+	plan_task(4, UC_ATTR_MAX, 1024, 20);
+	plan_task(5, UC_ATTR_MIN, 0, 10);
 	script[1] = -ESRCH;	/* tid 2 gone: not a failure, run goes on */
 	script[3] = -EPERM;	/* tid 4 fails */
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), -EPERM);
@@ -431,7 +430,8 @@ static void test_atomic_tasks_undo(void **state)
 	expect_task_call(3, 4, 2, 10, 20, UC_KEEP);
 	expect_task_call(4, 3, 1, UC_KEEP, UC_KEEP, 0);
 	expect_task_call(5, 1, 2, 5, 900, UC_KEEP);
-	expect_states(want, 7);
+	expect_states(UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_GONE, UC_CH_ROLLED_BACK,
+		      UC_CH_FAILED, UC_CH_FAILED, UC_CH_SKIPPED);
 	expect_report(&r, .failed = 2, .gone = 1, .rolled_back = 3, .skipped = 1,
 		      .first_err = -EPERM);
 }
@@ -440,13 +440,8 @@ static void test_atomic_tasks_undo(void **state)
 static void test_rollback_failed(void **state)
 {
 	struct uc_exec_report r;
-	static const enum uc_change_state want[] = {
-		UC_CH_ROLLED_BACK, UC_CH_ROLLBACK_FAILED, UC_CH_ROLLED_BACK,
-		UC_CH_FAILED, UC_CH_SKIPPED,
-	};
 
 	(void)state;
-	uc_plan_init(&plan);
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MIN, NULL, 1024, 100));
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "a", 0, 500));
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "b", 0, 600));
@@ -459,7 +454,8 @@ static void test_rollback_failed(void **state)
 	expect_cgroup_call(4, "b", UC_ATTR_MIN, 0);
 	expect_cgroup_call(5, "a", UC_ATTR_MIN, 0);
 	expect_sysctl_call(6, UC_ATTR_MIN, 1024);
-	expect_states(want, 5);
+	expect_states(UC_CH_ROLLED_BACK, UC_CH_ROLLBACK_FAILED, UC_CH_ROLLED_BACK, UC_CH_FAILED,
+		      UC_CH_SKIPPED);
 	assert_int_equal(plan.v[1].err, -EIO);
 	assert_int_equal(plan.v[3].err, -EACCES);
 	assert_int_equal(plan.v[0].err, 0);
@@ -473,10 +469,8 @@ static void test_atomic_first_fails(void **state)
 	struct uc_exec_report r;
 
 	(void)state;
-	uc_plan_init(&plan);
-	task(1, UC_ATTR_MIN, 0, 100);
-	task(1, UC_ATTR_MAX, 1024, 200);
-	task(2, UC_ATTR_MIN, 0, 100);
+	task_both(1);
+	plan_task(2, UC_ATTR_MIN, 0, 100);
 	script[0] = -EINVAL;
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), -EINVAL);
 	assert_int_equal(ncalls, 1);
@@ -492,10 +486,9 @@ static void test_atomic_success(void **state)
 	struct uc_exec_report r;
 
 	(void)state;
-	uc_plan_init(&plan);
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_RT_DEFAULT, NULL, 1024, 0));
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, "x/y", 10000, 10000));
-	task(3, UC_ATTR_MAX, 1024, 512);
+	plan_task(3, UC_ATTR_MAX, 1024, 512);
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), 0);
 	assert_int_equal(ncalls, 3);
 	expect_sysctl_call(0, UC_ATTR_RT_DEFAULT, 0);
@@ -515,8 +508,7 @@ static void test_report_reset(void **state)
 				    .rollback_failed = 5, .skipped = 5, .first_err = -EIO };
 
 	(void)state;
-	uc_plan_init(&plan);
-	task(3, UC_ATTR_MAX, 1024, 512);
+	plan_task(3, UC_ATTR_MAX, 1024, 512);
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), 0);
 	expect_report(&r, .done = 1);
 }
@@ -528,19 +520,15 @@ static void test_identity_checked_before_write(void **state)
 	struct uc_exec_report r;
 
 	(void)state;
-	uc_plan_init(&plan);
-	task(1, UC_ATTR_MIN, 0, 100);
-	task(1, UC_ATTR_MAX, 1024, 200);
-	task(2, UC_ATTR_MAX, 1024, 200);
-	task(3, UC_ATTR_MAX, 1024, 200);
-	task(4, UC_ATTR_MAX, 1024, 200);	/* identity unknown (0): not checked */
+	task_both(1);
+	tasks_max(2, 4);	/* 4: identity unknown (0), not checked */
 	plan.v[0].start = plan.v[1].start = 1000;
 	plan.v[2].start = 2000;
 	plan.v[3].start = 3000;
 	start_now[1] = 1000;	/* the same task */
 	start_now[2] = 2500;	/* another task at that PID */
 	start_now[3] = 0;	/* exited */
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, checking_ops(), &stop, &r), 0);
 	assert_int_equal(nidentity, 3);
 	assert_int_equal(ncalls, 2);	/* tids 1 and 4 only */
 	expect_task_call(0, 1, 2, 100, 200, UC_KEEP);
@@ -578,7 +566,7 @@ static void test_identity_of_threads(void **state)
 	start_now[2] = 1000;	/* process 2 is the one planned */
 	start_now[6] = 3000;
 	member_now[3] = member_now[5] = member_now[7] = true;	/* 4 has left process 2 */
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &checking_ops, &stop, &r),
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, checking_ops(), &stop, &r),
 			 0);
 	/* process 2: for tid 3 (first of the run), for 2 (the main thread); 6: once */
 	assert_int_equal(nidentity, 3);
@@ -609,7 +597,7 @@ static void test_identity_of_threads_reused(void **state)
 	}
 	start_now[2] = 1500;	/* another process at PID 2 */
 	member_now[3] = member_now[4] = member_now[5] = true;
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &checking_ops, &stop, &r),
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, checking_ops(), &stop, &r),
 			 0);
 	assert_int_equal(nidentity, 3);	/* never found unchanged: read again each time */
 	assert_int_equal(ncalls, 0);
@@ -625,23 +613,20 @@ static void test_identity_of_threads_reused(void **state)
 static void test_stop_atomic_undoes(void **state)
 {
 	struct uc_exec_report r;
-	static const enum uc_change_state want[] = { UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK,
-						     UC_CH_SKIPPED };
 
 	(void)state;
-	uc_plan_init(&plan);
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MIN, NULL, 1024, 512));
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_MAX, NULL, 1024, 800));
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, UC_ATTR_RT_DEFAULT, NULL, 1024, 100));
 	stop_at = 1;
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, checking_ops(), &stop, &r), 0);
 	assert_int_equal(r.stopped_by, SIGTERM);
 	assert_int_equal(ncalls, 4);
 	expect_sysctl_call(0, UC_ATTR_MIN, 512);
 	expect_sysctl_call(1, UC_ATTR_MAX, 800);
 	expect_sysctl_call(2, UC_ATTR_MAX, 1024);
 	expect_sysctl_call(3, UC_ATTR_MIN, 1024);
-	expect_states(want, 3);
+	expect_states(UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_SKIPPED);
 	expect_report(&r, .rolled_back = 2, .skipped = 1);
 }
 
@@ -649,22 +634,16 @@ static void test_stop_atomic_undoes(void **state)
 static void test_stop_best_effort_keeps(void **state)
 {
 	struct uc_exec_report r;
-	static const enum uc_change_state want[] = { UC_CH_DONE, UC_CH_DONE, UC_CH_DONE,
-						     UC_CH_SKIPPED, UC_CH_SKIPPED };
 
 	(void)state;
-	uc_plan_init(&plan);
-	task(1, UC_ATTR_MIN, 0, 100);
-	task(1, UC_ATTR_MAX, 1024, 200);
-	task(2, UC_ATTR_MAX, 1024, 200);
-	task(3, UC_ATTR_MAX, 1024, 200);
-	task(4, UC_ATTR_MAX, 1024, 200);
+	task_both(1);
+	tasks_max(2, 4);
 	stop_at = 1;
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &checking_ops, &stop, &r),
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, checking_ops(), &stop, &r),
 			 0);
 	assert_int_equal(r.stopped_by, SIGINT);
 	assert_int_equal(ncalls, 2);
-	expect_states(want, 5);
+	expect_states(UC_CH_DONE, UC_CH_DONE, UC_CH_DONE, UC_CH_SKIPPED, UC_CH_SKIPPED);
 	expect_report(&r, .done = 3, .skipped = 2);
 }
 
@@ -674,23 +653,23 @@ static void test_stop_before_first_write(void **state)
 	struct uc_exec_report r;
 
 	(void)state;
-	uc_plan_init(&plan);
-	task(1, UC_ATTR_MAX, 1024, 200);
+	plan_task(1, UC_ATTR_MAX, 1024, 200);
 	stop = SIGHUP;
-	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &checking_ops, &stop, &r), 0);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, checking_ops(), &stop, &r), 0);
 	assert_int_equal(ncalls, 0);
 	assert_int_equal(r.stopped_by, SIGHUP);
 	expect_report(&r, .skipped = 1);
 }
 
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, plan_teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_empty_plan),
-		T(test_one_call_per_tid),
-		T(test_three_attrs_and_non_adjacent),
+		{ "test_one_call_per_tid", test_calls, setup, plan_teardown, &calls_cases[0] },
+		{ "test_three_attrs_and_non_adjacent", test_calls, setup, plan_teardown,
+		  &calls_cases[1] },
 		T(test_best_effort_continues),
 		T(test_gone_is_not_failure),
 		T(test_esrch_on_a_file_fails),

@@ -29,6 +29,8 @@
 #define CAP_SYS_RAWIO_NR 17	/* linux/capability.h */
 
 static char root[512];
+static const struct fr_suite suite = { root, sizeof(root), "test-fastpath", true,
+					{ "proc/sys/kernel", "boot" } };
 
 /* ---- fake root helpers ---- */
 static void path_of(char *buf, size_t n, const char *abspath)
@@ -1042,13 +1044,6 @@ int main(void)
 		cmocka_unit_test(lockdown),
 		cmocka_unit_test(reasons),
 	};
-	int rc;
 
-	if (fr_sysroot(root, sizeof(root), "test-fastpath") || fr_mkdir(root, "proc/sys/kernel") ||
-	    fr_mkdir(root, "boot"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root) && !rc)
-		rc = 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

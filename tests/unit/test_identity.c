@@ -10,13 +10,13 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "uclamp/identity.h"
+#include "fakeroot.h"
+
+/* before the first sysroot call: test_read's task lives there */
+static char root[512];
+static const struct fr_suite suite = { root, sizeof(root), "test-identity", true, { NULL } };
 
 /* fields 3..21 (state, then 18 numbers), then starttime (22) = 987654321, then more */
 #define MID "S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18"
@@ -55,49 +55,22 @@ static void test_bad_lines(void **state)
 /* Through the sysroot: a fake stat file, then a missing task (-ESRCH). */
 static void test_read(void **state)
 {
-	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	static const char *const dirs[] = { "/proc", "/proc/7", "/proc/7/task", "/proc/7/task/8" };
-	char root[256], path[512], path2[512];
 	unsigned long long st = 0;
-	FILE *f;
 
 	(void)state;
-	snprintf(root, sizeof(root), "%s/test_identity.XXXXXX", tmp);
-	assert_non_null(mkdtemp(root));
-	setenv("UCLAMPCTL_SYSROOT", root, 1);
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
-		assert_int_equal(mkdir(path, 0755), 0);
-	}
-	strcat(path, "/stat");
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("8 (worker) " MID " 4242 0 0\n", f);
-	fclose(f);
+	assert_int_equal(fr_write(root, "proc/7/task/8/stat", "8 (worker) " MID " 4242 0 0\n"), 0);
 	assert_int_equal(uc_task_start_time(7, 8, &st), 0);
 	assert_true(st == 4242);
 	assert_int_equal(uc_task_start_time(7, 9, &st), -ESRCH);
 	/* a process's own: /proc/PID/stat, the file the walk reads */
 	assert_int_equal(uc_task_start_time(7, 7, &st), -ESRCH);
-	snprintf(path2, sizeof(path2), "%s/proc/7/stat", root);
-	f = fopen(path2, "w");
-	assert_non_null(f);
-	fputs("7 (main) " MID " 4000 0 0\n", f);
-	fclose(f);
+	assert_int_equal(fr_write(root, "proc/7/stat", "7 (main) " MID " 4000 0 0\n"), 0);
 	assert_int_equal(uc_task_start_time(7, 7, &st), 0);
 	assert_true(st == 4000);
 	/* threads of a process: its task/ directory in the fake tree */
 	assert_int_equal(uc_task_in_process(7, 8), 0);
 	assert_int_equal(uc_task_in_process(7, 9), -ESRCH);
 	assert_int_equal(uc_task_in_process(6, 8), -ESRCH);
-
-	unlink(path2);
-	unlink(path);
-	for (size_t i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0;) {
-		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
-		rmdir(path);
-	}
-	rmdir(root);
 }
 
 int main(void)
@@ -107,5 +80,5 @@ int main(void)
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_read),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -20,8 +20,11 @@
 #include "uclamp/kallsyms.h"
 #include "uclamp/sysroot.h"
 #include "fakeroot.h"
+#include "ksym_one.h"
 
 static char root[512];
+static const struct fr_suite suite = { root, sizeof(root), "test-kallsyms", true,
+					{ "proc", "boot" } };
 
 static void put(const char *abspath, const char *text)
 {
@@ -109,20 +112,6 @@ static void parse_lines(void **state)
 	}
 }
 
-/* One symbol through uc_ksym_lookup_many: 0 and *addr; -ENOENT absent;
- * -EPERM present but zeroed (kptr_restrict). */
-static int lookup1(const char *abspath, const char *name, uint64_t *addr)
-{
-	struct uc_ksym s = { .name = name };
-	int rc = uc_ksym_lookup_many(abspath, &s, 1, NULL);
-
-	if (rc)
-		return rc;
-	if (s.rc == 0)
-		*addr = s.addr;
-	return s.rc;
-}
-
 static void lookup_basic(void **state)
 {
 	struct uc_ksym syms[] = {
@@ -154,10 +143,10 @@ static void lookup_basic(void **state)
 	assert_int_equal(st.data, 9);
 	assert_true(uc_ksym_has_data_symbols(&st));
 
-	assert_int_equal(lookup1("/proc/kallsyms", "_etext", &a), 0);
+	assert_int_equal(ksym_one("/proc/kallsyms", "_etext", &a), 0);
 	assert_int_equal(a, 0xffffffff89a02c31ull);
-	assert_int_equal(lookup1("/proc/kallsyms", "nope", &a), -ENOENT);
-	assert_int_equal(lookup1("/proc/no_such_file", "_text", &a), -ENOENT);
+	assert_int_equal(ksym_one("/proc/kallsyms", "nope", &a), -ENOENT);
+	assert_int_equal(ksym_one("/proc/no_such_file", "_text", &a), -ENOENT);
 	assert_int_equal(uc_ksym_lookup_many("/proc/no_such_file", syms, 1, NULL), -ENOENT);
 }
 
@@ -184,7 +173,7 @@ static void zeroed_addresses(void **state)
 	assert_int_equal(syms[2].rc, -ENOENT);
 	assert_int_equal(st.nonzero, 0);
 	assert_true(uc_ksym_has_data_symbols(&st));	/* names still tell KALLSYMS_ALL */
-	assert_int_equal(lookup1("/proc/kallsyms", "sched_uclamp_used", &a), -EPERM);
+	assert_int_equal(ksym_one("/proc/kallsyms", "sched_uclamp_used", &a), -EPERM);
 	assert_int_equal(a, 42);	/* untouched */
 }
 
@@ -283,6 +272,18 @@ static void bad_and_long_lines(void **state)
 	assert_int_equal(st.lines, 3);
 }
 
+/* Start writing a large /proc/kallsyms (its path into p): _text first. */
+static FILE *kallsyms_create(char *p, size_t n)
+{
+	FILE *f;
+
+	assert_int_equal(fr_path(p, n, root, "proc/kallsyms"), 0);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fprintf(f, "ffffffff81000000 T _text\n");
+	return f;
+}
+
 /* 2 million lines (~70 MB): streamed (no line is kept), the symbol at the
  * very end found. Its speed is bench/'s job (run.sh 'cold'), not a timed test:
  * valgrind and sanitizers run this too. */
@@ -295,10 +296,7 @@ static void huge_file(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(fr_path(p, sizeof(p), root, "/proc/kallsyms"), 0);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fprintf(f, "ffffffff81000000 T _text\n");
+	f = kallsyms_create(p, sizeof(p));
 	for (size_t i = 1; i < nlines - 1; i++)
 		fprintf(f, "ffffffff%08zx t some_function_name_%zu\n", 0x81000000 + i * 16, i);
 	fprintf(f, "ffffffff89d46710 B sched_uclamp_used\n");
@@ -398,10 +396,7 @@ static void stops_early(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(fr_path(p, sizeof(p), root, "proc/kallsyms"), 0);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fprintf(f, "ffffffff81000000 T _text\n");
+	f = kallsyms_create(p, sizeof(p));
 	for (size_t i = 1; i < nlines - nmod - 3; i++)
 		fprintf(f, "ffffffff%08zx %c sym_%zu\n", 0x81000000 + i * 16, i % 4 ? 't' : 'd', i);
 	fprintf(f, "ffffffff89d46710 B sched_uclamp_used\nffffffff89f00000 T _einittext\n");
@@ -456,13 +451,6 @@ int main(void)
 		cmocka_unit_test(stops_early),
 		cmocka_unit_test(system_map_kaslr),
 	};
-	int rc;
 
-	if (fr_sysroot(root, sizeof(root), "test-kallsyms") || fr_mkdir(root, "proc") ||
-	    fr_mkdir(root, "boot"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root))
-		rc = rc ? rc : 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -156,6 +156,7 @@ static void image_std(struct image *im)
 }
 
 static char tmpdir[PATH_MAX - 64];	/* the images, each unlinked once open */
+static const struct fr_suite suite = { tmpdir, sizeof(tmpdir), "test-kcore", false, { NULL } };
 
 /* Write the image (headers first, then the pattern over the data region,
  * sparse beyond 1 MiB); returns an O_RDONLY fd. raw/rawlen, when given,
@@ -234,20 +235,75 @@ static void read4(int fd, uint64_t vaddr, int want_rc, uint64_t want_off, const 
 	}
 }
 
+/* one read4: at vaddr, rc, the file offset read (rc 0) or words of the reason (else) */
+struct probe {
+	uint64_t vaddr;
+	int rc;
+	uint64_t off;
+	const char *why;
+};
+
+#define PROBES(...) ((const struct probe[]){ __VA_ARGS__ })
+/* read4s(fd, { vaddr, rc, off, why }, ...): each probe's reads checked on their own */
+#define read4s(fd, ...) \
+	read4_each((fd), PROBES(__VA_ARGS__), sizeof(PROBES(__VA_ARGS__)) / sizeof(struct probe))
+
+static void read4_each(int fd, const struct probe *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		nreads = 0;
+		read4(fd, p[i].vaddr, p[i].rc, p[i].off, p[i].why);
+	}
+}
+
+/* the standard image with one field of the ELF header changed */
+struct bad_header {
+	size_t off, size;	/* the field, in Elf64_Ehdr */
+	uint64_t value;
+	const char *why;	/* words of the reason it is refused with */
+};
+
+#define EH(field) offsetof(Elf64_Ehdr, field), sizeof(((Elf64_Ehdr *)0)->field)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FOREIGN_DATA ELFDATA2MSB
+#else
+#define FOREIGN_DATA ELFDATA2LSB
+#endif
+
+static void set_field(Elf64_Ehdr *eh, size_t off, size_t size, uint64_t value)
+{
+	uint8_t *p = (uint8_t *)eh + off;
+	uint16_t v16 = (uint16_t)value;
+
+	if (size == 1)
+		*p = (uint8_t)value;
+	else if (size == 2)
+		memcpy(p, &v16, 2);
+	else if (size == 8)
+		memcpy(p, &value, 8);
+	else
+		fail_msg("no %zu-byte fields in the ELF header", size);
+}
+
+/* image_std, written: its fd */
+static int std_image(void)
+{
+	struct image im;
+
+	image_std(&im);
+	return image_write(&im, NULL, 0, 0);
+}
+
 /* ---- tests ------------------------------------------------------------- */
 static void several_loads(void **state)
 {
-	struct image im;
 	int fd;
 
 	(void)state;
-	image_std(&im);
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT + 0x710, 0, 0x1000 + 0x710, NULL);
-	nreads = 0;
-	read4(fd, DMAP + 0x1ffc, 0, 0x2000 + 0x1ffc, NULL);
-	nreads = 0;
-	read4(fd, TOP + 0x10, 0, 0x4000 + 0x10, NULL);
+	fd = std_image();
+	read4s(fd, { TEXT + 0x710, 0, 0x1000 + 0x710, NULL },
+	       { DMAP + 0x1ffc, 0, 0x2000 + 0x1ffc, NULL },
+	       { TOP + 0x10, 0, 0x4000 + 0x10, NULL });
 	/* the plain API agrees */
 	uint32_t v;
 	assert_int_equal(uc_kcore_read_why(fd, DMAP, &v, 4, NULL), 0);
@@ -257,30 +313,20 @@ static void several_loads(void **state)
 
 static void segment_edges(void **state)
 {
-	struct image im;
 	int fd;
 
 	(void)state;
-	image_std(&im);
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, 0, 0x1000, NULL);				/* first 4 bytes */
-	nreads = 0;
-	read4(fd, TEXT + 0x1000 - 4, 0, 0x1000 + 0x1000 - 4, NULL);	/* last 4 bytes */
-	nreads = 0;
-	read4(fd, TEXT + 0x1000 - 2, -EFAULT, 0, "no PT_LOAD");	/* straddles the end */
-	nreads = 0;
-	read4(fd, TEXT + 0x1000, -EFAULT, 0, "no PT_LOAD");		/* just past it */
-	nreads = 0;
-	read4(fd, TEXT - 1, -EFAULT, 0, "no PT_LOAD");		/* straddles the start */
-	nreads = 0;
-	read4(fd, TEXT - 4, -EFAULT, 0, "no PT_LOAD");		/* just below it */
-	nreads = 0;
-	/* the very top of the address space: no overflow either way */
-	read4(fd, UINT64_MAX - 3, 0, 0x4000 + 0xffc, NULL);
-	nreads = 0;
-	read4(fd, UINT64_MAX - 2, -EFAULT, 0, "no PT_LOAD");
-	nreads = 0;
-	read4(fd, UINT64_MAX, -EFAULT, 0, NULL);
+	fd = std_image();
+	read4s(fd, { TEXT, 0, 0x1000, NULL },				/* first 4 bytes */
+	       { TEXT + 0x1000 - 4, 0, 0x1000 + 0x1000 - 4, NULL },	/* last 4 bytes */
+	       { TEXT + 0x1000 - 2, -EFAULT, 0, "no PT_LOAD" },	/* straddles the end */
+	       { TEXT + 0x1000, -EFAULT, 0, "no PT_LOAD" },		/* just past it */
+	       { TEXT - 1, -EFAULT, 0, "no PT_LOAD" },		/* straddles the start */
+	       { TEXT - 4, -EFAULT, 0, "no PT_LOAD" },		/* just below it */
+	       /* the very top of the address space: no overflow either way */
+	       { UINT64_MAX - 3, 0, 0x4000 + 0xffc, NULL },
+	       { UINT64_MAX - 2, -EFAULT, 0, "no PT_LOAD" },
+	       { UINT64_MAX, -EFAULT, 0, NULL });
 	close(fd);
 }
 
@@ -292,12 +338,10 @@ static void no_segment(void **state)
 	(void)state;
 	image_std(&im);
 	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, 0, -EFAULT, 0, "no PT_LOAD");
-	nreads = 0;
-	read4(fd, 0xffffffffa0000000ull, -EFAULT, 0, "no PT_LOAD");
-	nreads = 0;
-	/* inside the PT_NOTE's vaddr range: not a LOAD */
-	read4(fd, 0x10, -EFAULT, 0, "no PT_LOAD");
+	read4s(fd, { 0, -EFAULT, 0, "no PT_LOAD" },
+	       { 0xffffffffa0000000ull, -EFAULT, 0, "no PT_LOAD" },
+	       /* inside the PT_NOTE's vaddr range: not a LOAD */
+	       { 0x10, -EFAULT, 0, "no PT_LOAD" });
 	close(fd);
 
 	/* no program headers at all */
@@ -311,73 +355,61 @@ static void truncated(void **state)
 {
 	struct image im;
 	int fd;
+	static const struct {
+		uint64_t cut;
+		const char *why;
+	} cuts[] = {
+		/* cut in the program header table, in the ELF header */
+		{ PHOFF + sizeof(Elf64_Phdr) + 10, "truncated program headers" },
+		{ 40, "truncated ELF header" },
+		{ 1, "bad magic" },	/* a single byte */
+	};
 
 	(void)state;
 	image_std(&im);
-	/* cut inside the program header table */
-	fd = image_write(&im, NULL, 0, PHOFF + sizeof(Elf64_Phdr) + 10);
-	read4(fd, TEXT, -ENOEXEC, 0, "truncated program headers");
-	close(fd);
-	/* cut inside the ELF header */
-	fd = image_write(&im, NULL, 0, 40);
-	read4(fd, TEXT, -ENOEXEC, 0, "truncated ELF header");
-	close(fd);
-	/* a single byte */
-	fd = image_write(&im, NULL, 0, 1);
-	read4(fd, TEXT, -ENOEXEC, 0, "bad magic");
-	close(fd);
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		fd = image_write(&im, NULL, 0, cuts[i].cut);
+		read4(fd, TEXT, -ENOEXEC, 0, cuts[i].why);
+		close(fd);
+	}
 	/* segment data beyond the end of the file: the short read is caught up front */
 	fd = image_write(&im, NULL, 0, 0x1800);
-	read4(fd, TEXT + 0x10, 0, 0x1010, NULL);
-	nreads = 0;
-	read4(fd, TEXT + 0xa00, -EIO, 0, "beyond the end");
+	read4s(fd, { TEXT + 0x10, 0, 0x1010, NULL }, { TEXT + 0xa00, -EIO, 0, "beyond the end" });
 	close(fd);
 }
 
-static void wrong_class_magic_type(void **state)
+/* one field of the ELF header wrong: refused, naming it */
+static void bad_header_fields(void **state)
 {
+	static const struct bad_header bad[] = {
+		{ EH(e_ident[EI_CLASS]), ELFCLASS32, "32-bit" },
+		{ EH(e_ident[EI_CLASS]), 7, "class" },
+		{ EH(e_ident[EI_MAG1]), 'X', "bad magic" },
+		{ EH(e_ident[EI_DATA]), FOREIGN_DATA, "byte order" },
+		{ EH(e_type), ET_EXEC, "core" },
+		{ EH(e_ident[EI_VERSION]), 0, "version" },
+		/* e_phnum huge: the table would run far past the end of the file */
+		{ EH(e_phnum), 65534, "truncated program headers" },
+		{ EH(e_phnum), PN_XNUM, "extended" },
+		{ EH(e_phentsize), 32, "too small" },
+		/* e_phoff so large that e_phoff + table overflows 64 bits */
+		{ EH(e_phoff), UINT64_MAX - 8, "truncated program headers" },
+		{ EH(e_phoff), 16, "overlap" },
+	};
+	static const char text[] = "ffffffff81000000 T _text\n";
 	struct image im;
 	int fd;
 
 	(void)state;
-	image_std(&im);
-	im.eh.e_ident[EI_CLASS] = ELFCLASS32;
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "32-bit");
-	close(fd);
-
-	image_std(&im);
-	im.eh.e_ident[EI_CLASS] = 7;
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "class");
-	close(fd);
-
-	image_std(&im);
-	im.eh.e_ident[EI_MAG1] = 'X';
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "bad magic");
-	close(fd);
-
-	image_std(&im);
-	im.eh.e_ident[EI_DATA] = im.eh.e_ident[EI_DATA] == ELFDATA2LSB ? ELFDATA2MSB : ELFDATA2LSB;
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "byte order");
-	close(fd);
-
-	image_std(&im);
-	im.eh.e_type = ET_EXEC;
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "core");
-	close(fd);
-
-	image_std(&im);
-	im.eh.e_ident[EI_VERSION] = 0;
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "version");
-	close(fd);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		image_std(&im);
+		set_field(&im.eh, bad[i].off, bad[i].size, bad[i].value);
+		fd = image_write(&im, NULL, 0, 0);
+		read4(fd, TEXT, -ENOEXEC, 0, bad[i].why);
+		close(fd);
+	}
 
 	/* text that is not ELF at all */
-	static const char text[] = "ffffffff81000000 T _text\n";
 	image_std(&im);
 	fd = image_write(&im, text, sizeof(text) - 1, sizeof(text) - 1);
 	read4(fd, TEXT, -ENOEXEC, 0, "bad magic");
@@ -390,38 +422,6 @@ static void bad_phdr_fields(void **state)
 	int fd;
 
 	(void)state;
-	/* e_phnum huge: the table would run far past the end of the file */
-	image_std(&im);
-	im.eh.e_phnum = 65534;
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "truncated program headers");
-	close(fd);
-
-	image_std(&im);
-	im.eh.e_phnum = PN_XNUM;
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "extended");
-	close(fd);
-
-	image_std(&im);
-	im.eh.e_phentsize = 32;
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "too small");
-	close(fd);
-
-	/* e_phoff so large that e_phoff + table overflows 64 bits */
-	image_std(&im);
-	im.eh.e_phoff = UINT64_MAX - 8;
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "truncated program headers");
-	close(fd);
-
-	image_std(&im);
-	im.eh.e_phoff = 16;
-	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT, -ENOEXEC, 0, "overlap");
-	close(fd);
-
 	/* a covering segment whose p_offset + delta overflows */
 	image_init(&im);
 	image_seg(&im, PT_LOAD, TEXT, 0x1000, 0x1000);
@@ -435,10 +435,9 @@ static void bad_phdr_fields(void **state)
 	image_seg(&im, PT_LOAD, TEXT, 0x1000, 0x1000);
 	im.ph[0].p_filesz = UINT64_MAX;
 	fd = image_write(&im, NULL, 0, 0);
-	read4(fd, TEXT - 0x1000, -EFAULT, 0, "no PT_LOAD");
-	nreads = 0;
-	/* covered, but not in the file */
-	read4(fd, TEXT + 0x2000, -EIO, 0, "beyond the end");
+	read4s(fd, { TEXT - 0x1000, -EFAULT, 0, "no PT_LOAD" },
+	       /* covered, but not in the file */
+	       { TEXT + 0x2000, -EIO, 0, "beyond the end" });
 	close(fd);
 }
 
@@ -480,13 +479,11 @@ static void offsets_above_4g(void **state)
 
 static void io_faults(void **state)
 {
-	struct image im;
 	uint32_t v;
 	int fd;
 
 	(void)state;
-	image_std(&im);
-	fd = image_write(&im, NULL, 0, 0);
+	fd = std_image();
 
 	/* EINTR and 1-byte reads are retried transparently */
 	inject_eintr = 3;
@@ -554,19 +551,13 @@ int main(void)
 		cmocka_unit_test(segment_edges),
 		cmocka_unit_test(no_segment),
 		cmocka_unit_test(truncated),
-		cmocka_unit_test(wrong_class_magic_type),
+		cmocka_unit_test(bad_header_fields),
 		cmocka_unit_test(bad_phdr_fields),
 		cmocka_unit_test(larger_phentsize),
 		cmocka_unit_test(offsets_above_4g),
 		cmocka_unit_test(io_faults),
 		cmocka_unit_test(fuzz_headers),
 	};
-	int rc;
 
-	if (fr_create(tmpdir, sizeof(tmpdir), "test-kcore"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(tmpdir) && !rc)
-		rc = 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,45 +21,24 @@
 #include <unistd.h>
 
 #include "uclamp/lock.h"
+#include "fakeroot.h"
 
-static char root[256];
+/* one root for the suite: uc_sysroot() keeps the first value it reads */
+static char root[512];
+static const struct fr_suite suite = { root, sizeof(root), "test-lock", true, { "run" } };
 
-static int setup(void **state)
-{
-	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char run[300];
-
-	(void)state;
-	snprintf(root, sizeof(root), "%s/test_lock.XXXXXX", tmp);
-	if (!mkdtemp(root))
-		return -1;
-	snprintf(run, sizeof(run), "%s/run", root);
-	if (mkdir(run, 0755))
-		return -1;
-	setenv("UCLAMPCTL_SYSROOT", root, 1);
-	return 0;
-}
-
+/* each test starts without the lock file and its directory */
 static int teardown(void **state)
 {
-	char p[400];
-
 	(void)state;
-	snprintf(p, sizeof(p), "%s" UC_LOCK_PATH, root);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s" UC_LOCK_DIR, root);
-	rmdir(p);
-	snprintf(p, sizeof(p), "%s/run", root);
-	rmdir(p);
-	rmdir(root);
-	return 0;
+	return fr_remove(root, UC_LOCK_DIR) ? -1 : 0;
 }
 
 static void test_one_writer(void **state)
 {
 	struct uc_lock a = { .fd = -1 }, b = { .fd = -1 };
 	struct timespec t0, t1;
-	char p[400], buf[32] = "";
+	char p[PATH_MAX], buf[32] = "";
 	pid_t holder = -1;
 	FILE *f;
 	long ms;
@@ -67,7 +47,7 @@ static void test_one_writer(void **state)
 	assert_int_equal(uc_lock_try(&a, &holder), 0);
 	assert_int_equal(holder, 0);
 	/* the holder's PID is in the file, for the next waiter */
-	snprintf(p, sizeof(p), "%s" UC_LOCK_PATH, root);
+	assert_int_equal(fr_path(p, sizeof(p), root, UC_LOCK_PATH), 0);
 	f = fopen(p, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
@@ -92,10 +72,10 @@ static void test_one_writer(void **state)
 static void test_no_run_dir(void **state)
 {
 	struct uc_lock a = { .fd = -1 };
-	char run[300];
+	char run[PATH_MAX];
 
 	(void)state;
-	snprintf(run, sizeof(run), "%s/run", root);
+	assert_int_equal(fr_path(run, sizeof(run), root, "run"), 0);
 	assert_int_equal(rmdir(run), 0);
 	assert_int_equal(uc_lock_try(&a, NULL), -ENOENT);
 	assert_int_equal(a.fd, -1);
@@ -105,8 +85,8 @@ static void test_no_run_dir(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_one_writer, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_run_dir, setup, teardown),
+		cmocka_unit_test_teardown(test_one_writer, teardown),
+		cmocka_unit_test_teardown(test_no_run_dir, teardown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -85,24 +85,91 @@ static void init_ok(struct uc_table *t, const struct uc_out_opts *o)
 	assert_non_null(t->tb);
 }
 
-static void test_default_columns_raw(void **state)
+/* init_ok, then its first (top-level) line */
+static struct libscols_line *init_first_line(struct uc_table *t, const struct uc_out_opts *o)
 {
-	struct uc_out_opts o = { .raw = true };
-	struct uc_table t;
+	init_ok(t, o);
+	return uc_table_line(t, NULL);
+}
 
-	(void)state;
-	init_ok(&t, &o);
-	assert_int_equal(scols_table_get_ncols(t.tb), 4);
-	assert_int_equal(t.map[C_PID], 0);
-	assert_int_equal(t.map[C_UTIL_MAX], 3);
-	assert_int_equal(t.map[C_RESET_ON_FORK], -1);
-	fill(&t);
+/* -o and the flags: each column's position (-1 hidden), fill()'s rows printed (raw, JSON) */
+static const struct layout_case {
+	struct uc_out_opts o;
+	int map[C_NAME + 1];
+	const char *printed;
+} layouts[] = {
 	/* raw: single spaces, spaces inside a cell escaped */
-	assert_string_equal(print(&t), "PID COMM UTIL_MIN UTIL_MAX\n"
-				       "12 bash\\x20x 100 800\n"
-				       "1234 sleep  1024\n");
-	uc_table_free(&t);
-	assert_null(t.tb);
+	{ { .raw = true }, { 0, 1, 2, 3, -1, -1 },
+	  "PID COMM UTIL_MIN UTIL_MAX\n12 bash\\x20x 100 800\n1234 sleep  1024\n" },
+	{ { .raw = true, .noheadings = true }, { 0, 1, 2, 3, -1, -1 },
+	  "12 bash\\x20x 100 800\n1234 sleep  1024\n" },
+	/* -o LIST replaces the defaults, in the order given; names are case-insensitive;
+	 * cells of hidden columns are ignored */
+	{ { .raw = true, .columns = "util_max,Pid,RESET_ON_FORK" }, { 1, -1, -1, 0, 2, -1 },
+	  "UTIL_MAX PID RESET_ON_FORK\n800 12 0\n1024 1234 1\n" },
+	/* -o +LIST appends to the defaults; a column listed twice is shown once */
+	{ { .raw = true, .columns = "+RESET_ON_FORK,pid" }, { 0, 1, 2, 3, 4, -1 },
+	  "PID COMM UTIL_MIN UTIL_MAX RESET_ON_FORK\n12 bash\\x20x 100 800 0\n"
+	  "1234 sleep  1024 1\n" },
+	/* "+" alone: the defaults */
+	{ { .raw = true, .columns = "+" }, { 0, 1, 2, 3, -1, -1 },
+	  "PID COMM UTIL_MIN UTIL_MAX\n12 bash\\x20x 100 800\n1234 sleep  1024\n" },
+	/* JSON: lower-case keys, numbers and booleans unquoted, empty = null */
+	{ { .json = true, .columns = "+RESET_ON_FORK" }, { 0, 1, 2, 3, 4, -1 },
+	  "{\n"
+	  "   \"tasks\": [\n"
+	  "      {\n"
+	  "         \"pid\": 12,\n"
+	  "         \"comm\": \"bash x\",\n"
+	  "         \"util_min\": 100,\n"
+	  "         \"util_max\": 800,\n"
+	  "         \"reset_on_fork\": false\n"
+	  "      },{\n"
+	  "         \"pid\": 1234,\n"
+	  "         \"comm\": \"sleep\",\n"
+	  "         \"util_min\": null,\n"
+	  "         \"util_max\": 1024,\n"
+	  "         \"reset_on_fork\": true\n"
+	  "      }\n"
+	  "   ]\n"
+	  "}\n" },
+	/* the JSON keys keep the column names as given by -o (lower-cased) */
+	{ { .json = true, .noheadings = true, .columns = "comm" }, { -1, 0, -1, -1, -1, -1 },
+	  "{\n"
+	  "   \"tasks\": [\n"
+	  "      {\n"
+	  "         \"comm\": \"bash x\"\n"
+	  "      },{\n"
+	  "         \"comm\": \"sleep\"\n"
+	  "      }\n"
+	  "   ]\n"
+	  "}\n" },
+};
+
+static void test_layouts(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		const struct layout_case *c = &layouts[i];
+		const char *cols_opt = c->o.columns ? c->o.columns : "(defaults)";
+		struct uc_table t;
+		int shown = 0;
+
+		init_ok(&t, &c->o);
+		for (int col = 0; col <= C_NAME; col++) {
+			if (t.map[col] != c->map[col])
+				fail_msg("-o %s: column %d at %d, expected %d", cols_opt, col,
+					 t.map[col], c->map[col]);
+			shown += c->map[col] >= 0;
+		}
+		assert_int_equal(scols_table_get_ncols(t.tb), shown);
+		fill(&t);
+		if (strcmp(print(&t), c->printed))
+			fail_msg("-o %s%s:\n%s\nexpected\n%s", cols_opt,
+				 c->o.noheadings ? " -n" : "", printed, c->printed);
+		uc_table_free(&t);
+		assert_null(t.tb);
+	}
 }
 
 static void test_default_columns_table(void **state)
@@ -121,67 +188,6 @@ static void test_default_columns_table(void **state)
 	assert_non_null(strstr(s, "\n   12 bash x "));
 	assert_non_null(strstr(s, "\n 1234 sleep "));
 	assert_null(strstr(s, "RESET_ON_FORK"));
-	uc_table_free(&t);
-}
-
-static void test_noheadings(void **state)
-{
-	struct uc_out_opts o = { .raw = true, .noheadings = true };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	fill(&t);
-	assert_string_equal(print(&t), "12 bash\\x20x 100 800\n"
-				       "1234 sleep  1024\n");
-	uc_table_free(&t);
-}
-
-/* -o LIST replaces the defaults, in the order given; names are case-insensitive. */
-static void test_output_list(void **state)
-{
-	struct uc_out_opts o = { .raw = true, .columns = "util_max,Pid,RESET_ON_FORK" };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	assert_int_equal(scols_table_get_ncols(t.tb), 3);
-	assert_int_equal(t.map[C_UTIL_MAX], 0);
-	assert_int_equal(t.map[C_PID], 1);
-	assert_int_equal(t.map[C_RESET_ON_FORK], 2);
-	assert_int_equal(t.map[C_COMM], -1);
-	fill(&t);	/* cells of hidden columns are ignored */
-	assert_string_equal(print(&t), "UTIL_MAX PID RESET_ON_FORK\n"
-				       "800 12 0\n"
-				       "1024 1234 1\n");
-	uc_table_free(&t);
-}
-
-/* -o +LIST appends to the defaults; a column listed twice is shown once. */
-static void test_output_plus_list(void **state)
-{
-	struct uc_out_opts o = { .raw = true, .columns = "+RESET_ON_FORK,pid" };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	assert_int_equal(scols_table_get_ncols(t.tb), 5);
-	assert_int_equal(t.map[C_RESET_ON_FORK], 4);
-	assert_int_equal(t.map[C_PID], 0);
-	fill(&t);
-	assert_string_equal(print(&t), "PID COMM UTIL_MIN UTIL_MAX RESET_ON_FORK\n"
-				       "12 bash\\x20x 100 800 0\n"
-				       "1234 sleep  1024 1\n");
-	uc_table_free(&t);
-
-	/* "+" alone: the defaults; empty items are skipped */
-	o.columns = "+";
-	init_ok(&t, &o);
-	assert_int_equal(scols_table_get_ncols(t.tb), 4);
-	uc_table_free(&t);
-	o.columns = "PID,,COMM,";
-	init_ok(&t, &o);
-	assert_int_equal(scols_table_get_ncols(t.tb), 2);
 	uc_table_free(&t);
 }
 
@@ -250,35 +256,6 @@ static void test_too_many_columns(void **state)
 	assert_null(t.tb);
 }
 
-/* JSON: lower-case keys, numbers and booleans unquoted, empty = null. */
-static void test_json(void **state)
-{
-	struct uc_out_opts o = { .json = true, .columns = "+RESET_ON_FORK" };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	fill(&t);
-	assert_string_equal(print(&t), "{\n"
-				       "   \"tasks\": [\n"
-				       "      {\n"
-				       "         \"pid\": 12,\n"
-				       "         \"comm\": \"bash x\",\n"
-				       "         \"util_min\": 100,\n"
-				       "         \"util_max\": 800,\n"
-				       "         \"reset_on_fork\": false\n"
-				       "      },{\n"
-				       "         \"pid\": 1234,\n"
-				       "         \"comm\": \"sleep\",\n"
-				       "         \"util_min\": null,\n"
-				       "         \"util_max\": 1024,\n"
-				       "         \"reset_on_fork\": true\n"
-				       "      }\n"
-				       "   ]\n"
-				       "}\n");
-	uc_table_free(&t);
-}
-
 /* JSON strings are escaped; a number column that gets a word ("default")
  * must still print valid JSON (the word quoted). */
 static void test_json_escaping_and_words_in_numbers(void **state)
@@ -289,8 +266,7 @@ static void test_json_escaping_and_words_in_numbers(void **state)
 	const char *s;
 
 	(void)state;
-	init_ok(&t, &o);
-	ln = uc_table_line(&t, NULL);
+	ln = init_first_line(&t, &o);
 	uc_table_set(&t, ln, C_PID, "7");
 	uc_table_set(&t, ln, C_COMM, "a\"b\\c");
 	uc_table_set(&t, ln, C_UTIL_MIN, "default");
@@ -306,8 +282,7 @@ static void test_json_escaping_and_words_in_numbers(void **state)
 	uc_table_free(&t);
 
 	/* negative and decimal numbers stay numbers */
-	init_ok(&t, &o);
-	ln = uc_table_line(&t, NULL);
+	ln = init_first_line(&t, &o);
 	uc_table_set(&t, ln, C_PID, "-1");
 	uc_table_set(&t, ln, C_UTIL_MIN, "20.50");
 	s = print(&t);
@@ -322,8 +297,7 @@ static void test_json_escaping_and_words_in_numbers(void **state)
 	for (size_t i = 0; i < sizeof(not_numbers) / sizeof(not_numbers[0]); i++) {
 		char want[32];
 
-		init_ok(&t, &o);
-		ln = uc_table_line(&t, NULL);
+		ln = init_first_line(&t, &o);
 		uc_table_set(&t, ln, C_UTIL_MIN, not_numbers[i]);
 		snprintf(want, sizeof(want), "\"util_min\": \"%s\"", not_numbers[i]);
 		s = print(&t);
@@ -331,27 +305,6 @@ static void test_json_escaping_and_words_in_numbers(void **state)
 			fail_msg("'%s' printed as:\n%s", not_numbers[i], s);
 		uc_table_free(&t);
 	}
-}
-
-/* The JSON keys keep the column names as given by -o (lower-cased). */
-static void test_json_noheadings_keeps_keys(void **state)
-{
-	struct uc_out_opts o = { .json = true, .noheadings = true, .columns = "comm" };
-	struct uc_table t;
-
-	(void)state;
-	init_ok(&t, &o);
-	fill(&t);
-	assert_string_equal(print(&t), "{\n"
-				       "   \"tasks\": [\n"
-				       "      {\n"
-				       "         \"comm\": \"bash x\"\n"
-				       "      },{\n"
-				       "         \"comm\": \"sleep\"\n"
-				       "      }\n"
-				       "   ]\n"
-				       "}\n");
-	uc_table_free(&t);
 }
 
 /* Setting cells that are not shown, or with bad ids, is harmless. */
@@ -362,8 +315,7 @@ static void test_set_ignores_hidden_and_bad_ids(void **state)
 	struct libscols_line *ln;
 
 	(void)state;
-	init_ok(&t, &o);
-	ln = uc_table_line(&t, NULL);
+	ln = init_first_line(&t, &o);
 	assert_int_equal(uc_table_set(&t, ln, C_COMM, "hidden"), 0);
 	assert_int_equal(uc_table_set(&t, ln, -1, "x"), 0);
 	assert_int_equal(uc_table_set(&t, ln, (int)NCOLS, "x"), 0);
@@ -384,8 +336,7 @@ static void test_tree(void **state)
 	const char *s;
 
 	(void)state;
-	init_ok(&t, &o);
-	root = uc_table_line(&t, NULL);
+	root = init_first_line(&t, &o);
 	uc_table_set(&t, root, C_NAME, "system.slice");
 	uc_table_set(&t, root, C_UTIL_MAX, "1024");
 	child = uc_table_line(&t, root);
@@ -401,8 +352,7 @@ static void test_tree(void **state)
 
 	o.json = false;
 	o.noheadings = true;
-	init_ok(&t, &o);
-	root = uc_table_line(&t, NULL);
+	root = init_first_line(&t, &o);
 	uc_table_set(&t, root, C_NAME, "a");
 	child = uc_table_line(&t, root);
 	uc_table_set(&t, child, C_NAME, "b");
@@ -541,17 +491,12 @@ static void test_plain_declines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_default_columns_raw),
+		T(test_layouts),
 		T(test_default_columns_table),
-		T(test_noheadings),
-		T(test_output_list),
-		T(test_output_plus_list),
 		T(test_unknown_column),
 		T(test_empty_column_list),
 		T(test_too_many_columns),
-		T(test_json),
 		T(test_json_escaping_and_words_in_numbers),
-		T(test_json_noheadings_keeps_keys),
 		T(test_set_ignores_hidden_and_bad_ids),
 		T(test_tree),
 		T(test_plain_equals_libsmartcols),

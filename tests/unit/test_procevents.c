@@ -20,7 +20,7 @@ struct t_cn_msg {
 struct t_proc_event {
 	uint32_t what, cpu;
 	uint64_t ts;
-	union {
+	union t_event_data {
 		struct { uint32_t err; } ack;
 		struct { uint32_t ppid, ptgid, cpid, ctgid; } fork;
 		struct { uint32_t pid, tgid; } exec;
@@ -48,67 +48,55 @@ static size_t mk(struct msg *m, uint32_t what, size_t dlen)
 	return sizeof(m->cn) + 16 + dlen;
 }
 
-static void test_exec(void **state)
-{
-	struct msg m;
-	struct uc_pev ev;
-	size_t len = mk(&m, UC_PEV_EXEC, 8);
+/* mk's header: every decoded event carries it */
+#define HDR .cpu = 3, .seq = 41, .ts_ns = 123456789012ull
 
-	m.ev.d.exec.pid = 100;
-	m.ev.d.exec.tgid = 100;
-	assert_int_equal(uc_pev_decode(&m, len, &ev, NULL), UC_PEV_KIND_EVENT);
-	assert_int_equal(ev.what, UC_PEV_EXEC);
-	assert_int_equal(ev.pid, 100);
-	assert_int_equal(ev.tgid, 100);
-	assert_int_equal(ev.cpu, 3);
-	assert_int_equal(ev.seq, 41);
-	assert_true(ev.ts_ns == 123456789012ull);
+/* an event as the kernel lays it out, and what the decoder makes of it */
+static const struct event_case {
+	const char *name;
+	size_t dlen;
+	union t_event_data d;
+	struct uc_pev want;
+} events[] = {
+	{ "exec", 8, { .exec = { .pid = 100, .tgid = 100 } },
+	  { UC_PEV_EXEC, HDR, .pid = 100, .tgid = 100 } },
+	{ "fork of a thread", 16, { .fork = { .ppid = 10, .ptgid = 9, .cpid = 11, .ctgid = 9 } },
+	  { UC_PEV_FORK, HDR, .parent_pid = 10, .parent_tgid = 9, .pid = 11, .tgid = 9 } },
+	/* 16 bytes, no NUL from a broken sender */
+	{ "comm", 24, { .comm = { .pid = 7, .tgid = 5, .comm = "RenderThreadXYZW" } },
+	  { UC_PEV_COMM, HDR, .pid = 7, .tgid = 5, .comm = "RenderThreadXYZ" } },
+	{ "uid", 16, { .id = { .pid = 8, .tgid = 8, .r = 0, .e = 1000 } },
+	  { UC_PEV_UID, HDR, .pid = 8, .tgid = 8, .id = 1000 } },
+};
+
+static void expect_pev(const char *name, const struct uc_pev *ev, const struct uc_pev *w)
+{
+	if (ev->what != w->what || ev->cpu != w->cpu || ev->seq != w->seq ||
+	    ev->ts_ns != w->ts_ns || ev->pid != w->pid || ev->tgid != w->tgid ||
+	    ev->parent_pid != w->parent_pid || ev->parent_tgid != w->parent_tgid ||
+	    ev->id != w->id || strcmp(ev->comm, w->comm))
+		fail_msg("%s: what %u cpu %u seq %u ts %llu pid %d tgid %d parent %d/%d id %u "
+			 "comm '%s'; expected %u %u %u %llu %d %d %d/%d %u '%s'", name, ev->what,
+			 ev->cpu, ev->seq, (unsigned long long)ev->ts_ns, (int)ev->pid,
+			 (int)ev->tgid, (int)ev->parent_pid, (int)ev->parent_tgid, ev->id, ev->comm,
+			 w->what, w->cpu, w->seq, (unsigned long long)w->ts_ns, (int)w->pid,
+			 (int)w->tgid, (int)w->parent_pid, (int)w->parent_tgid, w->id, w->comm);
 }
 
-static void test_fork_thread(void **state)
+static void test_events(void **state)
 {
-	struct msg m;
-	struct uc_pev ev;
-	size_t len = mk(&m, UC_PEV_FORK, 16);
+	(void)state;
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		const struct event_case *c = &events[i];
+		struct msg m;
+		struct uc_pev ev;
+		size_t len = mk(&m, c->want.what, c->dlen);
 
-	m.ev.d.fork.ppid = 10;
-	m.ev.d.fork.ptgid = 9;
-	m.ev.d.fork.cpid = 11;
-	m.ev.d.fork.ctgid = 9;
-	assert_int_equal(uc_pev_decode(&m, len, &ev, NULL), UC_PEV_KIND_EVENT);
-	assert_int_equal(ev.parent_pid, 10);
-	assert_int_equal(ev.parent_tgid, 9);
-	assert_int_equal(ev.pid, 11);
-	assert_int_equal(ev.tgid, 9);
-}
-
-static void test_comm(void **state)
-{
-	struct msg m;
-	struct uc_pev ev;
-	size_t len = mk(&m, UC_PEV_COMM, 24);
-
-	m.ev.d.comm.pid = 7;
-	m.ev.d.comm.tgid = 5;
-	memcpy(m.ev.d.comm.comm, "RenderThreadXYZW", 16);	/* no NUL from a broken sender */
-	assert_int_equal(uc_pev_decode(&m, len, &ev, NULL), UC_PEV_KIND_EVENT);
-	assert_int_equal(ev.pid, 7);
-	assert_int_equal(ev.tgid, 5);
-	assert_string_equal(ev.comm, "RenderThreadXYZ");
-}
-
-static void test_uid(void **state)
-{
-	struct msg m;
-	struct uc_pev ev;
-	size_t len = mk(&m, UC_PEV_UID, 16);
-
-	m.ev.d.id.pid = 8;
-	m.ev.d.id.tgid = 8;
-	m.ev.d.id.r = 0;
-	m.ev.d.id.e = 1000;
-	assert_int_equal(uc_pev_decode(&m, len, &ev, NULL), UC_PEV_KIND_EVENT);
-	assert_int_equal(ev.id, 1000);
+		m.ev.d = c->d;
+		if (uc_pev_decode(&m, len, &ev, NULL) != UC_PEV_KIND_EVENT)
+			fail_msg("%s: not decoded as an event", c->name);
+		expect_pev(c->name, &ev, &c->want);
+	}
 }
 
 static void test_ack(void **state)
@@ -176,10 +164,7 @@ static void test_encode(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exec),
-		cmocka_unit_test(test_fork_thread),
-		cmocka_unit_test(test_comm),
-		cmocka_unit_test(test_uid),
+		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_ack),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_encode),

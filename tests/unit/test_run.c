@@ -15,6 +15,7 @@
 
 #include "uclamp/run.h"
 #include "uclamp/sched.h"
+#include "plan_fixture.h"
 
 /* ---- the scripted kernel, key and admin ------------------------------------- */
 
@@ -108,7 +109,6 @@ static bool fake_ask(const struct uc_plan *p, enum uc_key_state key, void *data)
 	return answer;
 }
 
-static struct uc_plan plan;
 static struct uc_run_opts opts;
 static struct uc_report rep;
 
@@ -129,23 +129,16 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	uc_plan_free(&plan);
-	return 0;
-}
-
-static void task(pid_t tid, enum uc_attr attr, long from, long to)
-{
-	struct uc_sched_attr sa = { .size = 56 };
-
-	assert_non_null(uc_plan_add_task(&plan, tid, tid, "t", &sa, attr, from, to));
-}
-
 static void sysctl(enum uc_attr attr, long from, long to)
 {
 	assert_non_null(uc_plan_add(&plan, UC_KIND_SYSCTL, attr, "sched_util_clamp_min", from, to));
+}
+
+/* The plan most tests run: one task's max 1024 -> 512; the run returns 0. */
+static void run_one_task(void)
+{
+	plan_task(10, UC_ATTR_MAX, 1024, 512);
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
 }
 
 /* The report's per-target counts, by name. */
@@ -191,8 +184,7 @@ static void test_nothing(void **state)
 static void test_refused(void **state)
 {
 	(void)state;
-	task(10, UC_ATTR_MAX, 1024, 512);
-	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	run_one_task();
 	assert_int_equal(rep.outcome, UC_RUN_REFUSED);
 	assert_int_equal(rep.verdict, UC_GUARD_REFUSE);
 	assert_true(rep.flips);
@@ -208,8 +200,7 @@ static void test_ask_no(void **state)
 	(void)state;
 	keys[0] = UC_KEY_UNKNOWN;
 	opts.ask = fake_ask;
-	task(10, UC_ATTR_MAX, 1024, 512);
-	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	run_one_task();
 	assert_int_equal(rep.outcome, UC_RUN_NOT_CONFIRMED);
 	assert_int_equal(nasks, 1);
 	assert_int_equal(asked_key, UC_KEY_UNKNOWN);
@@ -224,8 +215,7 @@ static void test_ask_yes_key_after(void **state)
 	keys[1] = UC_KEY_ON;
 	opts.ask = fake_ask;
 	answer = true;
-	task(10, UC_ATTR_MAX, 1024, 512);
-	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	run_one_task();
 	assert_int_equal(rep.outcome, UC_RUN_OK);
 	assert_int_equal(rep.verdict, UC_GUARD_ASK);
 	assert_int_equal(nasks, 1);
@@ -242,8 +232,7 @@ static void test_consent_and_paid(void **state)
 	(void)state;
 	opts.ask = fake_ask;
 	opts.yes = true;
-	task(10, UC_ATTR_MAX, 1024, 512);
-	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	run_one_task();
 	assert_int_equal(rep.verdict, UC_GUARD_GO_WARN);
 	assert_int_equal(nasks, 0);
 
@@ -264,9 +253,9 @@ static void test_dry_run(void **state)
 	(void)state;
 	opts.ask = fake_ask;
 	opts.dry_run = true;
-	task(10, UC_ATTR_MIN, 0, 100);
-	task(10, UC_ATTR_MAX, 1024, 512);
-	task(11, UC_ATTR_MAX, 1024, 512);
+	plan_task(10, UC_ATTR_MIN, 0, 100);
+	plan_task(10, UC_ATTR_MAX, 1024, 512);
+	plan_task(11, UC_ATTR_MAX, 1024, 512);
 	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
 	assert_int_equal(rep.outcome, UC_RUN_DRY);
 	assert_true(rep.key_read);
@@ -327,11 +316,11 @@ static void test_best_effort_counts(void **state)
 	plan.unchanged = 4;
 	plan.gone = 1;
 	plan.failed = 2;
-	task(10, UC_ATTR_MIN, 0, 100);
-	task(10, UC_ATTR_MAX, 1024, 512);
-	task(11, UC_ATTR_MAX, 1024, 512);
-	task(12, UC_ATTR_MAX, 1024, 512);
-	task(13, UC_ATTR_MAX, 1024, 512);
+	plan_task(10, UC_ATTR_MIN, 0, 100);
+	plan_task(10, UC_ATTR_MAX, 1024, 512);
+	plan_task(11, UC_ATTR_MAX, 1024, 512);
+	plan_task(12, UC_ATTR_MAX, 1024, 512);
+	plan_task(13, UC_ATTR_MAX, 1024, 512);
 	script[1] = -EPERM;
 	script[2] = -ESRCH;
 	assert_int_equal(uc_plan_run(&plan, &opts, &rep), -EPERM);
@@ -390,8 +379,7 @@ static void test_best_effort_not_checked(void **state)
 	(void)state;
 	opts.mode = UC_EXEC_BEST_EFFORT;
 	opts.yes = true;
-	task(10, UC_ATTR_MAX, 1024, 512);
-	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	run_one_task();
 	assert_int_equal(nwritable, 0);
 	assert_int_equal(nwrites, 1);
 }
@@ -403,8 +391,7 @@ static void test_signal_at_prompt(void **state)
 	opts.ask = fake_ask;
 	answer = true;
 	signal_at_prompt = true;
-	task(10, UC_ATTR_MAX, 1024, 512);
-	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	run_one_task();
 	assert_int_equal(rep.outcome, UC_RUN_INTERRUPTED);
 	assert_int_equal(rep.stopped_by, SIGINT);
 	assert_int_equal(nwrites, 0);
@@ -443,10 +430,10 @@ static void test_atomic_tasks_first(void **state)
 	(void)state;
 	opts.dry_run = true;
 	sysctl(UC_ATTR_MIN, 1024, 512);
-	task(10, UC_ATTR_MIN, 0, 100);
-	task(10, UC_ATTR_MAX, 1024, 512);
+	plan_task(10, UC_ATTR_MIN, 0, 100);
+	plan_task(10, UC_ATTR_MAX, 1024, 512);
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, "a", 10000, 5000));
-	task(11, UC_ATTR_MAX, 1024, 512);
+	plan_task(11, UC_ATTR_MAX, 1024, 512);
 	sysctl(UC_ATTR_MAX, 1024, 800);
 	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
 	assert_int_equal(plan.v[0].tid, 10);
@@ -477,7 +464,7 @@ static void test_outcome_names(void **state)
 	assert_string_equal(uc_run_outcome_name(UC_RUN_INTERRUPTED), "interrupted");
 }
 
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, plan_teardown)
 
 int main(void)
 {

@@ -36,6 +36,8 @@ static struct {
 } k;
 
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-sched", true,
+					{ "proc/sys/kernel" } };
 
 static int fake_getattr(pid_t tid, struct uc_sched_attr *a, unsigned int size, unsigned int flags)
 {
@@ -108,6 +110,22 @@ static struct uc_sched_attr cur_task(void)
 	return a;
 }
 
+/* write i's sched_flags (what the kernel is told to keep and to set) */
+static void expect_flags(int i, uint64_t want)
+{
+	if (k.sent[i].sched_flags != want)
+		fail_msg("write %d: sched_flags %#llx, expected %#llx", i,
+			 (unsigned long long)k.sent[i].sched_flags, (unsigned long long)want);
+}
+
+/* uc_sched_set of the task as it is now to min/max/rof: it succeeds */
+static void set_ok(pid_t pid, int min, int max, int rof)
+{
+	struct uc_sched_attr a = cur_task();
+
+	assert_int_equal(uc_sched_set(pid, &a, min, max, rof), 0);
+}
+
 static void test_get(void **state)
 {
 	struct uc_sched_attr a;
@@ -133,18 +151,14 @@ static void test_get(void **state)
 
 static void test_set_min_only(void **state)
 {
-	struct uc_sched_attr a;
-
 	(void)state;
-	a = cur_task();
-	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, UC_KEEP), 0);
+	set_ok(42, 100, UC_KEEP, UC_KEEP);
 	assert_int_equal(k.nsetattr, 1);
 	assert_int_equal(k.set_tid[0], 42);
 	assert_int_equal(k.set_flags[0], 0);	/* the syscall's own flags argument */
 	assert_int_equal(k.sent[0].size, 56);
-	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_POLICY |
-							UC_SCHED_FLAG_KEEP_PARAMS |
-							UC_SCHED_FLAG_UTIL_CLAMP_MIN);
+	expect_flags(0, UC_SCHED_FLAG_KEEP_POLICY | UC_SCHED_FLAG_KEEP_PARAMS |
+		     UC_SCHED_FLAG_UTIL_CLAMP_MIN);
 	assert_int_equal(k.sent[0].sched_util_min, 100);
 	/* params sent back: pre-5.15 kernels apply them despite KEEP_PARAMS */
 	assert_int_equal(k.sent[0].sched_nice, 5);
@@ -154,18 +168,14 @@ static void test_set_min_only(void **state)
 
 static void test_set_max_rt_params(void **state)
 {
-	struct uc_sched_attr a;
-
 	(void)state;
 	k.task.sched_policy = 1;	/* fifo 50 */
 	k.task.sched_priority = 50;
 	k.task.sched_nice = 0;
 	k.task.sched_util_min = 1024;
-	a = cur_task();
-	assert_int_equal(uc_sched_set(7, &a, 1024, 1024, UC_KEEP), 0);
-	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_ALL |
-							UC_SCHED_FLAG_UTIL_CLAMP_MIN |
-							UC_SCHED_FLAG_UTIL_CLAMP_MAX);
+	set_ok(7, 1024, 1024, UC_KEEP);
+	expect_flags(0, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN |
+		     UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 	assert_int_equal(k.sent[0].sched_priority, 50);
 	assert_int_equal(k.sent[0].sched_policy, 1);
 	assert_int_equal(k.sent[0].sched_util_max, 1024);
@@ -182,22 +192,19 @@ static void test_reset_on_fork(void **state)
 	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, UC_KEEP, 1), 0);
 	assert_int_equal(k.nsetattr, 1);
 	assert_int_equal(k.sent[0].sched_policy, 3);
-	assert_int_equal(k.sent[0].sched_flags,
-			 UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_RESET_ON_FORK);
+	expect_flags(0, UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_RESET_ON_FORK);
 
 	/* clear, together with a max */
 	a.sched_flags = UC_SCHED_FLAG_RESET_ON_FORK;
 	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, 300, 0), 0);
 	assert_int_equal(k.sent[1].sched_policy, 3);
-	assert_int_equal(k.sent[1].sched_flags,
-			 UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
+	expect_flags(1, UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 	assert_int_equal(k.sent[1].sched_util_max, 300);
 
 	/* already set: KEEP_POLICY as usual, the flag is the task's own */
 	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, 1), 0);
-	assert_int_equal(k.sent[2].sched_flags, UC_SCHED_FLAG_KEEP_ALL |
-							UC_SCHED_FLAG_RESET_ON_FORK |
-							UC_SCHED_FLAG_UTIL_CLAMP_MIN);
+	expect_flags(2, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_RESET_ON_FORK |
+		     UC_SCHED_FLAG_UTIL_CLAMP_MIN);
 
 	/* nothing to change: no syscall at all */
 	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, UC_KEEP, 1), 0);
@@ -232,8 +239,7 @@ static void test_out_of_range_refused(void **state)
 	 * (5.11+ would store it as 2046); it only leaves that clamp alone */
 	assert_int_equal(uc_sched_set(42, &a, -2, 300, UC_KEEP), 0);
 	assert_int_equal(k.nsetattr, 3);
-	assert_int_equal(k.sent[2].sched_flags,
-			 UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
+	expect_flags(2, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 	assert_int_equal(k.sent[2].sched_util_min, 0);	/* the value read, not 0xfffffffe */
 }
 
@@ -263,9 +269,8 @@ static void test_reset_pre_5_11(void **state)
 	assert_int_equal(k.nsetattr, 1);
 	assert_int_equal(k.sent[0].sched_util_min, 0);
 	assert_int_equal(k.sent[0].sched_util_max, 1024);
-	assert_int_equal(k.sent[0].sched_flags, UC_SCHED_FLAG_KEEP_ALL |
-							UC_SCHED_FLAG_UTIL_CLAMP_MIN |
-							UC_SCHED_FLAG_UTIL_CLAMP_MAX);
+	expect_flags(0, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN |
+		     UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 
 	/* an RT task's default min is the rt default sysctl ... */
 	a.sched_policy = 2;
@@ -273,8 +278,7 @@ static void test_reset_pre_5_11(void **state)
 	put("sched_util_clamp_min_rt_default", "512");
 	assert_int_equal(uc_sched_set(42, &a, UC_RESET, UC_KEEP, UC_KEEP), 0);
 	assert_int_equal(k.sent[1].sched_util_min, 512);
-	assert_int_equal(k.sent[1].sched_flags,
-			 UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
+	expect_flags(1, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
 	/* ... or 1024 before the sysctl existed (5.3-5.8) */
 	put("sched_util_clamp_min_rt_default", NULL);
 	assert_int_equal(uc_sched_set(42, &a, UC_RESET, UC_KEEP, UC_KEEP), 0);
@@ -302,8 +306,7 @@ static void test_reset_unknown_version_retry(void **state)
 	assert_int_equal(k.sent[1].sched_util_max, 1024);
 	/* the fresh params, not the stale ones */
 	assert_int_equal(k.sent[1].sched_nice, -3);
-	assert_int_equal(k.sent[1].sched_flags,
-			 UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
+	expect_flags(1, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 
 	/* a known 5.11+ kernel: EINVAL is the answer, no retry */
 	put("osrelease", "5.15.0");
@@ -326,8 +329,7 @@ static void test_probe(void **state)
 	assert_int_equal(k.set_tid[0], 0);	/* the calling thread only */
 	assert_int_equal(k.sent[0].size, 56);
 	assert_int_equal(k.sent[0].sched_util_min, 1025);
-	assert_int_equal(k.sent[0].sched_flags,
-			 UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
+	expect_flags(0, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
 
 	k.nsetattr = 0;
 	k.setattr_errno[0] = EOPNOTSUPP;
@@ -388,13 +390,6 @@ int main(void)
 		cmocka_unit_test_setup(test_probe, setup),
 		cmocka_unit_test(test_policies),
 	};
-	int rc;
 
-	/* before the first sysroot call */
-	if (fr_sysroot(root, sizeof(root), "test-sched") || fr_mkdir(root, "proc/sys/kernel"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root))
-		rc = rc ? rc : 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -159,6 +159,15 @@ static void test_all_orderings(void **state)
 	assert_true(cases - refused > refused);
 }
 
+/* a fresh plan from cur to want: planned, with n changes */
+static void plan_ok(struct uc_plan *p, const struct uc_sysctl_values *cur,
+		    const struct uc_sysctl_values *want, size_t n)
+{
+	uc_plan_init(p);
+	assert_int_equal(uc_sysctl_plan(p, cur, want), 0);
+	assert_int_equal(p->n, n);
+}
+
 /* The order uclampset uses (min first) fails exactly when min rises above
  * the current max; check that the plan puts max first there and only there. */
 static void test_order_is_minimal(void **state)
@@ -167,9 +176,7 @@ static void test_order_is_minimal(void **state)
 	struct uc_plan p;
 
 	(void)state;
-	uc_plan_init(&p);
-	assert_int_equal(uc_sysctl_plan(&p, &cur, &want), 0);
-	assert_int_equal(p.n, 2);
+	plan_ok(&p, &cur, &want, 2);
 	assert_int_equal(p.v[0].attr, UC_ATTR_MAX);
 	assert_int_equal(p.v[1].attr, UC_ATTR_MIN);
 	uc_plan_free(&p);
@@ -177,9 +184,7 @@ static void test_order_is_minimal(void **state)
 	/* lowering max below the current min: min first */
 	cur = (struct uc_sysctl_values){ 1024, 1024, 1024 };
 	want = (struct uc_sysctl_values){ 200, 400, UC_KEEP };
-	uc_plan_init(&p);
-	assert_int_equal(uc_sysctl_plan(&p, &cur, &want), 0);
-	assert_int_equal(p.n, 2);
+	plan_ok(&p, &cur, &want, 2);
 	assert_int_equal(p.v[0].attr, UC_ATTR_MIN);
 	assert_int_equal(p.v[0].to, 200);
 	assert_int_equal(p.v[1].attr, UC_ATTR_MAX);
@@ -216,9 +221,7 @@ static void test_rt_default(void **state)
 	struct uc_plan p;
 
 	(void)state;
-	uc_plan_init(&p);
-	assert_int_equal(uc_sysctl_plan(&p, &cur, &want), 0);
-	assert_int_equal(p.n, 1);
+	plan_ok(&p, &cur, &want, 1);
 	assert_int_equal(p.v[0].attr, UC_ATTR_RT_DEFAULT);
 	assert_int_equal(p.v[0].from, 1024);
 	assert_int_equal(p.v[0].to, 0);
@@ -226,9 +229,7 @@ static void test_rt_default(void **state)
 
 	/* same value: nothing planned, one unchanged */
 	want.rt_default = 1024;
-	uc_plan_init(&p);
-	assert_int_equal(uc_sysctl_plan(&p, &cur, &want), 0);
-	assert_int_equal(p.n, 0);
+	plan_ok(&p, &cur, &want, 0);
 	assert_int_equal(p.unchanged, 1);
 	uc_plan_free(&p);
 
@@ -241,9 +242,7 @@ static void test_rt_default(void **state)
 	uc_plan_free(&p);
 	/* ... and leaving it alone works */
 	want.rt_default = UC_KEEP;
-	uc_plan_init(&p);
-	assert_int_equal(uc_sysctl_plan(&p, &old, &want), 0);
-	assert_int_equal(p.n, 1);
+	plan_ok(&p, &old, &want, 1);
 	uc_plan_free(&p);
 }
 
@@ -256,9 +255,7 @@ static void test_rollback(void **state)
 	int rc;
 
 	(void)state;
-	uc_plan_init(&p);
-	assert_int_equal(uc_sysctl_plan(&p, &cur, &want), 0);
-	assert_int_equal(p.n, 3);	/* max, min, rt_default */
+	plan_ok(&p, &cur, &want, 3);	/* max, min, rt_default */
 
 	kernel_reset(0, 512, 1024);
 	k.fail_at = 2;
@@ -303,6 +300,8 @@ static void test_rollback(void **state)
 
 /* ---- files through the sysroot -------------------------------------------- */
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-sysctl", true,
+					{ "proc/sys/kernel" } };
 
 static void put(const char *name, const char *text)
 {
@@ -404,12 +403,6 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_knob_table),
 	};
-	int rc;
 
-	if (fr_sysroot(root, sizeof(root), "test-sysctl") || fr_mkdir(root, "proc/sys/kernel"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root))
-		fprintf(stderr, "could not remove %s\n", root);
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
 #include "fakeroot.h"
 
 static char root[512];
+static const struct fr_suite suite = { root, sizeof(root), "test-sysinfo", true, { NULL } };
 
 static void mkdirs(const char *abspath)
 {
@@ -284,13 +285,6 @@ int main(void)
 		cmocka_unit_test(advice),
 		cmocka_unit_test(full_read),
 	};
-	int rc;
 
-	/* before anything reads it: uc_sysroot() keeps the first value */
-	if (fr_sysroot(root, sizeof(root), "test-sysinfo"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root) && !rc)
-		rc = 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -22,6 +22,7 @@
 #include "fakeroot.h"
 
 static char root[512];
+static const struct fr_suite suite = { root, sizeof(root), "test-sysroot", true, { "/proc" } };
 
 static void put(const char *abspath, const char *text)
 {
@@ -115,12 +116,6 @@ int main(void)
 		cmocka_unit_test(head_at),
 		cmocka_unit_test(writes),
 	};
-	int rc;
 
-	if (fr_sysroot(root, sizeof(root), "test-sysroot") || fr_mkdir(root, "/proc"))
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root) && !rc)
-		rc = 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -29,6 +29,7 @@
 #include "fakeroot.h"
 
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-tasks", true, { NULL } };
 
 /* ---- scripted kernel ---- */
 struct ktask {
@@ -391,6 +392,29 @@ static const struct uc_change *find(const struct uc_plan *p, pid_t tid, enum uc_
 	return NULL;
 }
 
+/* a fresh plan of want for sel (no refusals seen yet): planned */
+static void plan_ok(struct uc_plan *p, const struct uc_selector *sel,
+		    const struct uc_task_want *want, struct uc_walk_stats *st)
+{
+	nrefusals = 0;
+	uc_plan_init(p);
+	assert_int_equal(uc_tasks_plan(p, sel, want, st), 0);
+}
+
+/* the plan changes tid's attr from -> to */
+static const struct uc_change *expect_change(const struct uc_plan *p, pid_t tid,
+					     enum uc_attr attr, long from, long to)
+{
+	const struct uc_change *c = find(p, tid, attr);
+
+	if (!c)
+		fail_msg("no change of %d's attribute %d", (int)tid, (int)attr);
+	if (c->from != from || c->to != to)
+		fail_msg("%d's attribute %d: %ld -> %ld, expected %ld -> %ld", (int)tid,
+			 (int)attr, c->from, c->to, from, to);
+	return c;
+}
+
 static void test_plan_max_only(void **state)
 {
 	struct uc_selector sel = { .all = true, .threads = true };
@@ -401,15 +425,10 @@ static void test_plan_max_only(void **state)
 	const struct uc_change *c;
 
 	(void)state;
-	nrefusals = 0;
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, &st), 0);
+	plan_ok(&p, &sel, &want, &st);
 	/* 100 and 102 change; 101 is already at 300 */
 	assert_int_equal(p.n, 2);
-	c = find(&p, 100, UC_ATTR_MAX);
-	assert_non_null(c);
-	assert_int_equal(c->from, 1024);
-	assert_int_equal(c->to, 300);
+	c = expect_change(&p, 100, UC_ATTR_MAX, 1024, 300);
 	assert_true(c->flips);
 	assert_int_equal(c->sa.sched_util_max, 1024);	/* the attributes read, to send back */
 	assert_non_null(find(&p, 102, UC_ATTR_MAX));
@@ -438,14 +457,9 @@ static void test_plan_max_only(void **state)
 	/* with --min too, the RT task is fine */
 	sel.threads = false;
 	want.min = 100;
-	nrefusals = 0;
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, &st), 0);
+	plan_ok(&p, &sel, &want, &st);
 	assert_int_equal(st.refused, 0);
-	c = find(&p, 200, UC_ATTR_MIN);
-	assert_non_null(c);
-	assert_int_equal(c->from, 1024);
-	assert_int_equal(c->to, 100);
+	c = expect_change(&p, 200, UC_ATTR_MIN, 1024, 100);
 	/* min and max of one TID sit next to each other (one setattr) */
 	assert_ptr_equal(find(&p, 200, UC_ATTR_MAX), c + 1);
 	assert_int_equal(p.failed, 1);	/* 500: EPERM */
@@ -460,8 +474,7 @@ static void test_plan_unchanged_no_entries(void **state)
 	struct uc_plan p;
 
 	(void)state;
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	plan_ok(&p, &sel, &want, NULL);
 	assert_int_equal(p.n, 0);	/* already there: nothing to write, the key stays off */
 	assert_int_equal(p.unchanged, 1);
 	assert_false(uc_plan_flips(&p));
@@ -476,8 +489,7 @@ static void test_plan_reset(void **state)
 	const struct uc_change *c;
 
 	(void)state;
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	plan_ok(&p, &sel, &want, NULL);
 	/* 101 (max 300) and 300 (min 500) change; 100, 102 and the RT task are at their defaults */
 	assert_int_equal(p.n, 2);
 	c = find(&p, 101, UC_ATTR_MAX);
@@ -489,8 +501,7 @@ static void test_plan_reset(void **state)
 
 	/* with rt_default 512 the RT task's 1024 is no longer its default */
 	put("proc/sys/kernel/sched_util_clamp_min_rt_default", "512\n");
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	plan_ok(&p, &sel, &want, NULL);
 	assert_int_equal(p.n, 3);
 	assert_non_null(find(&p, 200, UC_ATTR_MIN));
 	assert_int_equal(p.unchanged, 2);
@@ -507,13 +518,9 @@ static void test_plan_reset_on_fork(void **state)
 
 	(void)state;
 	ktask(300)->flags = UC_SCHED_FLAG_RESET_ON_FORK;	/* already set */
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	plan_ok(&p, &sel, &want, NULL);
 	assert_int_equal(p.n, 1);
-	c = find(&p, 100, UC_ATTR_RESET_ON_FORK);
-	assert_non_null(c);
-	assert_int_equal(c->from, 0);
-	assert_int_equal(c->to, 1);
+	c = expect_change(&p, 100, UC_ATTR_RESET_ON_FORK, 0, 1);
 	assert_false(c->flips);		/* no clamp flag: does not enable the key */
 	assert_int_equal(p.unchanged, 1);
 	uc_plan_free(&p);
@@ -742,9 +749,7 @@ static void test_plan_zombie_and_init(void **state)
 	process(1, "init", 0, NULL, 0);
 	process(800, "defunct", 1000, NULL, 0);
 	stat_file(800, "defunct", 'Z', 1, 0x400000, 7);
-	nrefusals = 0;
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, &st), 0);
+	plan_ok(&p, &sel, &want, &st);
 	assert_null(find(&p, 1, UC_ATTR_MAX));		/* PID 1 left alone under --all */
 	assert_null(find(&p, 800, UC_ATTR_MAX));	/* a zombie is not "changed" */
 	assert_non_null(find(&p, 100, UC_ATTR_MAX));
@@ -760,12 +765,20 @@ static void test_plan_zombie_and_init(void **state)
 
 	/* PID 1 named: planned */
 	sel = (struct uc_selector){ .pids = one, .npids = 1 };
-	nrefusals = 0;
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, &st), 0);
+	plan_ok(&p, &sel, &want, &st);
 	assert_non_null(find(&p, 1, UC_ATTR_MAX));
 	assert_int_equal(st.skipped, 0);
 	uc_plan_free(&p);
+}
+
+/* a fresh plan of the 4 rules v for every task (refusals collected from none): planned */
+static void rules_plan_ok(struct uc_plan *p, struct uc_rules *rs, const struct uc_rule *v,
+			  struct uc_walk_stats *st)
+{
+	nrefusals = 0;
+	assert_int_equal(uc_rules_init(rs, v, 4), 0);
+	uc_plan_init(p);
+	assert_int_equal(uc_tasks_plan_rules(p, rs, NULL, 0, on_refusal, &nrefusals, st), 0);
 }
 
 static void test_several_users_and_policies(void **state)
@@ -813,10 +826,8 @@ static void test_plan_rules(void **state)
 	const struct uc_change *c;
 
 	(void)state;
-	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
-	uc_plan_init(&p);
 	ngetattr = 0;
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
+	rules_plan_ok(&p, &rs, v, &st);
 	/* 100: min from rule 1 (main thread), max from rule 0; 101: max 300 -> 900; 102 (batch):
 	 * rule 2 is later, max 800; 300 ("other") excluded; 200 (root, fifo) matches nothing */
 	assert_int_equal(p.n, 4);
@@ -835,9 +846,7 @@ static void test_plan_rules(void **state)
 
 	/* a priority above the exclude and above the later rule */
 	v[0].priority = 1;
-	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
+	rules_plan_ok(&p, &rs, v, &st);
 	assert_int_equal(find(&p, 102, UC_ATTR_MAX)->to, 900);
 	assert_int_equal(find(&p, 300, UC_ATTR_MAX)->to, 900);
 	uc_plan_free(&p);
@@ -845,10 +854,7 @@ static void test_plan_rules(void **state)
 
 	/* a refusal names the rule whose value was refused: 300 has min 500 */
 	v[0].max = 400;
-	nrefusals = 0;
-	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
-	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, on_refusal, &nrefusals, &st), 0);
+	rules_plan_ok(&p, &rs, v, &st);
 	assert_int_equal(st.refused, 1);
 	assert_int_equal(nrefusals, 1);
 	assert_int_equal(refusals[0].tid, 300);
@@ -909,12 +915,6 @@ int main(void)
 		cmocka_unit_test_setup(test_several_users_and_policies, setup),
 		cmocka_unit_test_setup(test_plan_rules, setup),
 	};
-	int rc;
 
-	if (fr_sysroot(root, sizeof(root), "test-tasks"))	/* before the first sysroot call */
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	if (fr_destroy(root))
-		rc = rc ? rc : 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

@@ -256,18 +256,33 @@ static void test_kernel_format_parse(void **state)
 	}
 }
 
-/* What we format, the kernel-format parser reads back. */
-static void test_pct100_format(void **state)
+/* a formatter's output for each input */
+struct format_case {
+	int in;
+	const char *out;
+};
+
+static void expect_formats(const char *(*format)(int, char *, size_t),
+			   const struct format_case *c, size_t n)
 {
 	char buf[32];
 
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(format(c[i].in, buf, sizeof(buf)), c[i].out))
+			fail_msg("%d formatted as '%s', expected '%s'", c[i].in, buf, c[i].out);
+}
+
+/* What we format, the kernel-format parser reads back. */
+static void test_pct100_format(void **state)
+{
+	static const struct format_case cases[] = {
+		{ 0, "0.00" }, { 5, "0.05" }, { 2050, "20.50" }, { 9999, "99.99" },
+		{ 10000, "max" }, { -1, "default" },
+	};
+	char buf[32];
+
 	(void)state;
-	assert_string_equal(uc_pct100_format(0, buf, sizeof(buf)), "0.00");
-	assert_string_equal(uc_pct100_format(5, buf, sizeof(buf)), "0.05");
-	assert_string_equal(uc_pct100_format(2050, buf, sizeof(buf)), "20.50");
-	assert_string_equal(uc_pct100_format(9999, buf, sizeof(buf)), "99.99");
-	assert_string_equal(uc_pct100_format(10000, buf, sizeof(buf)), "max");
-	assert_string_equal(uc_pct100_format(-1, buf, sizeof(buf)), "default");
+	expect_formats(uc_pct100_format, cases, sizeof(cases) / sizeof(cases[0]));
 	for (int p = 0; p <= UC_PCT_MAX; p++) {
 		int back = -1;
 
@@ -284,16 +299,14 @@ static void test_pct100_format(void **state)
 
 static void test_util_format_pct(void **state)
 {
+	static const struct format_case cases[] = {
+		{ 0, "0.00%" }, { 1, "0.10%" }, { 210, "20.51%" }, { 512, "50.00%" },
+		{ 819, "79.98%" }, { 1024, "100.00%" }, { UC_RESET, "default" },
+	};
 	char buf[32];
 
 	(void)state;
-	assert_string_equal(uc_util_format_pct(0, buf, sizeof(buf)), "0.00%");
-	assert_string_equal(uc_util_format_pct(1, buf, sizeof(buf)), "0.10%");
-	assert_string_equal(uc_util_format_pct(210, buf, sizeof(buf)), "20.51%");
-	assert_string_equal(uc_util_format_pct(512, buf, sizeof(buf)), "50.00%");
-	assert_string_equal(uc_util_format_pct(819, buf, sizeof(buf)), "79.98%");
-	assert_string_equal(uc_util_format_pct(1024, buf, sizeof(buf)), "100.00%");
-	assert_string_equal(uc_util_format_pct(UC_RESET, buf, sizeof(buf)), "default");
+	expect_formats(uc_util_format_pct, cases, sizeof(cases) / sizeof(cases[0]));
 	/* the printed percentage, parsed again, lands on the same unit value */
 	for (int u = 0; u <= UC_CAPACITY_SCALE; u++) {
 		struct uc_value v;
@@ -306,13 +319,13 @@ static void test_util_format_pct(void **state)
 
 static void test_forms_text(void **state)
 {
-	(void)state;
 	/* error messages quote this: it must name every accepted form */
-	assert_non_null(strstr(uc_value_forms, "0..1024"));
-	assert_non_null(strstr(uc_value_forms, "%"));
-	assert_non_null(strstr(uc_value_forms, "max"));
-	assert_non_null(strstr(uc_value_forms, "default"));
-	assert_non_null(strstr(uc_value_forms, "-1"));
+	static const char *const forms[] = { "0..1024", "%", "max", "default", "-1" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		if (!strstr(uc_value_forms, forms[i]))
+			fail_msg("uc_value_forms '%s' lacks '%s'", uc_value_forms, forms[i]);
 }
 
 int main(void)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,8 +28,10 @@
 #include "uclamp/lock.h"
 #include "uclamp/sched.h"
 #include "uclamp/watch.h"
+#include "fakeroot.h"
 
 static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-watch", true, { "run" } };
 
 /* ---- the fake kernel ---------------------------------------------------- */
 
@@ -190,10 +193,21 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The daemon's last warning (or worse), as it would log it. */
+static char last_warning[512];
+
+static void log_cb(void *data, const struct uc_watch_log *l)
+{
+	(void)data;
+	if (l->prio <= LOG_WARNING)
+		snprintf(last_warning, sizeof(last_warning), "%s", l->msg);
+}
+
 static struct uc_watch *mk_opts(size_t qcap, bool yes, enum uc_key_state key)
 {
 	struct uc_watch_opts o = {
-		.sys = &fake_sys, .queue_cap = qcap, .reapply_limit = 2, .yes = yes, .key = key
+		.sys = &fake_sys, .queue_cap = qcap, .reapply_limit = 2, .yes = yes, .key = key,
+		.log = log_cb,
 	};
 	struct uc_watch_ruleset rs = { .ops = &fake_ops, .nrules = 1, .sets_clamps = true };
 	struct uc_watch *w;
@@ -217,10 +231,8 @@ static struct uc_pev ev(uint32_t what, pid_t pid, pid_t tgid, uint32_t cpu, uint
 
 static int setup(void **state)
 {
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc && mkdir -p %s/proc", root, root);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fr_remove(root, "proc"), 0);
+	assert_int_equal(fr_mkdir(root, "proc"), 0);
 	memset(tasks, 0, sizeof(tasks));
 	memset(rules, 0, sizeof(rules));
 	nrules = 0;
@@ -229,6 +241,7 @@ static int setup(void **state)
 	pidfd_mode = 0;
 	stop_flag = 0;
 	stop_on_set = false;
+	last_warning[0] = '\0';
 	return 0;
 }
 
@@ -313,8 +326,11 @@ static void test_overrun_rescan(void **state)
 	assert_int_equal(uc_watch_rescan_due(w, now), -1);	/* clean: nothing to do */
 	uc_watch_overrun(w);
 	assert_int_equal(uc_watch_rescan_due(w, now), 0);
+	assert_string_equal(last_warning, "");
 	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, now), 0);
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_OVERRUN], 1);
+	/* said, not only counted */
+	assert_non_null(strstr(last_warning, "proc events were lost (overrun; 1 overruns"));
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_START], 0);
 	/* the lost EXEC, caught by the scan */
 	assert_int_equal(task(300)->sched_util_max, 500);
@@ -407,6 +423,7 @@ static void test_seq_gap(void **state)
 	assert_int_equal(uc_watch_rescan_due(w, 0), 0);
 	uc_watch_rescan(w, UC_RESCAN_START, 0);
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_SEQ_GAP], 1);
+	assert_non_null(strstr(last_warning, "lost (seq_gap; 0 overruns, 1 sequence gaps"));
 	/* filtered subscription: gaps mean nothing */
 	uc_watch_set_seq_check(w, false);
 	e.seq = 20;
@@ -429,6 +446,8 @@ static void test_queue_full(void **state)
 	assert_int_equal(uc_watch_rescan_due(w, 0), 0);
 	uc_watch_rescan(w, UC_RESCAN_START, 0);
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_QUEUE_FULL], 1);
+	assert_non_null(strstr(last_warning, "lost (queue_full;"));
+	assert_non_null(strstr(last_warning, "1 queue drops so far"));
 	assert_int_equal(uc_watch_queued(w), 0);
 	uc_watch_free(w);
 }
@@ -603,20 +622,7 @@ int main(void)
 		cmocka_unit_test_setup(test_reload_keeps_rules, setup),
 		cmocka_unit_test(test_stats_roundtrip),
 	};
-	char cmd[600];
-	int rc;
 
-	snprintf(root, sizeof(root), "/tmp/uc-test-watch.XXXXXX");
-	if (!mkdtemp(root))
-		return 1;
-	setenv("UCLAMPCTL_SYSROOT", root, 1);
-	snprintf(cmd, sizeof(cmd), "%s/run", root);
-	if (mkdir(cmd, 0755))
-		return 1;
 	uc_sched_set_syscalls(&fake_sc);
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd))
-		rc = rc ? rc : 1;
-	return rc;
+	return fr_run(&suite, tests, NULL, NULL);
 }

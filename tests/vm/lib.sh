@@ -13,6 +13,11 @@
 #                           both are copies in a 0755 /tmp directory, so that
 #                           unprivileged runs work from any checkout location
 #   tclamp PID              print "min max" requested by PID (sched_getattr via uclampset -p)
+#   task_eff PID            print "min max " effective for PID by the kernel (/proc/PID/sched)
+#   expect_group_eff PID WHAT  fail unless 'cgroup show --pid PID' EFF_MIN/EFF_MAX = task_eff PID
+#   consented_conf FILE     write '[fast-path] allow-enable = yes', then stdin, to FILE
+#   expect_cg_layout REGEX  fail unless the key is still 0 after boot and 'cgroup show -v'
+#                           names the layout REGEX
 #   done_scenario           print the verdict and exit (call last)
 set -u
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -79,6 +84,18 @@ check() {
 	if "$@"; then _ok "$what"; else _fail "$what"; fi
 }
 tclamp() { uclampset -p "$1" | sed -E 's/.*min: ([0-9]+) max: ([0-9]+).*/\1 \2/'; }
+task_eff() { awk -F: '/^effective uclamp\.m/ { gsub(/ /, "", $2); printf "%s ", $2 }' /proc/$1/sched; }
+expect_group_eff() {
+	local tool
+	tool=$("$UCLAMPCTL" cgroup show --pid "$1" -o EFF_MIN,EFF_MAX -r -n | tr '\n' ' ')
+	check "$2 ($(task_eff "$1"))" test "$(task_eff "$1")" = "$tool"
+}
+consented_conf() { { printf '[fast-path]\nallow-enable = yes\n'; cat; } >"$1"; }
+expect_cg_layout() {
+	expect_key 0 "right after boot"
+	expect_rc 0 uclampctl -v cgroup show
+	expect_out "$1"
+}
 done_scenario() {
 	if [ "$FAILS" = 0 ] && [ "$CHECKS" -gt 0 ]; then
 		echo "  scenario ok ($CHECKS checks)"

@@ -8,6 +8,8 @@
 #                             min 100, 200..500
 #   eff_sysctls MIN MAX RT    kernel.sched_util_clamp_min/max/min_rt_default
 #   eff_compare WHAT          every task of the system, tool vs /proc: one check
+#   eff_compare_changes       eff_compare at the defaults, then after each change: system
+#                             min/max, the RT default, a's and lo's max (groups of eff_group)
 #   eff_kill                  end the sleepers
 EFF_PIDS=()
 eff_group() {
@@ -55,5 +57,16 @@ eff_compare() {
 }
 _eff_all_rule() {
 	printf '%s\n' "$OUT" | grep -q "the kernel's rule" && ! printf '%s\n' "$OUT" | grep -q 'TID/sched ('
+}
+eff_compare_changes() {
+	eff_compare "defaults"
+	eff_sysctls 400 700 1024
+	eff_compare "system min 400, max 700"
+	eff_sysctls 400 700 300
+	eff_compare "system 400/700, RT default 300"
+	eff_sysctls 1024 1024 600
+	echo 60 >"$CG/a/cpu.uclamp.max"
+	echo max >"$CG/lo/cpu.uclamp.max"
+	eff_compare "RT default 600, a's max and lo's max changed"
 }
 eff_kill() { kill "${EFF_PIDS[@]}" 2>/dev/null; EFF_PIDS=(); }

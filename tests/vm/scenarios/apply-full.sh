@@ -19,9 +19,7 @@ PYT=$(ls /proc/$PY/task | grep -v "^$PY$" | head -1)
 check "python3 has its second thread" test -n "$PYT"
 
 mkdir "$T/conf.d"
-cat >"$T/uclampctl.conf" <<CONF
-[fast-path]
-allow-enable = yes
+consented_conf "$T/uclampctl.conf" <<CONF
 
 [system]
 min = 60%

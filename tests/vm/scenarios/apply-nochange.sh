@@ -16,9 +16,7 @@ cp /bin/sleep "$T/uc-idle"
 sleep 0.3
 
 # ---- the defaults, in several spellings: nothing to write, twice --------------
-cat >"$T/defaults.conf" <<CONF
-[fast-path]
-allow-enable = yes
+consented_conf "$T/defaults.conf" <<CONF
 [system]
 min = max
 max = 1024
@@ -46,9 +44,7 @@ expect_out 'no differences'
 expect_key 0 "after -J and --check of the defaults"
 
 # ---- one bad line next to valid ones: nothing at all is applied -----------------
-cat >"$T/onebad.conf" <<CONF
-[fast-path]
-allow-enable = yes
+consented_conf "$T/onebad.conf" <<CONF
 [system]
 min = 60%
 max = 80%

@@ -24,9 +24,7 @@ chmod 0444 $CG/locked/cpu.uclamp.max
 cp /bin/sleep "$T/uc-late"
 setpriv --reuid=65534 --regid=65534 --clear-groups "$T/uc-late" 600 & P=$!
 sleep 0.3
-cat >"$T/uclampctl.conf" <<CONF
-[fast-path]
-allow-enable = yes
+consented_conf "$T/uclampctl.conf" <<CONF
 [system]
 min = 50%
 max = 90%

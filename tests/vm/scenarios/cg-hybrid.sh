@@ -5,12 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 CG=/sys/fs/cgroup/cpu
 mkdir -p $CG/svc /sys/fs/cgroup/unified/other
-task_eff() { awk -F: '/^effective uclamp\.m/ { gsub(/ /, "", $2); printf "%s ", $2 }' /proc/$1/sched; }
-tool_eff() { "$UCLAMPCTL" cgroup show --pid "$1" -o EFF_MIN,EFF_MAX -r -n | tr '\n' ' '; }
-expect_key 0 "right after boot"
-
-expect_rc 0 uclampctl -v cgroup show
-expect_out 'cgroup v1 at /sys/fs/cgroup/cpu, hybrid with v2 at /sys/fs/cgroup/unified'
+expect_cg_layout 'cgroup v1 at /sys/fs/cgroup/cpu, hybrid with v2 at /sys/fs/cgroup/unified'
 expect_out 'svc +0\.00 +max'
 expect_rc 2 uclampctl cgroup set /sys/fs/cgroup/unified/other --max 50% -y
 expect_out 'refusing'
@@ -30,7 +25,7 @@ expect_out '^svc$'
 expect_rc 0 uclampctl cgroup set svc --min 50% -y
 expect_key 1 "after setting svc"
 check "svc min reads 50.00" test "$(cat $CG/svc/cpu.uclamp.min)" = 50.00
-check "task effective = group effective ($(task_eff $t1))" test "$(task_eff $t1)" = "$(tool_eff $t1)"
+expect_group_eff $t1 "task effective = group effective"
 check "task at 512 1024" test "$(task_eff $t1)" = "512 1024 "
 kill $t1
 done_scenario

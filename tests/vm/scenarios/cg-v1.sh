@@ -6,12 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 CG=/sys/fs/cgroup/cpu
 mkdir -p $CG/bg/low $CG/fg
-task_eff() { awk -F: '/^effective uclamp\.m/ { gsub(/ /, "", $2); printf "%s ", $2 }' /proc/$1/sched; }
-tool_eff() { "$UCLAMPCTL" cgroup show --pid "$1" -o EFF_MIN,EFF_MAX -r -n | tr '\n' ' '; }
-expect_key 0 "right after boot"
-
-expect_rc 0 uclampctl -v cgroup show
-expect_out 'cgroup v1 at /sys/fs/cgroup/cpu$'
+expect_cg_layout 'cgroup v1 at /sys/fs/cgroup/cpu$'
 expect_out 'low +0\.00 +max +0 +1024 +0 +1024'
 expect_rc 0 uclampctl cgroup set bg --min 0% --max max -y
 expect_out 'nothing to change'
@@ -50,9 +45,9 @@ run cat /proc/$t2/cgroup
 expect_out '^[0-9]+:cpu:/bg/low$'
 run uclampctl cgroup show --pid $t2 -o PATH -n
 expect_out '^bg/low$'
-check "bg: task effective = group effective ($(task_eff $t1))" test "$(task_eff $t1)" = "$(tool_eff $t1)"
-check "bg/low: task effective = group effective ($(task_eff $t2))" test "$(task_eff $t2)" = "$(tool_eff $t2)"
-check "fg: task effective = group effective ($(task_eff $t3))" test "$(task_eff $t3)" = "$(tool_eff $t3)"
+expect_group_eff $t1 "bg: task effective = group effective"
+expect_group_eff $t2 "bg/low: task effective = group effective"
+expect_group_eff $t3 "fg: task effective = group effective"
 check "fg task at 614 1024" test "$(task_eff $t3)" = "614 1024 "
 kill $t1 $t2 $t3
 done_scenario

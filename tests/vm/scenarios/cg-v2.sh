@@ -5,13 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 CG=/sys/fs/cgroup
 mkdir -p $CG/uct $CG/nest/inner $CG/p/q $CG/p2/q2
-# effective clamps of a task: the kernel's view, and uclampctl's for its group
-task_eff() { awk -F: '/^effective uclamp\.m/ { gsub(/ /, "", $2); printf "%s ", $2 }' /proc/$1/sched; }
-tool_eff() { "$UCLAMPCTL" cgroup show --pid "$1" -o EFF_MIN,EFF_MAX -r -n | tr '\n' ' '; }
-expect_key 0 "right after boot"
-
-expect_rc 0 uclampctl -v cgroup show
-expect_out 'cgroup v2 at /sys/fs/cgroup'
+expect_cg_layout 'cgroup v2 at /sys/fs/cgroup'
 expect_out '^/ .*root cgroup'
 expect_out 'uct +0\.00 +max +0 +1024 +0 +1024'
 expect_out 'q .*cpu not in the parent'
@@ -92,17 +86,17 @@ sleep 60 & t1=$!
 sleep 60 & t2=$!
 echo $t1 >$CG/uct/cgroup.procs
 echo $t2 >$CG/nest/inner/cgroup.procs
-check "uct: task effective = group effective ($(task_eff $t1))" test "$(task_eff $t1)" = "$(tool_eff $t1)"
-check "nest/inner: task effective = group effective ($(task_eff $t2))" test "$(task_eff $t2)" = "$(tool_eff $t2)"
+expect_group_eff $t1 "uct: task effective = group effective"
+expect_group_eff $t2 "nest/inner: task effective = group effective"
 check "uct task at 210 819" test "$(task_eff $t1)" = "210 819 "
 check "inner task at 307 512" test "$(task_eff $t2)" = "307 512 "
 # the system clamps are the root group's: they cap every group below
 # (min must stay <= max: 700/700)
 expect_rc 0 uclampctl system set --min 700 --max 700 -y
-check "capped by the system max ($(task_eff $t1))" test "$(task_eff $t1)" = "$(tool_eff $t1)"
+expect_group_eff $t1 "capped by the system max"
 check "uct task at 210 700" test "$(task_eff $t1)" = "210 700 "
 expect_rc 0 uclampctl system set --min 100 -y
-check "capped by the system min ($(task_eff $t2))" test "$(task_eff $t2)" = "$(tool_eff $t2)"
+expect_group_eff $t2 "capped by the system min"
 check "inner task at 100 512" test "$(task_eff $t2)" = "100 512 "
 expect_rc 0 uclampctl system set --min max --max max -y
 # same values after the flip: still nothing written

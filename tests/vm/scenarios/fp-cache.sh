@@ -10,6 +10,12 @@ cache=/run/uclampctl/ksyms
 boot=$(cat /proc/sys/kernel/random/boot_id)
 sym() { awk -v n="$1" '$3 == n { sub(/^0+/, "", $1); print $1; exit }' /proc/kallsyms; }
 put_cache() { printf '%s\nsched_uclamp_used %s\n' "$boot" "$1" >"$cache" && chmod 0600 "$cache"; }
+# cache_at SYM VALUE [WHAT]: check that SYM reads VALUE, point the cache at it ($addr)
+cache_at() {
+	addr=$(sym "$1")
+	check "$1 reads $2${3:+ ($3)}" test "$(key "$1")" = "$2"
+	put_cache "$addr"
+}
 right=$(sym sched_uclamp_used)
 expect_key 0 "right after boot"
 
@@ -17,17 +23,15 @@ expect_rc 0 uclampctl check
 check "check wrote the cache with the kallsyms address" grep -qx "sched_uclamp_used $right" "$cache"
 
 # 1. the sysctl's value: 1024 is no 0/1 static key count
-check "sysctl_sched_uclamp_util_min reads 1024" test "$(key sysctl_sched_uclamp_util_min)" = 1024
-put_cache "$(sym sysctl_sched_uclamp_util_min)"
+cache_at sysctl_sched_uclamp_util_min 1024
 expect_rc 0 uclampctl check -v
 expect_out '^off \(kcore\): sched_uclamp_used = 0'
-expect_out "1024 at 0x0*$(sym sysctl_sched_uclamp_util_min) is not a 0/1 static key count"
+expect_out "1024 at 0x0*$addr is not a 0/1 static key count"
 check "the cache is repaired" grep -qx "sched_uclamp_used $right" "$cache"
 
 # 2. another static key that is on (a default-true scheduler feature)
-other=$(sym sched_feat_keys)
-check "sched_feat_keys[0] reads 1 (GENTLE_FAIR_SLEEPERS)" test "$(key sched_feat_keys)" = 1
-put_cache "$other"
+cache_at sched_feat_keys 1 "[0], GENTLE_FAIR_SLEEPERS"
+other=$addr
 expect_rc 0 uclampctl check -v
 expect_out '^off \(kcore\)'
 expect_out "sched_uclamp_used reads 1 at its cached address 0x0*$other"
@@ -49,9 +53,8 @@ expect_key 0 "after a refused sysctl write through a 1024 cache"
 # 3. the key on (a sysctl: evidence), the cache at a key that reads 0
 expect_rc 0 uclampctl system set --min 512 --yes
 expect_key 1 "after 'system set --min 512 --yes'"
-zero=$(sym sched_smt_present)
-check "sched_smt_present reads 0" test "$(key sched_smt_present)" = 0
-put_cache "$zero"
+cache_at sched_smt_present 0
+zero=$addr
 expect_rc 1 uclampctl check -v
 expect_out '^on \(kcore\)'
 expect_out "0 at the cached address 0x0*$zero against evidence of use: cache discarded"

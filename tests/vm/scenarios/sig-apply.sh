@@ -18,9 +18,7 @@ expect_key 0 "right after boot"
 
 check "a process with 3000 threads" start_threads 3000 many
 mkdir $CG/sig
-cat >"$T/new.conf" <<CONF
-[fast-path]
-allow-enable = yes
+consented_conf "$T/new.conf" <<CONF
 [system]
 min = 50%
 [cgroup sig]

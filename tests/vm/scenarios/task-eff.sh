@@ -27,15 +27,7 @@ check "threaded subtree" eval 'mkdir -p $CG/thr/w && echo threaded >$CG/thr/w/cg
 run cat $CG/thr/w/cgroup.threads
 expect_out '^[0-9]+$'
 
-eff_compare "defaults"
-eff_sysctls 400 700 1024
-eff_compare "system min 400, max 700"
-eff_sysctls 400 700 300
-eff_compare "system 400/700, RT default 300"
-eff_sysctls 1024 1024 600
-echo 60 >$CG/a/cpu.uclamp.max
-echo max >$CG/lo/cpu.uclamp.max
-eff_compare "RT default 600, a's max and lo's max changed"
+eff_compare_changes
 kill "$TP"
 eff_kill
 done_scenario

@@ -4,13 +4,14 @@
 # 100 ms of its exec while a non-matching one stays untouched; a thread
 # renamed with prctl(PR_SET_NAME) is matched; SIGHUP with a new rule takes
 # effect; a broken configuration keeps the old rules; 'watch status -J'
-# shows the counters; SIGTERM stops it with exit 0.
+# shows the counters; a drop-in directory created after the start, and a
+# file in it, are picked up without SIGHUP; SIGTERM stops it with exit 0.
 # vm-timeout: 300
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 H="$VM_DIR/helpers"
 expect_key 0 "right after boot"
-gcc -O2 -o "$T/uc-probe" "$H/clampwait.c" && cp "$T/uc-probe" "$T/uc-other" && cp "$T/uc-probe" "$T/uc-second" &&
+gcc -O2 -o "$T/uc-probe" "$H/clampwait.c" && cp "$T/uc-probe" "$T/uc-other" && cp "$T/uc-probe" "$T/uc-second" && cp "$T/uc-probe" "$T/uc-late" &&
 	gcc -O2 -pthread -o "$T/uc-render" "$H/rename.c"
 check "helpers built" test -x "$T/uc-render"
 
@@ -23,9 +24,7 @@ expect_rc 3 timeout 60 "$UCLAMPCTL" watch -c "$T/noconsent.conf" --socket "$T/s.
 expect_out 'would enable the uclamp fast path .*--yes or .allow-enable = yes'
 expect_key 0 "after the refusal"
 
-cat >"$T/w.conf" <<CONF
-[fast-path]
-allow-enable = yes
+consented_conf "$T/w.conf" <<CONF
 
 [tasks probe]
 comm = uc-probe
@@ -38,7 +37,9 @@ min = 200
 CONF
 python3 "$H/notify-listen.py" "$T/notify.sock" "$T/notify.out" & NL=$!
 for _ in $(seq 50); do grep -q listening "$T/notify.out" 2>/dev/null && break; sleep 0.1; done
-NOTIFY_SOCKET="$T/notify.sock" "$UCLAMPCTL" watch -c "$T/w.conf" --socket "$T/s.sock" >"$T/log" 2>&1 & W=$!
+# later.d/ does not exist yet: a drop-in directory created while it runs
+NOTIFY_SOCKET="$T/notify.sock" "$UCLAMPCTL" watch -c "$T/w.conf" -c "$T/later.d/" \
+	--socket "$T/s.sock" >"$T/log" 2>&1 & W=$!
 for _ in $(seq 300); do grep -q 'READY=1' "$T/notify.out" && break; sleep 0.1; done
 check "READY=1 after the ack and the first scan" grep -q 'READY=1' "$T/notify.out"
 check "STATUS= with counters" grep -q 'STATUS=rules generation 1 (2 rules)' "$T/notify.out"
@@ -93,6 +94,19 @@ expect_rc 0 uclampctl watch status --format=prometheus --socket "$T/s.sock"
 expect_out '^uclampctl_watch_rescans_total\{cause="start"\} 1$'
 expect_out '^uclampctl_watch_exec_apply_latency_seconds_count [3-9]'
 check "RELOADING=1 sent around the reload" grep -q 'RELOADING=1' "$T/notify.out"
+
+# the good file back, then the drop-in directory appears, then a file in it:
+# each noticed (inotify), no SIGHUP
+cp "$T/good.conf" "$T/w.conf"
+sleep 1
+mkdir "$T/later.d"
+sleep 1
+printf '[tasks late]\ncomm = uc-late\nmax = 600\n' >"$T/later.d/50-late.conf"
+sleep 1
+run "$T/uc-late" 600 2000
+expect_out '^clamped [0-9]+$'
+check "reloaded on the edits" grep -q 'reload (configuration changed): rules generation [3-9], 3 rule' "$T/log"
+check "and on the drop-in" grep -q 'reload (configuration changed): rules generation [4-9], 4 rule' "$T/log"
 
 kill -TERM $W
 wait $W

@@ -1,0 +1,11 @@
+/* 'uclampctl watch status': the daemon's counters (src/cmd/watch_counters.c). */
+#ifndef UCLAMPCTL_CMD_WATCH_COUNTERS_H
+#define UCLAMPCTL_CMD_WATCH_COUNTERS_H
+
+/* as the --format words of 'watch' */
+enum cli_watch_fmt { CLI_WATCH_TABLE, CLI_WATCH_JSON, CLI_WATCH_PROM };
+
+/* Ask the daemon at sock and print its counters; the exit code. */
+int cli_watch_status(enum cli_watch_fmt fmt, const char *sock);
+
+#endif
