@@ -4,6 +4,7 @@
 #
 #   show    task show -a PID / -J / --all -a over N (10,000) threads vs uclampset -a -p PID
 #   set     task set --max 300 --threads PID vs uclampset -a -p PID -M 300 vs setattr-loop
+#           (and setattr-loop --get: the floor with a getattr per thread)
 #   status  status (scans every thread) vs getattr-loop --all
 #   rss     peak RSS of task show --all -a over the N threads
 #   cgroup  cgroup show -R over NCG (2,000) groups in 5 levels vs find ... -exec cat;
@@ -91,7 +92,7 @@ if want show; then
 	[ "$("$UCLAMPCTL" task show -a -n "$TP" | wc -l)" = "$N" ] || die "task show -a: not $N lines"
 	for r in $(seq 1 "$R"); do
 		record "$r" getattr-loop "$(tm "$WORK/getattr-loop" "$TP")"
-		record "$r" uclampset-show "$(tm uclampset -a -p "$TP")"
+		record "$r" uclampset-show "$(tm "$UCLAMPSET" -a -p "$TP")"
 		record "$r" show "$(tm "$UCLAMPCTL" task show -a "$TP")"
 		record "$r" show-json "$(tm "$UCLAMPCTL" task show -a -J "$TP")"
 		record "$r" show-all "$(tm "$UCLAMPCTL" task show --all -a)"
@@ -121,13 +122,16 @@ if want set; then
 	}
 	for r in $(seq 1 "$R"); do
 		record "$r" setattr-loop "$(set_once setattr-loop "$WORK/setattr-loop" "$TP" 300)"
+		record "$r" getset-loop "$(set_once getset-loop "$WORK/setattr-loop" --get "$TP" 300)"
 		record "$r" set "$(set_once uclampctl "$UCLAMPCTL" -q task set --max 300 --threads --yes "$TP")"
-		record "$r" uclampset-set "$(set_once uclampset uclampset -a -p "$TP" -M 300)"
+		record "$r" uclampset-set "$(set_once uclampset "$UCLAMPSET" -a -p "$TP" -M 300)"
 		echo "set round $r done"
 	done
 	row "setattr-loop PID 300 (floor)" setattr-loop - - -
+	row "setattr-loop --get PID 300 (getattr+setattr floor)" getset-loop - setattr-loop -
 	row "uclampset -a -p PID -M 300 (peer)" uclampset-set - setattr-loop -
 	row "task set --max 300 --threads PID" set uclampset-set setattr-loop "<= 1.15 floor, < 1.00 peer"
+	row "task set --max 300 --threads PID, x getattr+setattr floor" set - getset-loop -
 fi
 
 # ---- status -------------------------------------------------------------------

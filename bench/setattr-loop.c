@@ -1,13 +1,17 @@
 /*
- * setattr-loop PID MAX: the lower bound for "util_max = MAX on every thread
- * of PID": readdir /proc/PID/task and one sched_setattr per TID, nothing
- * else (no sched_getattr, no comparison, no plan). It relies on
- * KEEP_PARAMS filling in the current params, true from Linux 5.15 on.
+ * setattr-loop [--get] PID MAX: the lower bound for "util_max = MAX on every
+ * thread of PID": readdir /proc/PID/task and one sched_setattr per TID,
+ * nothing else (no comparison, no plan). It relies on KEEP_PARAMS filling in
+ * the current params, true from Linux 5.15 on.
+ * With --get, each thread's sched_getattr comes first and a thread already
+ * at MAX gets no write: the floor for a tool that keeps that getattr (so a
+ * no-op never writes), as uclampctl does.
  */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,17 +28,20 @@ int main(int argc, char **argv)
 {
 	/* KEEP_ALL | UTIL_CLAMP_MAX */
 	struct attr a = { .size = sizeof(a), .flags = 0x08 | 0x10 | 0x40 };
+	struct attr cur;
 	char path[64];
 	struct dirent *de;
-	long ok = 0, failed = 0;
+	long ok = 0, failed = 0, same = 0;
+	int get = argc > 1 && !strcmp(argv[1], "--get");
+	int tid;
 	DIR *d;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: setattr-loop PID MAX\n");
+	if (argc != 3 + get) {
+		fprintf(stderr, "usage: setattr-loop [--get] PID MAX\n");
 		return 2;
 	}
-	a.util_max = (uint32_t)atoi(argv[2]);
-	snprintf(path, sizeof(path), "/proc/%s/task", argv[1]);
+	a.util_max = (uint32_t)atoi(argv[2 + get]);
+	snprintf(path, sizeof(path), "/proc/%s/task", argv[1 + get]);
 	d = opendir(path);
 	if (!d) {
 		perror(path);
@@ -43,12 +50,23 @@ int main(int argc, char **argv)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (syscall(SYS_sched_setattr, atoi(de->d_name), &a, 0) == 0)
+		tid = atoi(de->d_name);
+		if (get) {
+			if (syscall(SYS_sched_getattr, tid, &cur, sizeof(cur), 0)) {
+				failed++;
+				continue;
+			}
+			if (cur.util_max == a.util_max) {
+				same++;
+				continue;
+			}
+		}
+		if (syscall(SYS_sched_setattr, tid, &a, 0) == 0)
 			ok++;
 		else
 			failed++;
 	}
 	closedir(d);
-	printf("set %ld, failed %ld\n", ok, failed);
+	printf("set %ld, already %ld, failed %ld\n", ok, same, failed);
 	return failed ? 1 : 0;
 }

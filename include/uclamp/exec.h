@@ -20,9 +20,11 @@ struct uc_exec_ops {
 	int (*cgroup_write)(const char *path, enum uc_attr attr, long pct100);
 	/* path: the parent whose subtree_control changes */
 	int (*subtree_set)(const char *path, int enable);
-	/* A task's identity now (start time, /proc/PID/task/TID/stat field 22); -ESRCH when gone.
+	/* A process's identity now (start time, /proc/PID/stat field 22); -ESRCH when gone.
 	 * NULL: identities are not checked. */
 	int (*task_start)(pid_t pid, pid_t tid, unsigned long long *start);
+	/* Is TID still a thread of process PID? 0, or -ESRCH. NULL: not checked. */
+	int (*task_member)(pid_t pid, pid_t tid);
 	/* Could this change's file be written (no write made)? 0 or -errno. Not for tasks. */
 	int (*writable)(const struct uc_change *c);
 };
@@ -44,7 +46,10 @@ struct uc_exec_report {
  * finishes, the rest is skipped and, in atomic mode, the changes made are
  * undone (an undo is never cut short by *stop). A task whose identity changed
  * since planning (its PID was reused) is left alone and reported gone
- * (err -ESTALE).
+ * (err -ESTALE). The identity is the process's start time, read once for
+ * each run of consecutive changes of one process (not once per thread: that
+ * read costs ten times a thread's write), and for a thread, right before its
+ * write, that it is still a thread of that process (task_member).
  */
 int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
 		    volatile sig_atomic_t *stop, struct uc_exec_report *r);

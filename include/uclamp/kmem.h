@@ -27,6 +27,8 @@ struct uc_kmem_key {
 	bool boolean;		/* in: only ever enabled (static_branch_enable), never counted:
 				   any value but 0 or 1 means a wrong address */
 	bool cached;		/* the address came from the per-boot cache (see kmem.c) */
+	/* the cache also says the key read 1 there after this boot's kallsyms gave it */
+	bool cached_on;
 	char why[UC_KMEM_NOTE_LEN];
 };
 

@@ -48,7 +48,11 @@ struct uc_change {
 	char *label;		/* tasks: comm, may be NULL */
 	/* tasks: the attributes read while planning (sent back to the kernel) */
 	struct uc_sched_attr sa;
-	/* tasks: identity, the start time read while planning; 0 = unknown */
+	/*
+	 * tasks: identity, the start time of the process (PID) read while
+	 * planning; 0 = unknown. A thread is its process's as long as
+	 * tgkill(PID, TID, 0) finds it there.
+	 */
 	unsigned long long start;
 	/* tasks/sysctls: capacity units (to may be UC_RESET); cgroups: pct100; flags: 0/1 */
 	long from, to;

@@ -34,6 +34,8 @@ struct uc_task {
 	char comm[16];			/* thread's comm, "" unless needed */
 	/* the process's ('Z': zombie) for the main thread, else '?' */
 	char state;
+	/* the process's start time (/proc/PID/stat): its identity; 0 = unknown */
+	unsigned long long start;
 	const struct uc_rules_result *match;	/* what the rules say about this task */
 };
 

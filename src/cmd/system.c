@@ -187,11 +187,12 @@ static noreturn void refuse_min_above_max(const struct cli_ctl *ctl,
 
 static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 {
-	const struct uc_sysctl_knob *k = &uc_sysctl_knobs[c - OPT_KNOB];
+	const struct uc_sysctl_knob *k;
 	char opt[40];
 
 	if (c < OPT_KNOB || c >= OPT_KNOB + UC_SYSCTL_NKNOBS)
 		return false;
+	k = &uc_sysctl_knobs[c - OPT_KNOB];	/* after the check: no pointer out of the table */
 	snprintf(opt, sizeof(opt), "--%s", k->key);
 	*uc_sysctl_field(data, k) = cli_util_or_err(ctl, opt, arg);
 	return true;

@@ -50,6 +50,7 @@ const struct uc_exec_ops uc_exec_default_ops = {
 	.cgroup_write = real_cgroup_write,
 	.subtree_set = real_subtree_set,
 	.task_start = uc_task_start_time,
+	.task_member = uc_task_in_process,
 	.writable = real_writable,
 };
 
@@ -63,31 +64,55 @@ static size_t task_group_len(const struct uc_plan *p, size_t i)
 	return j - i;
 }
 
-/* Is this still the task that was planned? 0, -ESTALE (PID reused) or -ESRCH. */
-static int same_task(const struct uc_exec_ops *ops, const struct uc_change *c)
+/* The process whose start time was last found unchanged (pid 0: none). */
+struct seen_process {
+	pid_t pid;
+	unsigned long long start;
+};
+
+/*
+ * Is this still the task that was planned? 0, -ESTALE (PID reused) or
+ * -ESRCH. The process's start time is read for a main thread, and for the
+ * first of a run of threads of one process; each thread is then checked to
+ * be still in that process (a system call, where the start time is a /proc
+ * read): a thread that exited is not in it, and its TID can go to a task of
+ * another process only once it has left this one.
+ */
+static int same_task(const struct uc_exec_ops *ops, const struct uc_change *c,
+		     struct seen_process *seen)
 {
 	unsigned long long now;
 	int rc;
 
 	if (!c->start || !ops->task_start)
 		return 0;
-	rc = ops->task_start(c->pid, c->tid, &now);
-	if (rc == -ENOENT)
-		rc = -ESRCH;
-	if (rc)
-		return rc;
-	return now == c->start ? 0 : -ESTALE;
+	if (c->tid == c->pid || seen->pid != c->pid || seen->start != c->start) {
+		seen->pid = 0;
+		rc = ops->task_start(c->pid, c->pid, &now);
+		if (rc == -ENOENT)
+			rc = -ESRCH;
+		if (rc)
+			return rc;
+		if (now != c->start)
+			return -ESTALE;
+		seen->pid = c->pid;
+		seen->start = c->start;
+	}
+	if (c->tid == c->pid || !ops->task_member)
+		return 0;
+	return ops->task_member(c->pid, c->tid);
 }
 
 /* Write 'to' (forward) or 'from' (undo) for changes [i, i+n). */
-static int run_one(const struct uc_exec_ops *ops, struct uc_change *c, size_t n, bool undo)
+static int run_one(const struct uc_exec_ops *ops, struct uc_change *c, size_t n, bool undo,
+		   struct seen_process *seen)
 {
 	int min = UC_KEEP, max = UC_KEEP, rof = UC_KEEP, rc;
 
 	switch (c->kind) {
 	case UC_KIND_TASK:
 		/* right before the write: a PID reused since planning is not ours to change */
-		rc = same_task(ops, c);
+		rc = same_task(ops, c, seen);
 		if (rc)
 			return rc;
 		for (size_t k = 0; k < n; k++) {
@@ -122,6 +147,7 @@ static void set_state(struct uc_change *c, size_t n, enum uc_change_state st, in
 static void roll_back(struct uc_plan *p, size_t upto, const struct uc_exec_ops *ops,
 		      struct uc_exec_report *r)
 {
+	struct seen_process seen = { 0 };
 	size_t i = upto;
 
 	while (i > 0) {
@@ -137,7 +163,7 @@ static void roll_back(struct uc_plan *p, size_t upto, const struct uc_exec_ops *
 		i = start;
 		if (p->v[start].state != UC_CH_DONE)
 			continue;
-		rc = run_one(ops, &p->v[start], n, true);
+		rc = run_one(ops, &p->v[start], n, true, &seen);
 		if (rc == 0) {
 			set_state(&p->v[start], n, UC_CH_ROLLED_BACK, 0);
 			r->rolled_back += n;
@@ -159,6 +185,7 @@ static void skip_from(struct uc_plan *p, size_t i, struct uc_exec_report *r)
 int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
 		    volatile sig_atomic_t *stop, struct uc_exec_report *r)
 {
+	struct seen_process seen = { 0 };
 	size_t i = 0;
 
 	if (!ops)
@@ -176,7 +203,7 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 			skip_from(p, i, r);
 			return r->first_err;
 		}
-		rc = run_one(ops, c, n, false);
+		rc = run_one(ops, c, n, false, &seen);
 		if (rc == 0) {
 			set_state(c, n, UC_CH_DONE, 0);
 			r->done += n;

@@ -236,14 +236,20 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
  * costs tens of milliseconds on every write command (the kernel formats
  * every symbol). So root keeps the addresses it found there in a per-boot
  * cache: /run/uclampctl/ksyms, "boot_id" then "name addr" lines, root-owned
- * 0600 in a 0700 directory; anything else is ignored (and rewritten).
+ * 0600 in a root-owned directory only root can write (0700 when the cache
+ * makes it, 0755 when the writers' lock did first); anything else is
+ * ignored (and rewritten).
  *
  * The cache is a hint, not a truth: any file can be stale or corrupt. A
- * cached address is trusted only for a 0 (off: the answer that makes a
- * write ask for consent); a key read through it as anything else, or not
- * readable at all, sends us back to /proc/kallsyms, which rewrites it. The
- * caller may discard a 0 too when it contradicts evidence (UC_KMEM_NO_CACHE).
- * The value itself is always read fresh from /proc/kcore.
+ * cached address is trusted for a 0 (off: the answer that makes a write ask
+ * for consent); for a 1 only when the line says "name addr 1": the key read
+ * 1 right after this boot's /proc/kallsyms gave that address. Such a key
+ * (boolean: only ever enabled) stays 1 until reboot, so once confirmed an
+ * "on" needs no second kallsyms pass on every write command. A key read
+ * through the cache as anything else (a 1 never confirmed, a 0 where a 1 was
+ * confirmed), or not readable at all, sends us back to /proc/kallsyms, which
+ * rewrites it. The caller may discard a 0 too when it contradicts evidence
+ * (UC_KMEM_NO_CACHE). The value itself is always read fresh from /proc/kcore.
  */
 #define KSYM_CACHE_DIR "/run/uclampctl"
 #define KSYM_CACHE KSYM_CACHE_DIR "/ksyms"
@@ -264,7 +270,7 @@ static bool cache_dir_trusted(void)
 
 	if (uc_path(p, sizeof(p), KSYM_CACHE_DIR) || lstat(p, &sb))
 		return false;
-	return S_ISDIR(sb.st_mode) && sb.st_uid == 0 && !(sb.st_mode & 077);
+	return S_ISDIR(sb.st_mode) && sb.st_uid == 0 && !(sb.st_mode & 022);
 }
 
 /* Read the cache file whole, if it is what cache_store writes: a regular
@@ -298,14 +304,20 @@ static bool cache_read(char *buf, size_t n)
 	return true;
 }
 
-/* One "name addr" line: a symbol name, a nonzero 4-byte aligned hex
- * address (a static key's atomic count) of at most 16 digits. */
-static bool cache_line(char *line, const char **name, uint64_t *addr)
+/* One "name addr" or "name addr 1" line: a symbol name, a nonzero 4-byte
+ * aligned hex address (a static key's atomic count) of at most 16 digits,
+ * and " 1" when kallsyms confirmed the key at 1 (see above). */
+static bool cache_line(char *line, const char **name, uint64_t *addr, bool *on)
 {
-	char *sp = strchr(line, ' ');
+	size_t len = strlen(line);
 	uint64_t a = 0;
 	size_t digits = 0;
+	char *sp;
 
+	*on = len > 2 && !strcmp(line + len - 2, " 1");
+	if (*on)
+		line[len - 2] = '\0';
+	sp = strchr(line, ' ');
 	if (!sp || sp == line || sp - line > 127)
 		return false;
 	for (const char *c = line; c < sp; c++)
@@ -345,8 +357,9 @@ static bool cache_load(struct uc_kmem_key *k, size_t n)
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		const char *name;
 		uint64_t addr;
+		bool on;
 
-		if (nseen == KSYM_CACHE_LINES || !cache_line(line, &name, &addr))
+		if (nseen == KSYM_CACHE_LINES || !cache_line(line, &name, &addr, &on))
 			goto bad;
 		for (size_t j = 0; j < nseen; j++)
 			if (seen[j] == addr)
@@ -358,6 +371,7 @@ static bool cache_load(struct uc_kmem_key *k, size_t n)
 			if (k[i].addr)
 				goto bad;	/* the same name twice */
 			k[i].addr = addr;
+			k[i].cached_on = on;
 			found++;
 		}
 	}
@@ -367,8 +381,10 @@ static bool cache_load(struct uc_kmem_key *k, size_t n)
 		return true;
 	}
 bad:
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		k[i].addr = 0;
+		k[i].cached_on = false;
+	}
 	return false;
 }
 
@@ -377,7 +393,7 @@ bad:
 static const struct uc_kmem_key *cache_doubt(const struct uc_kmem_key *k, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (k[i].rc || (k[i].boolean && k[i].value != 0))
+		if (k[i].rc || (k[i].boolean && k[i].value != (k[i].cached_on ? 1 : 0)))
 			return &k[i];
 	return NULL;
 }
@@ -397,8 +413,10 @@ static void cache_store(const struct uc_kmem_key *k, size_t n)
 	len = (size_t)snprintf(buf, sizeof(buf), "%s\n", id);
 	for (size_t i = 0; i < n && len < sizeof(buf); i++)
 		if (k[i].addr && !k[i].via_map)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %llx\n",
-						k[i].name, (unsigned long long)k[i].addr);
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %llx%s\n",
+						k[i].name, (unsigned long long)k[i].addr,
+						k[i].boolean && !k[i].rc && k[i].value == 1 ?
+						" 1" : "");
 	if (len >= sizeof(buf))
 		return;
 	fd = uc_open(KSYM_CACHE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW);
@@ -430,7 +448,7 @@ static void keys_reset(struct uc_kmem_key *k, size_t n)
 		k[i].rc = -ENODATA;
 		k[i].value = 0;
 		k[i].addr = 0;
-		k[i].via_map = k[i].listed = k[i].absent = k[i].cached = false;
+		k[i].via_map = k[i].listed = k[i].absent = k[i].cached = k[i].cached_on = false;
 		k[i].why[0] = '\0';
 	}
 }
@@ -541,9 +559,10 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	}
 	for (size_t i = 0; i < n; i++)
 		any |= k[i].rc == -EINPROGRESS;
+	read_values(k, n, any, info);
+	/* after the values: a key at 1 is stored as confirmed */
 	if (any && !info->hidden)
 		cache_store(k, n);
-	read_values(k, n, any, info);
 	if (doubt[0] && !(confirm && k[di].addr == daddr))
 		note(info, "%s", doubt);
 out:

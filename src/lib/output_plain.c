@@ -168,11 +168,11 @@ static bool json_plain(const char *s)
 	return true;
 }
 
-/* Append len bytes to p->buf; false when out of memory. */
-static bool add(struct plain *p, size_t *at, const char *s, size_t len)
+/* Room for n bytes in p->buf; false when out of memory. */
+static bool reserve(struct plain *p, size_t n)
 {
-	if (*at + len + 1 > p->cap) {
-		size_t cap = (*at + len + 1) * 2;
+	if (n + 1 > p->cap) {
+		size_t cap = (n + 1) * 2;
 		char *nb = realloc(p->buf, cap);
 
 		if (!nb)
@@ -180,31 +180,33 @@ static bool add(struct plain *p, size_t *at, const char *s, size_t len)
 		p->buf = nb;
 		p->cap = cap;
 	}
-	memcpy(p->buf + *at, s, len);
-	*at += len;
 	return true;
 }
 
-/* libsmartcols' JSON value of a cell of the given type */
-static bool json_value(struct plain *p, size_t *at, const char *d, int type)
+/* Copy len bytes to dst; the end. p->buf has room (json_row reserved it). */
+static char *put(char *dst, const char *s, size_t len)
 {
-	const char *v = d;
+	memcpy(dst, s, len);
+	return dst + len;
+}
 
+/* libsmartcols' JSON value of a cell (len bytes) of the given type */
+static char *json_value(char *o, const char *d, size_t len, int type)
+{
 	switch (type) {
 	case SCOLS_JSON_NUMBER:
-		v = *d ? d : "null";
-		break;
+		return len ? put(o, d, len) : put(o, "null", 4);
 	case SCOLS_JSON_BOOLEAN:
-		v = !*d || *d == '0' || *d == 'N' || *d == 'n' ? "false" : "true";
-		break;
+		return !len || *d == '0' || *d == 'N' || *d == 'n' ? put(o, "false", 5)
+								   : put(o, "true", 4);
 	default:
-		if (!*d) {
-			v = "null";
-			break;
-		}
-		return add(p, at, "\"", 1) && add(p, at, d, strlen(d)) && add(p, at, "\"", 1);
+		if (!len)
+			return put(o, "null", 4);
+		*o++ = '"';
+		o = put(o, d, len);
+		*o++ = '"';
+		return o;
 	}
-	return add(p, at, v, strlen(v));
 }
 
 static int print_json(struct plain *p, FILE *f)
@@ -239,19 +241,30 @@ static int print_json(struct plain *p, FILE *f)
 	}
 	scols_reset_iter(itr, SCOLS_ITER_FORWARD);
 	fprintf(f, "{\n   \"%s\": [\n", name);
-	/* one object at a time into p->buf, then one fwrite */
+	/* one object at a time into p->buf (room reserved once), then one fwrite */
 	while (!rc && scols_table_next_line(p->tb, itr, &ln) == 0) {
-		size_t at = 0;
-		bool ok = first ? add(p, &at, "      {\n", 8) : add(p, &at, "      },{\n", 10);
+		const char *v[MAXCOLS];
+		size_t len[MAXCOLS], need = 10, at;
+		char *o;
 
-		first = false;
-		for (size_t i = 0; ok && i < p->ncols; i++)
-			ok = add(p, &at, prefix[i], plen[i]) &&
-			     json_value(p, &at, cell(ln, i), type[i]) &&
-			     add(p, &at, i + 1 < p->ncols ? ",\n" : "\n", i + 1 < p->ncols ? 2 : 1);
-		if (!ok)
+		for (size_t i = 0; i < p->ncols; i++) {
+			v[i] = cell(ln, i);
+			len[i] = strlen(v[i]);
+			need += plen[i] + len[i] + 8;	/* quotes or "false", ",\n" */
+		}
+		if (!reserve(p, need)) {
 			rc = -ENOMEM;
-		else if (fwrite(p->buf, 1, at, f) != at)
+			break;
+		}
+		o = first ? put(p->buf, "      {\n", 8) : put(p->buf, "      },{\n", 10);
+		first = false;
+		for (size_t i = 0; i < p->ncols; i++) {
+			o = put(o, prefix[i], plen[i]);
+			o = json_value(o, v[i], len[i], type[i]);
+			o = i + 1 < p->ncols ? put(o, ",\n", 2) : put(o, "\n", 1);
+		}
+		at = (size_t)(o - p->buf);
+		if (fwrite(p->buf, 1, at, f) != at)
 			rc = -EIO;
 	}
 	fputs(first ? "\n" : "      }\n", f);	/* libsmartcols: an empty line for no rows */

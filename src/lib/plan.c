@@ -17,8 +17,11 @@ void uc_plan_drop_from(struct uc_plan *p, size_t n)
 {
 	while (p->n > n) {
 		p->n--;
-		free(p->v[p->n].target);
-		free(p->v[p->n].label);
+		/* tasks have no target and, but for a few, no label: no call */
+		if (p->v[p->n].target)
+			free(p->v[p->n].target);
+		if (p->v[p->n].label)
+			free(p->v[p->n].label);
 	}
 }
 

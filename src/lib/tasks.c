@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "uclamp/cgroup.h"
-#include "uclamp/identity.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
@@ -431,6 +430,14 @@ struct walk {
 	void *data;
 	struct uc_walk_stats *st;
 	struct uc_sched_attr sa;	/* of proc.tid, once UC_PF_POLICY is in proc.have */
+	/*
+	 * The rules' answer for a thread other than the main one, kept for the
+	 * process's next threads when no rule looks at a thread's own fields
+	 * (its name, its policy): it would be the same for each of them.
+	 */
+	struct uc_rules_result thread_res;
+	const struct uc_rules *thread_res_rs;	/* NULL: nothing kept */
+	pid_t thread_res_pid;
 	struct uc_proc proc;
 };
 
@@ -452,17 +459,24 @@ static void note_err(struct uc_walk_stats *st, int err, pid_t tid)
 }
 
 /* The policy comes with the sched_getattr the plan needs anyway: keep it. */
+static int walk_getattr(struct walk *w, struct uc_proc *p)
+{
+	int rc = uc_sched_get(p->tid, &w->sa);
+
+	if (rc)
+		return rc;
+	p->policy = (int)w->sa.sched_policy;
+	p->have |= UC_PF_POLICY;
+	return 0;
+}
+
 static int walk_fill(struct uc_proc *p, unsigned want, void *data)
 {
-	struct walk *w = data;
-
 	if (want & UC_PF_POLICY) {
-		int rc = uc_sched_get(p->tid, &w->sa);
+		int rc = walk_getattr(data, p);
 
 		if (rc)
 			return rc;
-		p->policy = (int)w->sa.sched_policy;
-		p->have |= UC_PF_POLICY;
 		want &= ~UC_PF_POLICY;
 	}
 	return want ? uc_task_fill(p, want, NULL) : 0;
@@ -499,34 +513,62 @@ static void comm_at(int taskfd, pid_t tid, char *buf, size_t n)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+/* Start on a task of another process (or the same one again): nothing kept. */
+static void walk_reset(struct walk *w, pid_t pid, pid_t tid)
+{
+	uc_proc_reset(&w->proc, pid, tid, walk_fill, w);
+	w->thread_res_rs = NULL;
+}
+
 /* One thread of w->proc's process: match, read its attributes, call back. */
 static int visit_task(struct walk *w, pid_t tid)
 {
 	struct uc_proc *p = &w->proc;
-	struct uc_rules_result res;
-	struct uc_task t = { .pid = p->pid, .tid = tid, .match = &res };
-	int rc;
+	struct uc_rules_result own, *res = &own;
+	struct uc_task t = { .pid = p->pid, .tid = tid };
+	bool same_for_threads = tid != p->pid &&
+				!(w->rs->need & (UC_PF_TCOMM | UC_PF_POLICY));
+	int rc = 0;
 
 	if (tid != p->tid)
 		uc_proc_set_thread(p, tid);
-	rc = uc_rules_match(w->rs, p, &res);
-	if (!rc && !res.matched) {
-		if (res.skipped_kthread && tid == p->pid)
+	if (same_for_threads && w->thread_res_rs == w->rs && w->thread_res_pid == p->pid) {
+		res = &w->thread_res;
+	} else {
+		rc = uc_rules_match(w->rs, p, res);
+		if (!rc && same_for_threads) {
+			w->thread_res = own;
+			w->thread_res_rs = w->rs;
+			w->thread_res_pid = p->pid;
+		}
+	}
+	t.match = res;
+	if (!rc && !res->matched) {
+		if (res->skipped_kthread && tid == p->pid)
 			w->st->kthreads++;
 		return 0;
 	}
-	if (!rc) {
-		rc = uc_proc_need(p, UC_PF_POLICY);
+	if (!rc && !(p->have & UC_PF_POLICY)) {
+		rc = walk_getattr(w, p);	/* not through uc_proc_need: once per thread */
 		if (rc && !w->st->failed && rc != -ESRCH)
-			w->st->first_err_rule = first_winner(&res);
+			w->st->first_err_rule = first_winner(res);
 	}
 	if (rc) {
 		note_err(w->st, rc, tid);
 		return 0;
 	}
 	t.sa = w->sa;
-	/* the state only to tell a zombie: if it cannot be read, the write will say why */
-	t.state = tid == p->pid && !uc_proc_need(p, UC_PF_STAT) ? p->state : '?';
+	/*
+	 * /proc/PID/stat, read once per process: the state to tell a zombie
+	 * main thread and the start time, the identity the executor checks
+	 * again before the write. If it cannot be read, the write will say why.
+	 */
+	if ((p->have & UC_PF_STAT) || !uc_proc_need(p, UC_PF_STAT)) {
+		t.state = tid == p->pid ? p->state : '?';
+		t.start = p->start_time;
+	} else {
+		t.state = '?';
+	}
 	if (tid == p->pid && (p->have & UC_PF_COMM))
 		snprintf(t.comm, sizeof(t.comm), "%s", p->comm);
 	else if (tid != p->pid && (p->have & UC_PF_TCOMM))
@@ -548,7 +590,7 @@ static int visit_process(struct walk *w, pid_t pid)
 	char abspath[64];
 	int rc = 0;
 
-	uc_proc_reset(&w->proc, pid, pid, walk_fill, w);
+	walk_reset(w, pid, pid);
 	if (!w->all_threads)
 		return visit_task(w, pid);
 	snprintf(abspath, sizeof(abspath), "/proc/%d/task", (int)pid);
@@ -612,7 +654,7 @@ static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 		if (w->all_threads || tgid == id) {
 			rc = visit_process(w, tgid);
 		} else if (!w->thread_id_any) {
-			uc_proc_reset(&w->proc, tgid, id, walk_fill, w);
+			walk_reset(w, tgid, id);
 			rc = visit_task(w, id);
 		} else {
 			/* the command line: one thread, process filters do not apply */
@@ -627,7 +669,7 @@ static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 			const struct uc_rules *saved = w->rs;
 
 			w->rs = &one;
-			uc_proc_reset(&w->proc, tgid, id, walk_fill, w);
+			walk_reset(w, tgid, id);
 			rc = visit_task(w, id);
 			w->rs = saved;
 		}
@@ -802,7 +844,6 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 	int end_min = cur_min, end_max = cur_max;
 	bool ch_min = false, ch_max = false, ch_rof = false;
 	const char *label = t->comm[0] ? t->comm : NULL;
-	unsigned long long start;
 	size_t first;
 
 	if (want->min != UC_KEEP) {
@@ -835,9 +876,6 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 		       refusal_rule(t, ch_max), end_min, end_max);
 		return 0;
 	}
-	/* the identity the executor checks right before the write (0: unknown, not checked) */
-	if (uc_task_start_time(t->pid, t->tid, &start))
-		start = 0;
 	first = c->p->n;
 	/* adjacent entries of one TID: the executor sends them in one setattr */
 	if (ch_min &&
@@ -849,8 +887,9 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 	if (ch_rof && !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_RESET_ON_FORK,
 					cur_rof, !!want->reset_on_fork))
 		return -ENOMEM;
+	/* the identity the executor checks right before the write (0: unknown, not checked) */
 	for (size_t i = first; i < c->p->n; i++)
-		c->p->v[i].start = start;
+		c->p->v[i].start = t->start;
 	return 0;
 }
 

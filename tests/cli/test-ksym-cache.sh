@@ -88,4 +88,39 @@ hasnt "kcore"
 echo 11111111-2222-3333-4444-555555555555 >"$ROOT/proc/sys/kernel/random/boot_id"
 chmod 0644 "$cache"
 t "group/other-readable cache ignored" 3 $U check
+
+# the directory as the writers' lock makes it first (0755, src/lib/lock.c):
+# only root can write there, so the cache is kept and used
+rm -rf "$ROOT/run/uclampctl"
+mkdir -m 0755 "$ROOT/run/uclampctl"
+python3 "$MK" "$ROOT" --key 0 >/dev/null
+right=$(key_addr sched_uclamp_used)
+t "cache written in the lock's 0755 directory" 0 $U check
+same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s' "$right")"
+grep -v ' sched_uclamp_used$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
+t "and read from there" 0 $U check
+has "kcore"
+# an "on" confirmed by kallsyms is kept as such ("addr 1"): the key only
+# ever goes from 0 to 1 until reboot, so later runs need no kallsyms for it
+python3 "$MK" "$ROOT" --key 1 >/dev/null
+right=$(key_addr sched_uclamp_used)
+t "on, from kallsyms" 1 $U check
+same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s 1' "$right")"
+grep -v ' sched_uclamp_used$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
+t "confirmed on in the cache: on without kallsyms" 1 $U check -v
+has '^on \(kcore\)'
+hasnt "re-read from /proc/kallsyms"
+# confirmed on, but 0 there now: the address is wrong (the key never goes back)
+python3 "$MK" "$ROOT" --key 0 >/dev/null
+t "confirmed on, reads 0: re-read from kallsyms" 0 $U check -v
+has "reads 0 at its cached address .*re-read from /proc/kallsyms"
+same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s' "$(key_addr sched_uclamp_used)")"
+# a 1 in a cache line that does not parse otherwise: the whole file is ignored
+put_cache "$(key_addr sched_uclamp_used) 1 1"
+t "malformed confirmed line: ignored, rewritten" 0 $U check
+same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s' "$(key_addr sched_uclamp_used)")"
+# a directory others may write to: not trusted (and kallsyms cannot help)
+grep -v ' sched_uclamp_used$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
+chmod 0775 "$ROOT/run/uclampctl"
+t "group-writable directory: cache ignored" 3 $U check
 finish

@@ -94,8 +94,11 @@ static const struct uc_exec_ops fake_ops = {
 
 /* ---- identities and stop requests --------------------------------------------- */
 
-static unsigned long long start_now[8];	/* tid -> its start time now (0: exited) */
+static unsigned long long start_now[8];	/* pid -> its start time now (0: exited) */
 static size_t nidentity;
+static bool member_now[8];	/* tid -> still a thread of the process planned */
+static pid_t member_asked[8];	/* the tids task_member was asked about, in order */
+static size_t nmember;
 
 static int fake_task_start(pid_t pid, pid_t tid, unsigned long long *start)
 {
@@ -106,6 +109,14 @@ static int fake_task_start(pid_t pid, pid_t tid, unsigned long long *start)
 		return -ESRCH;
 	*start = start_now[tid];
 	return 0;
+}
+
+static int fake_task_member(pid_t pid, pid_t tid)
+{
+	(void)pid;
+	assert_true(tid >= 0 && tid < 8 && nmember < 8);
+	member_asked[nmember++] = tid;
+	return member_now[tid] ? 0 : -ESRCH;
 }
 
 /* A signal that arrives while write 'stop_at' is under way. */
@@ -135,6 +146,7 @@ static const struct uc_exec_ops *checking_ops(void)
 	ops.task_set = stopping_task_set;
 	ops.sysctl_write = stopping_sysctl_write;
 	ops.task_start = fake_task_start;
+	ops.task_member = fake_task_member;
 	return &ops;
 }
 
@@ -147,6 +159,8 @@ static int setup(void **state)
 	ncalls = 0;
 	memset(start_now, 0, sizeof(start_now));
 	nidentity = 0;
+	memset(member_now, 0, sizeof(member_now));
+	nmember = 0;
 	stop = 0;
 	stop_at = (size_t)-1;
 	return 0;
@@ -526,6 +540,74 @@ static void test_identity_checked_before_write(void **state)
 	expect_report(&r, .done = 3, .gone = 2);
 }
 
+/* Threads: the process's start time is read for its main thread and for the
+ * first of a run of its threads, not per thread; each thread other than the
+ * main one is asked to be still in the process right before its write. */
+static void test_identity_of_threads(void **state)
+{
+	static const pid_t asked[] = { 3, 4, 5, 7 };
+	struct uc_sched_attr sa = { .size = 56 };
+	static const struct { pid_t pid, tid; unsigned long long start; } v[] = {
+		{ 2, 3, 1000 }, { 2, 4, 1000 }, { 2, 2, 1000 }, { 2, 5, 1000 },
+		{ 6, 6, 3000 }, { 6, 7, 3000 },
+	};
+	struct uc_exec_report r;
+
+	(void)state;
+	uc_plan_init(&plan);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct uc_change *c;
+
+		sa.sched_policy = (uint32_t)v[i].tid % 3;	/* what expect_task_call checks */
+		c = uc_plan_add_task(&plan, v[i].pid, v[i].tid, NULL, &sa, UC_ATTR_MAX, 1024, 300);
+		assert_non_null(c);
+		c->start = v[i].start;
+	}
+	start_now[2] = 1000;	/* process 2 is the one planned */
+	start_now[6] = 3000;
+	member_now[3] = member_now[5] = member_now[7] = true;	/* 4 has left process 2 */
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, checking_ops(), &stop, &r),
+			 0);
+	/* process 2: for tid 3 (first of the run), for 2 (the main thread); 6: once */
+	assert_int_equal(nidentity, 3);
+	assert_int_equal(nmember, 4);
+	assert_memory_equal(member_asked, asked, sizeof(asked));
+	assert_int_equal(ncalls, 5);
+	expect_task_call(0, 3, 1, UC_KEEP, 300, UC_KEEP);
+	expect_task_call(1, 2, 1, UC_KEEP, 300, UC_KEEP);
+	expect_task_call(2, 5, 1, UC_KEEP, 300, UC_KEEP);
+	assert_int_equal(plan.v[1].state, UC_CH_GONE);
+	expect_report(&r, .done = 5, .gone = 1);
+}
+
+/* A process found replaced at its first thread: none of its threads is written. */
+static void test_identity_of_threads_reused(void **state)
+{
+	struct uc_sched_attr sa = { .size = 56 };
+	struct uc_exec_report r;
+
+	(void)state;
+	uc_plan_init(&plan);
+	for (pid_t tid = 3; tid <= 5; tid++) {
+		struct uc_change *c = uc_plan_add_task(&plan, 2, tid, NULL, &sa, UC_ATTR_MAX,
+						       1024, 300);
+
+		assert_non_null(c);
+		c->start = 1000;
+	}
+	start_now[2] = 1500;	/* another process at PID 2 */
+	member_now[3] = member_now[4] = member_now[5] = true;
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, checking_ops(), &stop, &r),
+			 0);
+	assert_int_equal(nidentity, 3);	/* never found unchanged: read again each time */
+	assert_int_equal(ncalls, 0);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(plan.v[i].state, UC_CH_GONE);
+		assert_int_equal(plan.v[i].err, -ESTALE);
+	}
+	expect_report(&r, .gone = 3);
+}
+
 /* Atomic: a signal during the second write: it finishes, then both are
  * undone (the undo is not cut short by the flag) and the rest is skipped. */
 static void test_stop_atomic_undoes(void **state)
@@ -598,6 +680,8 @@ int main(void)
 		T(test_atomic_success),
 		T(test_report_reset),
 		T(test_identity_checked_before_write),
+		T(test_identity_of_threads),
+		T(test_identity_of_threads_reused),
 		T(test_stop_atomic_undoes),
 		T(test_stop_best_effort_keeps),
 		T(test_stop_before_first_write),

@@ -62,6 +62,15 @@ static void test_read(void **state)
 	assert_int_equal(uc_task_start_time(7, 8, &st), 0);
 	assert_true(st == 4242);
 	assert_int_equal(uc_task_start_time(7, 9, &st), -ESRCH);
+	/* a process's own: /proc/PID/stat, the file the walk reads */
+	assert_int_equal(uc_task_start_time(7, 7, &st), -ESRCH);
+	assert_int_equal(fr_write(root, "proc/7/stat", "7 (main) " MID " 4000 0 0\n"), 0);
+	assert_int_equal(uc_task_start_time(7, 7, &st), 0);
+	assert_true(st == 4000);
+	/* threads of a process: its task/ directory in the fake tree */
+	assert_int_equal(uc_task_in_process(7, 8), 0);
+	assert_int_equal(uc_task_in_process(7, 9), -ESRCH);
+	assert_int_equal(uc_task_in_process(6, 8), -ESRCH);
 }
 
 int main(void)

@@ -613,6 +613,31 @@ static void stat_file(pid_t pid, const char *comm, char state, pid_t ppid, unsig
 	put(rel, text);
 }
 
+/* Each change carries its process's start time (/proc/PID/stat, read once for
+ * all its threads): the identity the executor checks; 0 when it is not known. */
+static void test_plan_identity(void **state)
+{
+	pid_t pids[] = { 100, 300 };
+	struct uc_selector sel = { .pids = pids, .npids = 2, .threads = true };
+	struct uc_task_want want = { .min = UC_KEEP, .max = 200, .reset_on_fork = UC_KEEP };
+	struct uc_plan p;
+
+	(void)state;
+	stat_file(100, "app", 'S', 1, 0x400100, 4321);
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	assert_int_equal(p.n, 3);	/* 100, 101, 102; 300 (min 500 > 200) is refused */
+	for (pid_t tid = 100; tid <= 102; tid++)
+		assert_true(find(&p, tid, UC_ATTR_MAX)->start == 4321);
+	uc_plan_free(&p);
+	/* no stat file: not known, the executor cannot check it */
+	rm("proc/100/stat");
+	uc_plan_init(&p);
+	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	assert_true(find(&p, 101, UC_ATTR_MAX)->start == 0);
+	uc_plan_free(&p);
+}
+
 static void test_fill(void **state)
 {
 	static const char cmdline[] = "/usr/bin/python3\0-m\0http.server\0";
@@ -883,6 +908,7 @@ int main(void)
 		cmocka_unit_test_setup(test_plan_bad_want, setup),
 		cmocka_unit_test_setup(test_plan_missing_pid, setup),
 		cmocka_unit_test_setup(test_helpers, setup),
+		cmocka_unit_test_setup(test_plan_identity, setup),
 		cmocka_unit_test_setup(test_fill, setup),
 		cmocka_unit_test_setup(test_all_skips_kernel_threads, setup),
 		cmocka_unit_test_setup(test_plan_zombie_and_init, setup),

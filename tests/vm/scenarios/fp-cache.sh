@@ -3,7 +3,8 @@
 # 1024) or at another static key that is on, makes neither 'check' say on
 # nor 'task set' skip consent: the reading is re-checked against
 # /proc/kallsyms and the cache repaired. Later, with the key on through a
-# sysctl (evidence), a cache pointing at a 0 is discarded too.
+# sysctl (evidence), a cache pointing at a 0 is discarded too; once kallsyms
+# confirmed the key at 1, the cache says so and kallsyms is not read again.
 . "$(dirname "$0")/../lib.sh"
 cache=/run/uclampctl/ksyms
 boot=$(cat /proc/sys/kernel/random/boot_id)
@@ -57,7 +58,15 @@ zero=$addr
 expect_rc 1 uclampctl check -v
 expect_out '^on \(kcore\)'
 expect_out "0 at the cached address 0x0*$zero against evidence of use: cache discarded"
-check "the cache is repaired" grep -qx "sched_uclamp_used $right" "$cache"
+# repaired, with the 1 kallsyms confirmed: the key stays on until reboot
+check "the cache is repaired, the key confirmed on" grep -qx "sched_uclamp_used $right 1" "$cache"
+# so the next commands read the key through the cache alone (a kallsyms
+# pass would have written a new cache file: another inode)
+ino=$(stat -c %i "$cache")
+expect_rc 1 uclampctl check -v
+expect_out '^on \(kcore\)'
+expect_no_out 're-read from /proc/kallsyms|cache discarded'
+check "no kallsyms pass with the key confirmed on" test "$(stat -c %i "$cache")" = "$ino"
 # a well-formed cache that is not root's 0600 file is not read at all
 put_cache "$zero"
 chmod 0644 "$cache"
