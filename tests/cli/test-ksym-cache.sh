@@ -27,8 +27,16 @@ same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used
 	"$(awk '$3 == "sched_uclamp_used" { sub(/^0+/, "", $1); print $1 }' "$ROOT/proc/kallsyms")")"
 [ "$(stat -c %a "$cache")" = 600 ] && _pass "cache is 0600" || _fail "cache mode $(stat -c %a "$cache")"
 
-# kallsyms without the symbol: only the cache can give the address now
-grep -v ' sched_uclamp_used$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
+# 'check -v' says on, read from kernel memory
+expect_on() {
+	t "$1" 1 $U check -v
+	has '^on \(kcore\)'
+}
+# kallsyms without the key's symbol: then only the cache can give its address
+drop_symbol() {
+	grep -v ' sched_uclamp_used$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
+}
+drop_symbol
 t "same boot: the cached address, the value from kcore" 0 $U check
 has "kcore"
 python3 "$MK" "$ROOT" --key 1 --no-symbol >/dev/null 2>&1 || true
@@ -39,8 +47,7 @@ t "a cached address alone never says on" 3 $U check -v
 hasnt '^on'
 has "sched_uclamp_used reads 1 at its cached address"
 python3 "$MK" "$ROOT" --key 1 >/dev/null
-t "confirmed by kallsyms: on" 1 $U check -v
-has '^on \(kcore\)'
+expect_on "confirmed by kallsyms: on"
 hasnt 'cached address'
 
 # corrupt caches: the right boot, a wrong address
@@ -97,7 +104,7 @@ python3 "$MK" "$ROOT" --key 0 >/dev/null
 right=$(key_addr sched_uclamp_used)
 t "cache written in the lock's 0755 directory" 0 $U check
 same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s' "$right")"
-grep -v ' sched_uclamp_used$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
+drop_symbol
 t "and read from there" 0 $U check
 has "kcore"
 # an "on" confirmed by kallsyms is kept as such ("addr 1"): the key only
@@ -106,9 +113,8 @@ python3 "$MK" "$ROOT" --key 1 >/dev/null
 right=$(key_addr sched_uclamp_used)
 t "on, from kallsyms" 1 $U check
 same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s 1' "$right")"
-grep -v ' sched_uclamp_used$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
-t "confirmed on in the cache: on without kallsyms" 1 $U check -v
-has '^on \(kcore\)'
+drop_symbol
+expect_on "confirmed on in the cache: on without kallsyms"
 hasnt "re-read from /proc/kallsyms"
 # confirmed on, but 0 there now: the address is wrong (the key never goes back)
 python3 "$MK" "$ROOT" --key 0 >/dev/null
@@ -120,7 +126,7 @@ put_cache "$(key_addr sched_uclamp_used) 1 1"
 t "malformed confirmed line: ignored, rewritten" 0 $U check
 same "$cache" "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s' "$(key_addr sched_uclamp_used)")"
 # a directory others may write to: not trusted (and kallsyms cannot help)
-grep -v ' sched_uclamp_used$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
+drop_symbol
 chmod 0775 "$ROOT/run/uclampctl"
 t "group-writable directory: cache ignored" 3 $U check
 finish
