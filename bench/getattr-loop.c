@@ -12,14 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-struct attr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t priority;
-	uint64_t runtime, deadline, period;
-	uint32_t util_min, util_max;
-};
+#include "sched_attr.h"
 
 static long ok, failed, sum;
 

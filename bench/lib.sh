@@ -32,6 +32,15 @@ wait_ready() {
 	done
 	die "helper not ready: $(cat "$1")"
 }
+# start_procs N: N helper processes (procs.c) that wait, PP = their parent,
+# back once all are there (the caller's EXIT trap kills "$PP")
+start_procs() {
+	need_pids "$1"
+	gcc -O2 -o "$WORK/procs" "$BENCH_DIR/procs.c" || die "gcc procs.c"
+	"$WORK/procs" "$1" >"$WORK/ready" 2>&1 &
+	PP=$!
+	wait_ready "$WORK/ready" "$PP"
+}
 # need_pids N: room for N more tasks (the VM kernel is a tinyconfig one:
 # CONFIG_BASE_SMALL makes pid_max 4096)
 need_pids() {

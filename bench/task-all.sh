@@ -12,12 +12,9 @@
 N=${N:-2000}
 RL=${RL:-1}	# rounds that also time the (slow) shell loop
 
-need_pids "$N"
-gcc -O2 -o "$WORK/procs" "$BENCH_DIR/procs.c"
-"$WORK/procs" "$N" >"$WORK/ready" 2>&1 &
-PP=$!
-trap 'kill $PP 2>/dev/null; rm -rf "$WORK"' EXIT
-wait_ready "$WORK/ready" "$PP"
+PP=
+trap '[ -z "$PP" ] || kill $PP 2>/dev/null; rm -rf "$WORK"' EXIT
+start_procs "$N"
 total=$(ls -d /proc/[0-9]* | wc -l)
 echo "bench: $N helper processes, $total in all; $R rounds of uclampctl, $RL of the shell loop; kernel $(uname -r)"
 

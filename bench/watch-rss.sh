@@ -6,20 +6,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$BENCH_DIR/watch-lib.sh"
 N=${N:-10000}
-need_pids "$N"
-gcc -O2 -o "$WORK/procs" "$BENCH_DIR/procs.c"
-"$WORK/procs" "$N" >"$WORK/ready" 2>&1 &
-PP=$!
-trap 'stop_watch; kill $PP 2>/dev/null; rm -rf "$WORK"' EXIT
-wait_ready "$WORK/ready" "$PP"
-cat >"$WORK/w.conf" <<CONF
-[fast-path]
-allow-enable = yes
-
-[tasks procs]
-comm = procs
-max = 300
-CONF
+PP=
+trap 'stop_watch; [ -z "$PP" ] || kill $PP 2>/dev/null; rm -rf "$WORK"' EXIT
+start_procs "$N"
+printf '[fast-path]\nallow-enable = yes\n[tasks procs]\ncomm = procs\nmax = 300\n' >"$WORK/w.conf"
 t0=$(now_ns)
 start_watch "$WORK/w.conf"
 t1=$(now_ns)
