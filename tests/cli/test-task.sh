@@ -293,6 +293,9 @@ t "run without --yes, no terminal" 3 "$UCLAMPCTL" run --max "$OTHER_MAX" -- echo
 has "refused: .*fast path"
 has "nothing changed"
 hasnt "^RAN$"
+t "run: both reset-on-fork options" 2 "$UCLAMPCTL" run --reset-on-fork --no-reset-on-fork -- echo RAN
+has "exclude each other"
+hasnt "^RAN$"
 t "run --reset-on-fork --dry-run on itself" 0 "$UCLAMPCTL" run --max "$CUR_MAX" --reset-on-fork -n -- echo RAN
 has "^pid [0-9]+ +reset_on_fork +no +yes +-$"
 hasnt "^RAN$"

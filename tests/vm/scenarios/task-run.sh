@@ -10,6 +10,16 @@ check "dry run: CMD not run" test ! -e /tmp/ran
 expect_rc 127 uclampctl run --max 1024 -- /nonexistent/cmd	# no-op clamp, then exec fails
 expect_out "cannot run '/nonexistent/cmd'"
 expect_key 0 "after dry run and a no-op run"
+# --no-reset-on-fork on a process without the flag: nothing to write, no key;
+# both flags at once: a usage error, CMD not run
+expect_rc 0 uclampctl run --no-reset-on-fork -- sh -c 'chrt -p $$ 2>&1; echo RAN'
+expect_out "^RAN$"
+expect_out "scheduling policy: SCHED_OTHER$"
+expect_no_out "RESET_ON_FORK"
+expect_rc 2 uclampctl run --reset-on-fork --no-reset-on-fork --yes -- touch /tmp/ran2
+expect_out "exclude each other"
+check "usage error: CMD not run" test ! -e /tmp/ran2
+expect_key 0 "after --no-reset-on-fork and a usage error"
 
 # the command and its children carry the clamps (uclampset -p 0 = a forked child)
 expect_rc 5 uclampctl -q run --min 200 --max 800 --yes -- sh -c 'exit 5'

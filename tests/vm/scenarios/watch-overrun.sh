@@ -10,6 +10,7 @@ T=$(mktemp -d)
 N=40
 : "${UCLAMPCTL_TEST:?the test build is needed (its receive-buffer seam)}"
 cp /bin/sleep "$T/uc-sleep"
+expect_key 0 "right after boot"
 consented_conf "$T/w.conf" <<CONF
 
 [tasks sleepers]
