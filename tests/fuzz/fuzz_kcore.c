@@ -5,7 +5,6 @@
  * fixed kernel addresses are read too. A read that succeeds must have
  * filled the buffer from the file: checked against the input itself.
  */
-#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
