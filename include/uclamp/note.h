@@ -20,6 +20,12 @@ void uc_note_vset(char *dst, size_t len, const char *fmt, va_list ap);
 bool uc_note_add(char *notes, size_t len, size_t max, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* "a, b or c" (each word after prefix: "--a, --b or --c") into dst[len],
+ * truncated to fit; returns dst. words: count of them, or NULL-ended when
+ * count is 0. */
+const char *uc_note_words(char *dst, size_t len, const char *prefix, const char *const *words,
+			  size_t count);
+
 /* For a char arr[MAX][LEN] member and its count: UC_NOTE_ADD(fp->evidence, fp->nevidence, ...). */
 #define UC_NOTE_ADD(arr, n, ...) \
 	uc_note_add(&(arr)[0][0], sizeof((arr)[0]), sizeof(arr) / sizeof((arr)[0]), &(n), \

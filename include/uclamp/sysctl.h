@@ -49,6 +49,8 @@ struct uc_sysctl_values {
 int uc_sysctl_read_all(struct uc_sysctl_values *v);
 /* The field of v for attr; UC_SYSCTL_ABSENT for an attribute that is not a knob. */
 long uc_sysctl_value(const struct uc_sysctl_values *v, enum uc_attr attr);
+/* The knobs' keys, "min, max or rt-default" (prefix "--": the options). */
+const char *uc_sysctl_keys(char *buf, size_t n, const char *prefix);
 /* The field of v for a knob of the table. */
 long *uc_sysctl_field(struct uc_sysctl_values *v, const struct uc_sysctl_knob *k);
 

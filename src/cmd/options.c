@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "uclamp/note.h"
 #include "uclamp/pid.h"
 #include "uclamp/sched.h"
 
@@ -67,17 +68,6 @@ static void print_columns(const struct uc_col *cols, size_t n)
 		printf(" %14s  %s\n", cols[i].name, cols[i].help);
 }
 
-/* "text, json or prometheus" */
-static void list_words(char *buf, size_t n, const char *const *words)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; words[i] && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i == 0 ? "" : words[i + 1] ?
-					", " : " or ", words[i]);
-}
-
 static int format_or_err(const struct cli_ctl *ctl, const struct cli_opts *o, const char *arg)
 {
 	char words[128];
@@ -85,7 +75,7 @@ static int format_or_err(const struct cli_ctl *ctl, const struct cli_opts *o, co
 	for (int i = 0; o->formats[i]; i++)
 		if (!strcmp(o->formats[i], arg))
 			return i;
-	list_words(words, sizeof(words), o->formats);
+	uc_note_words(words, sizeof(words), "", o->formats, 0);
 	cli_usage_error(ctl, "invalid format '%s' for --format: use %s", arg, words);
 }
 
@@ -99,7 +89,7 @@ static noreturn void needs_value(const struct cli_ctl *ctl, const struct cli_opt
 		cli_usage_error(ctl, "option '%s' needs a value: a list of columns "
 				"(see --list-columns)", argv[optind - 1]);
 	if ((o->shared & CLI_OPTS_FORMAT) && optopt == CLI_OPT_FORMAT) {
-		list_words(words, sizeof(words), o->formats);
+		uc_note_words(words, sizeof(words), "", o->formats, 0);
 		cli_usage_error(ctl, "option '%s' needs a value: %s", argv[optind - 1], words);
 	}
 	bad_option(ctl, ':', argv);

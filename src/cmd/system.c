@@ -28,7 +28,7 @@ static const char show_synopsis[] = "[options]";
 
 static void build_texts(void)
 {
-	size_t h, y = 0, o = 0, k = 0;
+	size_t h, y = 0, o = 0;
 
 	h = (size_t)snprintf(knobs_help, sizeof(knobs_help),
 			     "The knobs (capacity units 0..1024, 1024 = a CPU's full capacity):\n");
@@ -53,13 +53,10 @@ static void build_texts(void)
 		if (y < sizeof(set_synopsis))
 			y += (size_t)snprintf(set_synopsis + y, sizeof(set_synopsis) - y,
 					      "[--%s V] ", kn->key);
-		if (k < sizeof(knob_opts))
-			k += (size_t)snprintf(knob_opts + k, sizeof(knob_opts) - k, "%s--%s",
-					      !i ? "" : i + 1 < UC_SYSCTL_NKNOBS ? ", " : " or ",
-					      kn->key);
 	}
 	if (y < sizeof(set_synopsis))
 		snprintf(set_synopsis + y, sizeof(set_synopsis) - y, "[options]");
+	uc_sysctl_keys(knob_opts, sizeof(knob_opts), "--");
 }
 
 #define COLUMNS(NUM, TEXT, FLAG) \

@@ -376,19 +376,6 @@ int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *
 /* ---- keys --------------------------------------------------------------------------------- */
 
 /* A key of [fast-path], [system] or [cgroup]: 0, -ENOENT (not one of its keys) or -ENOMEM. */
-/* "min, max or rt-default": [system]'s keys, from the knob table */
-static const char *system_keys(char (*buf)[96])
-{
-	size_t len = 0;
-
-	(*buf)[0] = '\0';
-	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && len < sizeof(*buf); i++)
-		len += (size_t)snprintf(*buf + len, sizeof(*buf) - len, "%s%s",
-					!i ? "" : i + 1 < UC_SYSCTL_NKNOBS ? ", " : " or ",
-					uc_sysctl_knobs[i].key);
-	return *buf;
-}
-
 static int set_key(struct parse *px, struct file_sec *fs, const char *name, const char *val)
 {
 	struct uc_config *c = px->c;
@@ -463,7 +450,8 @@ static void key(struct parse *px, const char *name, const char *value)
 		rc = set_key(px, fs, name, value);
 	if (rc == -ENOENT) {
 		ERR(px, "unknown key '%s' in %s; use %s", name, fs->label,
-		    sections[fs->type].keys ? sections[fs->type].keys : system_keys(&hint));
+		    sections[fs->type].keys ? sections[fs->type].keys :
+		    uc_sysctl_keys(hint, sizeof(hint), ""));
 		no_cascade(px, fs);
 		return;
 	}

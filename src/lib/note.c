@@ -30,3 +30,18 @@ bool uc_note_add(char *notes, size_t len, size_t max, size_t *n, const char *fmt
 	(*n)++;
 	return true;
 }
+
+const char *uc_note_words(char *dst, size_t len, const char *prefix, const char *const *words,
+			  size_t count)
+{
+	size_t used = 0;
+
+	if (!count)
+		while (words[count])
+			count++;
+	dst[0] = '\0';
+	for (size_t i = 0; i < count && used < len; i++)
+		used += (size_t)snprintf(dst + used, len - used, "%s%s%s",
+					 !i ? "" : i + 1 < count ? ", " : " or ", prefix, words[i]);
+	return dst;
+}

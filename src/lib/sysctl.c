@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "uclamp/note.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysroot.h"
@@ -59,6 +60,15 @@ const char *uc_sysctl_name(enum uc_attr attr)
 	const struct uc_sysctl_knob *k = uc_sysctl_knob(attr);
 
 	return k ? k->file : NULL;
+}
+
+const char *uc_sysctl_keys(char *buf, size_t n, const char *prefix)
+{
+	const char *keys[UC_SYSCTL_NKNOBS];
+
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
+		keys[i] = uc_sysctl_knobs[i].key;
+	return uc_note_words(buf, n, prefix, keys, UC_SYSCTL_NKNOBS);
 }
 
 long *uc_sysctl_field(struct uc_sysctl_values *v, const struct uc_sysctl_knob *k)

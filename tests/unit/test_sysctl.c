@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "uclamp/exec.h"
+#include "uclamp/note.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysroot.h"
@@ -391,6 +392,24 @@ static void test_knob_table(void **state)
 	assert_int_equal(uc_sysctl_value(&v, UC_ATTR_RESET_ON_FORK), UC_SYSCTL_ABSENT);
 }
 
+/* The keys as messages list them: one joiner (note.c) for every "a, b or c". */
+static void test_keys_words(void **state)
+{
+	static const char *const formats[] = { "text", "json", "prometheus", NULL };
+	static const char *const one[] = { "only" };
+	char buf[64], tiny[12];
+
+	(void)state;
+	assert_string_equal(uc_sysctl_keys(buf, sizeof(buf), ""), "min, max or rt-default");
+	assert_string_equal(uc_sysctl_keys(buf, sizeof(buf), "--"),
+			    "--min, --max or --rt-default");
+	assert_string_equal(uc_note_words(buf, sizeof(buf), "", formats, 0),
+			    "text, json or prometheus");
+	assert_string_equal(uc_note_words(buf, sizeof(buf), "-", one, 1), "-only");
+	/* truncated, still a string */
+	assert_string_equal(uc_note_words(tiny, sizeof(tiny), "", formats, 0), "text, json ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_knob_table),
+		cmocka_unit_test(test_keys_words),
 	};
 
 	return fr_run(&suite, tests, NULL, NULL);
