@@ -41,49 +41,23 @@ galaxy=$(awk '$1 == "version:" { print $2 }' "$TESTS_SRCDIR/../contrib/ansible/g
 [ -n "$ver" ] && [ "$galaxy" = "$ver" ] && _pass "contrib/ansible/galaxy.yml: $galaxy" || _fail "galaxy.yml has '$galaxy', uclampctl $ver"
 [ -n "$ver" ] && [ "$spec" = "$ver" ] && _pass "uclampctl.spec: $spec" || _fail "uclampctl.spec has '$spec', uclampctl $ver"
 # ---- upgrades: the watch daemon ------------------------------------------------------------
-# debian/uclampctl.postinst and the spec's %postun, run against stub systemctl
-# and deb-systemd-invoke that log their calls, with /run/systemd/system
-# present (a tmpfs over /run/systemd in a private mount namespace): an
+# debian/uclampctl.{postinst,prerm,postrm} and the spec's %postun against a
+# stand-in systemd (tests/cli/fake-systemd.sh; the real dpkg round trip of two
+# versions: tests/deb-upgrade.sh, run by .ci/run): an
 # upgrade restarts an enabled, running watch and leaves a stopped or disabled
 # one alone; a first install starts nothing. Real systemd: not on this host.
 SRCDIR=$TESTS_SRCDIR/..
 grep -q -- '--no-stop-on-upgrade' "$SRCDIR/debian/rules" && _pass "debian/rules: no stop for an upgrade" ||
 	_fail "debian/rules stops the units for an upgrade"
 if unshare -m true 2>/dev/null; then
+	. "$TESTS_SRCDIR/cli/fake-systemd.sh"
 	M=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-maint.XXXXXX")
 	_tmpdirs+=("$M")
-	mkdir -p "$M/bin"
-	cat >"$M/bin/systemctl" <<'STUB'
-#!/bin/sh
-echo "systemctl $*" >>"$STUB_LOG"
-for a; do
-	case $a in
-	is-enabled) [ "$STUB_ENABLED" = yes ]; exit ;;
-	is-active) [ "$STUB_ACTIVE" = yes ]; exit ;;
-	esac
-done
-exit 0
-STUB
-	printf '#!/bin/sh\necho "$(basename "$0") $*" >>"$STUB_LOG"\n' >"$M/bin/deb-systemd-invoke"
-	cp "$M/bin/deb-systemd-invoke" "$M/bin/deb-systemd-helper"
-	chmod 755 "$M/bin/"*
+	fake_systemd_init "$M"
 	# the spec's %postun as a shell script: its macros are the distribution's
 	awk '/^%postun/ { on = 1; next } on && /^%files/ { exit } on && !/^%/ { print }' \
 		"$SRCDIR/uclampctl.spec" >"$M/postun.sh"
-	maint() {	# ENABLED ACTIVE SCRIPT ARGS...: the calls the script made
-		local en=$1 act=$2
-		shift 2
-		: >"$M/log"
-		# a tmpfs /run of its own: the host's /run/uclampctl is never touched
-		STUB_LOG=$M/log STUB_ENABLED=$en STUB_ACTIVE=$act PATH="$M/bin:$PATH" unshare -m sh -c \
-			'mount -t tmpfs none /run && mkdir -p /run/systemd/system /run/uclampctl &&
-			: >/run/uclampctl/lock || exit 99
-			sh "$@"; rc=$?
-			[ -e /run/uclampctl ] && echo "run-dir kept" >>"$STUB_LOG" || echo "run-dir removed" >>"$STUB_LOG"
-			exit $rc' sh "$@"
-		RC=$?
-		OUT=$(cat "$M/log")
-	}
+	maint() { fake_systemd "$1" "$2" sh "${@:3}"; }	# ENABLED ACTIVE SCRIPT ARGS...
 	for script in "deb:$SRCDIR/debian/uclampctl.postinst configure" "rpm:$M/postun.sh"; do
 		kind=${script%%:*}
 		set -- ${script#*:}
@@ -91,10 +65,13 @@ STUB
 		[ "$kind" = rpm ] && up=1
 		maint yes yes "$@" "$up"
 		[ $RC = 0 ] && _pass "$kind upgrade: exit 0" || _fail "$kind upgrade: exit $RC"
-		has "(deb-systemd-invoke|systemctl) (try-)?restart uclampctl-watch.service"
+		has "^restarted uclampctl-watch.service$"
 		has "run-dir kept"
+		# never a plain start or restart: those would start a stopped one
+		hasnt "(invoke|systemctl) (re)?start"
 		maint yes no "$@" "$up"
-		hasnt "restart|start"
+		hasnt "^restarted"
+		hasnt "(invoke|systemctl) (re)?start"
 		maint no yes "$@" "$up"
 		hasnt "restart|start"
 		if [ "$kind" = deb ]; then
