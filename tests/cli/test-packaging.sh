@@ -100,4 +100,22 @@ if unshare -m true 2>/dev/null; then
 else
 	echo "# skip - no private mount namespace (unshare -m): the maintainer scripts' runs"
 fi
+# ---- docs that ship: FILES in the man page, contrib/ as examples, Quick start as root ------
+grep -q '^\.SH FILES$' "$SRCDIR/man/uclampctl.8" && _pass "uclampctl(8) has FILES" || _fail "uclampctl(8): no FILES"
+for f in /run/uclampctl/lock /run/uclampctl/ksyms /etc/uclampctl.conf; do
+	grep -q "^\.I $f\$" "$SRCDIR/man/uclampctl.8" && _pass "FILES names $f" || _fail "FILES lacks $f"
+done
+for d in "$SRCDIR"/contrib/*/; do
+	d=contrib/$(basename "$d")
+	grep -qx "$d" "$SRCDIR/debian/uclampctl.examples" && _pass "deb examples: $d" || _fail "debian/uclampctl.examples lacks $d"
+done
+grep -Eq '^%doc .*\<contrib\>' "$SRCDIR/uclampctl.spec" && _pass "rpm %doc: contrib" || _fail "uclampctl.spec: contrib not in %doc"
+# the Quick start's first command as .ci/run runs it, as root with no sudo on PATH:
+# every sudo in it goes through $S, which is empty for root
+q=$(awk '/^## Quick start/ { q = 1; next } q && /^## / { exit }
+	q && /^```/ { if (b) exit; b = 1; next } b { print }' "$SRCDIR/README.md" | head -n 1)
+OUT=$q
+hasnt '(^|[;&|] *)sudo '
+S=$(bash -c "${q%%;*}; echo \"\$S\"")
+[ "$(id -u)" != 0 ] || { [ -z "$S" ] && _pass "Quick start: no sudo as root" || _fail "Quick start: S='$S' as root"; }
 finish
