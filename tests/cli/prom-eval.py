@@ -3,9 +3,10 @@
 rule against a running Prometheus (its HTTP API); print each with the series
 it returned; exit 1 if any returned none.
 
-usage: prom-eval.py URL DASHBOARD.json ALERTS.yml RATE_INTERVAL OFFSET
+usage: prom-eval.py URL DASHBOARD.json ALERTS.yml RATE_INTERVAL OFFSET TIME
   RATE_INTERVAL replaces Grafana's $__rate_interval; OFFSET replaces the
-  alerts' 'offset 30m' (a short test run has no 30 minutes of history).
+  alerts' 'offset 30m' (a short test run has no 30 minutes of history);
+  every query is evaluated at TIME (Unix seconds), so they all see one moment.
 """
 import json
 import sys
@@ -15,8 +16,8 @@ import urllib.request
 import yaml
 
 
-def query(url, expr):
-    q = urllib.parse.urlencode({"query": expr})
+def query(url, expr, at):
+    q = urllib.parse.urlencode({"query": expr, "time": at})
     with urllib.request.urlopen(f"{url}/api/v1/query?{q}", timeout=10) as r:
         body = json.load(r)
     if body.get("status") != "success":
@@ -33,7 +34,7 @@ def targets(panels):
 
 
 def main():
-    url, dash, alerts, rate, offset = sys.argv[1:6]
+    url, dash, alerts, rate, offset, at = sys.argv[1:7]
     with open(dash) as f:
         d = json.load(f)
     exprs = [(f"panel '{title}'", e) for title, e in targets(d.get("panels", []))]
@@ -51,7 +52,7 @@ def main():
         e = e.replace("$__rate_interval", rate).replace('=~"$instance"', '=~".*"')
         e = e.replace("offset 30m", f"offset {offset}")
         try:
-            res = query(url, e)
+            res = query(url, e, at)
         except Exception as exc:  # noqa: BLE001 - report and count
             res, err = [], str(exc)
         else:

@@ -197,18 +197,15 @@ t "apply --check reads the rendered file" 1 $UCLAMPCTL apply --check --config "$
 hasnt "error|unknown"
 
 # ---- argument_specs: bad variables stop the play before anything is written ----------------
-sed 's/^    priority: 5$/    priority: high/' "$A/all.yml" >"$A/bad.yml"
-sed -i "s|$A/all.conf|$A/bad.conf|" "$A/bad.yml"
-OUT=$(ansible-playbook -i localhost, -c local "$PLAYBOOK" -e "@$A/bad.yml" </dev/null 2>&1)
-[ $? != 0 ] && _pass "priority: high is refused" || _fail "priority: high accepted"
-has "argument|priority"
-[ ! -e "$A/bad.conf" ] && _pass "nothing written" || _fail "bad.conf written"
-sed 's/^    comm: \[chrome, "chrom\*"\]$/    comms: [chrome]/' "$A/all.yml" >"$A/bad.yml"
-sed -i "s|$A/all.conf|$A/bad.conf|" "$A/bad.yml"
-OUT=$(ansible-playbook -i localhost, -c local "$PLAYBOOK" -e "@$A/bad.yml" </dev/null 2>&1)
-[ $? != 0 ] && _pass "a misspelt key (comms) is refused" || _fail "comms accepted"
-has "comms"
-[ ! -e "$A/bad.conf" ] && _pass "nothing written" || _fail "bad.conf written"
+refused() {	# SED WHAT GREP: all.yml edited by SED must stop the play, writing nothing
+	sed "$1" "$A/all.yml" | sed "s|$A/all.conf|$A/bad.conf|" >"$A/bad.yml"
+	OUT=$(ansible-playbook -i localhost, -c local "$PLAYBOOK" -e "@$A/bad.yml" </dev/null 2>&1)
+	[ $? != 0 ] && _pass "$2 is refused" || _fail "$2 accepted"
+	has "$3"
+	[ ! -e "$A/bad.conf" ] && _pass "nothing written" || _fail "bad.conf written"
+}
+refused 's/^    priority: 5$/    priority: high/' "priority: high" "argument|priority"
+refused 's/^    comm: \[chrome, "chrom\*"\]$/    comms: [chrome]/' "a misspelt key (comms)" "comms"
 
 # ---- local.yml adds nothing: no consent, no RT default unless the variables say so ----------
 printf 'uclampctl_bin: %s\nuclampctl_config_file: %s\nuclampctl_boot_service: false\nuclampctl_apply_now: false\n' \

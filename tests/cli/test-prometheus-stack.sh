@@ -6,9 +6,9 @@
 # configuration that differs, the watch daemon's counters), host b (a broken
 # configuration), host c (no uclamp file: the collector stopped). Then every
 # PromQL expression of contrib/grafana/uclamp-fleet.json and every alert rule
-# goes through Prometheus's HTTP API (tests/cli/prom-eval.py): each must
-# return a series. 'offset 30m' becomes 'offset 8s' and a's file is written
-# with the key off first, then on. Everything listens on 127.0.0.1, is started
+# goes through Prometheus's HTTP API (tests/cli/prom-eval.py), all at one
+# moment: each must return a series. 'offset 30m' becomes an offset to just
+# before a's file went from the key off to on. Everything listens on 127.0.0.1, is started
 # here and stopped at the end. Skipped without the Debian packages
 # (apt-get install prometheus prometheus-node-exporter).
 for b in prometheus prometheus-node-exporter; do
@@ -110,15 +110,17 @@ has '"name":"UclampMetricsMissing"'
 
 # a: the key goes on (the key off was scraped for a few seconds), then the
 # counters again; rate() and 'offset' see both
-sleep 4
+sleep 6
+t_off=$(date +%s)	# the key-off file has been scraped for seconds before this
 ROOT=$ROOT_a fake_key 1 || _fail "mkkcore.py"
 watch_counters
 OUT=$(grep '^uclamp_fast_path_state' "$W/a/uclamp.prom")
 has 'state="on".* 1$'
 sleep 6
-
+# one evaluation time for all; 'offset' reaches back to just before the flip
+at=$(date +%s)
 OUT=$(python3 "$TESTS_SRCDIR/cli/prom-eval.py" "$P" "$TOP/contrib/grafana/uclamp-fleet.json" \
-	"$TOP/contrib/prometheus/uclamp-alerts.yml" 10s 8s 2>&1)
+	"$TOP/contrib/prometheus/uclamp-alerts.yml" 10s "$((at - t_off + 2))s" "$at" 2>&1)
 RC=$?
 printf '%s\n' "$OUT"
 [ $RC = 0 ] && _pass "every dashboard query and alert rule returns series" ||
