@@ -4,12 +4,13 @@
  * safe for a terminal (text lines, logs) and valid for JSON and Prometheus.
  *
  * Text (uc_escape_name): every byte outside printable ASCII (0x20..0x7e) --
- * control bytes, DEL, and every byte >= 0x80 -- and the backslash become
- * "\xNN" (two lower-case hex digits). That is what libsmartcols prints for
- * such bytes in this program's C locale (and, for the backslash, with -r),
- * so a name reads the same in a table and in a message. The output is
- * printable ASCII; escaping the backslash makes it injective: "\xNN" is
- * the only backslash sequence, and it always means the byte NN.
+ * control bytes, DEL, and every byte >= 0x80 -- becomes "\xNN" (two
+ * lower-case hex digits), and so does a backslash followed by 'x' ("\x5c").
+ * That is what libsmartcols prints in this program's C locale, so a name
+ * reads the same in a table and in a message. The output is printable
+ * ASCII, and the escaping is injective: "\x" in it always starts an escape
+ * of the byte NN, and any other backslash is itself (a backslash is kept
+ * only before a byte that is not 'x', whose text never starts with 'x').
  *
  * JSON and Prometheus need valid UTF-8 (uc_utf8_sanitize): each byte that
  * does not start a well-formed sequence (RFC 3629: no overlong forms, no

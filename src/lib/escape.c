@@ -81,7 +81,7 @@ size_t uc_escape_name(const char *in, char *out, size_t outlen)
 	size_t at = 0, room = 0;
 
 	for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
-		if (*p >= 0x20 && *p < 0x7f && *p != '\\') {
+		if (*p >= 0x20 && *p < 0x7f && !(*p == '\\' && p[1] == 'x')) {
 			put(out, outlen, &at, &room, (const char *)p, 1);
 		} else {
 			char e[4] = { '\\', 'x', hex[*p >> 4], hex[*p & 15] };
