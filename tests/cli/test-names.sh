@@ -205,8 +205,6 @@ jis "governor" "j['governors']['policy0']" "'sched\\x1b[2K\"\\\\\\ufffd'"
 t "apply --dry-run -J" 0 stdout_of $U apply --dry-run -J --config "$C/all.conf"
 jis "apply: a target" "[c['target'] for c in j['changes'] if c['target'].startswith('pid $P2 ')][0]" \
 	"'pid $P2 (${H2J:1:${#H2J}-2})'"
-t "apply --check -J" 1 stdout_of $U apply --check -J --config "$C/all.conf"
-jis "apply --check: strict JSON" "j['mode']" "'check'"
 t "keys -J" 0 stdout_of $U keys -J
 jis "keys: strict JSON" "type(j).__name__" "'dict'"
 

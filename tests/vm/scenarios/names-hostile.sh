@@ -6,7 +6,7 @@
 # carry no raw control or non-ASCII byte (the names show as \xNN), and the
 # JSON must parse as strict UTF-8 with the names kept (bad bytes U+FFFD).
 # The key: 0 until the consented write, 1 after.
-# vm-timeout: 300
+# vm-timeout: 600
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 chmod 755 "$T"
