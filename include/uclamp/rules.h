@@ -157,11 +157,4 @@ struct uc_rules_result {
  */
 int uc_rules_match(const struct uc_rules *rs, struct uc_proc *p, struct uc_rules_result *res);
 
-/* fnmatch-style match used for every string selector (exact without glob chars). */
-bool uc_rule_str_match(const char *pat, const char *s);
-/* Does pattern select cgroup rel: rel itself or any group above it matches. */
-bool uc_rule_cgroup_match(const char *pat, const char *rel);
-/* Does s hold a glob character? */
-bool uc_rule_is_glob(const char *s);
-
 #endif

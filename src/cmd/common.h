@@ -152,8 +152,6 @@ void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s,
 /* The same, for an option whose value is wanted in capacity units (v.util). */
 int cli_util_or_err(const struct cli_ctl *ctl, const char *opt, const char *s);
 pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s);
-int cli_policy_or_err(const struct cli_ctl *ctl, const char *s);
-uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);
 
 /* Set up a table from ctl->out; an unknown column is a usage error (exit 2). */
 void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
