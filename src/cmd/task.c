@@ -95,7 +95,7 @@ static void selector_help(void)
 	help_line("     --all", "every user-space process (instead of PIDs)");
 	for (size_t i = 0; i < uc_sel_ndefs; i++) {
 		const struct uc_sel_def *d = &uc_sel_defs[i];
-		char opt[64], help[256];
+		char opt[64];
 
 		if (!d->option)
 			continue;
@@ -105,11 +105,10 @@ static void selector_help(void)
 			snprintf(opt, sizeof(opt), "     --%s", d->option);
 		else
 			snprintf(opt, sizeof(opt), "     --%s <%s>", d->option, d->arg);
-		snprintf(help, sizeof(help), "%s%s", d->help,
-			 d->kind == UC_SEL_FLAG || d->kind == UC_SEL_GLOB ? "" :
-			 "; repeat or separate with commas for several");
-		help_line(opt, help);
+		help_line(opt, d->help);
 	}
+	printf("                        (a task must match every selector given; a list:\n"
+	       "                        repeat the option or separate values with commas)\n");
 }
 
 static void args_init(struct task_args *a)
@@ -173,7 +172,7 @@ static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c, 
 		exit(CLI_EXIT_FAIL);
 	}
 	if (rc)
-		cli_usage_error(ctl, "invalid --%s: %s", d->option, err);
+		cli_usage_error(ctl, "--%s: %s", d->option, err);
 	cgroup_check(ctl, d, arg, &a->rule);
 	if (d->kind != UC_SEL_FLAG && !a->first_filter)
 		a->first_filter = d;

@@ -63,7 +63,7 @@ static int set_selector(struct uc_config *c, struct uc_conf_tasks *t, const char
 		t->had_selector = true;
 	rc = uc_sel_set(&t->rule, d, value, false, err, sizeof(err));
 	if (rc == -EINVAL)
-		return uc_config_error(c, loc, -EINVAL, "invalid %s in %s: %s", d->key, sec, err);
+		return uc_config_error(c, loc, -EINVAL, "%s in %s: %s", d->key, sec, err);
 	if (!rc)
 		t->sel_loc[d - uc_sel_defs] = *loc;
 	return rc;

@@ -98,7 +98,7 @@ static bool check_cgroup(const char *w, char *err, size_t n)
 #define IDS(f) .off = offsetof(struct uc_rule, f), .count_off = offsetof(struct uc_rule, n##f)
 #define PROC(f) .proc_off = offsetof(struct uc_proc, f)
 
-/* In the order of the docs; the matcher tries them in this order too. */
+/* In the order the matcher tries them, the cheaper fields first; the docs follow it. */
 const struct uc_sel_def uc_sel_defs[] = {
 	{ .key = "comm", .option = "comm", .kind = UC_SEL_NAMES, LIST(comm),
 	  .need = UC_PF_COMM, .check = check_comm, .arg = "name",
@@ -112,11 +112,6 @@ const struct uc_sel_def uc_sel_defs[] = {
 	{ .key = "policy", .option = "policy", .kind = UC_SEL_POLICIES, IDS(policies),
 	  .need = UC_PF_POLICY, .arg = "policy",
 	  .help = "scheduling policy of the thread: other batch idle fifo rr deadline ext" },
-	{ .key = "cgroup", .option = "cgroup", .kind = UC_SEL_NAMES, LIST(cgroup),
-	  .need = UC_PF_CGROUP, PROC(cgroup), .match = uc_rule_cgroup_match,
-	  .check = check_cgroup, .arg = "path",
-	  .help = "cgroup of the cpu hierarchy or glob ('/' does not match *); the groups "
-		  "below it too" },
 	{ .key = "exe", .option = "exe", .kind = UC_SEL_NAMES, LIST(exe),
 	  .need = UC_PF_EXE, PROC(exe), .match = uc_rule_str_match, .arg = "path",
 	  .help = "the program's path (/proc/PID/exe) or glob" },
@@ -130,12 +125,17 @@ const struct uc_sel_def uc_sel_defs[] = {
 	  .need = UC_PF_PARENT | UC_PF_STAT, PROC(pcomm), .match = uc_rule_str_match,
 	  .check = check_comm, .arg = "name",
 	  .help = "the parent process's name or glob" },
+	{ .key = "cgroup", .option = "cgroup", .kind = UC_SEL_NAMES, LIST(cgroup),
+	  .need = UC_PF_CGROUP, PROC(cgroup), .match = uc_rule_cgroup_match,
+	  .check = check_cgroup, .arg = "path",
+	  .help = "cgroup of the cpu hierarchy or glob ('/' does not match *); the groups "
+		  "below it too" },
 	{ .key = "threads", .option = "threads", .short_opt = 'a', .kind = UC_SEL_FLAG,
 	  .off = offsetof(struct uc_rule, threads),
 	  .help = "every thread of each process, not only the main one" },
 	{ .key = "kernel-threads", .option = "kernel-threads", .kind = UC_SEL_FLAG,
 	  .off = offsetof(struct uc_rule, kthreads),
-	  .help = "kernel threads too" },
+	  .help = "kernel threads too (a PID given is taken either way)" },
 	{ .key = "rt", .kind = UC_SEL_FLAG, .off = offsetof(struct uc_rule, rt),
 	  .help = "real-time tasks (fifo, rr) too" },
 };
@@ -256,7 +256,7 @@ static bool parse_id(enum uc_sel_kind k, const char *w, unsigned *id, char *err,
 			*id = (unsigned)p;
 			return true;
 		}
-		snprintf(err, n, "invalid policy '%s': use other, batch, idle, fifo, rr, "
+		snprintf(err, n, "unknown policy '%s': use other, batch, idle, fifo, rr, "
 			 "deadline or ext", w);
 		return false;
 	}
@@ -296,7 +296,7 @@ static int set_flag(struct uc_rule *r, const struct uc_sel_def *d, const char *t
 	bool b;
 
 	if (uc_bool_parse(text, &b)) {
-		snprintf(err, n, "invalid value '%s': use yes or no", text);
+		snprintf(err, n, "'%s' is neither yes nor no", text);
 		return -EINVAL;
 	}
 	*(bool *)((char *)r + d->off) = b;
@@ -320,7 +320,7 @@ int uc_sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *text, 
 	if (rc)
 		return rc;
 	if (!nw) {
-		snprintf(err, n, "an empty value: give one or more %s", empty_hint(d->kind));
+		snprintf(err, n, "the value is empty: give one or more %s", empty_hint(d->kind));
 		free(words);
 		return -EINVAL;
 	}

@@ -199,7 +199,7 @@ has "nothing to set"
 t "set: no PIDs, no --all" 2 "$UCLAMPCTL" task set --max 300
 has "give PIDs, or --all"
 t "set: filter without --all" 2 "$UCLAMPCTL" task set --max 300 --comm alpha
-has "--comm and --cgroup narrow a selection: give PIDs, or --all"
+has "--comm narrows a selection: give PIDs, or --all"
 t "set: PIDs and --all" 2 "$UCLAMPCTL" task set --max 300 --all "$S1"
 has "not both"
 t "set: min above max" 2 "$UCLAMPCTL" task set --min 600 --max 300 "$S1"
@@ -215,13 +215,13 @@ for bad in " $S1" $'\t'"$S1" $'\n'"$S1" "$S1 " "$S1"$'\t' "+$S1"; do
 	has "': use a positive decimal process ID"
 done
 t "set: bad policy" 2 "$UCLAMPCTL" task set --max 300 --all --policy fast
-has "invalid policy 'fast'"
+has "--policy: unknown policy 'fast'"
 t "set: unknown user" 2 "$UCLAMPCTL" task set --max 300 --all --user no-such-user-xyz
 has "unknown user 'no-such-user-xyz'"
 t "set: a signed UID" 2 "$UCLAMPCTL" task set --max 300 --all --user +5
 has "unknown user '\\+5'"
 t "set: comm too long" 2 "$UCLAMPCTL" task set --max 300 --all --comm abcdefghijklmnopq
-has "at most 15 characters"
+has "--comm: 'abcdefghijklmnopq' is longer than 15 characters"
 t "set: both reset-on-fork options" 2 "$UCLAMPCTL" task set --reset-on-fork --no-reset-on-fork "$S1"
 has "exclude each other"
 t "set: missing option value" 2 "$UCLAMPCTL" task set "$S1" --max
