@@ -15,7 +15,7 @@ function __uclampctl_words
         end
         switch $w
             case --min --max --rt-default --policy --user --group --comm --exe --argv0 \
-                    --cmdline --parent --cgroup -o --output \
+                    --cmdline --parent --cgroup --unit -o --output \
                     --format -p --pid -c --config --wait
                 set skip 1
             case '-*'
@@ -173,6 +173,7 @@ complete -c uclampctl -n $tasks -l argv0 -x -d 'only processes with this argv[0]
 complete -c uclampctl -n $tasks -l cmdline -x -d 'only processes with this command line (a glob)'
 complete -c uclampctl -n $tasks -l parent -x -a '(cat /proc/*/comm 2>/dev/null | sort -u)' -d 'only processes whose parent has this name'
 complete -c uclampctl -n $tasks -l cgroup -x -a '(__uclampctl_cgpaths)' -d 'only processes in this cgroup or below'
+complete -c uclampctl -n $tasks -l unit -x -d 'only processes in this systemd unit or slice'
 complete -c uclampctl -n '__uclampctl_in task set' -l reset-on-fork -d 'children start at the default clamps'
 complete -c uclampctl -n '__uclampctl_in task set' -l no-reset-on-fork -d 'children inherit the clamps'
 

@@ -104,6 +104,7 @@ struct uc_rule {
 	struct uc_strs argv0;
 	struct uc_strs cmdline;
 	struct uc_strs parent;
+	struct uc_strs unit;		/* a systemd unit: a component of the cgroup path */
 	/* scope */
 	bool threads;			/* every thread, not only the main one */
 	bool rt;			/* also real-time tasks (fifo, rr), skipped otherwise */

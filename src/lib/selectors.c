@@ -92,6 +92,46 @@ static bool check_cgroup(const char *w, char *err, size_t n)
 	return false;
 }
 
+/* A systemd unit: a name with a unit type's suffix, no '/' (a glob may stand for the rest). */
+static bool check_unit(const char *w, char *err, size_t n)
+{
+	static const char *const types[] = {
+		".service", ".scope", ".slice", ".socket", ".mount", ".automount", ".swap",
+		".target", ".path", ".timer", ".device",
+	};
+	size_t len = strlen(w);
+
+	for (size_t i = 0; !strchr(w, '/') && i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t tl = strlen(types[i]);
+
+		if (len > tl && !strcmp(w + len - tl, types[i]))
+			return true;
+	}
+	snprintf(err, n, "'%s' is not a systemd unit name: give one like nginx.service, "
+		 "session-2.scope or user.slice (no '/'; a glob may stand for the name)", w);
+	return false;
+}
+
+/* The unit's group is one component of the task's cgroup path: its own, or a slice above it. */
+static bool unit_match(const char *pat, const char *rel)
+{
+	char comp[NAME_MAX + 1];
+
+	for (const char *s = rel; *s; ) {
+		size_t len = strcspn(s, "/");
+
+		if (len && len < sizeof(comp)) {
+			memcpy(comp, s, len);
+			comp[len] = '\0';
+			if (uc_rule_str_match(pat, comp))
+				return true;
+		}
+		s += len;
+		s += *s == '/';
+	}
+	return false;
+}
+
 /* ---- the table ------------------------------------------------------------------ */
 
 #define LIST(f) .off = offsetof(struct uc_rule, f.v), .count_off = offsetof(struct uc_rule, f.n)
@@ -130,6 +170,9 @@ const struct uc_sel_def uc_sel_defs[] = {
 	  .check = check_cgroup, .arg = "path",
 	  .help = "cgroup of the cpu hierarchy or glob ('/' does not match *); the groups "
 		  "below it too" },
+	{ .key = "unit", .option = "unit", .kind = UC_SEL_NAMES, LIST(unit),
+	  .need = UC_PF_CGROUP, PROC(cgroup), .match = unit_match, .check = check_unit,
+	  .arg = "unit", .help = "systemd unit whose cgroup holds the process, or a slice above it" },
 	{ .key = "threads", .option = "threads", .short_opt = 'a', .kind = UC_SEL_FLAG,
 	  .off = offsetof(struct uc_rule, threads),
 	  .help = "every thread of each process, not only the main one" },
