@@ -219,6 +219,11 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_check(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_keys(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_apply(struct cli_ctl *ctl, int argc, char **argv);
+/* apply's work after its options: load configs (none: the default
+ * locations), check, plan and run (check: compare only); 'watch --oneshot'
+ * calls it too. Returns the exit code. */
+int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, bool check,
+	      bool json);
 int cmd_watch(struct cli_ctl *ctl, int argc, char **argv);
 
 #endif
