@@ -3,7 +3,7 @@
 # and one it must leave alone: --user, --group, --exe, --argv0, --cmdline,
 # --parent, --cgroup (a glob) and --unit (a systemd unit's cgroup, or a
 # slice above it). Bad values: exit 2, nothing written, the key stays off.
-# vm-timeout: 300
+# vm-timeout: 900
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 chmod 755 "$T"
