@@ -14,7 +14,8 @@ function __uclampctl_words
             continue
         end
         switch $w
-            case --min --max --rt-default --policy --user --comm --cgroup -o --output \
+            case --min --max --rt-default --policy --user --group --comm --exe --argv0 \
+                    --cmdline --parent --cgroup --unit -o --output \
                     --format -p --pid -c --config --wait
                 set skip 1
             case '-*'
@@ -165,8 +166,14 @@ complete -c uclampctl -n $tasks -l all -d 'every process'
 complete -c uclampctl -n $tasks -l kernel-threads -d 'with --all: kernel threads too'
 complete -c uclampctl -n $tasks -l policy -x -a "$policies" -d 'only tasks with this policy'
 complete -c uclampctl -n $tasks -l user -x -a '(__fish_complete_users)' -d 'only processes of this user'
+complete -c uclampctl -n $tasks -l group -x -a '(__fish_complete_groups)' -d 'only processes of this group'
 complete -c uclampctl -n $tasks -l comm -x -a '(cat /proc/*/comm 2>/dev/null | sort -u)' -d 'only processes with this name'
-complete -c uclampctl -n $tasks -l cgroup -x -a '(__uclampctl_cgpaths)' -d 'only processes in this cgroup'
+complete -c uclampctl -n $tasks -l exe -r -F -d 'only processes running this program'
+complete -c uclampctl -n $tasks -l argv0 -x -d 'only processes with this argv[0] basename'
+complete -c uclampctl -n $tasks -l cmdline -x -d 'only processes with this command line (a glob)'
+complete -c uclampctl -n $tasks -l parent -x -a '(cat /proc/*/comm 2>/dev/null | sort -u)' -d 'only processes whose parent has this name'
+complete -c uclampctl -n $tasks -l cgroup -x -a '(__uclampctl_cgpaths)' -d 'only processes in this cgroup or below'
+complete -c uclampctl -n $tasks -l unit -x -d 'only processes in this systemd unit or slice'
 complete -c uclampctl -n '__uclampctl_in task set' -l reset-on-fork -d 'children start at the default clamps'
 complete -c uclampctl -n '__uclampctl_in task set' -l no-reset-on-fork -d 'children inherit the clamps'
 

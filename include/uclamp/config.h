@@ -28,6 +28,8 @@
 #include <sys/types.h>
 
 #include "uclamp/plan.h"
+#include "uclamp/rules.h"
+#include "uclamp/selectors.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/value.h"
 
@@ -37,11 +39,9 @@
 
 /* A line, in bytes without its '\n': a longer one is an error. */
 #define UC_CONF_LINE_MAX 8192
-/* A "key = value" line, trimmed (libinih's limit, which files were written for). */
+/* A "key = value" line, trimmed: a longer one is an error (files written for
+ * the line limit of the INI reader uclampctl used first keep working). */
 #define UC_CONF_KEY_LINE_MAX 197
-
-/* The kernel's comm limit (TASK_COMM_LEN 16, NUL included). */
-#define UC_COMM_MAX 15
 
 /* Where a section or key was written. file points into uc_config.files. */
 struct uc_conf_loc {
@@ -68,31 +68,18 @@ struct uc_conf_cgroup {
 	bool had_setting;
 };
 
-/* A list of names or globs (exact unless they hold * ? [). */
-struct uc_conf_strs {
-	bool set;
-	struct uc_conf_loc loc;
-	char **v;
-	size_t n;
-};
-
 struct uc_conf_tasks {
 	char *name;
 	struct uc_conf_loc loc;		/* the first header naming it */
-	/* selectors; set == false: not given (any). A later file replaces a whole list. */
-	bool comm_set, user_set, policy_set, group_set;
-	struct uc_conf_loc comm_loc, user_loc, policy_loc, group_loc;
-	char **comms;
-	size_t ncomms;
-	uid_t *uids;
-	size_t nuids;
-	int *policies;
-	size_t npolicies;
-	gid_t *gids;
-	size_t ngids;
-	struct uc_conf_strs cgroup, exe, argv0, cmdline, parent;	/* cmdline: one glob */
+	/*
+	 * Its selectors and scope flags, set through the selector table
+	 * (selectors.h): a later file replaces a whole list. The settings
+	 * below go into the rule at planning (uc_config_task_rules).
+	 */
+	struct uc_rule rule;
+	struct uc_conf_loc sel_loc[UC_SEL_MAX];	/* by uc_sel_defs row, where it was set */
 	struct uc_conf_value min, max;
-	struct uc_conf_bool threads, reset_on_fork, rt, kernel_threads, exclude;
+	struct uc_conf_bool reset_on_fork, exclude;
 	bool priority_set;
 	int priority;			/* higher wins; ties: the later section */
 	struct uc_conf_loc priority_loc;
@@ -155,6 +142,9 @@ int uc_config_load_default(struct uc_config *c);
  * file and line. */
 size_t uc_config_validate(struct uc_config *c);
 
+/* A [system] clamp's capacity value for comparisons: "default" is 1024. */
+int uc_conf_sys_util(const struct uc_value *v);
+
 /* Sort the errors by file order, then line (stable). */
 void uc_config_sort_errors(struct uc_config *c);
 
@@ -166,7 +156,7 @@ int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err,
 		    ...) __attribute__((format(printf, 4, 5)));
 
 /*
- * For the section parsers (config.c, config_tasks.c): set a clamp value or
+ * For the section parsers (config_parse.c, config_tasks.c): set a clamp value or
  * a boolean from its text, or record "file:line: invalid value ..." for the
  * key in section label sec. 0 or -ENOMEM.
  */
@@ -183,9 +173,9 @@ int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *
  */
 int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key,
 		      const char *value, const struct uc_conf_loc *loc);
-extern const char uc_conf_tasks_keys[];	/* "comm, user, ... or exclude": for hints */
+/* "comm, user, ... or exclude": every key, for hints. */
+const char *uc_conf_tasks_keys(char *buf, size_t n);
 void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t);
-void uc_conf_tasks_free(struct uc_conf_tasks *t);
 
 /*
  * Plans. Each adds only the values that differ from the current state; a

@@ -31,6 +31,11 @@ struct uc_consent {
 
 enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state key,
 				     const struct uc_consent *c);
+/* The same verdict for writes that would (flips) or would not flip the key,
+ * when there is no plan yet: the daemon's rules, before any process they
+ * will match has started. */
+enum uc_guard_verdict uc_guard_decide(bool flips, enum uc_key_state key,
+				      const struct uc_consent *c);
 
 /* The one-or-two-line warning: "will" when off, "may" when unknown. */
 const char *uc_guard_warning(enum uc_key_state key);

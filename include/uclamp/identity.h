@@ -21,7 +21,20 @@ int uc_task_start_time(pid_t pid, pid_t tid, unsigned long long *start);
  */
 int uc_task_in_process(pid_t pid, pid_t tid);
 
-/* The start time from the text of a stat file; 0 or -EINVAL. */
-int uc_stat_start_time(const char *stat, unsigned long long *start);
+/* What /proc/PID/stat says that uclampctl uses: the one parser of the file
+ * (the walker's rule fields, the daemon's identity, the executor's check). */
+struct uc_stat {
+	char state;			/* field 3: 'R', 'S', ..., 'Z' */
+	pid_t ppid;			/* 4 */
+	unsigned long flags;		/* 9: PF_* (PF_KTHREAD 0x00200000) */
+	unsigned long long start;	/* 22: starttime, clock ticks since boot */
+};
+#define UC_PF_KTHREAD 0x00200000UL
+
+/* Parse the text of a stat file: 0, or -EINVAL for a line that does not parse. */
+int uc_stat_parse(const char *stat, struct uc_stat *st);
+/* Read and parse /proc/PID/task/TID/stat (/proc/PID/stat for TID == PID):
+ * 0, -ESRCH when the task is gone, -EINVAL. */
+int uc_task_stat(pid_t pid, pid_t tid, struct uc_stat *st);
 
 #endif

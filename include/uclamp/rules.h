@@ -104,6 +104,7 @@ struct uc_rule {
 	struct uc_strs argv0;
 	struct uc_strs cmdline;
 	struct uc_strs parent;
+	struct uc_strs unit;		/* a systemd unit: a component of the cgroup path */
 	/* scope */
 	bool threads;			/* every thread, not only the main one */
 	bool rt;			/* also real-time tasks (fifo, rr), skipped otherwise */
@@ -156,12 +157,5 @@ struct uc_rules_result {
  * says nothing. Never allocates.
  */
 int uc_rules_match(const struct uc_rules *rs, struct uc_proc *p, struct uc_rules_result *res);
-
-/* fnmatch-style match used for every string selector (exact without glob chars). */
-bool uc_rule_str_match(const char *pat, const char *s);
-/* Does pattern select cgroup rel: rel itself or any group above it matches. */
-bool uc_rule_cgroup_match(const char *pat, const char *rel);
-/* Does s hold a glob character? */
-bool uc_rule_is_glob(const char *s);
 
 #endif

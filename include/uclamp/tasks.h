@@ -1,4 +1,9 @@
-/* Finding tasks: processes and threads from /proc, and the selectors. */
+/*
+ * Finding tasks: one walker over /proc for the command line, the config
+ * and the daemon. Which tasks is always a rule set (rules.h): the command
+ * line's selection is one rule (selectors.h sets it from the options), the
+ * config's [tasks] sections are many.
+ */
 #ifndef UCLAMP_TASKS_H
 #define UCLAMP_TASKS_H
 
@@ -9,24 +14,6 @@
 #include "uclamp/plan.h"
 #include "uclamp/rules.h"
 #include "uclamp/sched.h"
-
-struct uc_selector {
-	const pid_t *pids;	/* explicit PIDs (empty with 'all') */
-	size_t npids;
-	bool all;		/* every user-space process but the calling one */
-	bool kernel_threads;	/* with 'all': kernel threads too (explicit PIDs always are) */
-	bool threads;		/* every thread of each process, not only the main one */
-	const int *policies;	/* any of them (of the thread); none: any policy */
-	size_t npolicies;
-	const uid_t *uids;	/* real uid of the process, any of them; none: any user */
-	size_t nuids;
-	/* process names (/proc/PID/comm) or globs; any of them matches */
-	char *const *comms;
-	size_t ncomms;
-	const char *cgroup;	/* cgroup path relative to the cpu hierarchy (uc_cg_resolve),
-				   NULL: any; the group and the groups below it match */
-	bool need_comm;		/* fill uc_task.comm even without a comm selector */
-};
 
 struct uc_task {
 	pid_t pid, tid;
@@ -45,8 +32,8 @@ typedef int (*uc_task_fn)(const struct uc_task *t, void *data);
 /*
  * Per-task problems found while planning. The plan builder leaves such a
  * task out of the plan (the others still go in), counts it in p->failed and
- * st->refused, keeps the first in st->first_refusal and, when want->on_refusal
- * is set, calls it once per refused task so the caller can explain it.
+ * st->refused, keeps the first in st->first_refusal and, when on_refusal
+ * is given, calls it once per refused task so the caller can explain it.
  */
 enum uc_refusal_why {
 	UC_REFUSE_NONE,
@@ -65,12 +52,12 @@ enum uc_refusal_why {
 struct uc_task_refusal {
 	enum uc_refusal_why why;
 	pid_t pid, tid;
-	char comm[16];		/* "" unless the selector read it */
+	char comm[16];		/* "" unless the walk read it */
 	int policy;
 	int cur_min, cur_max;	/* requested now */
 	/* what the change would have left (resets resolved to the default) */
 	int end_min, end_max;
-	/* uc_tasks_plan_rules: the rule whose value was refused, else -1 */
+	/* the rule whose value was refused, else -1 */
 	int rule;
 };
 
@@ -80,65 +67,71 @@ struct uc_walk_stats {
 	size_t failed;		/* could not be read: EPERM etc. (first error in first_err) */
 	int first_err;
 	pid_t first_err_tid;
-	/* a rule that matched that task (uc_tasks_walk_rules), else -1 */
+	/* a rule that matched that task, else -1 */
 	int first_err_rule;
-	size_t refused;		/* uc_tasks_plan: left out, see uc_task_refusal */
+	size_t refused;		/* planning: left out, see uc_task_refusal */
 	struct uc_task_refusal first_refusal;
 	size_t skipped;		/* UC_SKIP_*: left alone, not a failure */
 	size_t kthreads;	/* kernel threads left out (no --kernel-threads) */
 };
 
-/* Calls fn for each selected task. An explicit PID that does not exist is
- * -ESRCH (checked before any callback; first_err_tid names it); a cgroup
- * selector without a cpu hierarchy is -ENOENT. Returns 0, -errno, or fn's
- * value. st may be NULL; it is zeroed first. */
-int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data,
-		  struct uc_walk_stats *st);
+/*
+ * The one walker over /proc: every process but the calling one, or every
+ * thread of a process (taskfd: its open task directory, for openat).
+ * Nonzero from fn stops and is returned; else 0 or -errno (-ESRCH: the
+ * process is gone). uc_tasks_walk and the daemon's rescans go through it.
+ */
+typedef int (*uc_pid_fn)(pid_t pid, void *data);
+typedef int (*uc_tid_fn)(pid_t tid, int taskfd, void *data);
+int uc_tasks_each_pid(uc_pid_fn fn, void *data);
+int uc_tasks_each_tid(pid_t pid, uc_tid_fn fn, void *data);
 
-/* The same over a rule set (see rules.h): one pass over /proc (or the
- * explicit PIDs: a process, or one thread when its ID is given and no rule
- * takes threads), every rule evaluated per task; fn sees the tasks some rule
- * matched (t->match says which rule wins each value). need_comm: fill
- * t->comm. The caller's rules are read only: this allocates one walk state. */
-int uc_tasks_walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids, bool need_comm,
-			uc_task_fn fn, void *data, struct uc_walk_stats *st);
+/* How a walk reads and what it leaves alone. */
+enum uc_walk_flag {
+	UC_WALK_COMM = 1u << 0,		/* fill uc_task.comm even when no rule reads it */
+	/* the command line: a thread ID given (without a threads rule) is taken
+	 * as it is, the process selectors do not apply to it */
+	UC_WALK_ID_AS_GIVEN = 1u << 1,
+	UC_WALK_SKIP_INIT = 1u << 2,	/* every process: PID 1 is left alone (UC_SKIP_INIT) */
+};
+
+/*
+ * One pass over /proc (npids == 0) or the given IDs (a process, or one
+ * thread when its ID is given and no rule takes threads), every rule
+ * evaluated per task; fn sees the tasks some rule matched (t->match says
+ * which rule wins each value). An explicit PID that does not exist is
+ * -ESRCH before any callback (first_err_tid names it). The rules are read
+ * only. Returns 0, -errno, or fn's value; st may be NULL, it is zeroed.
+ */
+int uc_tasks_walk(const struct uc_rules *rs, const pid_t *pids, size_t npids, unsigned flags,
+		  uc_task_fn fn, void *data, struct uc_walk_stats *st);
 
 typedef void (*uc_refusal_fn)(const struct uc_task_refusal *r, void *data);
 
-/* What a task should look like; UC_KEEP leaves a value alone. */
-struct uc_task_want {
-	int min, max;		/* 0..1024 or UC_RESET */
-	int reset_on_fork;	/* 0/1 */
-	uc_refusal_fn on_refusal;	/* optional, see uc_task_refusal */
-	void *data;
-};
+/*
+ * Add to p the changes that bring every task the walk visits to what its
+ * winning rules say (see rules.h): only the values that differ (equal ones
+ * count in p->unchanged, no syscall later; a reset of a clamp already at
+ * its default counts as unchanged). Gone tasks count in p->gone, unreadable
+ * and refused ones in p->failed (on_refusal, optional, explains each). One
+ * getattr per task, no /proc/PID/sched reads. Shared by 'task set/reset',
+ * 'run', 'apply' and the daemon's rescans. Returns 0 or -errno: -ERANGE or
+ * -EINVAL for a rule whose values no task could take, -ESRCH for a missing
+ * explicit PID (st->first_err_tid), each before any task is read; -ENOMEM.
+ */
+int uc_tasks_plan(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids, size_t npids,
+		  unsigned flags, uc_refusal_fn on_refusal, void *data, struct uc_walk_stats *st);
 
-/* Add to p the changes that bring every selected task to 'want': only the
- * values that differ (equal ones count in p->unchanged, no syscall later).
- * A reset (UC_RESET) of a clamp already at its default value counts as
- * unchanged. Gone tasks count in p->gone, unreadable and refused ones in
- * p->failed. One getattr per task, no /proc/PID/sched reads.
- * Shared by 'task set/reset', 'run' and 'apply'. Returns 0 or -errno:
- * -ERANGE for a value outside 0..1024 (other than UC_RESET/UC_KEEP),
- * -EINVAL for min > max both given, -ESRCH for a missing explicit PID
- * (st->first_err_tid), each before any task is read; -ENOMEM. */
-int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct uc_task_want *want,
-		  struct uc_walk_stats *st);
+/* The daemon's step: one task it has read (t->sa, state, start) and matched
+ * (t->match) planned as uc_tasks_plan would. st is zeroed first. */
+int uc_tasks_plan_one(struct uc_plan *p, const struct uc_task *t, uc_refusal_fn on_refusal,
+		      void *data, struct uc_walk_stats *st);
 
 /* The uc_proc fill callback that reads /proc (through the sysroot): pass it
  * to uc_proc_reset. data is unused. Fields the task has not got (a kernel
  * thread's exe, an empty cmdline, no cpu cgroup line, a parent gone) are
  * marked absent; a task that exited is -ESRCH. */
 int uc_task_fill(struct uc_proc *p, unsigned want, void *data);
-
-/* Plan what rs says for every running task (npids == 0) or for the given
- * ones (the daemon: a process that just exec'd) in one walk: per task and
- * value the winning rule (see rules.h), then as uc_tasks_plan. -ERANGE or
- * -EINVAL for a rule whose values no task could take, -ESRCH for a PID
- * that is gone, before any task is read. */
-int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids,
-			size_t npids, uc_refusal_fn on_refusal, void *data,
-			struct uc_walk_stats *st);
 
 int uc_task_exists(pid_t pid);		/* 0 or -ESRCH; the calling process always exists */
 int uc_task_comm(pid_t pid, pid_t tid, char *buf, size_t n);

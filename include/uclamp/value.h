@@ -44,4 +44,7 @@ const char *uc_pct100_format(int pct100, char *buf, size_t n);
 /* Format util as a percentage with two decimals ("50.00%"); "default" for -1. */
 const char *uc_util_format_pct(int util, char *buf, size_t n);
 
+/* "yes", "true", "on", "1" or their opposites, any case: 0 or -EINVAL. */
+int uc_bool_parse(const char *s, bool *b);
+
 #endif

@@ -24,25 +24,17 @@
 
 #include "uclamp/guard.h"
 #include "uclamp/procevents.h"
-
-/* What the rules want for one task. UC_KEEP: leave that value alone. */
-struct uc_watch_want {
-	int min, max;		/* 0..1024, UC_RESET, UC_KEEP */
-	int reset_on_fork;	/* 0/1, UC_KEEP */
-	bool allow_rt;		/* the rule may touch SCHED_FIFO/RR/DEADLINE tasks */
-	int rule;		/* index of the deciding rule, -1: none matched */
-	const char *rule_name;	/* for logs; valid while the rule set lives */
-	bool threads;		/* main thread: some rule wants the other threads visited */
-	/* a rule matched but the task is real-time and the rule is not rt */
-	bool skipped_rt;
-};
+#include "uclamp/rules.h"
 
 /* One generation of rules behind the matcher seam (watch_rules.c adapts
  * the rules module; tests plug in a script). */
 struct uc_watch_rules_ops {
-	/* The rule for thread tid of process pid: 0 (w->rule = -1 when none),
-	 * -ESRCH when the task is gone, other -errno. */
-	int (*match)(void *rules, pid_t pid, pid_t tid, struct uc_watch_want *w);
+	/* Match thread tid of process pid once: 0 and res filled (see
+	 * rules.h), -ESRCH when the task is gone, other -errno. The daemon
+	 * plans from res (uc_tasks_plan_one). */
+	int (*match)(void *rules, pid_t pid, pid_t tid, struct uc_rules_result *res);
+	/* Rule idx's name, for logs (NULL: none); valid while the rules live. */
+	const char *(*name)(void *rules, int idx);
 	void (*free)(void *rules);
 };
 

@@ -219,42 +219,15 @@ static bool apply_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 	return c == 'c' || c == OPT_CHECK || c == 'J';
 }
 
-int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
+int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, bool check,
+	      bool json)
 {
-	const struct cli_opts opts = {
-		.longopts = CLI_LONGOPTS({ "config", required_argument, NULL, 'c' },
-					  { "check", no_argument, NULL, OPT_CHECK },
-					  { "json", no_argument, NULL, 'J' }),
-		.shortopts = "c:J", .shared = CLI_OPTS_WRITE,
-		.own = apply_opt, .usage = usage,
-		.no_args = "apply takes only options (a file goes with --config)",
-	};
-	struct apply_args a = { .configs = calloc((size_t)argc + 1, sizeof(char *)) };
-	const char **configs = a.configs;
-	const char *first_config;
-	size_t nconfigs;
-	bool check, json;
+	enum apply_mode mode;
 	struct uc_config cfg;
 	struct uc_plan plan;
-	enum apply_mode mode;
 	int rc;
 
-	ctl->consent_hint = "--yes or 'allow-enable = yes' in [fast-path]";
-
-	if (!configs)
-		oom();
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
-		free(configs);
-		return CLI_EXIT_OK;
-	}
-	nconfigs = a.nconfigs;
-	check = a.check;
-	json = a.json;
-	if (check && ctl->dry_run)
-		cli_usage_error(ctl, "--check and --dry-run exclude each other: "
-				"--check already changes nothing");
 	mode = check ? MODE_CHECK : ctl->dry_run ? MODE_DRY_RUN : MODE_APPLY;
-
 	uc_config_init(&cfg);
 	if (nconfigs) {
 		for (size_t i = 0; i < nconfigs; i++)
@@ -263,8 +236,6 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 	} else if (uc_config_load_default(&cfg) == -ENOMEM) {
 		oom();
 	}
-	first_config = nconfigs ? configs[0] : NULL;
-	free(configs);
 	if (uc_config_validate(&cfg)) {
 		if (json)
 			json_empty(mode_names[mode], &cfg);
@@ -278,9 +249,9 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 		/* like an empty file: the boot service is only started when one exists */
 		if (json)
 			json_empty(mode_names[mode], &cfg);
-		else if (nconfigs)	/* only directories were given (argv outlives configs) */
+		else if (nconfigs)
 			cli_info(ctl, "no configuration: no *.conf in %s%s: nothing to do",
-				 first_config,
+				 configs[0],
 				 nconfigs > 1 ? " or the other --config directories" : "");
 		else
 			cli_info(ctl, "no configuration: %s does not exist and %s "
@@ -309,5 +280,34 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 out:
 	uc_plan_free(&plan);
 	uc_config_free(&cfg);
+	return rc;
+}
+
+int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
+{
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS({ "config", required_argument, NULL, 'c' },
+					  { "check", no_argument, NULL, OPT_CHECK },
+					  { "json", no_argument, NULL, 'J' }),
+		.shortopts = "c:J", .shared = CLI_OPTS_WRITE,
+		.own = apply_opt, .usage = usage,
+		.no_args = "apply takes only options (a file goes with --config)",
+	};
+	struct apply_args a = { .configs = calloc((size_t)argc + 1, sizeof(char *)) };
+	int rc;
+
+	ctl->consent_hint = "--yes or 'allow-enable = yes' in [fast-path]";
+
+	if (!a.configs)
+		oom();
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
+		free(a.configs);
+		return CLI_EXIT_OK;
+	}
+	if (a.check && ctl->dry_run)
+		cli_usage_error(ctl, "--check and --dry-run exclude each other: "
+				"--check already changes nothing");
+	rc = cli_apply(ctl, a.configs, a.nconfigs, a.check, a.json);
+	free(a.configs);
 	return rc;
 }

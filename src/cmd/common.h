@@ -159,8 +159,6 @@ void cli_value_or_err(const struct cli_ctl *ctl, const char *opt, const char *s,
 /* The same, for an option whose value is wanted in capacity units (v.util). */
 int cli_util_or_err(const struct cli_ctl *ctl, const char *opt, const char *s);
 pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s);
-int cli_policy_or_err(const struct cli_ctl *ctl, const char *s);
-uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s);
 
 /* Set up a table from ctl->out; an unknown column is a usage error (exit 2). */
 void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
@@ -228,6 +226,11 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_check(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_keys(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_apply(struct cli_ctl *ctl, int argc, char **argv);
+/* apply's work after its options: load configs (none: the default
+ * locations), check, plan and run (check: compare only); 'watch --oneshot'
+ * calls it too. Returns the exit code. */
+int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, bool check,
+	      bool json);
 int cmd_watch(struct cli_ctl *ctl, int argc, char **argv);
 
 #endif

@@ -197,26 +197,6 @@ pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s)
 	return pid;
 }
 
-int cli_policy_or_err(const struct cli_ctl *ctl, const char *s)
-{
-	int p = uc_policy_parse(s);
-
-	if (p < 0)
-		cli_usage_error(ctl, "invalid policy '%s': use other, batch, idle, "
-				"fifo, rr, deadline or ext", s);
-	return p;
-}
-
-uid_t cli_user_or_err(const struct cli_ctl *ctl, const char *s)
-{
-	uid_t uid;
-
-	if (uc_uid_parse(s, &uid) == 0)
-		return uid;
-	cli_usage_error(ctl, "unknown user '%s': use a user name or a numeric UID", s);
-}
-
-
 void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
 		     const struct uc_col *cols, size_t ncols, const char *defaults)
 {

@@ -107,9 +107,12 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 		.stop_at_arg = true, .shared = CLI_OPTS_WRITE,
 		.own = run_opt, .usage = usage,
 	};
-	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
+	/* ourselves, then CMD inherits: one rule that takes the PID it is given */
+	struct uc_rule want = {
+		.rt = true, .kthreads = true, .min = UC_KEEP, .max = UC_KEEP,
+		.reset_on_fork = UC_KEEP,
+	};
 	pid_t self = getpid();
-	struct uc_selector sel = { .pids = &self, .npids = 1 };
 	int rc;
 
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &want))
@@ -125,10 +128,10 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	rc = cli_task_support(ctl);
 	if (rc)
 		return rc;
-	sel.need_comm = ctl->dry_run;
 	cli_task_explain_reset(ctl, &want);
 	ctl->to_stderr = true;	/* the report goes to stderr: stdout belongs to CMD */
-	rc = cli_task_plan_and_run(ctl, &sel, &want);
+	rc = cli_task_plan_and_run(ctl, &want, &self, 1,
+				   UC_WALK_ID_AS_GIVEN | (ctl->dry_run ? UC_WALK_COMM : 0));
 	if (rc || ctl->dry_run)
 		return rc;
 	/* a signal after the clamps were set (handlers are still ours): CMD does not start */

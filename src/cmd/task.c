@@ -14,195 +14,169 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/effective.h"
 #include "uclamp/sched.h"
+#include "uclamp/selectors.h"
 #include "uclamp/sysroot.h"
-
-#define COMM_MAX 15	/* TASK_COMM_LEN - 1: the kernel truncates longer names */
 
 enum {
 	OPT_ALL = 256,
-	OPT_POLICY,
-	OPT_USER,
-	OPT_COMM,
-	OPT_CGROUP,
-	OPT_KTHREADS,
+	OPT_SEL,	/* OPT_SEL + i: the selector table's row i */
 };
 
-/* What the selector options parse into. */
+/* What the selector options parse into: one rule (its values too, for set). */
 struct task_args {
-	struct uc_selector sel;
+	struct uc_rule rule;
 	pid_t *pids;
-	char **comms;
-	int *policies;		/* --policy, every one given */
-	uid_t *uids;		/* --user, every one given */
-	char cgroup[PATH_MAX];	/* --cgroup, resolved */
-	bool any_filter;	/* --policy/--user/--comm/--cgroup given */
+	size_t npids;
+	bool all;
+	const struct uc_sel_def *first_filter;	/* the first selector given, for messages */
 };
 
 /*
- * The selector options, defined once for show, set and reset: their long
- * options (SELECTOR_LONGOPTS), their parser (selector_opt) and their help.
+ * The selector options come from the selector table (selectors.h), the
+ * same words as the config's [tasks] keys; with --all, for show, set and
+ * reset. own: the command's own options before them.
  */
-#define SELECTOR_LONGOPTS \
-	{ "threads", no_argument, NULL, 'a' }, \
-	{ "all", no_argument, NULL, OPT_ALL }, \
-	{ "kernel-threads", no_argument, NULL, OPT_KTHREADS }, \
-	{ "policy", required_argument, NULL, OPT_POLICY }, \
-	{ "user", required_argument, NULL, OPT_USER }, \
-	{ "comm", required_argument, NULL, OPT_COMM }, \
-	{ "cgroup", required_argument, NULL, OPT_CGROUP }
-#define FILTERS "[--policy P] [--user U] [--comm NAME] [--cgroup PATH]"
+static const struct option *selector_longopts(const struct option *own)
+{
+	static struct option v[UC_SEL_MAX + 16];
+	size_t k = 0;
+
+	for (; own && own->name && k < sizeof(v) / sizeof(v[0]) - UC_SEL_MAX - 2; own++)
+		v[k++] = *own;
+	for (size_t i = 0; i < uc_sel_ndefs; i++) {
+		const struct uc_sel_def *d = &uc_sel_defs[i];
+
+		if (d->option)
+			v[k++] = (struct option){ d->option,
+						  d->kind == UC_SEL_FLAG ? no_argument :
+						  required_argument, NULL, OPT_SEL + (int)i };
+	}
+	v[k++] = (struct option){ "all", no_argument, NULL, OPT_ALL };
+	v[k] = (struct option){ NULL, 0, NULL, 0 };
+	return v;
+}
+
+#define SYNOPSIS_FILTERS "[--comm NAME] [--user U] [--cgroup PATH] ..."
 
 static const char show_synopsis[] = "[options] [PID...]";
 static const char set_synopsis[] =
 	"[--min V] [--max V] [--[no-]reset-on-fork] [options] PID...\n"
-	"[--min V] [--max V] ... --all " FILTERS;
-static const char reset_synopsis[] = "[options] PID...\n[options] --all " FILTERS;
+	"[--min V] [--max V] ... --all " SYNOPSIS_FILTERS;
+static const char reset_synopsis[] = "[options] PID...\n[options] --all " SYNOPSIS_FILTERS;
 
-static const char selector_help[] =
-	" -a, --threads          every thread of each process, not only the main one\n"
-	"     --all              every user-space process (instead of PIDs)\n"
-	"     --kernel-threads   with --all: kernel threads too\n"
-	"     --policy <policy>  only tasks with this policy: other batch idle fifo rr\n"
-	"                        deadline ext; repeat or separate with commas for several\n"
-	"     --user <user>      only processes of this user (real UID; name or number);\n"
-	"                        repeat or separate with commas for several\n"
-	"     --comm <name>      only processes with this name (/proc/PID/comm) or glob;\n"
-	"                        repeat or separate with commas for several\n"
-	"     --cgroup <path>    only processes in this cgroup (of the cpu hierarchy)\n"
-	"                        or in a group below it\n";
+/* One option's help: its name in a 24-column field, the text wrapped at 80. */
+static void help_line(const char *opt, const char *text)
+{
+	int col = printf("%s", opt);
+
+	while (*text) {
+		size_t len = strlen(text), cut = len;
+
+		if (col >= 24) {
+			printf("\n");
+			col = 0;
+		}
+		printf("%*s", 24 - col, "");
+		if (len > 56) {
+			cut = 56;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = 56;
+		}
+		printf("%.*s\n", (int)cut, text);
+		col = 0;
+		text += cut + (text[cut] == ' ');
+	}
+}
+
+static void selector_help(void)
+{
+	help_line("     --all", "every user-space process (instead of PIDs)");
+	for (size_t i = 0; i < uc_sel_ndefs; i++) {
+		const struct uc_sel_def *d = &uc_sel_defs[i];
+		char opt[64];
+
+		if (!d->option)
+			continue;
+		if (d->short_opt)
+			snprintf(opt, sizeof(opt), " -%c, --%s", d->short_opt, d->option);
+		else if (d->kind == UC_SEL_FLAG)
+			snprintf(opt, sizeof(opt), "     --%s", d->option);
+		else
+			snprintf(opt, sizeof(opt), "     --%s <%s>", d->option, d->arg);
+		help_line(opt, d->help);
+	}
+	printf("                        (a task must match every selector given; a list:\n"
+	       "                        repeat the option or separate values with commas)\n");
+}
 
 static void args_init(struct task_args *a)
 {
 	memset(a, 0, sizeof(*a));
+	uc_sel_rule_init(&a->rule);
 }
 
 static void args_free(struct task_args *a)
 {
-	for (size_t i = 0; i < a->sel.ncomms; i++)
-		free(a->comms[i]);
-	free(a->comms);
-	free(a->policies);
-	free(a->uids);
+	uc_sel_free(&a->rule);
 	free(a->pids);
 }
 
-/* Room for one more element at the end of a selector's array (exits when out of memory). */
-static void *grow_or_exit(void *v, size_t n, size_t size)
-{
-	v = realloc(v, (n + 1) * size);
-	if (!v) {
-		cli_errx("out of memory");
-		exit(CLI_EXIT_FAIL);
-	}
-	return v;
-}
-
-/* --policy and --user: each value (commas separate several) is one more. */
-static void add_ids(const struct cli_ctl *ctl, struct task_args *a, int opt, const char *list)
-{
-	struct uc_selector *sel = &a->sel;
-	const char *s = list;
-
-	do {
-		size_t len = strcspn(s, ",");
-		char word[256];
-
-		snprintf(word, sizeof(word), "%.*s", (int)len, s);
-		if (opt == OPT_POLICY) {
-			a->policies = grow_or_exit(a->policies, sel->npolicies, sizeof(int));
-			a->policies[sel->npolicies++] = cli_policy_or_err(ctl, word);
-			sel->policies = a->policies;
-		} else {
-			a->uids = grow_or_exit(a->uids, sel->nuids, sizeof(uid_t));
-			a->uids[sel->nuids++] = cli_user_or_err(ctl, word);
-			sel->uids = a->uids;
-		}
-		s += len;
-	} while (*s++ == ',');
-}
-
-static void add_comms(const struct cli_ctl *ctl, struct task_args *a, const char *list)
-{
-	const char *s = list;
-
-	do {
-		size_t len = strcspn(s, ",");
-
-		if (len == 0)
-			cli_usage_error(ctl, "invalid --comm '%s': an empty process name", list);
-		if (len > COMM_MAX)
-			cli_usage_error(ctl, "invalid --comm '%.*s': process names have at most %d "
-					"characters (the kernel truncates them); use the first %d",
-					(int)len, s, COMM_MAX, COMM_MAX);
-		a->comms = grow_or_exit(a->comms, a->sel.ncomms, sizeof(char *));
-		a->sel.comms = a->comms;
-		a->comms[a->sel.ncomms] = strndup(s, len);
-		if (!a->comms[a->sel.ncomms]) {
-			cli_errx("out of memory");
-			exit(CLI_EXIT_FAIL);
-		}
-		a->sel.ncomms++;
-		s += len;
-	} while (*s++ == ',');
-}
-
-static void cgroup_or_err(const struct cli_ctl *ctl, struct task_args *a, const char *path)
+/* A selector that reads the cgroup needs a cpu hierarchy; a plain --cgroup
+ * path must exist (a glob may match nothing). */
+static void cgroup_check(const struct cli_ctl *ctl, const struct uc_sel_def *d, const char *arg,
+			 const struct uc_rule *r)
 {
 	const struct uc_cg_info *info = uc_cg_layout();
-	int rc;
+	const struct uc_strs *l = (const struct uc_strs *)((const char *)r + d->off);
+	char rel[PATH_MAX];
 
+	if (!(d->need & UC_PF_CGROUP))
+		return;
 	if (!info)
-		cli_usage_error(ctl, "invalid --cgroup '%s': no cgroup hierarchy "
-				"has the cpu controller here",
-				path);
-	rc = uc_cg_resolve(info, path, a->cgroup, sizeof(a->cgroup));
-	if (rc == -EXDEV && path[0] == '/') {
-		/* "/system.slice", as /proc/PID/cgroup shows it: from the hierarchy's root */
-		const char *r = path + strspn(path, "/");
+		cli_usage_error(ctl, "invalid --%s '%s': no cgroup hierarchy has the cpu "
+				"controller here", d->option, arg);
+	if (d->match != uc_rule_cgroup_match)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		const char *path = l->v[i] + strspn(l->v[i], "/");
 
-		a->cgroup[0] = '\0';
-		rc = *r ? uc_cg_resolve(info, r, a->cgroup, sizeof(a->cgroup)) : 0;
+		if (*path && !uc_rule_is_glob(path) &&
+		    uc_cg_resolve(info, path, rel, sizeof(rel)) == -ENOENT)
+			cli_usage_error(ctl, "invalid --%s '%s': no such cgroup under %s",
+					d->option, l->v[i], info->mount);
 	}
-	if (rc == -ENOENT)
-		cli_usage_error(ctl, "invalid --cgroup '%s': no such cgroup under %s", path,
-				info->mount);
-	if (rc == -EXDEV)
-		cli_usage_error(ctl, "invalid --cgroup '%s': it leads out "
-				"of the cpu hierarchy (%s)",
-				path, info->mount);
-	if (rc)
-		cli_usage_error(ctl, "invalid --cgroup '%s': %s", path, strerror(-rc));
-	a->sel.cgroup = a->cgroup;
 }
 
 /* The selector options every subcommand shares; false when c is not one. */
 static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c, const char *arg)
 {
-	switch (c) {
-	case 'a':
-		a->sel.threads = true;
-		return true;
-	case OPT_ALL:
-		a->sel.all = true;
-		return true;
-	case OPT_KTHREADS:
-		a->sel.kernel_threads = true;
-		return true;
-	case OPT_POLICY:
-	case OPT_USER:
-		add_ids(ctl, a, c, arg);
-		a->any_filter = true;
-		return true;
-	case OPT_COMM:
-		add_comms(ctl, a, arg);
-		a->any_filter = true;
-		return true;
-	case OPT_CGROUP:
-		cgroup_or_err(ctl, a, arg);
-		a->any_filter = true;
+	const struct uc_sel_def *d = NULL;
+	char err[PATH_MAX + 160];
+	int rc;
+
+	if (c == OPT_ALL) {
+		a->all = true;
 		return true;
 	}
-	return false;
+	for (size_t i = 0; i < uc_sel_ndefs && !d; i++)
+		if (c == OPT_SEL + (int)i || (c < 256 && c == uc_sel_defs[i].short_opt))
+			d = &uc_sel_defs[i];
+	if (!d)
+		return false;
+	rc = uc_sel_set(&a->rule, d, d->kind == UC_SEL_FLAG ? "yes" : arg, true, err,
+			sizeof(err));
+	if (rc == -ENOMEM) {
+		cli_errx("out of memory");
+		exit(CLI_EXIT_FAIL);
+	}
+	if (rc)
+		cli_usage_error(ctl, "--%s: %s", d->option, err);
+	cgroup_check(ctl, d, arg, &a->rule);
+	if (d->kind != UC_SEL_FLAG && !a->first_filter)
+		a->first_filter = d;
+	return true;
 }
 
 /* PIDs from the rest of argv; PIDs and --all exclude each other. */
@@ -211,16 +185,16 @@ static void selector_pids(const struct cli_ctl *ctl, struct task_args *a, int ar
 {
 	size_t n = argc > optind ? (size_t)(argc - optind) : 0;
 
-	if (n && a->sel.all)
+	if (n && a->all)
 		cli_usage_error(ctl, "give PIDs or --all, not both");
-	if (!n && !a->sel.all) {
-		if (!default_all && a->any_filter)
-			cli_usage_error(ctl, "which tasks? --policy, --user, --comm and --cgroup "
-					"narrow a selection: give PIDs, or --all");
+	if (!n && !a->all) {
+		if (!default_all && a->first_filter)
+			cli_usage_error(ctl, "which tasks? --%s narrows a selection: give PIDs, "
+					"or --all", a->first_filter->option);
 		if (!default_all)
 			cli_usage_error(ctl, "which tasks? give PIDs, or --all (optionally with "
-					"--policy, --user, --comm, --cgroup)");
-		a->sel.all = true;
+					"selectors such as --comm, --user or --cgroup)");
+		a->all = true;
 	}
 	if (!n)
 		return;
@@ -231,8 +205,8 @@ static void selector_pids(const struct cli_ctl *ctl, struct task_args *a, int ar
 	}
 	for (size_t i = 0; i < n; i++)
 		a->pids[i] = cli_pid_or_err(ctl, argv[optind + (int)i]);
-	a->sel.pids = a->pids;
-	a->sel.npids = n;
+	a->npids = n;
+	a->rule.kthreads = true;	/* a PID named is taken, kernel thread or not */
 }
 
 /* Every explicit PID must exist: name all the missing ones, change nothing. */
@@ -242,18 +216,24 @@ static int pids_exist(const struct task_args *a)
 	size_t len = 0, missing = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < a->sel.npids; i++) {
-		if (uc_task_exists(a->sel.pids[i]) == 0)
+	for (size_t i = 0; i < a->npids; i++) {
+		if (uc_task_exists(a->pids[i]) == 0)
 			continue;
 		missing++;
 		if (len < sizeof(buf) - 16)
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d",
-						missing > 1 ? ", " : "", (int)a->sel.pids[i]);
+						missing > 1 ? ", " : "", (int)a->pids[i]);
 	}
 	if (!missing)
 		return 0;
 	cli_errx("no such process%s: %s; nothing changed", missing > 1 ? "es" : "", buf);
 	return CLI_EXIT_FAIL;
+}
+
+/* The walk's flags for a selection. */
+static unsigned walk_flags(const struct task_args *a)
+{
+	return UC_WALK_ID_AS_GIVEN | (a->all ? UC_WALK_SKIP_INIT : 0);
 }
 
 /* ---- support ---------------------------------------------------------------- */
@@ -377,8 +357,9 @@ static void usage_show(void)
 	printf("\nShow the clamps of processes or threads: the requested values\n"
 	       "(sched_getattr) and the effective ones after cgroup and system limits.\n"
 	       "Without PIDs, every process (as with --all). Reading changes nothing.\n\n"
-	       "Options:\n%s" CLI_OUTPUT_OPTS_HELP
-	       CLI_HELP_OPTS_HELP, selector_help);
+	       "Options:\n");
+	selector_help();
+	printf(CLI_OUTPUT_OPTS_HELP CLI_HELP_OPTS_HELP);
 }
 
 static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
@@ -389,11 +370,12 @@ static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	const struct cli_opts opts = {
-		.longopts = CLI_LONGOPTS(SELECTOR_LONGOPTS),
+		.longopts = selector_longopts(NULL),
 		.shortopts = "a", .shared = CLI_OPTS_OUTPUT,
 		.own = show_opt, .usage = usage_show, .cols = cols, .ncols = NCOLS,
 	};
 	struct task_args a;
+	struct uc_rules rs;
 	struct show_ctx s = { .rows = 0 };
 	struct uc_walk_stats st;
 	int rc;
@@ -414,7 +396,7 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 		args_free(&a);
 		return rc;
 	}
-	a.sel.need_comm = s.t.map[COL_COMM] >= 0;
+
 	s.eff_shown = s.t.map[COL_EFF_MIN] >= 0 || s.t.map[COL_EFF_MAX] >= 0;
 	if (uc_eff_init(&s.eff)) {
 		uc_eff_free(&s.eff);
@@ -426,7 +408,12 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 	if (s.t.map[COL_CGROUP] >= 0)
 		s.cg = uc_cg_layout();	/* none: the column stays empty */
 
-	rc = uc_tasks_walk(&a.sel, show_one, &s, &st);
+	rc = uc_rules_init(&rs, &a.rule, 1);
+	if (!rc)
+		rc = uc_tasks_walk(&rs, a.pids, a.npids,
+				   walk_flags(&a) | (s.t.map[COL_COMM] >= 0 ? UC_WALK_COMM : 0),
+				   show_one, &s, &st);
+	uc_rules_free(&rs);
 	if (rc == 0 || rc == -ESRCH) {
 		/* ESRCH: an explicit PID exited after the check; show the rest */
 		uc_table_print(&s.t, stdout);
@@ -454,7 +441,7 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 
 /* ---- task set / reset: shared with run ------------------------------------------ */
 
-bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_task_want *want)
+bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_rule *want)
 {
 	switch (c) {
 	case CLI_OPT_MIN:
@@ -474,7 +461,7 @@ bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_t
 	return false;
 }
 
-void cli_want_check(const struct cli_ctl *ctl, const struct uc_task_want *want, const char *where)
+void cli_want_check(const struct cli_ctl *ctl, const struct uc_rule *want, const char *where)
 {
 	if (want->min == UC_KEEP && want->max == UC_KEEP && want->reset_on_fork == UC_KEEP)
 		cli_usage_error(ctl, "nothing to set: give --min, --max and/or --reset-on-fork%s",
@@ -484,7 +471,7 @@ void cli_want_check(const struct cli_ctl *ctl, const struct uc_task_want *want, 
 				want->min, want->max);
 }
 
-void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_task_want *want)
+void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_rule *want)
 {
 	int kver;
 
@@ -500,7 +487,7 @@ void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_task_want
 
 struct refusal_ctx {
 	const struct cli_ctl *ctl;
-	const struct uc_task_want *want;
+	const struct uc_rule *want;
 	size_t n;
 };
 #define REFUSALS_SHOWN 10
@@ -508,7 +495,7 @@ struct refusal_ctx {
 static void on_refusal(const struct uc_task_refusal *r, void *data)
 {
 	struct refusal_ctx *rc = data;
-	const struct uc_task_want *w = rc->want;
+	const struct uc_rule *w = rc->want;
 	char who[96], comm[16];
 
 	if (++rc->n > REFUSALS_SHOWN && !rc->ctl->verbose)
@@ -551,11 +538,12 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 		 w->max == UC_KEEP ? r->end_min : r->end_max);
 }
 
-int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel,
-			  struct uc_task_want *want)
+int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_rule *want, const pid_t *pids,
+			  size_t npids, unsigned flags)
 {
 	struct refusal_ctx rctx = { .ctl = ctl, .want = want };
 	struct uc_walk_stats st;
+	struct uc_rules rs;
 	struct uc_plan plan;
 	char eb[256];
 	int rc;
@@ -563,10 +551,11 @@ int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel,
 	rc = cli_lock(ctl);
 	if (rc)
 		return rc;
-	want->on_refusal = on_refusal;
-	want->data = &rctx;
 	uc_plan_init(&plan);
-	rc = uc_tasks_plan(&plan, sel, want, &st);
+	rc = uc_rules_init(&rs, want, 1);
+	if (!rc)
+		rc = uc_tasks_plan(&plan, &rs, pids, npids, flags, on_refusal, &rctx, &st);
+	uc_rules_free(&rs);
 	if (rc) {
 		if (rc == -ESRCH)
 			cli_errx("no such process: %d; nothing changed", (int)st.first_err_tid);
@@ -582,7 +571,7 @@ int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel,
 		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed,
 			 (int)st.first_err_tid,
 			 cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
-	if (!sel->npids && st.seen == 0 && !ctl->quiet)
+	if (!npids && st.seen == 0 && !ctl->quiet)
 		cli_warnx(ctl, "no task matches the selection");
 
 	rc = cli_run_plan(ctl, &plan, UC_EXEC_BEST_EFFORT, false);
@@ -604,18 +593,18 @@ static void usage_set(void)
 	       "     --min <value>      the requested minimum (util_min)\n"
 	       "     --max <value>      the requested maximum (util_max)\n"
 	       "     --reset-on-fork    children of the task start at the default clamps\n"
-	       "     --no-reset-on-fork children inherit the task's clamps (needs privilege)\n"
-	       "%s" CLI_WRITE_OPTS_HELP
+	       "     --no-reset-on-fork children inherit the task's clamps (needs privilege)\n");
+	selector_help();
+	printf(CLI_WRITE_OPTS_HELP
 	       CLI_HELP_OPTS_HELP
 	       "\n"
 	       "Values: %s.\n"
 	       "Real-time tasks have util_min 1024 unless set (the RT default): to set a\n"
-	       "lower --max on them, give --min too.\n", selector_help, uc_value_forms);
+	       "lower --max on them, give --min too.\n", uc_value_forms);
 }
 
-static const struct option set_longopts[] = {
+static const struct option want_longopts[] = {
 	CLI_WANT_LONGOPTS,
-	SELECTOR_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -627,13 +616,13 @@ static void usage_reset(void)
 	       "at the defaults are left alone. Kernels before 5.11 cannot reset: there\n"
 	       "the default values are written instead. Enables the uclamp fast path\n"
 	       "until reboot like any clamp change.\n\n"
-	       "Options:\n%s" CLI_WRITE_OPTS_HELP
-	       CLI_HELP_OPTS_HELP, selector_help);
+	       "Options:\n");
+	selector_help();
+	printf(CLI_WRITE_OPTS_HELP CLI_HELP_OPTS_HELP);
 }
 
 struct set_args {
 	struct task_args a;
-	struct uc_task_want want;
 	bool reset;
 };
 
@@ -644,22 +633,21 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 	if (sa->reset && (c == CLI_OPT_MIN || c == CLI_OPT_MAX || c == CLI_OPT_ROF ||
 			  c == CLI_OPT_NO_ROF))
 		cli_usage_error(ctl, "'task reset' resets both clamps and takes no --%s; "
-				"use 'task set'", cli_opt_name(set_longopts, c));
-	return selector_opt(ctl, &sa->a, c, arg) || cli_want_opt(ctl, c, arg, &sa->want);
+				"use 'task set'", cli_opt_name(want_longopts, c));
+	return selector_opt(ctl, &sa->a, c, arg) || cli_want_opt(ctl, c, arg, &sa->a.rule);
 }
 
 static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 {
 	const struct cli_opts opts = {
-		.shortopts = "a", .longopts = set_longopts, .shared = CLI_OPTS_WRITE,
+		.shortopts = "a", .longopts = selector_longopts(want_longopts),
+		.shared = CLI_OPTS_WRITE,
 		.own = set_opt, .usage = reset ? usage_reset : usage_set,
 	};
-	struct set_args sa = {
-		.want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP },
-		.reset = reset,
-	};
+	struct set_args sa = { .reset = reset };
 	struct task_args *a = &sa.a;
-	struct uc_task_want *want = &sa.want;
+	struct uc_rule *want = &a->rule;
+	unsigned flags;
 	int rc;
 
 	args_init(a);
@@ -680,9 +668,11 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 		return rc;
 	}
 	/* names in messages cost one read per task: only for few tasks or a dry run */
-	a->sel.need_comm = ctl->dry_run || (a->sel.npids && !a->sel.threads);
+	flags = walk_flags(a);
+	if (ctl->dry_run || (a->npids && !a->rule.threads))
+		flags |= UC_WALK_COMM;
 	cli_task_explain_reset(ctl, want);
-	rc = cli_task_plan_and_run(ctl, &a->sel, want);
+	rc = cli_task_plan_and_run(ctl, want, a->pids, a->npids, flags);
 	args_free(a);
 	return rc;
 }

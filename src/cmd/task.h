@@ -12,22 +12,22 @@ enum { CLI_OPT_ROF = 0x210, CLI_OPT_NO_ROF };
 	{ "reset-on-fork", no_argument, NULL, CLI_OPT_ROF }, \
 	{ "no-reset-on-fork", no_argument, NULL, CLI_OPT_NO_ROF }
 /* One of them into want: false when c is none of them. */
-bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_task_want *want);
+bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_rule *want);
 /* After parsing: something to set, and min <= max; else a usage error. */
-void cli_want_check(const struct cli_ctl *ctl, const struct uc_task_want *want,
-		    const char *where);
+void cli_want_check(const struct cli_ctl *ctl, const struct uc_rule *want, const char *where);
 
 /* Per-task clamps need CONFIG_UCLAMP_TASK: 0 when present, else print why
  * (sched_getattr would only show zeros there) and return CLI_EXIT_NOTSUPP. */
 int cli_task_support(const struct cli_ctl *ctl);
 
 /* Explains (once) what 'default' does on a kernel before 5.11. */
-void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_task_want *want);
+void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_rule *want);
 
-/* Plan for sel/want, explaining refused tasks and a missing PID; runs the
- * plan best effort and returns the exit code (4 when the kernel said
- * EOPNOTSUPP). */
-int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel,
-			  struct uc_task_want *want);
+/* Plan the one rule want (its selectors and values) over pids (none: every
+ * process; flags: UC_WALK_*), explaining refused tasks and a missing PID;
+ * runs the plan best effort and returns the exit code (4 when the kernel
+ * said EOPNOTSUPP). */
+int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_rule *want, const pid_t *pids,
+			  size_t npids, unsigned flags);
 
 #endif

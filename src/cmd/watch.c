@@ -79,28 +79,22 @@ static int load(void *data, struct uc_watch_ruleset *rs)
 	return uc_watch_rules_load(c->paths, c->npaths, rs, conf_err, c);
 }
 
-/* The guard's verdict for "these rules write clamps": UC_GUARD_REFUSE, ... */
+/*
+ * The guard's verdict for "these rules write clamps": UC_GUARD_REFUSE, ...
+ * There is no plan to show it yet (the processes the rules will match may
+ * not have started); each write then asks it again with its real plan
+ * (uc_plan_run in the daemon).
+ */
 static enum uc_guard_verdict consent(struct wctx *c, const struct uc_watch_ruleset *rs,
 				     enum uc_key_state *key)
 {
 	struct uc_consent cons = { .yes = c->ctl->yes || rs->allow_enable, .interactive = false };
-	struct uc_sched_attr sa = { .size = UC_SCHED_ATTR_SIZE_VER1 };
-	enum uc_guard_verdict v;
-	struct uc_plan p;
 
 	*key = UC_KEY_UNKNOWN;
 	if (!rs->sets_clamps || c->dry_run)
 		return UC_GUARD_GO;
 	*key = cli_key_state_now(c->ctl);
-	/* the first clamp written flips the key: the guard judges that one write */
-	uc_plan_init(&p);
-	if (!uc_plan_add_task(&p, 0, 0, NULL, &sa, UC_ATTR_MIN, 0, 0)) {
-		uc_plan_free(&p);
-		return UC_GUARD_REFUSE;
-	}
-	v = uc_guard_check(&p, *key, &cons);
-	uc_plan_free(&p);
-	return v;
+	return uc_guard_decide(true, *key, &cons);
 }
 
 static const char refusal[] =
@@ -124,28 +118,11 @@ static bool may_run(void *data, const struct uc_watch_ruleset *rs)
 	return false;
 }
 
+/* --oneshot: what apply does, through the same call (the library's load,
+ * plan and run), with watch's --config, --dry-run and --yes. */
 static int oneshot(struct cli_ctl *ctl, struct wctx *c)
 {
-	char **argv = calloc(2 * c->npaths + 4, sizeof(*argv));
-	int argc = 0, rc;
-
-	if (!argv) {
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
-	}
-	argv[argc++] = (char *)"apply";
-	for (size_t i = 0; i < c->npaths; i++) {
-		argv[argc++] = (char *)"--config";
-		argv[argc++] = (char *)c->paths[i];
-	}
-	if (c->dry_run)
-		argv[argc++] = (char *)"--dry-run";
-	if (ctl->yes)
-		argv[argc++] = (char *)"--yes";
-	optind = 0;	/* a fresh getopt for apply */
-	rc = cmd_apply(ctl, argc, argv);
-	free(argv);
-	return rc;
+	return cli_apply(ctl, c->paths, c->npaths, false, false);
 }
 
 static int run_error(int rc)

@@ -1,7 +1,10 @@
 /*
- * The declarative configuration (see config.h): the struct, its errors and
- * the checks that need every file. Reading a file is config_parse.c,
- * finding and opening the files (and trusting them) config_load.c.
+ * The declarative configuration (see config.h), its lowest layer: the
+ * struct, its errors and setting a value or a boolean from text. Above it,
+ * calling downwards only: config_tasks.c (the [tasks] keys), config_parse.c
+ * (a file's text into sections and keys), config_load.c (finding, trusting
+ * and reading the files, then the checks that need every file) and
+ * config_plan.c (plans against the running system).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -81,8 +84,10 @@ void uc_config_free(struct uc_config *c)
 	for (size_t i = 0; i < c->ncgroups; i++)
 		free(c->cgroups[i].path);
 	free(c->cgroups);
-	for (size_t i = 0; i < c->ntasks; i++)
-		uc_conf_tasks_free(&c->tasks[i]);
+	for (size_t i = 0; i < c->ntasks; i++) {
+		free(c->tasks[i].name);
+		uc_sel_free(&c->tasks[i].rule);
+	}
 	free(c->tasks);
 	for (size_t i = 0; i < c->nfiles; i++)
 		free(c->files[i]);
@@ -105,32 +110,39 @@ const char *uc_config_add_file(struct uc_config *c, const char *name)
 	return v[c->nfiles++];
 }
 
-/* ---- checks across files ----------------------------------------------------- */
+/* ---- values ------------------------------------------------------------------ */
 
-/* A clamp's capacity value for comparisons: "default" is 1024 for the system knobs. */
-static int sys_util(const struct uc_value *v)
+int uc_conf_sys_util(const struct uc_value *v)
 {
 	return v->util == UC_RESET ? UC_CAPACITY_SCALE : v->util;
 }
 
-size_t uc_config_validate(struct uc_config *c)
+int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key,
+		      const char *sec, const char *val, const struct uc_conf_loc *loc)
 {
-	const struct uc_conf_value *smin = &c->sys[UC_SYS_MIN], *smax = &c->sys[UC_SYS_MAX];
+	static const char hash[] = " (a comment after a value starts with ' ;', not '#')";
+	struct uc_value v;
+	int rc = uc_value_parse(val, &v);
 
-	if (smin->set && smax->set && sys_util(&smin->v) > sys_util(&smax->v))
-		uc_config_error(c, &smax->loc, -EINVAL, "[system] max %d is below min %d "
-				"(set at %s:%d); the kernel needs min <= max",
-				sys_util(&smax->v), sys_util(&smin->v), smin->loc.file,
-				smin->loc.line);
-	for (size_t i = 0; i < c->ncgroups; i++) {
-		const struct uc_conf_cgroup *g = &c->cgroups[i];
+	if (rc)
+		return uc_config_error(c, loc, -EINVAL,
+				       "invalid value '%s' for %s in %s: %s; use %s%s",
+				       val, key, sec,
+				       rc == -ERANGE ? "out of range" : "not a clamp value",
+				       uc_value_forms, strchr(val, '#') ? hash : "");
+	*dst = (struct uc_conf_value){ .set = true, .v = v, .loc = *loc };
+	return 0;
+}
 
-		if (!g->had_setting)
-			uc_config_error(c, &g->loc, -EINVAL,
-					"[cgroup %s] sets nothing: add min or max", g->path);
-	}
-	for (size_t i = 0; i < c->ntasks; i++)
-		uc_conf_tasks_validate(c, &c->tasks[i]);
-	uc_config_sort_errors(c);
-	return c->nerrors_total;
+int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key,
+		     const char *sec, const char *val, const struct uc_conf_loc *loc)
+{
+	bool b;
+
+	if (uc_bool_parse(val, &b))
+		return uc_config_error(c, loc, -EINVAL,
+				       "invalid value '%s' for %s in %s: use yes or no",
+				       val, key, sec);
+	*dst = (struct uc_conf_bool){ .set = true, .value = b, .loc = *loc };
+	return 0;
 }

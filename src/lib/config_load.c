@@ -9,7 +9,8 @@
  * from it: not an untrusted file, not a FIFO or device (checked before it
  * is opened, and again on the open file), not a dangling symbolic link.
  * Two exceptions, both given by the invoker: /dev/stdin is read as it is,
- * and /dev/null is an empty file.
+ * and /dev/null is an empty file. Once every file is read, the checks that
+ * need them all (uc_config_validate).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -254,4 +255,28 @@ int uc_config_load_default(struct uc_config *c)
 	if (rc == -ENOMEM)
 		return rc;
 	return n + (rc > 0 ? rc : 0);
+}
+
+/* ---- checks across files ----------------------------------------------------- */
+
+size_t uc_config_validate(struct uc_config *c)
+{
+	const struct uc_conf_value *smin = &c->sys[UC_SYS_MIN], *smax = &c->sys[UC_SYS_MAX];
+
+	if (smin->set && smax->set && uc_conf_sys_util(&smin->v) > uc_conf_sys_util(&smax->v))
+		uc_config_error(c, &smax->loc, -EINVAL, "[system] max %d is below min %d "
+				"(set at %s:%d); the kernel needs min <= max",
+				uc_conf_sys_util(&smax->v), uc_conf_sys_util(&smin->v), smin->loc.file,
+				smin->loc.line);
+	for (size_t i = 0; i < c->ncgroups; i++) {
+		const struct uc_conf_cgroup *g = &c->cgroups[i];
+
+		if (!g->had_setting)
+			uc_config_error(c, &g->loc, -EINVAL,
+					"[cgroup %s] sets nothing: add min or max", g->path);
+	}
+	for (size_t i = 0; i < c->ntasks; i++)
+		uc_conf_tasks_validate(c, &c->tasks[i]);
+	uc_config_sort_errors(c);
+	return c->nerrors_total;
 }

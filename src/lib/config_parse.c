@@ -49,7 +49,7 @@ static const struct {
 	[SEC_SYSTEM] = { "system", NULL, false },	/* the knobs' keys */
 	[SEC_CGROUP] = { "cgroup", "min or max", true },
 	/* config_tasks.c owns the keys */
-	[SEC_TASKS] = { "tasks", uc_conf_tasks_keys, true },
+	[SEC_TASKS] = { "tasks", NULL, true },
 };
 
 static const char bom[] = "\xef\xbb\xbf";
@@ -325,54 +325,6 @@ static void header(struct parse *px, char *s)
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-static int parse_bool(const char *s, bool *b)
-{
-	static const char *const yes[] = { "yes", "true", "on", "1" };
-	static const char *const no[] = { "no", "false", "off", "0" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (!strcasecmp(s, yes[i])) {
-			*b = true;
-			return 0;
-		}
-		if (!strcasecmp(s, no[i])) {
-			*b = false;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key,
-		      const char *sec, const char *val, const struct uc_conf_loc *loc)
-{
-	static const char hash[] = " (a comment after a value starts with ' ;', not '#')";
-	struct uc_value v;
-	int rc = uc_value_parse(val, &v);
-
-	if (rc)
-		return uc_config_error(c, loc, -EINVAL,
-				       "invalid value '%s' for %s in %s: %s; use %s%s",
-				       val, key, sec,
-				       rc == -ERANGE ? "out of range" : "not a clamp value",
-				       uc_value_forms, strchr(val, '#') ? hash : "");
-	*dst = (struct uc_conf_value){ .set = true, .v = v, .loc = *loc };
-	return 0;
-}
-
-int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key,
-		     const char *sec, const char *val, const struct uc_conf_loc *loc)
-{
-	bool b;
-
-	if (parse_bool(val, &b))
-		return uc_config_error(c, loc, -EINVAL,
-				       "invalid value '%s' for %s in %s: use yes or no",
-				       val, key, sec);
-	*dst = (struct uc_conf_bool){ .set = true, .value = b, .loc = *loc };
-	return 0;
-}
-
 /* ---- keys --------------------------------------------------------------------------------- */
 
 /* A key of [fast-path], [system] or [cgroup]: 0, -ENOENT (not one of its keys) or -ENOMEM. */
@@ -420,7 +372,7 @@ static void no_cascade(struct parse *px, const struct file_sec *fs)
 static void key(struct parse *px, const char *name, const char *value)
 {
 	struct uc_conf_loc loc = { px->file, px->line };
-	char hint[96];
+	char hint[256];
 	struct file_sec *fs;
 	int rc;
 
@@ -451,6 +403,7 @@ static void key(struct parse *px, const char *name, const char *value)
 	if (rc == -ENOENT) {
 		ERR(px, "unknown key '%s' in %s; use %s", name, fs->label,
 		    sections[fs->type].keys ? sections[fs->type].keys :
+		    fs->type == SEC_TASKS ? uc_conf_tasks_keys(hint, sizeof(hint)) :
 		    uc_sysctl_keys(hint, sizeof(hint), ""));
 		no_cascade(px, fs);
 		return;

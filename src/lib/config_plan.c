@@ -6,19 +6,15 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "uclamp/cgroup.h"
 #include "uclamp/config.h"
 #include "uclamp/sched.h"
+#include "uclamp/selectors.h"
 #include "uclamp/tasks.h"
-
-/* "default" is 1024 for the system knobs (their kernel default). */
-static int sys_util(const struct uc_value *v)
-{
-	return v->util == UC_RESET ? UC_CAPACITY_SCALE : v->util;
-}
 
 static long want_sys(const struct uc_conf_value *v)
 {
@@ -59,8 +55,8 @@ int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cu
 	}
 	rc = uc_sysctl_plan(p, cur, &want);
 	if (rc == -EINVAL) {
-		end_min = cmin->set ? sys_util(&cmin->v) : cur->min;
-		end_max = cmax->set ? sys_util(&cmax->v) : cur->max;
+		end_min = cmin->set ? uc_conf_sys_util(&cmin->v) : cur->min;
+		end_max = cmax->set ? uc_conf_sys_util(&cmax->v) : cur->max;
 		uc_config_error(c, loc, -EINVAL,
 				"[system] would leave min %ld above max %ld (the kernel's current "
 				"values are min %ld, max %ld); set both min and max",
@@ -158,6 +154,179 @@ int uc_config_plan_cgroups(struct uc_config *c, struct uc_plan *p)
 	}
 	free(w);
 	return first;
+}
+
+/* ---- [tasks]: the sections as rules, one walk for all of them ---------------- */
+
+struct uc_rule *uc_config_task_rules(const struct uc_config *c)
+{
+	struct uc_rule *v = calloc(c->ntasks ? c->ntasks : 1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < c->ntasks; i++) {
+		const struct uc_conf_tasks *t = &c->tasks[i];
+
+		v[i] = t->rule;	/* the selectors: pointing into c */
+		v[i].name = t->name;
+		v[i].origin = t;
+		v[i].exclude = t->exclude.set && t->exclude.value;
+		v[i].priority = t->priority_set ? t->priority : 0;
+		v[i].min = t->min.set ? t->min.v.util : UC_KEEP;
+		v[i].max = t->max.set ? t->max.v.util : UC_KEEP;
+		v[i].reset_on_fork = t->reset_on_fork.set ? t->reset_on_fork.value : UC_KEEP;
+	}
+	return v;
+}
+
+static int cmp_task_change(const void *a, const void *b)
+{
+	const struct uc_change *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->attr > y->attr) - (x->attr < y->attr);
+}
+
+static const char *refusal_text(const struct uc_task_refusal *r, char *buf, size_t n)
+{
+	switch (r->why) {
+	case UC_REFUSE_MIN_GT_MAX:
+		snprintf(buf, n, "util_min %d would be above util_max %d", r->end_min, r->end_max);
+		break;
+	case UC_REFUSE_RT_MAX_BELOW_MIN:
+		snprintf(buf, n,
+			 "a real-time task's util_min is %d, so max %d alone "
+			 "would be refused; set min too",
+			 r->cur_min, r->end_max);
+		break;
+	default:
+		snprintf(buf, n, "refused");
+	}
+	return buf;
+}
+
+/* Refusals per section: how many, and the first for the message. */
+struct refusals {
+	size_t n;
+	struct uc_task_refusal first;
+};
+
+static void on_refusal(const struct uc_task_refusal *r, void *data)
+{
+	struct refusals *per = data;
+
+	if (r->rule < 0 || r->why == UC_SKIP_ZOMBIE || r->why == UC_SKIP_INIT)
+		return;
+	if (!per[r->rule].n++)
+		per[r->rule].first = *r;
+}
+
+/* A cgroup selector without a cpu hierarchy could never match: say so. */
+static int check_cgroup_layout(struct uc_config *c)
+{
+	int rc = 0;
+
+	if (uc_cg_layout())
+		return 0;
+	for (size_t i = 0; i < c->ntasks; i++) {
+		const struct uc_conf_tasks *t = &c->tasks[i];
+
+		for (size_t k = 0; k < uc_sel_ndefs; k++) {
+			const struct uc_sel_def *d = &uc_sel_defs[k];
+
+			if (!(d->need & UC_PF_CGROUP) || !uc_sel_given(&t->rule, d))
+				continue;
+			uc_config_error(c, &t->sel_loc[k], -EOPNOTSUPP,
+					"[tasks %s]: no cgroup hierarchy with the cpu controller "
+					"is mounted, so its %s selector matches nothing",
+					t->name, d->key);
+			rc = -EOPNOTSUPP;
+		}
+	}
+	return rc;
+}
+
+static int report_walk(struct uc_config *c, const struct uc_walk_stats *st,
+		       const struct refusals *per)
+{
+	char why[160];
+	int rc = 0;
+
+	if (st->failed) {
+		const struct uc_conf_tasks *t =
+			&c->tasks[st->first_err_rule >= 0 ? (size_t)st->first_err_rule : 0];
+
+		uc_config_error(c, &t->loc, st->first_err,
+				"[tasks %s]: could not read %zu task(s) (tid %d: %s)", t->name,
+				st->failed, (int)st->first_err_tid, strerror(-st->first_err));
+		rc = st->first_err ? st->first_err : -EIO;
+	}
+	for (size_t i = 0; i < c->ntasks; i++) {
+		const struct uc_task_refusal *r = &per[i].first;
+		const struct uc_conf_tasks *t = &c->tasks[i];
+
+		if (!per[i].n)
+			continue;
+		uc_config_error(c, &t->loc, -EINVAL,
+				"[tasks %s]: %zu task(s) cannot take these values, "
+				"e.g. pid %d tid %d%s%s%s: %s",
+				t->name, per[i].n, (int)r->pid, (int)r->tid,
+				*r->comm ? " (" : "", r->comm, *r->comm ? ")" : "",
+				refusal_text(r, why, sizeof(why)));
+		if (!rc)
+			rc = -EINVAL;
+	}
+	return rc;
+}
+
+int uc_config_plan_tasks(struct uc_config *c, struct uc_plan *p)
+{
+	struct uc_rule *v;
+	struct uc_rules rs;
+	struct refusals *per;
+	struct uc_walk_stats st;
+	struct uc_plan acc;
+	int rc;
+
+	if (!c->ntasks)
+		return 0;
+	rc = check_cgroup_layout(c);
+	if (rc)
+		return rc;
+	v = uc_config_task_rules(c);
+	per = calloc(c->ntasks, sizeof(*per));
+	if (!v || !per || uc_rules_init(&rs, v, c->ntasks)) {
+		free(v);
+		free(per);
+		return -ENOMEM;
+	}
+	uc_plan_init(&acc);
+	rc = uc_tasks_plan(&acc, &rs, NULL, 0, UC_WALK_COMM, on_refusal, per, &st);
+	if (rc && rc != -ENOMEM)
+		uc_config_error(c, &c->tasks[0].loc, rc, "[tasks %s]: cannot list the tasks: %s",
+				c->tasks[0].name, strerror(-rc));
+	if (!rc)
+		rc = report_walk(c, &st, per);
+	/* one TID's changes side by side: the executor sends them in one syscall */
+	if (acc.n)
+		qsort(acc.v, acc.n, sizeof(*acc.v), cmp_task_change);
+	for (size_t i = 0; i < acc.n && !rc; i++) {
+		const struct uc_change *ch = &acc.v[i];
+
+		if (!uc_plan_add_task(p, ch->pid, ch->tid, ch->label, &ch->sa, ch->attr, ch->from,
+				      ch->to))
+			rc = -ENOMEM;
+	}
+	p->unchanged += acc.unchanged;
+	p->gone += acc.gone;
+	uc_plan_free(&acc);
+	uc_rules_free(&rs);
+	free(per);
+	free(v);
+	return rc;
 }
 
 int uc_config_plan(struct uc_config *c, struct uc_plan *p)

@@ -239,9 +239,14 @@ static int task_cb(const struct uc_task *t, void *data)
 int uc_fp_real_tasks(uc_fp_task_fn fn, void *data)
 {
 	/* comm is read by the caller for the few tasks it names */
-	struct uc_selector sel = { .all = true, .kernel_threads = true, .threads = true };
+	const struct uc_rule every = {
+		.rt = true, .kthreads = true, .threads = true,
+		.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP,
+	};
+	size_t order0 = 0;
+	const struct uc_rules rs = { .v = &every, .n = 1, .order = &order0, .any_threads = true };
 	struct task_walk w = { .fn = fn, .data = data };
 	struct uc_walk_stats st;
 
-	return uc_tasks_walk(&sel, task_cb, &w, &st);
+	return uc_tasks_walk(&rs, NULL, 0, 0, task_cb, &w, &st);
 }

@@ -16,7 +16,13 @@ const char *uc_key_state_name(enum uc_key_state s)
 enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state key,
 				     const struct uc_consent *c)
 {
-	if (!uc_plan_flips(p))
+	return uc_guard_decide(uc_plan_flips(p), key, c);
+}
+
+enum uc_guard_verdict uc_guard_decide(bool flips, enum uc_key_state key,
+				      const struct uc_consent *c)
+{
+	if (!flips)
 		return UC_GUARD_GO;
 	/* the cost is already paid (or there is nothing to enable): no question */
 	if (key == UC_KEY_ON || key == UC_KEY_ALWAYS_ON || key == UC_KEY_UNSUPPORTED)

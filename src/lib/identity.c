@@ -1,6 +1,7 @@
 /* A task's identity (see identity.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -8,35 +9,61 @@
 #include "uclamp/identity.h"
 #include "uclamp/sysroot.h"
 
-int uc_stat_start_time(const char *stat, unsigned long long *start)
+/* A number field: digits only, ending at a space, a newline or the end. */
+static const char *stat_number(const char *s, unsigned long long *v)
+{
+	unsigned long long x = 0;
+	const char *d = s;
+
+	for (; *d >= '0' && *d <= '9'; d++) {
+		if (x > (~0ULL - 9) / 10)
+			return NULL;
+		x = x * 10 + (unsigned long long)(*d - '0');
+	}
+	if (d == s || (*d != ' ' && *d != '\n' && *d))
+		return NULL;
+	*v = x;
+	return d;
+}
+
+int uc_stat_parse(const char *stat, struct uc_stat *out)
 {
 	/* comm may hold ')' and spaces: fields start after the LAST ')' */
-	const char *p = NULL, *s;
-	unsigned long long v = 0;
-	int field = 2;
+	const char *s = strrchr(stat, ')');
+	struct uc_stat st;
+	unsigned long long v;
 
-	for (s = stat; *s; s++)
-		if (*s == ')')
-			p = s;
-	if (!p)
+	if (!s || s[1] != ' ' || !s[2] || s[2] == ' ')
 		return -EINVAL;
-	for (s = p + 1; *s && field < 22; s++)
-		if (*s == ' ')
-			field++;
-	if (field != 22 || *s < '0' || *s > '9')
-		return -EINVAL;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v > (~0ULL - 9) / 10)
+	st.state = s[2];
+	s += 3;
+	for (int field = 4; field <= 22; field++) {
+		if (*s != ' ')
 			return -EINVAL;
-		v = v * 10 + (unsigned long long)(*s - '0');
+		s++;
+		if (field == 4 || field == 9 || field == 22) {
+			s = stat_number(s, &v);
+			if (!s)
+				return -EINVAL;
+			if (field == 4)
+				st.ppid = (pid_t)v;
+			else if (field == 9)
+				st.flags = (unsigned long)v;
+			else
+				st.start = v;
+		} else {
+			size_t len = strcspn(s, " \n");
+
+			if (!len)
+				return -EINVAL;
+			s += len;
+		}
 	}
-	if (*s != ' ' && *s != '\n' && *s)
-		return -EINVAL;
-	*start = v;
+	*out = st;
 	return 0;
 }
 
-int uc_task_start_time(pid_t pid, pid_t tid, unsigned long long *start)
+int uc_task_stat(pid_t pid, pid_t tid, struct uc_stat *st)
 {
 	char path[64], buf[1024];
 	ssize_t n;
@@ -51,7 +78,17 @@ int uc_task_start_time(pid_t pid, pid_t tid, unsigned long long *start)
 		return -ESRCH;
 	if (n < 0)
 		return (int)n;
-	return uc_stat_start_time(buf, start);
+	return uc_stat_parse(buf, st);
+}
+
+int uc_task_start_time(pid_t pid, pid_t tid, unsigned long long *start)
+{
+	struct uc_stat st;
+	int rc = uc_task_stat(pid, tid, &st);
+
+	if (!rc)
+		*start = st.start;
+	return rc;
 }
 
 int uc_task_in_process(pid_t pid, pid_t tid)

@@ -11,6 +11,7 @@
 
 #include "uclamp/rules.h"
 #include "uclamp/sched.h"
+#include "uclamp/selectors.h"
 
 void uc_proc_reset(struct uc_proc *p, pid_t pid, pid_t tid, uc_proc_fill_fn fill, void *fill_data)
 {
@@ -48,77 +49,19 @@ int uc_proc_need(struct uc_proc *p, unsigned want)
 	return (want & ~p->have) ? -ENODATA : 0;
 }
 
-bool uc_rule_is_glob(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
-}
-
-bool uc_rule_str_match(const char *pat, const char *s)
-{
-	if (!uc_rule_is_glob(pat) && !strchr(pat, '\\'))
-		return !strcmp(pat, s);
-	return fnmatch(pat, s, 0) == 0;
-}
-
-/* Skip leading and trailing slashes: "/a/b/" and "a/b" are one group. */
-static size_t cg_trim(const char **s)
-{
-	size_t len;
-
-	while (**s == '/')
-		(*s)++;
-	len = strlen(*s);
-	while (len > 0 && (*s)[len - 1] == '/')
-		len--;
-	return len;
-}
-
-bool uc_rule_cgroup_match(const char *pat, const char *rel)
-{
-	char pbuf[PATH_MAX], rbuf[PATH_MAX];
-	size_t plen = cg_trim(&pat), rlen = cg_trim(&rel);
-
-	if (plen == 0)
-		return true;	/* the root: every group is below it */
-	if (plen >= sizeof(pbuf) || rlen >= sizeof(rbuf))
-		return false;
-	memcpy(pbuf, pat, plen);
-	pbuf[plen] = '\0';
-	memcpy(rbuf, rel, rlen);
-	rbuf[rlen] = '\0';
-	/* rel itself, then each group above it, cut at a '/' */
-	for (size_t end = rlen;; ) {
-		rbuf[end] = '\0';
-		if (fnmatch(pbuf, rbuf, FNM_PATHNAME) == 0)
-			return true;
-		while (end > 0 && rbuf[end - 1] != '/')
-			end--;
-		if (end == 0)
-			return false;
-		end--;	/* the '/' itself */
-	}
-}
-
 unsigned uc_rule_need(const struct uc_rule *r)
 {
 	unsigned need = 0;
 
-	if (r->comm.n)
-		need |= UC_PF_COMM | (r->threads ? UC_PF_TCOMM : 0);
-	if (r->nuids || r->ngids)
-		need |= UC_PF_STATUS;
-	if (r->npolicies || !r->rt)
+	for (size_t i = 0; i < uc_sel_ndefs; i++)
+		if (uc_sel_defs[i].kind != UC_SEL_FLAG && uc_sel_given(r, &uc_sel_defs[i]))
+			need |= uc_sel_defs[i].need;
+	if (r->comm.n && r->threads)
+		need |= UC_PF_TCOMM;
+	if (!r->rt)
 		need |= UC_PF_POLICY;
 	if (!r->kthreads)
 		need |= UC_PF_STAT;
-	if (r->cgroup.n)
-		need |= UC_PF_CGROUP;
-	if (r->exe.n)
-		need |= UC_PF_EXE;
-	if (r->argv0.n || r->cmdline.n)
-		need |= UC_PF_CMDLINE;
-	if (r->parent.n)
-		need |= UC_PF_PARENT | UC_PF_STAT;
 	return need;
 }
 
@@ -214,23 +157,20 @@ static bool in_ids(const void *v, size_t n, unsigned x)
 	return !n;
 }
 
-/* The process-level selectors, cheapest field first. */
+/* The process-level selectors, cheapest field first (the table's order). */
 static int process_selects(const struct uc_rule *r, struct uc_proc *p)
 {
 	int rc = comm_sel(r, p);
 
 	if (rc == 1 && (rc = need_for(p, r->nuids + r->ngids, UC_PF_STATUS)) == 0)
 		rc = in_ids(r->uids, r->nuids, p->uid) && in_ids(r->gids, r->ngids, p->gid);
-	if (rc == 1)
-		rc = str_sel(p, &r->argv0, UC_PF_CMDLINE, p->argv0, uc_rule_str_match);
-	if (rc == 1)
-		rc = str_sel(p, &r->cmdline, UC_PF_CMDLINE, p->cmdline, uc_rule_str_match);
-	if (rc == 1)
-		rc = str_sel(p, &r->exe, UC_PF_EXE, p->exe, uc_rule_str_match);
-	if (rc == 1)
-		rc = str_sel(p, &r->parent, UC_PF_PARENT, p->pcomm, uc_rule_str_match);
-	if (rc == 1)
-		rc = str_sel(p, &r->cgroup, UC_PF_CGROUP, p->cgroup, uc_rule_cgroup_match);
+	for (size_t i = 0; rc == 1 && i < uc_sel_ndefs; i++) {
+		const struct uc_sel_def *d = &uc_sel_defs[i];
+		const struct uc_strs *l = (const struct uc_strs *)((const char *)r + d->off);
+
+		if (d->match)
+			rc = str_sel(p, l, d->need, (const char *)p + d->proc_off, d->match);
+	}
 	return rc;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "uclamp/cgroup.h"
+#include "uclamp/identity.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
@@ -189,36 +190,6 @@ int uc_task_effective(pid_t pid, pid_t tid, int *eff_min, int *eff_max)
 
 /* ---- filling a rule's process description (uc_proc) ------------------- */
 
-/* /proc/PID/stat after the comm's last ')': state ppid pgrp session tty tpgid flags ... */
-static int parse_stat(const char *buf, struct uc_proc *p)
-{
-	const char *s = strrchr(buf, ')');
-	unsigned long long v;
-	char *end;
-
-	if (!s || s[1] != ' ' || !s[2])
-		return -EINVAL;
-	p->state = s[2];
-	s += 3;
-	for (int field = 4; field <= 22; field++) {
-		v = strtoull(s, &end, 10);
-		if (end == s)
-			return -EINVAL;
-		if (field == 4)
-			p->ppid = (pid_t)v;
-		else if (field == 9)
-			p->kthread = (v & 0x00200000) != 0;	/* PF_KTHREAD */
-		else if (field == 22)
-			p->start_time = v;
-		s = end;
-		while (*s == ' ')
-			s++;
-		if (field < 22 && !*s)
-			return -EINVAL;
-	}
-	return 0;
-}
-
 /* The first character after "\nState:\t" in /proc/PID/status. */
 static char status_state(const char *status)
 {
@@ -266,17 +237,20 @@ static int fill_cmdline(struct uc_proc *p)
 
 static int fill_stat(struct uc_proc *p)
 {
-	char abspath[64], buf[1024];
-	ssize_t len;
+	char buf[1024];
+	struct uc_stat st;
 	unsigned long v;
-	int rc;
+	int rc = uc_task_stat(p->pid, p->pid, &st);
 
-	snprintf(abspath, sizeof(abspath), "/proc/%d/stat", (int)p->pid);
-	len = read_head(abspath, buf, sizeof(buf));
-	if (len >= 0 && !parse_stat(buf, p))
+	if (!rc) {
+		p->state = st.state;
+		p->ppid = st.ppid;
+		p->kthread = (st.flags & UC_PF_KTHREAD) != 0;
+		p->start_time = st.start;
 		return 0;
-	if (len < 0 && len != -ESRCH)
-		return (int)len;
+	}
+	if (rc != -ESRCH && rc != -EINVAL)
+		return rc;
 	/* no usable stat (a test tree): status, and "no cmdline, child of kthreadd" */
 	rc = read_status(p->pid, buf, sizeof(buf));
 	if (rc)
@@ -423,9 +397,9 @@ struct walk {
 	const struct uc_rules *rs;
 	/* /proc/PID/task of the process being walked, -1 when not open */
 	int taskfd;
+	int visit_rc;		/* the last visit_task's answer (not the directory's) */
 	bool all_threads;	/* a rule may take threads: visit them all */
-	bool need_comm;
-	bool thread_id_any;	/* the command line: an explicit thread ID is taken as it is */
+	unsigned flags;		/* UC_WALK_* */
 	uc_task_fn fn;
 	void *data;
 	struct uc_walk_stats *st;
@@ -573,45 +547,37 @@ static int visit_task(struct walk *w, pid_t tid)
 		snprintf(t.comm, sizeof(t.comm), "%s", p->comm);
 	else if (tid != p->pid && (p->have & UC_PF_TCOMM))
 		snprintf(t.comm, sizeof(t.comm), "%s", p->tcomm);
-	else if (w->need_comm && w->taskfd >= 0)
+	else if ((w->flags & UC_WALK_COMM) && w->taskfd >= 0)
 		comm_at(w->taskfd, tid, t.comm, sizeof(t.comm));
-	else if (w->need_comm)
+	else if (w->flags & UC_WALK_COMM)
 		/* only a label: if the task exited, the write will say so */
 		uc_task_comm(p->pid, tid, t.comm, sizeof(t.comm));
 	w->st->seen++;
 	return w->fn(&t, w->data);
 }
 
-/* The main thread, or every thread when a rule may take them. */
-static int visit_process(struct walk *w, pid_t pid)
+int uc_tasks_each_tid(pid_t pid, uc_tid_fn fn, void *data)
 {
 	struct dirent *de;
 	DIR *dir;
 	char abspath[64];
 	int rc = 0;
 
-	walk_reset(w, pid, pid);
-	if (!w->all_threads)
-		return visit_task(w, pid);
 	snprintf(abspath, sizeof(abspath), "/proc/%d/task", (int)pid);
 	dir = uc_opendir(abspath);
-	if (!dir) {
-		note_err(w->st, gone_errno(-errno), pid);
-		return 0;
-	}
-	w->taskfd = dirfd(dir);
+	if (!dir)
+		return gone_errno(-errno);
 	while (!rc && (de = readdir(dir))) {
 		pid_t tid = parse_id(de->d_name);
 
 		if (tid > 0)
-			rc = visit_task(w, tid);
+			rc = fn(tid, dirfd(dir), data);
 	}
-	w->taskfd = -1;
 	closedir(dir);
 	return rc;
 }
 
-static int walk_all(struct walk *w)
+int uc_tasks_each_pid(uc_pid_fn fn, void *data)
 {
 	struct dirent *de;
 	DIR *dir = uc_opendir("/proc");
@@ -625,10 +591,47 @@ static int walk_all(struct walk *w)
 
 		/* not ourselves: we exit in a moment, a clamp on us is only a side effect */
 		if (pid > 0 && pid != self)
-			rc = visit_process(w, pid);
+			rc = fn(pid, data);
 	}
 	closedir(dir);
 	return rc;
+}
+
+static int visit_tid(pid_t tid, int taskfd, void *data)
+{
+	struct walk *w = data;
+
+	w->taskfd = taskfd;
+	w->visit_rc = visit_task(w, tid);
+	return w->visit_rc;
+}
+
+/* The main thread, or every thread when a rule may take them. */
+static int visit_process(struct walk *w, pid_t pid)
+{
+	int rc;
+
+	walk_reset(w, pid, pid);
+	if (!w->all_threads)
+		return visit_task(w, pid);
+	w->visit_rc = 0;
+	rc = uc_tasks_each_tid(pid, visit_tid, w);
+	w->taskfd = -1;
+	if (rc && !w->visit_rc) {
+		note_err(w->st, rc, pid);	/* the task directory: gone, or unreadable */
+		return 0;
+	}
+	return rc;
+}
+
+static int visit_pid(pid_t pid, void *data)
+{
+	return visit_process(data, pid);
+}
+
+static int walk_all(struct walk *w)
+{
+	return uc_tasks_each_pid(visit_pid, w);
 }
 
 /* Explicit IDs: each once; a thread ID stands for itself, or for its
@@ -653,19 +656,18 @@ static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 		done[ndone++] = key;
 		if (w->all_threads || tgid == id) {
 			rc = visit_process(w, tgid);
-		} else if (!w->thread_id_any) {
+		} else if (!(w->flags & UC_WALK_ID_AS_GIVEN)) {
 			walk_reset(w, tgid, id);
 			rc = visit_task(w, id);
 		} else {
 			/* the command line: one thread, process filters do not apply */
-			static const struct uc_rule any = {
+			struct uc_rule any = {
 				.rt = true, .kthreads = true, .threads = true,
-				.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP,
+				.min = w->rs->v[0].min, .max = w->rs->v[0].max,
+				.reset_on_fork = w->rs->v[0].reset_on_fork,
 			};
-			static const size_t order0 = 0;
-			const struct uc_rules one = {
-				.v = &any, .n = 1, .order = (size_t *)&order0
-			};
+			size_t order0 = 0;
+			const struct uc_rules one = { .v = &any, .n = 1, .order = &order0 };
 			const struct uc_rules *saved = w->rs;
 
 			w->rs = &one;
@@ -693,8 +695,8 @@ static int pids_exist(const pid_t *pids, size_t npids, struct uc_walk_stats *st)
 	return 0;
 }
 
-static int walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids, bool need_comm,
-		      bool thread_id_any, uc_task_fn fn, void *data, struct uc_walk_stats *st)
+int uc_tasks_walk(const struct uc_rules *rs, const pid_t *pids, size_t npids, unsigned flags,
+		  uc_task_fn fn, void *data, struct uc_walk_stats *st)
 {
 	struct uc_walk_stats local;
 	struct walk *w;
@@ -704,81 +706,15 @@ static int walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids
 	memset(st, 0, sizeof(*st));
 	st->first_err_rule = -1;
 	rc = pids_exist(pids, npids, st);
-	if (rc)
+	if (rc || !rs->n)
 		return rc;
 	w = calloc(1, sizeof(*w));	/* uc_proc holds a few paths: not on the stack */
 	if (!w)
 		return -ENOMEM;
-	*w = (struct walk){ .rs = rs, .all_threads = rs->any_threads, .need_comm = need_comm,
-			    .thread_id_any = thread_id_any, .taskfd = -1, .fn = fn, .data = data,
-			    .st = st };
+	*w = (struct walk){ .rs = rs, .all_threads = rs->any_threads, .flags = flags,
+			    .taskfd = -1, .fn = fn, .data = data, .st = st };
 	rc = npids ? walk_pids(w, pids, npids) : walk_all(w);
 	free(w);
-	return rc;
-}
-
-int uc_tasks_walk_rules(const struct uc_rules *rs, const pid_t *pids, size_t npids, bool need_comm,
-			uc_task_fn fn, void *data, struct uc_walk_stats *st)
-{
-	return walk_rules(rs, pids, npids, need_comm, false, fn, data, st);
-}
-
-/* "a[b]*" as a pattern that matches exactly that string. */
-static void glob_escape(const char *s, char *out, size_t n)
-{
-	size_t k = 0;
-
-	for (; *s && k + 2 < n; s++) {
-		if (strchr("*?[\\", *s))
-			out[k++] = '\\';
-		out[k++] = *s;
-	}
-	out[k] = '\0';
-}
-
-/* The command line's selector is one rule: the same matcher as the config. */
-static void selector_rule(const struct uc_selector *sel, struct uc_rule *r, const char **cgv,
-			  char *cg, size_t cgn)
-{
-	*r = (struct uc_rule){
-		.comm = { (const char *const *)sel->comms, sel->ncomms },
-		.uids = sel->uids, .nuids = sel->nuids,
-		.policies = sel->policies, .npolicies = sel->npolicies,
-		.threads = sel->threads,
-		.rt = true,	/* what the command line names it takes */
-		.kthreads = sel->kernel_threads || sel->npids,
-		.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP,
-	};
-	if (sel->cgroup) {
-		/* resolved already: a path, not a pattern */
-		glob_escape(sel->cgroup, cg, cgn);
-		cgv[0] = cg;
-		r->cgroup = (struct uc_strs){ cgv, 1 };
-	}
-}
-
-int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data,
-		  struct uc_walk_stats *st)
-{
-	struct uc_walk_stats local;
-	struct uc_rule r;
-	struct uc_rules rs;
-	const char *cgv[1];
-	char cg[2 * PATH_MAX];
-	int rc;
-
-	st = st ? st : &local;
-	memset(st, 0, sizeof(*st));
-	if (sel->cgroup && !uc_cg_layout())
-		return -ENOENT;	/* no hierarchy with the cpu controller */
-	if (!sel->npids && !sel->all)
-		return 0;
-	selector_rule(sel, &r, cgv, cg, sizeof(cg));
-	rc = uc_rules_init(&rs, &r, 1);
-	if (rc)
-		return rc;
-	rc = walk_rules(&rs, sel->pids, sel->npids, sel->need_comm, true, fn, data, st);
-	uc_rules_free(&rs);
 	return rc;
 }
 
@@ -786,8 +722,6 @@ int uc_tasks_walk(const struct uc_selector *sel, uc_task_fn fn, void *data,
 
 struct plan_ctx {
 	struct uc_plan *p;
-	const struct uc_task_want *want;	/* the command line's; NULL: the rules' winners */
-	const struct uc_rules *rs;
 	uc_refusal_fn on_refusal;
 	void *data;
 	bool skip_init;		/* --all: PID 1 is left alone (its children inherit) */
@@ -837,7 +771,12 @@ static int refusal_rule(const struct uc_task *t, bool ch_max)
 	return t->match->winner[UC_RA_MIN];
 }
 
-static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct uc_task_want *want)
+/* What a task should look like: its winning rules' values; UC_KEEP leaves one alone. */
+struct want {
+	int min, max, reset_on_fork;
+};
+
+static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct want *want)
 {
 	int cur_min = (int)t->sa.sched_util_min, cur_max = (int)t->sa.sched_util_max;
 	int cur_rof = !!(t->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK);
@@ -896,16 +835,15 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct u
 static int plan_one(const struct uc_task *t, void *data)
 {
 	struct plan_ctx *c = data;
-	struct uc_task_want w;
+	const struct uc_rules_result *m = t->match;
+	struct want w;
 
-	if (c->want)
-		return plan_task(c, t, c->want);
-	if (t->match->excluded_by >= 0 && t->match->winner[UC_RA_MIN] < 0 &&
-	    t->match->winner[UC_RA_MAX] < 0 && t->match->winner[UC_RA_RESET_ON_FORK] < 0)
+	if (m->excluded_by >= 0 && m->winner[UC_RA_MIN] < 0 && m->winner[UC_RA_MAX] < 0 &&
+	    m->winner[UC_RA_RESET_ON_FORK] < 0)
 		return 0;	/* left alone: not "unchanged", nothing was asked */
-	w = (struct uc_task_want){
-		.min = t->match->value[UC_RA_MIN], .max = t->match->value[UC_RA_MAX],
-		.reset_on_fork = t->match->value[UC_RA_RESET_ON_FORK],
+	w = (struct want){
+		.min = m->value[UC_RA_MIN], .max = m->value[UC_RA_MAX],
+		.reset_on_fork = m->value[UC_RA_RESET_ON_FORK],
 	};
 	return plan_task(c, t, &w);
 }
@@ -916,60 +854,45 @@ static bool want_ok(int v)
 }
 
 /* Values the kernel can take at all, before any task is read. */
-static int check_want(const struct uc_task_want *want)
+static int check_rule(const struct uc_rule *r)
 {
-	if (!want_ok(want->min) || !want_ok(want->max))
+	if (!want_ok(r->min) || !want_ok(r->max))
 		return -ERANGE;
-	if (want->reset_on_fork != UC_KEEP && want->reset_on_fork != 0 && want->reset_on_fork != 1)
+	if (r->reset_on_fork != UC_KEEP && r->reset_on_fork != 0 && r->reset_on_fork != 1)
 		return -EINVAL;
-	if (want->min >= 0 && want->max >= 0 && want->min > want->max)
+	if (r->min >= 0 && r->max >= 0 && r->min > r->max)
 		return -EINVAL;	/* wrong for every task: the caller's usage error */
 	return 0;
 }
 
-int uc_tasks_plan(struct uc_plan *p, const struct uc_selector *sel, const struct uc_task_want *want,
-		  struct uc_walk_stats *st)
+int uc_tasks_plan(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids, size_t npids,
+		  unsigned flags, uc_refusal_fn on_refusal, void *data, struct uc_walk_stats *st)
 {
 	struct uc_walk_stats local;
-	struct plan_ctx c = { .p = p,
-			      .want = want,
-			      .on_refusal = want->on_refusal,
-			      .data = want->data,
-			      .skip_init = sel->all && !sel->npids,
-			      .st = st ? st : &local,
-			      .rt_default = -1 };
-	int rc = check_want(want);
+	struct plan_ctx c = { .p = p, .on_refusal = on_refusal, .data = data,
+			      .skip_init = (flags & UC_WALK_SKIP_INIT) && !npids,
+			      .st = st ? st : &local, .rt_default = -1 };
+	int rc;
 
-	if (rc)
-		return rc;
-	rc = uc_tasks_walk(sel, plan_one, &c, c.st);
-	/* uc_tasks_walk zeroed the stats; refusals were counted during it */
+	for (size_t i = 0; i < rs->n; i++) {
+		rc = check_rule(&rs->v[i]);
+		if (rc)
+			return rc;
+	}
+	rc = uc_tasks_walk(rs, pids, npids, flags, plan_one, &c, c.st);
+	/* the walk zeroed the stats; refusals were counted during it */
 	p->gone += c.st->gone;
 	p->failed += c.st->failed;
 	return rc;
 }
 
-int uc_tasks_plan_rules(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids,
-			size_t npids, uc_refusal_fn on_refusal, void *data,
-			struct uc_walk_stats *st)
+int uc_tasks_plan_one(struct uc_plan *p, const struct uc_task *t, uc_refusal_fn on_refusal,
+		      void *data, struct uc_walk_stats *st)
 {
-	struct uc_walk_stats local;
-	struct plan_ctx c = { .p = p, .rs = rs, .on_refusal = on_refusal, .data = data,
-			      .st = st ? st : &local, .rt_default = -1 };
-	int rc;
+	struct plan_ctx c = { .p = p, .on_refusal = on_refusal, .data = data, .st = st,
+			      .rt_default = -1 };
 
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct uc_rule *r = &rs->v[i];
-		struct uc_task_want w = { .min = r->min,
-					  .max = r->max,
-					  .reset_on_fork = r->reset_on_fork };
-
-		rc = check_want(&w);
-		if (rc)
-			return rc;
-	}
-	rc = uc_tasks_walk_rules(rs, pids, npids, true, plan_one, &c, c.st);
-	p->gone += c.st->gone;
-	p->failed += c.st->failed;
-	return rc;
+	memset(st, 0, sizeof(*st));
+	st->first_err_rule = -1;
+	return plan_one(t, &c);
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "uclamp/value.h"
 
@@ -150,4 +151,22 @@ const char *uc_util_format_pct(int util, char *buf, size_t n)
 	long h = ((long)util * 10000 + 512) / 1024;
 	snprintf(buf, n, "%ld.%02ld%%", h / 100, h % 100);
 	return buf;
+}
+
+int uc_bool_parse(const char *s, bool *b)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*b = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*b = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }

@@ -3,11 +3,11 @@
  *
  * Per process: open a pidfd, read the start time, check it against the
  * event (a process that started after its own EXEC event is a reused PID),
- * match each thread, plan only what differs (uc_tasks_plan, one getattr),
+ * match each thread once and plan from that match (uc_tasks_plan_one, one
+ * getattr: only what differs),
  * check the pidfd is still alive, write. The pidfd pins the PID from the
  * /proc read to the write, so a reused PID is never clamped by mistake.
  */
-#include <dirent.h>
 #include <malloc.h>
 #include <errno.h>
 #include <poll.h>
@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "uclamp/exec.h"
+#include "uclamp/identity.h"
 #include "uclamp/lock.h"
 #include "uclamp/run.h"
 #include "uclamp/sched.h"
@@ -257,43 +258,12 @@ struct ident {
 	pid_t tgid;
 	int pidfd;		/* -1: none (no pidfd_open): re-read the start time instead */
 	uint64_t start;
+	char state;		/* 'Z': exited, not reaped yet */
 };
-
-/* Field 22 of /proc/PID/stat: after the last ')' (comm may hold anything). */
-static int read_start(pid_t tgid, uint64_t *start)
-{
-	char path[64], buf[1024], *s;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tgid);
-	n = uc_read_str(path, buf, sizeof(buf));
-	if (n < 0)
-		return n == -ENOENT ? -ESRCH : (int)n;
-	s = strrchr(buf, ')');
-	if (!s)
-		return -EINVAL;
-	s++;
-	/* fields 3..21, then starttime */
-	for (int f = 3; f <= 22; f++) {
-		while (*s == ' ')
-			s++;
-		if (!*s)
-			return -EINVAL;
-		if (f == 22) {
-			char *end;
-
-			*start = strtoull(s, &end, 10);
-			return end == s ? -EINVAL : 0;
-		}
-		s = strchr(s, ' ');
-		if (!s)
-			return -EINVAL;
-	}
-	return -EINVAL;
-}
 
 static int ident_open(struct uc_watch *w, pid_t tgid, struct ident *id)
 {
+	struct uc_stat st;
 	int rc;
 
 	id->tgid = tgid;
@@ -302,7 +272,9 @@ static int ident_open(struct uc_watch *w, pid_t tgid, struct ident *id)
 		return -ESRCH;
 	if (id->pidfd < 0)
 		id->pidfd = -1;
-	rc = read_start(tgid, &id->start);
+	rc = uc_task_stat(tgid, tgid, &st);
+	id->start = st.start;
+	id->state = st.state;
 	if (rc && id->pidfd >= 0) {
 		close(id->pidfd);
 		id->pidfd = -1;
@@ -320,11 +292,11 @@ static void ident_close(struct ident *id)
 /* Is it still the process we read? */
 static bool ident_still(struct uc_watch *w, const struct ident *id)
 {
-	uint64_t start;
+	unsigned long long start;
 
 	if (id->pidfd >= 0)
 		return w->sys.pidfd_alive(id->pidfd) == 1;
-	return !read_start(id->tgid, &start) && start == id->start;
+	return !uc_task_start_time(id->tgid, id->tgid, &start) && start == id->start;
 }
 
 /* A process that started after the event about it is not the one the event was about. */
@@ -356,11 +328,11 @@ static void note_latency(struct uc_watch *w, uint64_t ts_ns)
 	w->st.lat_sum_ns += d;
 }
 
-static void log_change(struct uc_watch *w, const struct uc_plan *p,
-		       const struct uc_watch_want *want, const struct round *r, bool dry)
+static void log_change(struct uc_watch *w, const struct uc_plan *p, const char *rule,
+		       const struct round *r, bool dry)
 {
 	struct uc_watch_log l = {
-		.prio = LOG_INFO, .pid = p->v[0].pid, .tid = p->v[0].tid, .rule = want->rule_name,
+		.prio = LOG_INFO, .pid = p->v[0].pid, .tid = p->v[0].tid, .rule = rule,
 		.old_min = -1, .old_max = -1, .new_min = -1, .new_max = -1, .reason = r->reason,
 	};
 	char comm[16] = "", msg[384], vals[160] = "", vb[32];
@@ -387,7 +359,7 @@ static void log_change(struct uc_watch *w, const struct uc_plan *p,
 	}
 	snprintf(msg, sizeof(msg), "%spid %d tid %d (%s) rule '%s': %s (%s)",
 		 dry ? "dry-run: would set " : "", (int)l.pid, (int)l.tid, comm,
-		 want->rule_name ? want->rule_name : "?", vals, r->reason);
+		 rule ? rule : "?", vals, r->reason);
 	l.msg = msg;
 	w->o.log(w->o.log_data, &l);
 }
@@ -425,17 +397,19 @@ static enum uc_key_state cached_key(void *data)
 	return w->key;
 }
 
-/* One thread: match, plan what differs, check identity, write. Returns
- * whether the rules want the process's other threads visited. */
-static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, struct uc_wproc **ep,
-		       struct round *r)
+/* The rule that decides the task's first value, -1: none. */
+static int deciding_rule(const struct uc_rules_result *res)
 {
-	struct uc_watch_want want = {
-		.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP, .rule = -1
-	};
-	struct uc_task_want tw;
-	struct uc_selector sel = { .pids = &tid, .npids = 1 };
-	struct uc_walk_stats ws;
+	for (int a = 0; a < UC_RA_N; a++)
+		if (res->winner[a] >= 0)
+			return res->winner[a];
+	return -1;
+}
+
+/* Run a plan for one task: the guard again (consent per write), then the write. */
+static void write_plan(struct uc_watch *w, const struct ident *id, pid_t tid, struct uc_plan *p,
+		       const char *rule, struct uc_wproc *e, struct round *r)
+{
 	struct uc_run_opts ro = {
 		.mode = UC_EXEC_BEST_EFFORT,
 		.yes = w->o.yes || w->rs.allow_enable,
@@ -444,9 +418,46 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		.stop = w->stop,
 	};
 	struct uc_report rep;
+
+	uc_plan_run(p, &ro, &rep);
+	if (rep.outcome == UC_RUN_REFUSED) {
+		w->st.refused++;
+		if (w->st.refused == 1)
+			plog(w, LOG_ERR, id->tgid,
+			     "pid %d tid %d: rule '%s' would enable the uclamp fast path and there "
+			     "is no consent: not applied",
+			     (int)id->tgid, (int)tid, rule ? rule : "?");
+	} else if (rep.targets[UC_CH_DONE]) {
+		if (rep.flips)
+			w->key = UC_KEY_ON;
+		w->st.applied++;
+		if (!r->wrote && e)
+			e->writes++;
+		r->wrote = true;
+		log_change(w, p, rule, r, false);
+	} else if (rep.targets[UC_CH_GONE]) {
+		w->st.gone++;
+	} else if (rep.targets[UC_CH_FAILED]) {
+		count_err(w, rep.first_err);
+		plog(w, LOG_WARNING, id->tgid,
+		     "pid %d tid %d: cannot set the clamps of rule '%s': %s", (int)id->tgid,
+		     (int)tid, rule ? rule : "?", strerror(-rep.first_err));
+	}
+}
+
+/* One thread: match once, plan from that match (only what differs), check
+ * identity, write. Returns whether the rules want the process's other
+ * threads visited. */
+static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, struct uc_wproc **ep,
+		       struct round *r)
+{
+	struct uc_rules_result res;
+	struct uc_task t = { .pid = id->tgid, .tid = tid, .start = id->start, .match = &res,
+			     .state = tid == id->tgid ? id->state : '?' };
+	struct uc_walk_stats ws;
 	struct uc_plan p;
-	size_t unchanged;
-	int rc = w->rs.ops->match(w->rs.rules, id->tgid, tid, &want);
+	const char *rule;
+	int rc = w->rs.ops->match(w->rs.rules, id->tgid, tid, &res);
 
 	if (rc == -ESRCH)
 		return false;
@@ -454,11 +465,12 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		count_err(w, rc);
 		return false;
 	}
-	if (want.rule < 0) {
-		if (want.skipped_rt)
+	if (deciding_rule(&res) < 0) {
+		if (res.skipped_rt)
 			w->st.skipped_rt++;
-		return want.threads;
+		return res.threads;
 	}
+	rule = w->rs.ops->name ? w->rs.ops->name(w->rs.rules, deciding_rule(&res)) : NULL;
 	r->matched = true;
 	if (!*ep) {
 		*ep = uc_wtable_add(&w->table, id->tgid);
@@ -469,37 +481,38 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	}
 	if (*ep && (*ep)->given_up)
 		return false;
-	tw = (struct uc_task_want){ .min = want.min,
-				    .max = want.max,
-				    .reset_on_fork = want.reset_on_fork };
-	uc_plan_init(&p);
-	rc = uc_tasks_plan(&p, &sel, &tw, &ws);
-	unchanged = p.unchanged;
-	if (rc == -ESRCH || (!rc && ws.gone)) {
+	rc = uc_sched_get(tid, &t.sa);
+	if (rc == -ESRCH) {
 		w->st.gone++;
+		return res.threads;
+	}
+	if (rc) {
+		count_err(w, rc);
+		return res.threads;
+	}
+	uc_plan_init(&p);
+	rc = uc_tasks_plan_one(&p, &t, NULL, NULL, &ws);
+	if (!rc && p.gone) {
+		w->st.gone++;	/* a zombie: exited, not reaped yet */
 		goto out;
 	}
-	if (rc || ws.failed || ws.refused) {
-		count_err(w, rc ? rc : ws.refused ? -EINVAL : ws.first_err);
+	if (rc || ws.refused) {
+		count_err(w, rc ? rc : -EINVAL);
 		if (ws.refused)
 			plog(w, LOG_WARNING, id->tgid,
 			     "pid %d tid %d: rule '%s' cannot apply: util_min %d "
 			     "would be above util_max %d",
-			     (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?",
+			     (int)id->tgid, (int)tid, rule ? rule : "?",
 			     ws.first_refusal.end_min, ws.first_refusal.end_max);
 		goto out;
 	}
 	if (!p.n) {
-		w->st.unchanged += unchanged;
-		goto out;
-	}
-	if (uc_policy_is_rt((int)p.v[0].sa.sched_policy) && !want.allow_rt) {
-		w->st.skipped_rt++;
+		w->st.unchanged += p.unchanged;
 		goto out;
 	}
 	if (w->o.dry_run) {
 		w->st.would_apply++;
-		log_change(w, &p, &want, r, true);
+		log_change(w, &p, rule, r, true);
 		goto out;
 	}
 	if (!r->wrote && over_limit(w, *ep, id->tgid))
@@ -508,68 +521,27 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		w->st.identity_mismatch++;
 		goto out;
 	}
-	/* the core's run: the guard again (consent per write), then the write */
-	uc_plan_run(&p, &ro, &rep);
-	if (rep.outcome == UC_RUN_REFUSED) {
-		w->st.refused++;
-		if (w->st.refused == 1)
-			plog(w, LOG_ERR, id->tgid,
-			     "pid %d tid %d: rule '%s' would enable the uclamp fast path and there "
-			     "is no consent: not applied",
-			     (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?");
-	} else if (rep.targets[UC_CH_DONE]) {
-		if (rep.flips)
-			w->key = UC_KEY_ON;
-		w->st.applied++;
-		if (!r->wrote && *ep)
-			(*ep)->writes++;
-		r->wrote = true;
-		log_change(w, &p, &want, r, false);
-	} else if (rep.targets[UC_CH_GONE]) {
-		w->st.gone++;
-	} else if (rep.targets[UC_CH_FAILED]) {
-		count_err(w, rep.first_err);
-		plog(w, LOG_WARNING, id->tgid,
-		     "pid %d tid %d: cannot set the clamps of rule '%s': %s", (int)id->tgid,
-		     (int)tid, want.rule_name ? want.rule_name : "?", strerror(-rep.first_err));
-	}
+	write_plan(w, id, tid, &p, rule, *ep, r);
 out:
 	uc_plan_free(&p);
-	return want.threads;
+	return res.threads;
 }
 
-/* Thread IDs of a process: every /proc/PID/task entry. */
-static int list_tids(pid_t tgid, pid_t **out, size_t *n)
+/* The other threads of a process, after its main thread. */
+struct others {
+	struct uc_watch *w;
+	const struct ident *id;
+	struct uc_wproc **ep;
+	struct round *r;
+};
+
+static int apply_other(pid_t tid, int taskfd, void *data)
 {
-	char path[64];
-	struct dirent *de;
-	size_t cap = 0;
-	DIR *d;
+	struct others *o = data;
 
-	*out = NULL;
-	*n = 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
-	d = uc_opendir(path);
-	if (!d)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while ((de = readdir(d))) {
-		char *end;
-		long v = strtol(de->d_name, &end, 10);
-
-		if (*end || v <= 0)
-			continue;
-		if (*n == cap) {
-			pid_t *nv = realloc(*out, (cap = cap ? cap * 2 : 8) * sizeof(**out));
-
-			if (!nv) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			*out = nv;
-		}
-		(*out)[(*n)++] = (pid_t)v;
-	}
-	closedir(d);
+	(void)taskfd;
+	if (tid != o->id->tgid)
+		apply_task(o->w, o->id, tid, o->ep, o->r);
 	return 0;
 }
 
@@ -580,8 +552,6 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 	struct round r = { .reason = reason, .ts_ns = ts_ns };
 	struct uc_wproc *e;
 	struct ident id;
-	pid_t *tids = NULL;
-	size_t n = 0;
 	int rc;
 
 	if (tgid <= 0 || tgid == w->self || !w->have_rules)
@@ -617,7 +587,9 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 		apply_task(w, &id, only_tid, &e, &r);
 	} else if (apply_task(w, &id, tgid, &e, &r)) {
 		/* the main thread first: it says whether the others matter */
-		rc = list_tids(tgid, &tids, &n);
+		struct others o = { w, &id, &e, &r };
+
+		rc = uc_tasks_each_tid(tgid, apply_other, &o);
 		if (rc == -ESRCH) {
 			w->st.gone++;
 			goto out;
@@ -626,16 +598,12 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 			count_err(w, rc);
 			goto out;
 		}
-		for (size_t i = 0; i < n; i++)
-			if (tids[i] != tgid)
-				apply_task(w, &id, tids[i], &e, &r);
 	}
 	if (e)
 		e->scan = w->scan_mark;
 	if (ts_ns && (r.wrote || (w->o.dry_run && r.matched)))
 		note_latency(w, ts_ns);
 out:
-	free(tids);
 	ident_close(&id);
 }
 
@@ -867,10 +835,19 @@ static void log_lost(const struct uc_watch *w)
 		      (unsigned long long)w->st.seq_gaps, (unsigned long long)w->st.queue_drops);
 }
 
+static int rescan_one(pid_t pid, void *data)
+{
+	struct uc_watch *w = data;
+
+	if (stopping(w))
+		return 1;
+	apply_process(w, pid, 0, 0, "rescan");
+	return 0;
+}
+
 int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 {
-	struct dirent *de;
-	DIR *d;
+	int rc;
 
 	if (!w->dirty)
 		w->dirty = 1u << c;
@@ -886,21 +863,11 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 	/* queued events are about processes the scan is about to see */
 	w->qlen = 0;
 	w->scan_mark++;
-	d = uc_opendir("/proc");
-	if (!d) {
-		int rc = -errno;
-
+	rc = uc_tasks_each_pid(rescan_one, w);
+	if (rc < 0) {
 		batch_end(w);
 		return rc;
 	}
-	while ((de = readdir(d)) && !stopping(w)) {
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-
-		if (!*end && pid > 0)
-			apply_process(w, (pid_t)pid, 0, 0, "rescan");
-	}
-	closedir(d);
 	batch_end(w);
 	uc_wtable_sweep(&w->table, w->scan_mark);
 #ifdef __GLIBC__

@@ -34,31 +34,24 @@ static void wr_free(void *data)
 	free(wr);
 }
 
-static int wr_match(void *data, pid_t pid, pid_t tid, struct uc_watch_want *w)
+static int wr_match(void *data, pid_t pid, pid_t tid, struct uc_rules_result *res)
 {
 	struct wrules *wr = data;
-	struct uc_rules_result res;
-	int rc;
 
 	uc_proc_reset(&wr->proc, pid, tid, uc_task_fill, NULL);
-	rc = uc_rules_match(&wr->rs, &wr->proc, &res);
-	if (rc)
-		return rc;
-	w->min = res.value[UC_RA_MIN];
-	w->max = res.value[UC_RA_MAX];
-	w->reset_on_fork = res.value[UC_RA_RESET_ON_FORK];
-	w->threads = res.threads;
-	w->skipped_rt = res.skipped_rt;
-	/* the matcher already left RT tasks to rt rules only */
-	w->allow_rt = true;
-	w->rule = -1;
-	for (int a = 0; a < UC_RA_N && w->rule < 0; a++)
-		w->rule = res.winner[a];
-	w->rule_name = w->rule >= 0 ? wr->v[w->rule].name : NULL;
-	return 0;
+	return uc_rules_match(&wr->rs, &wr->proc, res);
 }
 
-static const struct uc_watch_rules_ops wr_ops = { .match = wr_match, .free = wr_free };
+static const char *wr_name(void *data, int idx)
+{
+	struct wrules *wr = data;
+
+	return idx >= 0 && (size_t)idx < wr->rs.n ? wr->v[idx].name : NULL;
+}
+
+static const struct uc_watch_rules_ops wr_ops = {
+	.match = wr_match, .name = wr_name, .free = wr_free
+};
 
 int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_ruleset *out,
 			uc_watch_conf_err_fn err, void *data)

@@ -95,7 +95,7 @@ cases() {
 
 # every option a command's --help lists is offered after "-" (so a new option
 # that a completion misses fails here)
-help_opts() { "$UCLAMPCTL" "$@" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | tr -d ' ' | tr ',' '\n'; }
+help_opts() { "$UCLAMPCTL" "$@" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' | tr -d ' ' | tr ',' '\n'; }
 options() {
 	local sh=$1 c o got missing
 	for c in "" status check keys run apply "task show" "task set" "task reset" "system show" \

@@ -26,8 +26,8 @@ fake_proc() {
 	shift 3
 	mkdir -p "$ROOT/proc/$pid/task"
 	echo "$name" >"$ROOT/proc/$pid/comm"
-	printf 'Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%s\nNgid:\t0\nPid:\t%s\nPPid:\t1\nTracerPid:\t0\nUid:\t%s\t%s\t%s\t%s\n' \
-		"$name" "$pid" "$pid" "$uid" "$uid" "$uid" "$uid" >"$ROOT/proc/$pid/status"
+	printf 'Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%s\nNgid:\t0\nPid:\t%s\nPPid:\t1\nTracerPid:\t0\nUid:\t%s\t%s\t%s\t%s\nGid:\t%s\t%s\t%s\t%s\n' \
+		"$name" "$pid" "$pid" "$uid" "$uid" "$uid" "$uid" "$uid" "$uid" "$uid" "$uid" >"$ROOT/proc/$pid/status"
 	for tid in "$pid" "$@"; do
 		mkdir -p "$ROOT/proc/$pid/task/$tid"
 		echo "$name" >"$ROOT/proc/$pid/task/$tid/comm"
@@ -105,9 +105,67 @@ if [ "$("$UCLAMPCTL" task show -o CGROUP -n -r "$S1" 2>/dev/null)" = / ]; then
 	has "^$S2$"
 	t "--cgroup: no such group" 2 "$UCLAMPCTL" task set --max 300 --all --cgroup /no-such-group-xyz
 	has "invalid --cgroup '/no-such-group-xyz': no such cgroup under /"
+	# --cgroup is a glob as in the config; --unit a component of the path
+	printf '4:cpu,cpuacct:/system.slice/foo.service\n0::/system.slice/foo.service\n' >"$ROOT/proc/$S2/cgroup"
+	t "--cgroup glob" 0 "$UCLAMPCTL" task show --all --cgroup 'system.slice/*.service' -o PID -n -r
+	same_out "$S2"
+	t "--cgroup glob: '*' does not cross a '/'" 0 "$UCLAMPCTL" task show --all --cgroup '*.service' -o PID -n -r
+	same_out ""
+	t "--unit: the unit's tasks" 0 "$UCLAMPCTL" task show --all --unit foo.service -o PID -n -r
+	same_out "$S2"
+	t "--unit: a slice above" 0 "$UCLAMPCTL" task show --all --unit system.slice -o PID -n -r
+	same_out "$S2"
+	t "--unit: a glob" 0 "$UCLAMPCTL" task show --all --unit 'fo*.service' -o PID -n -r
+	same_out "$S2"
+	t "--unit: another unit" 0 "$UCLAMPCTL" task show --all --unit bar.service -o PID -n -r
+	same_out ""
+	t "set --unit --dry-run: only the unit's" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n --all --unit foo.service
+	has "beta"
+	hasnt "alpha"
+	printf '4:cpu,cpuacct:/elsewhere/x\n0::/elsewhere/x\n' >"$ROOT/proc/$S2/cgroup"
 else
 	echo "# skip - no cgroup hierarchy with the cpu controller here"
 fi
+# ---- every selector of the config, spelled the same -----------------------------
+ln -s /usr/bin/alpha-bin "$ROOT/proc/$S1/exe"
+ln -s /usr/bin/beta-bin "$ROOT/proc/$S2/exe"
+printf '/opt/alpha-bin\0--mode\0fast\0' >"$ROOT/proc/$S1/cmdline"
+printf 'beta\0--mode\0slow\0' >"$ROOT/proc/$S2/cmdline"
+sed -i "s/^PPid:\t1$/PPid:\t$S1/" "$ROOT/proc/$S2/status"	# beta is alpha's child
+t "--group" 0 "$UCLAMPCTL" task show --all --group 4343 -o COMM -n -r
+same_out "beta"
+t "--exe glob" 0 "$UCLAMPCTL" task show --all --exe '/usr/bin/alpha*' -o COMM -n -r
+same_out "alpha"
+t "--argv0" 0 "$UCLAMPCTL" task show --all --argv0 alpha-bin -o COMM -n -r
+same_out "alpha"
+t "--cmdline: one glob, spaces kept" 0 "$UCLAMPCTL" task show --all --cmdline '* --mode slow' -o COMM -n -r
+same_out "beta"
+t "--parent" 0 "$UCLAMPCTL" task show --all --parent alpha -o COMM -n -r
+same_out "beta"
+t "--comm and --exe: every selector must match" 0 "$UCLAMPCTL" task show --all --comm alpha --exe '*beta*' -o COMM -n -r
+same_out ""
+t "--comm: a long glob, as the config takes it" 0 "$UCLAMPCTL" task show --all --comm 'alphaaaaaaaaaaaaaaaa*' -o COMM -n -r
+same_out ""
+t "set --exe --dry-run: only the matching process" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n --all --exe /usr/bin/beta-bin
+has "beta"
+hasnt "alpha"
+t "set: unknown group" 2 "$UCLAMPCTL" task set --max 300 --all --group no-such-group-xyz
+has "^uclampctl: --group: unknown group 'no-such-group-xyz'"
+t "set: empty --cmdline" 2 "$UCLAMPCTL" task set --max 300 --all --cmdline ''
+has "^uclampctl: --cmdline: the value is empty"
+t "set: --parent too long" 2 "$UCLAMPCTL" task set --max 300 --all --parent abcdefghijklmnopq
+has "^uclampctl: --parent: 'abcdefghijklmnopq' is longer than 15 characters"
+t "set: --cgroup with '..'" 2 "$UCLAMPCTL" task set --max 300 --all --cgroup 'a/../b*'
+has "^uclampctl: --cgroup: 'a/../b\*' has a '..' component"
+t "set: --unit not a unit" 2 "$UCLAMPCTL" task set --max 300 --all --unit nginx
+has "^uclampctl: --unit: 'nginx' is not a systemd unit name"
+t "set: --unit with a '/'" 2 "$UCLAMPCTL" task set --max 300 --all --unit system.slice/nginx.service
+has "is not a systemd unit name"
+t "set: --exe without PIDs or --all" 2 "$UCLAMPCTL" task set --max 300 --exe /usr/bin/beta-bin
+has "--exe narrows a selection: give PIDs, or --all"
+sed -i "s/^PPid:\t$S1$/PPid:\t1/" "$ROOT/proc/$S2/status"
+rm -f "$ROOT/proc/$S1/exe" "$ROOT/proc/$S2/exe" "$ROOT/proc/$S1/cmdline" "$ROOT/proc/$S2/cmdline"
+
 t "show --list-columns" 0 "$UCLAMPCTL" task show --list-columns
 for c in PID TID COMM POLICY UTIL_MIN UTIL_MAX EFF_MIN EFF_MAX RESET_ON_FORK CGROUP; do has "^ +$c "; done
 t "show -o unknown column" 2 "$UCLAMPCTL" task show -o PID,BOGUS "$S1"
@@ -199,7 +257,7 @@ has "nothing to set"
 t "set: no PIDs, no --all" 2 "$UCLAMPCTL" task set --max 300
 has "give PIDs, or --all"
 t "set: filter without --all" 2 "$UCLAMPCTL" task set --max 300 --comm alpha
-has "--comm and --cgroup narrow a selection: give PIDs, or --all"
+has "--comm narrows a selection: give PIDs, or --all"
 t "set: PIDs and --all" 2 "$UCLAMPCTL" task set --max 300 --all "$S1"
 has "not both"
 t "set: min above max" 2 "$UCLAMPCTL" task set --min 600 --max 300 "$S1"
@@ -215,13 +273,13 @@ for bad in " $S1" $'\t'"$S1" $'\n'"$S1" "$S1 " "$S1"$'\t' "+$S1"; do
 	has "': use a positive decimal process ID"
 done
 t "set: bad policy" 2 "$UCLAMPCTL" task set --max 300 --all --policy fast
-has "invalid policy 'fast'"
+has "--policy: unknown policy 'fast'"
 t "set: unknown user" 2 "$UCLAMPCTL" task set --max 300 --all --user no-such-user-xyz
 has "unknown user 'no-such-user-xyz'"
 t "set: a signed UID" 2 "$UCLAMPCTL" task set --max 300 --all --user +5
 has "unknown user '\\+5'"
 t "set: comm too long" 2 "$UCLAMPCTL" task set --max 300 --all --comm abcdefghijklmnopq
-has "at most 15 characters"
+has "--comm: 'abcdefghijklmnopq' is longer than 15 characters"
 t "set: both reset-on-fork options" 2 "$UCLAMPCTL" task set --reset-on-fork --no-reset-on-fork "$S1"
 has "exclude each other"
 t "set: missing option value" 2 "$UCLAMPCTL" task set "$S1" --max

@@ -102,7 +102,7 @@ static const struct bad_case bad_cases[] = {
 	  "unknown key 'rt-default' in [cgroup a]; use min or max", 0 },
 	{ "[fast-path]\nallow-enable = maybe\n", { 2 }, "use yes or no", 0 },
 	{ "[tasks t]\ncomm = a\nthreads = 2\nmax = 1\n", { 3 },
-	  "invalid value '2' for threads", 0 },
+	  "threads in [tasks t]: '2' is neither yes nor no", 0 },
 	{ "[tasks t]\ncomm = averyveryverylongname\nmax = 1\n", { 2 },
 	  "longer than 15 characters", 0 },
 	{ "[tasks t]\nuser = no-such-user-uclampctl\nmax = 1\n", { 2 },
@@ -225,18 +225,18 @@ static void test_good_file(void **state)
 
 	assert_int_equal(c.ntasks, 1);
 	assert_string_equal(c.tasks[0].name, "build-jobs");
-	assert_int_equal(c.tasks[0].ncomms, 3);
-	assert_string_equal(c.tasks[0].comms[0], "cc1");
-	assert_string_equal(c.tasks[0].comms[1], "cc1plus");
-	assert_string_equal(c.tasks[0].comms[2], "ld");
-	assert_int_equal(c.tasks[0].nuids, 2);
-	assert_int_equal(c.tasks[0].uids[0], 0);
-	assert_int_equal(c.tasks[0].uids[1], 0);
-	assert_int_equal(c.tasks[0].npolicies, 2);
-	assert_int_equal(c.tasks[0].policies[0], 0);	/* SCHED_OTHER */
-	assert_int_equal(c.tasks[0].policies[1], 3);	/* SCHED_BATCH */
+	assert_int_equal(c.tasks[0].rule.comm.n, 3);
+	assert_string_equal(c.tasks[0].rule.comm.v[0], "cc1");
+	assert_string_equal(c.tasks[0].rule.comm.v[1], "cc1plus");
+	assert_string_equal(c.tasks[0].rule.comm.v[2], "ld");
+	assert_int_equal(c.tasks[0].rule.nuids, 2);
+	assert_int_equal(c.tasks[0].rule.uids[0], 0);
+	assert_int_equal(c.tasks[0].rule.uids[1], 0);
+	assert_int_equal(c.tasks[0].rule.npolicies, 2);
+	assert_int_equal(c.tasks[0].rule.policies[0], 0);	/* SCHED_OTHER */
+	assert_int_equal(c.tasks[0].rule.policies[1], 3);	/* SCHED_BATCH */
 	assert_int_equal(c.tasks[0].max.v.util, 300);
-	assert_true(c.tasks[0].threads.set && c.tasks[0].threads.value);
+	assert_true(c.tasks[0].rule.threads);
 	assert_true(c.tasks[0].reset_on_fork.set && !c.tasks[0].reset_on_fork.value);
 	uc_config_free(&c);
 }
@@ -363,8 +363,8 @@ static void test_merge_order(void **state)
 	/* [tasks t]: the comm list replaced as a whole, max kept; u added */
 	assert_int_equal(c.ntasks, 2);
 	assert_string_equal(c.tasks[0].name, "t");
-	assert_int_equal(c.tasks[0].ncomms, 1);
-	assert_string_equal(c.tasks[0].comms[0], "z");
+	assert_int_equal(c.tasks[0].rule.comm.n, 1);
+	assert_string_equal(c.tasks[0].rule.comm.v[0], "z");
 	assert_int_equal(c.tasks[0].max.v.util, 500);
 	assert_string_equal(c.tasks[1].name, "u");
 	uc_config_free(&c);
@@ -636,7 +636,7 @@ static void test_tasks_rule_keys(void **state)
 		const char *msg;
 	} bad[] = {
 		{ "[tasks a]\nparent = averyveryverylongname\nmax = 1\n", 2,
-		  "parent 'averyveryverylongname' in [tasks a] is longer than 15" },
+		  "parent in [tasks a]: 'averyveryverylongname' is longer than 15" },
 		{ "[tasks a]\ncgroup = system.slice/../x\nmax = 1\n", 2, "has a '..' component" },
 		{ "[tasks a]\ngroup = no-such-group-here\nmax = 1\n", 2,
 		  "unknown group 'no-such-group-here'" },
@@ -647,8 +647,8 @@ static void test_tasks_rule_keys(void **state)
 		{ "[tasks a]\ncomm = x\nexclude = yes\nmax = 5\n", 3,
 		  "has exclude = yes and values to set" },
 		{ "[tasks a]\ncomm = x\nexclude = no\n", 1, "sets nothing" },
-		{ "[tasks a]\ncomm = x\nrt = maybe\nmax = 1\n", 3, "invalid value 'maybe' for rt" },
-		{ "[tasks a]\nexe =\nmax = 1\n", 2, "exe in [tasks a] is empty" },
+		{ "[tasks a]\ncomm = x\nrt = maybe\nmax = 1\n", 3, "rt in [tasks a]: 'maybe' is neither yes nor no" },
+		{ "[tasks a]\nexe =\nmax = 1\n", 2, "exe in [tasks a]: the value is empty" },
 		{ "[tasks a]\nrt = yes\nmax = 1\n", 1, "has no selector: add comm, user, group" },
 		{ "[tasks a]\nexe = /x\nexe = /y\nmax = 1\n", 3, "duplicate key 'exe'" },
 	};
@@ -674,9 +674,9 @@ static void test_tasks_rule_keys(void **state)
 		dump_errors(&c);
 		fail_msg("a good [tasks] section has errors");
 	}
-	assert_int_equal(c.tasks[0].cmdline.n, 1);
+	assert_int_equal(c.tasks[0].rule.cmdline.n, 1);
 	/* one glob, spaces kept */
-	assert_string_equal(c.tasks[0].cmdline.v[0], "*--type=renderer *");
+	assert_string_equal(c.tasks[0].rule.cmdline.v[0], "*--type=renderer *");
 	r = uc_config_task_rules(&c);
 	assert_non_null(r);
 	assert_string_equal(r[0].name, "ui");

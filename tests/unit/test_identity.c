@@ -21,20 +21,54 @@ static const struct fr_suite suite = { root, sizeof(root), "test-identity", true
 /* fields 3..21 (state, then 18 numbers), then starttime (22) = 987654321, then more */
 #define MID "S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18"
 
+/* The one stat parser, for the start time only: 0 or -EINVAL, *start untouched on error. */
+static int start_of(const char *text, unsigned long long *start)
+{
+	struct uc_stat st;
+	int rc = uc_stat_parse(text, &st);
+
+	if (!rc)
+		*start = st.start;
+	return rc;
+}
+
 static void test_parse(void **state)
 {
 	unsigned long long st = 0;
 
 	(void)state;
-	assert_int_equal(uc_stat_start_time("42 (bash) " MID " 987654321 23 24\n", &st), 0);
+	assert_int_equal(start_of("42 (bash) " MID " 987654321 23 24\n", &st), 0);
 	assert_true(st == 987654321ULL);
 	/* a comm with ') ' and spaces inside: only the last ')' counts */
 	st = 0;
-	assert_int_equal(uc_stat_start_time("42 (a) b (c d) " MID " 5 23\n", &st), 0);
+	assert_int_equal(start_of("42 (a) b (c d) " MID " 5 23\n", &st), 0);
 	assert_true(st == 5);
 	/* starttime as the last field */
-	assert_int_equal(uc_stat_start_time("42 (x) " MID " 77", &st), 0);
+	assert_int_equal(start_of("42 (x) " MID " 77", &st), 0);
 	assert_true(st == 77);
+}
+
+/* The fields the walker needs: state, parent, PF_KTHREAD. */
+static void test_fields(void **state)
+{
+	struct uc_stat st;
+
+	(void)state;
+	assert_int_equal(uc_stat_parse("7 (kworker/0:1) I 2 0 0 0 -1 69238880 0 0 0 0 0 0 0 0 "
+				       "20 0 1 0 50 0 0\n", &st), 0);
+	assert_int_equal(st.state, 'I');
+	assert_int_equal(st.ppid, 2);
+	assert_true(st.flags & UC_PF_KTHREAD);
+	assert_true(st.start == 50);
+	assert_int_equal(uc_stat_parse("9 (a) b) R 1 0 0 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 "
+				       "77\n", &st), 0);
+	assert_int_equal(st.state, 'R');
+	assert_int_equal(st.ppid, 1);
+	assert_false(st.flags & UC_PF_KTHREAD);
+	assert_true(st.start == 77);
+	/* a parent that is not a number */
+	assert_int_equal(uc_stat_parse("9 (a) R x 0 0 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 77\n", &st),
+			 -EINVAL);
 }
 
 static void test_bad_lines(void **state)
@@ -42,12 +76,12 @@ static void test_bad_lines(void **state)
 	unsigned long long st = 123;
 
 	(void)state;
-	assert_int_equal(uc_stat_start_time("42 bash S 1 2", &st), -EINVAL);	/* no ')' */
+	assert_int_equal(start_of("42 bash S 1 2", &st), -EINVAL);	/* no ')' */
 	/* too short */
-	assert_int_equal(uc_stat_start_time("42 (bash) S 1 2 3", &st), -EINVAL);
-	assert_int_equal(uc_stat_start_time("42 (x) " MID " x9 1", &st), -EINVAL);
-	assert_int_equal(uc_stat_start_time("42 (x) " MID " 9x 1", &st), -EINVAL);
-	assert_int_equal(uc_stat_start_time("42 (x) " MID " 99999999999999999999999 1", &st),
+	assert_int_equal(start_of("42 (bash) S 1 2 3", &st), -EINVAL);
+	assert_int_equal(start_of("42 (x) " MID " x9 1", &st), -EINVAL);
+	assert_int_equal(start_of("42 (x) " MID " 9x 1", &st), -EINVAL);
+	assert_int_equal(start_of("42 (x) " MID " 99999999999999999999999 1", &st),
 			 -EINVAL);
 	assert_true(st == 123);	/* untouched on error */
 }
@@ -77,6 +111,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_read),
 	};

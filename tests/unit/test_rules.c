@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "uclamp/rules.h"
+#include "uclamp/selectors.h"
 #include "uclamp/sched.h"
 
 /* ---- counting allocations (linked with --wrap) ---- */

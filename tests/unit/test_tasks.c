@@ -183,6 +183,83 @@ static void expect_tids(const struct seen *s, const pid_t *want, size_t n)
 			fail_msg("tid %d not visited", (int)want[i]);
 }
 
+/*
+ * The command line's selection as task.c builds it: one rule (rt yes, a
+ * named PID taken even as a kernel thread), the walk's flags for --all.
+ */
+struct sel {
+	const pid_t *pids;
+	size_t npids;
+	bool all, kernel_threads, threads, need_comm;
+	const int *policies;
+	size_t npolicies;
+	const uid_t *uids;
+	size_t nuids;
+	char *const *comms;
+	size_t ncomms;
+	const char *cgroup;	/* a pattern, as --cgroup takes it */
+};
+
+struct want {
+	int min, max, reset_on_fork;
+	uc_refusal_fn on_refusal;
+	void *data;
+};
+
+static void sel_rule(const struct sel *sel, const struct want *want, struct uc_rule *r,
+		     const char **cgv)
+{
+	*r = (struct uc_rule){
+		.comm = { (const char *const *)sel->comms, sel->ncomms },
+		.uids = sel->uids, .nuids = sel->nuids,
+		.policies = sel->policies, .npolicies = sel->npolicies,
+		.threads = sel->threads, .rt = true,
+		.kthreads = sel->kernel_threads || sel->npids,
+		.min = want ? want->min : UC_KEEP, .max = want ? want->max : UC_KEEP,
+		.reset_on_fork = want ? want->reset_on_fork : UC_KEEP,
+	};
+	if (sel->cgroup) {
+		cgv[0] = sel->cgroup;
+		r->cgroup = (struct uc_strs){ cgv, 1 };
+	}
+}
+
+static unsigned sel_flags(const struct sel *sel)
+{
+	return UC_WALK_ID_AS_GIVEN | (sel->all ? UC_WALK_SKIP_INIT : 0) |
+	       (sel->need_comm ? UC_WALK_COMM : 0);
+}
+
+static int walk_sel(const struct sel *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st)
+{
+	const char *cgv[1];
+	struct uc_rule r;
+	struct uc_rules rs;
+	int rc;
+
+	sel_rule(sel, NULL, &r, cgv);
+	assert_int_equal(uc_rules_init(&rs, &r, 1), 0);
+	rc = uc_tasks_walk(&rs, sel->pids, sel->npids, sel_flags(sel), fn, data, st);
+	uc_rules_free(&rs);
+	return rc;
+}
+
+static int plan_sel(struct uc_plan *p, const struct sel *sel, const struct want *want,
+		    struct uc_walk_stats *st)
+{
+	const char *cgv[1];
+	struct uc_rule r;
+	struct uc_rules rs;
+	int rc;
+
+	sel_rule(sel, want, &r, cgv);
+	assert_int_equal(uc_rules_init(&rs, &r, 1), 0);
+	rc = uc_tasks_plan(p, &rs, sel->pids, sel->npids, sel_flags(sel), want->on_refusal,
+			   want->data, st);
+	uc_rules_free(&rs);
+	return rc;
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -194,13 +271,13 @@ static int setup(void **state)
 
 static void test_all_main_threads(void **state)
 {
-	struct uc_selector sel = { .all = true };
+	struct sel sel = { .all = true };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t want[] = { 100, 200, 300 };
 
 	(void)state;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, &st), 0);
 	expect_tids(&s, want, 3);
 	assert_int_equal(st.seen, 3);
 	assert_int_equal(st.gone, 1);		/* 400 */
@@ -212,13 +289,13 @@ static void test_all_main_threads(void **state)
 
 static void test_all_threads(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true, .need_comm = true };
+	struct sel sel = { .all = true, .threads = true, .need_comm = true };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t want[] = { 100, 101, 102, 200, 300 };
 
 	(void)state;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, &st), 0);
 	expect_tids(&s, want, 5);
 	assert_int_equal(s.pid[idx(&s, 102)], 100);
 	assert_string_equal(s.comm[idx(&s, 101)], "worker-t1");	/* the thread's own comm */
@@ -231,7 +308,7 @@ static void test_policy_user_comm(void **state)
 {
 	static const int pol_fifo[] = { 1 }, pol_other[] = { 0 };
 	static const uid_t u1000[] = { 1000 }, u1001[] = { 1001 };
-	struct uc_selector sel = {
+	struct sel sel = {
 		.all = true, .threads = true, .policies = pol_fifo, .npolicies = 1
 	};
 	char *comms[] = { "rtproc", "other", "nosuch" };
@@ -240,29 +317,29 @@ static void test_policy_user_comm(void **state)
 			   by_comm[] = { 200, 300 };
 
 	(void)state;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, fifo, 1);
 
 	/* policy per thread (102 is batch), user from status' real uid */
-	sel = (struct uc_selector){ .all = true,
+	sel = (struct sel){ .all = true,
 				    .threads = true,
 				    .policies = pol_other,
 				    .npolicies = 1,
 				    .uids = u1000,
 				    .nuids = 1 };
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, other_uid1000, 3);
 
 	/* effective uid */
-	sel = (struct uc_selector){ .all = true, .uids = u1001, .nuids = 1 };
+	sel = (struct sel){ .all = true, .uids = u1001, .nuids = 1 };
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	assert_int_equal(s.n, 0);
 
-	sel = (struct uc_selector){ .all = true, .comms = comms, .ncomms = 3 };
+	sel = (struct sel){ .all = true, .comms = comms, .ncomms = 3 };
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, by_comm, 2);
 	/* the name read for the selector */
 	assert_string_equal(s.comm[idx(&s, 300)], "other");
@@ -271,33 +348,33 @@ static void test_policy_user_comm(void **state)
 	comms[0] = "worker-t1";
 	sel.ncomms = 1;
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	assert_int_equal(s.n, 0);
 }
 
 static void test_explicit_pids(void **state)
 {
 	pid_t pids[] = { 300, 100, 300 };
-	struct uc_selector sel = { .pids = pids, .npids = 3 };
+	struct sel sel = { .pids = pids, .npids = 3 };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t two[] = { 300, 100 }, threads[] = { 300, 100, 101, 102 };
 
 	(void)state;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, &st), 0);
 	expect_tids(&s, two, 2);		/* each once */
 	assert_int_equal(s.tid[0], 300);	/* in the order given */
 
 	sel.threads = true;
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, &st), 0);
 	expect_tids(&s, threads, 4);
 
 	/* a missing PID: -ESRCH before any task is visited */
 	pids[2] = 999;
 	s.n = 0;
 	ngetattr = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), -ESRCH);
+	assert_int_equal(walk_sel(&sel, collect, &s, &st), -ESRCH);
 	assert_int_equal(st.first_err_tid, 999);
 	assert_int_equal(s.n, 0);
 	assert_int_equal(ngetattr, 0);
@@ -306,20 +383,20 @@ static void test_explicit_pids(void **state)
 static void test_explicit_thread_id(void **state)
 {
 	pid_t pids[] = { 101 };
-	struct uc_selector sel = { .pids = pids, .npids = 1 };
+	struct sel sel = { .pids = pids, .npids = 1 };
 	struct seen s = { .n = 0 };
 	static const pid_t one[] = { 101 }, group[] = { 100, 101, 102 };
 
 	(void)state;
 	/* /proc/TID exists (hidden from readdir); here only for this test */
 	status(101, 100, "worker", 1000);
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, one, 1);
 	assert_int_equal(s.pid[0], 100);	/* its process */
 
 	sel.threads = true;
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, group, 3);
 	rm("proc/101");
 }
@@ -327,7 +404,7 @@ static void test_explicit_thread_id(void **state)
 static void test_cgroup_selector(void **state)
 {
 	struct uc_cg_info info = { .version = UC_CG_V2 };
-	struct uc_selector sel = { .all = true, .cgroup = "system.slice" };
+	struct sel sel = { .all = true, .cgroup = "system.slice" };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	static const pid_t slice[] = { 100, 200 }, app[] = { 100 }, all[] = { 100, 200, 300 },
@@ -344,24 +421,24 @@ static void test_cgroup_selector(void **state)
 	put("proc/500/cgroup", "0::/../../outside\n");
 
 	/* the group and the groups below it */
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, &st), 0);
 	expect_tids(&s, slice, 2);
 	assert_int_equal(st.gone, 1);		/* 400 matched, then exited */
 	assert_int_equal(st.failed, 0);		/* 500 (EPERM) was never selected */
 
 	sel.cgroup = "/system.slice/app.service/";
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, app, 1);
 
 	sel.cgroup = "system.sl";		/* a prefix of a name is not a parent */
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	assert_int_equal(s.n, 0);
 
 	sel.cgroup = "";			/* the root: everything in the namespace */
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, all, 3);
 
 	/* v1: the line that lists the cpu controller */
@@ -369,7 +446,7 @@ static void test_cgroup_selector(void **state)
 	uc_cg_use(&info);
 	sel.cgroup = "grp";
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, v1, 1);
 }
 
@@ -393,12 +470,12 @@ static const struct uc_change *find(const struct uc_plan *p, pid_t tid, enum uc_
 }
 
 /* a fresh plan of want for sel (no refusals seen yet): planned */
-static void plan_ok(struct uc_plan *p, const struct uc_selector *sel,
-		    const struct uc_task_want *want, struct uc_walk_stats *st)
+static void plan_ok(struct uc_plan *p, const struct sel *sel,
+		    const struct want *want, struct uc_walk_stats *st)
 {
 	nrefusals = 0;
 	uc_plan_init(p);
-	assert_int_equal(uc_tasks_plan(p, sel, want, st), 0);
+	assert_int_equal(plan_sel(p, sel, want, st), 0);
 }
 
 /* the plan changes tid's attr from -> to */
@@ -417,8 +494,8 @@ static const struct uc_change *expect_change(const struct uc_plan *p, pid_t tid,
 
 static void test_plan_max_only(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true };
-	struct uc_task_want want = { .min = UC_KEEP, .max = 300, .reset_on_fork = UC_KEEP,
+	struct sel sel = { .all = true, .threads = true };
+	struct want want = { .min = UC_KEEP, .max = 300, .reset_on_fork = UC_KEEP,
 				     .on_refusal = on_refusal, .data = &nrefusals };
 	struct uc_walk_stats st;
 	struct uc_plan p;
@@ -469,8 +546,8 @@ static void test_plan_max_only(void **state)
 static void test_plan_unchanged_no_entries(void **state)
 {
 	pid_t pids[] = { 100 };
-	struct uc_selector sel = { .pids = pids, .npids = 1 };
-	struct uc_task_want want = { .min = 0, .max = 1024, .reset_on_fork = 0 };
+	struct sel sel = { .pids = pids, .npids = 1 };
+	struct want want = { .min = 0, .max = 1024, .reset_on_fork = 0 };
 	struct uc_plan p;
 
 	(void)state;
@@ -483,8 +560,8 @@ static void test_plan_unchanged_no_entries(void **state)
 
 static void test_plan_reset(void **state)
 {
-	struct uc_selector sel = { .all = true, .threads = true };
-	struct uc_task_want want = { .min = UC_RESET, .max = UC_RESET, .reset_on_fork = UC_KEEP };
+	struct sel sel = { .all = true, .threads = true };
+	struct want want = { .min = UC_RESET, .max = UC_RESET, .reset_on_fork = UC_KEEP };
 	struct uc_plan p;
 	const struct uc_change *c;
 
@@ -511,8 +588,8 @@ static void test_plan_reset(void **state)
 static void test_plan_reset_on_fork(void **state)
 {
 	pid_t pids[] = { 100, 300 };
-	struct uc_selector sel = { .pids = pids, .npids = 2 };
-	struct uc_task_want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = 1 };
+	struct sel sel = { .pids = pids, .npids = 2 };
+	struct want want = { .min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = 1 };
 	struct uc_plan p;
 	const struct uc_change *c;
 
@@ -529,17 +606,17 @@ static void test_plan_reset_on_fork(void **state)
 
 static void test_plan_bad_want(void **state)
 {
-	struct uc_selector sel = { .all = true };
-	struct uc_task_want want = { .min = 1025, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
+	struct sel sel = { .all = true };
+	struct want want = { .min = 1025, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
 	struct uc_plan p;
 
 	(void)state;
 	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), -ERANGE);
+	assert_int_equal(plan_sel(&p, &sel, &want, NULL), -ERANGE);
 	want.min = -3;
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), -ERANGE);
-	want = (struct uc_task_want){ .min = 600, .max = 300, .reset_on_fork = UC_KEEP };
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), -EINVAL);
+	assert_int_equal(plan_sel(&p, &sel, &want, NULL), -ERANGE);
+	want = (struct want){ .min = 600, .max = 300, .reset_on_fork = UC_KEEP };
+	assert_int_equal(plan_sel(&p, &sel, &want, NULL), -EINVAL);
 	assert_int_equal(ngetattr, 0);
 	assert_int_equal(p.n, 0);
 	uc_plan_free(&p);
@@ -548,14 +625,14 @@ static void test_plan_bad_want(void **state)
 static void test_plan_missing_pid(void **state)
 {
 	pid_t pids[] = { 100, 424242 };
-	struct uc_selector sel = { .pids = pids, .npids = 2 };
-	struct uc_task_want want = { .min = 100, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
+	struct sel sel = { .pids = pids, .npids = 2 };
+	struct want want = { .min = 100, .max = UC_KEEP, .reset_on_fork = UC_KEEP };
 	struct uc_walk_stats st;
 	struct uc_plan p;
 
 	(void)state;
 	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, &st), -ESRCH);
+	assert_int_equal(plan_sel(&p, &sel, &want, &st), -ESRCH);
 	assert_int_equal(st.first_err_tid, 424242);
 	assert_int_equal(p.n, 0);	/* nothing planned, so nothing changes */
 	uc_plan_free(&p);
@@ -618,14 +695,14 @@ static void stat_file(pid_t pid, const char *comm, char state, pid_t ppid, unsig
 static void test_plan_identity(void **state)
 {
 	pid_t pids[] = { 100, 300 };
-	struct uc_selector sel = { .pids = pids, .npids = 2, .threads = true };
-	struct uc_task_want want = { .min = UC_KEEP, .max = 200, .reset_on_fork = UC_KEEP };
+	struct sel sel = { .pids = pids, .npids = 2, .threads = true };
+	struct want want = { .min = UC_KEEP, .max = 200, .reset_on_fork = UC_KEEP };
 	struct uc_plan p;
 
 	(void)state;
 	stat_file(100, "app", 'S', 1, 0x400100, 4321);
 	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	assert_int_equal(plan_sel(&p, &sel, &want, NULL), 0);
 	assert_int_equal(p.n, 3);	/* 100, 101, 102; 300 (min 500 > 200) is refused */
 	for (pid_t tid = 100; tid <= 102; tid++)
 		assert_true(find(&p, tid, UC_ATTR_MAX)->start == 4321);
@@ -633,7 +710,7 @@ static void test_plan_identity(void **state)
 	/* no stat file: not known, the executor cannot check it */
 	rm("proc/100/stat");
 	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan(&p, &sel, &want, NULL), 0);
+	assert_int_equal(plan_sel(&p, &sel, &want, NULL), 0);
 	assert_true(find(&p, 101, UC_ATTR_MAX)->start == 0);
 	uc_plan_free(&p);
 }
@@ -710,7 +787,7 @@ static void test_fill(void **state)
 
 static void test_all_skips_kernel_threads(void **state)
 {
-	struct uc_selector sel = { .all = true };
+	struct sel sel = { .all = true };
 	struct uc_walk_stats st;
 	struct seen s = { .n = 0 };
 	pid_t pids[] = { 700 };
@@ -720,25 +797,25 @@ static void test_all_skips_kernel_threads(void **state)
 	(void)state;
 	process(700, "kworker/0:1", 0, NULL, 0);
 	stat_file(700, "kworker/0:1", 'I', 2, 0x04208060, 50);
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, &st), 0);
 	expect_tids(&s, user, 3);
 	assert_int_equal(st.kthreads, 1);
 	sel.kernel_threads = true;
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, &st), 0);
 	expect_tids(&s, with_k, 4);
 	assert_int_equal(st.kthreads, 0);
 	/* named explicitly: taken */
-	sel = (struct uc_selector){ .pids = pids, .npids = 1 };
+	sel = (struct sel){ .pids = pids, .npids = 1 };
 	s.n = 0;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, &st), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, &st), 0);
 	expect_tids(&s, k, 1);
 }
 
 static void test_plan_zombie_and_init(void **state)
 {
-	struct uc_selector sel = { .all = true };
-	struct uc_task_want want = { .min = UC_KEEP, .max = 700, .reset_on_fork = UC_KEEP,
+	struct sel sel = { .all = true };
+	struct want want = { .min = UC_KEEP, .max = 700, .reset_on_fork = UC_KEEP,
 				     .on_refusal = on_refusal, .data = &nrefusals };
 	struct uc_walk_stats st;
 	struct uc_plan p;
@@ -764,7 +841,7 @@ static void test_plan_zombie_and_init(void **state)
 	uc_plan_free(&p);
 
 	/* PID 1 named: planned */
-	sel = (struct uc_selector){ .pids = one, .npids = 1 };
+	sel = (struct sel){ .pids = one, .npids = 1 };
 	plan_ok(&p, &sel, &want, &st);
 	assert_non_null(find(&p, 1, UC_ATTR_MAX));
 	assert_int_equal(st.skipped, 0);
@@ -778,20 +855,20 @@ static void rules_plan_ok(struct uc_plan *p, struct uc_rules *rs, const struct u
 	nrefusals = 0;
 	assert_int_equal(uc_rules_init(rs, v, 4), 0);
 	uc_plan_init(p);
-	assert_int_equal(uc_tasks_plan_rules(p, rs, NULL, 0, on_refusal, &nrefusals, st), 0);
+	assert_int_equal(uc_tasks_plan(p, rs, NULL, 0, UC_WALK_COMM, on_refusal, &nrefusals, st), 0);
 }
 
 static void test_several_users_and_policies(void **state)
 {
 	static const uid_t users[] = { 0, 1000 };
 	static const int pols[] = { 3, 1 };	/* batch, fifo */
-	struct uc_selector sel = { .all = true, .threads = true, .uids = users, .nuids = 2,
+	struct sel sel = { .all = true, .threads = true, .uids = users, .nuids = 2,
 				   .policies = pols, .npolicies = 2 };
 	struct seen s = { .n = 0 };
 	static const pid_t want[] = { 102, 200 };
 
 	(void)state;
-	assert_int_equal(uc_tasks_walk(&sel, collect, &s, NULL), 0);
+	assert_int_equal(walk_sel(&sel, collect, &s, NULL), 0);
 	expect_tids(&s, want, 2);
 }
 
@@ -868,14 +945,14 @@ static void test_plan_rules(void **state)
 
 		assert_int_equal(uc_rules_init(&rs, v, 4), 0);
 		uc_plan_init(&p);
-		assert_int_equal(uc_tasks_plan_rules(&p, &rs, one, 1, NULL, NULL, &st), 0);
+		assert_int_equal(uc_tasks_plan(&p, &rs, one, 1, UC_WALK_COMM, NULL, NULL, &st), 0);
 		assert_non_null(find(&p, 101, UC_ATTR_MAX));
 		assert_non_null(find(&p, 102, UC_ATTR_MAX));
 		assert_null(find(&p, 300, UC_ATTR_MAX));
 		assert_int_equal(st.seen, 3);
 		uc_plan_free(&p);
 		uc_plan_init(&p);
-		assert_int_equal(uc_tasks_plan_rules(&p, &rs, gone, 1, NULL, NULL, &st), -ESRCH);
+		assert_int_equal(uc_tasks_plan(&p, &rs, gone, 1, UC_WALK_COMM, NULL, NULL, &st), -ESRCH);
 		assert_int_equal(p.n, 0);
 		uc_plan_free(&p);
 		uc_rules_free(&rs);
@@ -886,7 +963,7 @@ static void test_plan_rules(void **state)
 	ngetattr = 0;
 	assert_int_equal(uc_rules_init(&rs, v, 4), 0);
 	uc_plan_init(&p);
-	assert_int_equal(uc_tasks_plan_rules(&p, &rs, NULL, 0, NULL, NULL, &st), -ERANGE);
+	assert_int_equal(uc_tasks_plan(&p, &rs, NULL, 0, UC_WALK_COMM, NULL, NULL, &st), -ERANGE);
 	assert_int_equal(ngetattr, 0);
 	uc_plan_free(&p);
 	uc_rules_free(&rs);

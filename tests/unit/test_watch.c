@@ -168,22 +168,36 @@ static struct {
 } rules[8];
 static int nrules;
 
-static int fake_match(void *r, pid_t pid, pid_t tid, struct uc_watch_want *w)
+static int fake_match(void *r, pid_t pid, pid_t tid, struct uc_rules_result *res)
 {
+	(void)r;
+	(void)pid;
+	memset(res, 0, sizeof(*res));
+	res->excluded_by = -1;
+	for (int a = 0; a < UC_RA_N; a++) {
+		res->winner[a] = -1;
+		res->value[a] = UC_KEEP;
+	}
 	for (int i = 0; i < nrules; i++) {
 		if (rules[i].tid != tid)
 			continue;
-		w->max = rules[i].max;
-		w->rule = i;
-		w->rule_name = "r";
-		w->threads = rules[i].threads;
-		w->allow_rt = true;
+		res->winner[UC_RA_MAX] = i;
+		res->value[UC_RA_MAX] = rules[i].max;
+		res->threads = rules[i].threads;
+		res->matched = 1;
 		return 0;
 	}
 	return 0;
 }
 
-static const struct uc_watch_rules_ops fake_ops = { .match = fake_match };
+static const char *fake_name(void *r, int idx)
+{
+	(void)r;
+	(void)idx;
+	return "r";
+}
+
+static const struct uc_watch_rules_ops fake_ops = { .match = fake_match, .name = fake_name };
 
 static uint64_t mono_ns(void)
 {
