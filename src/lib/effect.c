@@ -328,18 +328,19 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 	}
 }
 
-/* the two placement keys from kernel memory: 1 on, 0 off or absent, -1 unread */
+/* the two placement keys from kernel memory: 1 on, 0 off, -1 unread; a
+ * kernel without sched_energy_present has no EAS, one without the asym key
+ * leaves the answer to cpu_capacity */
 static void read_keys(int *asym, int *eas)
 {
 	struct uc_kmem_key k[2] = { { .name = "sched_asym_cpucapacity" },
 				    { .name = "sched_energy_present", .boolean = true } };
 	struct uc_kmem_info info;
-	int *out[2] = { asym, eas };
 
 	memset(&info, 0, sizeof(info));
 	uc_kmem_read_keys(k, 2, &info);
-	for (size_t i = 0; i < 2; i++)
-		*out[i] = k[i].rc == 0 ? k[i].value != 0 : k[i].absent ? 0 : -1;
+	*asym = k[0].rc == 0 ? k[0].value != 0 : -1;
+	*eas = k[1].rc == 0 ? k[1].value != 0 : k[1].absent ? 0 : -1;
 }
 
 void uc_effect_read(struct uc_effect *e)

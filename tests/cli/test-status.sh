@@ -22,13 +22,6 @@ K=$ROOT/proc/sys/kernel
 host_uclamp=false
 [ -e /proc/sys/kernel/sched_util_clamp_min ] && host_uclamp=true
 mk() { python3 "$MK" "$ROOT" "$@" || _fail "mkkcore.py $*"; }
-# py EXPR: evaluate EXPR with j = the JSON in $OUT; prints the result
-py() { printf '%s\n' "$OUT" | python3 -c "import json,sys; j=json.load(sys.stdin); print($1)" 2>&1; }
-is() {	# is "what" EXPR WANT
-	local got
-	got=$(py "$2")
-	if [ "$got" = "$3" ]; then _pass "$1: $2 = $3"; else FAIL=$((FAIL + 1)); echo "not ok - $1: $2 = '$got', expected '$3'"; fi
-}
 prom_state() {	# prom_state STATE SOURCE VALUE: the fast path's gauge in 'status --format=prometheus'
 	t "prometheus: $1 ($2)" 0 $U status --format=prometheus
 	has "^uclamp_fast_path_state\\{state=\"$1\",source=\"$2\"\\} $3\$"
@@ -65,7 +58,7 @@ has '^advice +'
 t "status -J: off" 0 $U status -J
 is "off" 'j["fast_path"]["state"], j["fast_path"]["source"], j["fast_path"]["value"]' "off kcore 0"
 is "off" 'j["fast_path"]["address"]' "0xffffffff89d46710"
-is "keys" 'sorted(j.keys())' "['advice', 'cgroup', 'clamped', 'cpu_capacity', 'fast_path', 'governors', 'kernel', 'lockdown', 'sched_ext', 'system']"
+is "keys" 'sorted(j.keys())' "['advice', 'cgroup', 'clamped', 'cpu_capacity', 'effect', 'fast_path', 'governors', 'kernel', 'lockdown', 'sched_ext', 'system']"
 is "kernel keys" 'sorted(j["kernel"].keys())' "['release', 'static_key', 'uclamp_task', 'uclamp_task_group']"
 is "kernel" 'j["kernel"]["release"], j["kernel"]["uclamp_task"], j["kernel"]["static_key"]' "6.1.0-test True True"
 is "fast_path keys" 'all(k in j["fast_path"] for k in ("state", "source", "evidence"))' "True"
@@ -217,7 +210,7 @@ echo 1024 >"$C/cpu3/cpu_capacity"
 echo 1 >"$C/smt/active"
 echo disabled >"$ROOT/sys/kernel/sched_ext/state"
 echo "none integrity [confidentiality]" >"$ROOT/sys/kernel/security/lockdown"
-mk --key 0
+mk --key 0 --set sched_asym_cpucapacity=1	# the kernel agrees with cpu_capacity
 t "status: governors, capacities, sched_ext, lockdown" 0 $U status
 has '^cpufreq +policy0 schedutil, policy2 schedutil, policy4 performance$'
 has 'clamps act on frequency only under schedutil \(2 of 3 policies\)'
