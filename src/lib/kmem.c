@@ -398,6 +398,39 @@ static const struct uc_kmem_key *cache_doubt(const struct uc_kmem_key *k, size_t
 	return NULL;
 }
 
+static bool stored(const struct uc_kmem_key *k, size_t n, const char *name, uint64_t addr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (k[i].addr && !k[i].via_map && (!strcmp(k[i].name, name) || k[i].addr == addr))
+			return true;
+	return false;
+}
+
+/* Keep this boot's lines for the keys other callers cached (the fast path's
+ * sched_uclamp_used, keys' and effect's sets): a read of one set must not
+ * evict another. */
+static size_t cache_keep(const struct uc_kmem_key *k, size_t n, const char *id, char *buf,
+			 size_t len, size_t size)
+{
+	char old[KSYM_CACHE_MAX], *line, *save = NULL;
+
+	if (!cache_read(old, sizeof(old)) || !(line = strtok_r(old, "\n", &save)) ||
+	    strcmp(line, id))
+		return len;
+	while ((line = strtok_r(NULL, "\n", &save)) && len < size) {
+		const char *name;
+		uint64_t addr;
+		bool on;
+
+		if (!cache_line(line, &name, &addr, &on))
+			return len;	/* a bad file: only ours */
+		if (!stored(k, n, name, addr))
+			len += (size_t)snprintf(buf + len, size - len, "%s %llx%s\n", name,
+						(unsigned long long)addr, on ? " 1" : "");
+	}
+	return len;
+}
+
 static void cache_store(const struct uc_kmem_key *k, size_t n)
 {
 	char id[64], buf[4096], p[4096];
@@ -417,6 +450,8 @@ static void cache_store(const struct uc_kmem_key *k, size_t n)
 						k[i].name, (unsigned long long)k[i].addr,
 						k[i].boolean && !k[i].rc && k[i].value == 1 ?
 						" 1" : "");
+	if (len < sizeof(buf))
+		len = cache_keep(k, n, id, buf, len, sizeof(buf));
 	if (len >= sizeof(buf))
 		return;
 	fd = uc_open(KSYM_CACHE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW);

@@ -128,4 +128,32 @@ python3 "$TESTS_SRCDIR/cli/mkkcore.py" "$ROOT" --key 0 --set sched_asym_cpucapac
 t "status -J: the asym key, no cpu_capacity" 0 $U -v status -J
 is "placement from the key" 'j["effect"]["placement"]["verdict"], j["cpu_capacity"]["asymmetric"], "sched_asym_cpucapacity (kernel memory): on" in j["effect"]["placement"]["evidence"]' "steers True True"
 
+# ---- check: findings ---------------------------------------------------------------
+t "check: clamps would not bite (asymmetric): no finding" 0 $U check
+hasnt 'clamps-no-effect'
+python3 "$TESTS_SRCDIR/cli/mkkcore.py" "$ROOT" --key 0 || _fail "mkkcore.py"	# asym off
+t "check: ondemand, symmetric: an info finding" 0 $U check
+has '^off \(kcore\): '
+has '^info: clamps would not change anything here: governor ondemand chooses the frequency without clamps \(only schedutil reads them\); placement: none \(clamps-no-effect\)$'
+has '^  fix: write schedutil to /sys/devices/system/cpu/cpufreq/policy0/scaling_governor$'
+t "check --strict: infos do not count" 0 $U check --strict
+t "check -q: no findings printed" 0 $U check -q
+[ -z "$OUT" ] && _pass "check -q prints nothing" || _fail "check -q printed something"
+fake_sysctls 128 1024 1024
+python3 "$TESTS_SRCDIR/cli/mkkcore.py" "$ROOT" --key 1 || _fail "mkkcore.py"	# as a write leaves it
+mkdir -p "$ROOT/sys/class/power_supply/BAT0"
+echo Battery >"$ROOT/sys/class/power_supply/BAT0/type"
+t "check: system util_min, battery" 1 $U check
+has '^warning: kernel\.sched_util_clamp_min = 128 caps every util_min at 128, RT tasks'"'"' default boost \(1024\) included'
+has '^info: a battery-powered machine with kernel\.sched_util_clamp_min_rt_default = 1024'
+t "check --strict: a warning" 5 $U check --strict
+t "check -q --strict: the same, silently" 5 $U check -q --strict
+[ -z "$OUT" ] && _pass "check -q --strict prints nothing" || _fail "check -q --strict printed something"
+t "check -J" 1 $U check -J
+is "check JSON" 'j["state"], j["source"], [(f["id"], f["level"]) for f in j["findings"]]' "on kcore [('system-min', 'warning'), ('clamps-no-effect', 'info'), ('rt-default-battery', 'info')]"
+is "fix in JSON" 'j["findings"][0]["fix"]' "uclampctl system set --min 1024 (or --min max); to lower RT tasks' boost, set --rt-default instead"
+t "check --format=json" 1 $U check --format=json
+is "the same" 'len(j["findings"])' "3"
+t "check --format=xml" 2 $U check --format=xml
+
 finish
