@@ -118,7 +118,7 @@ static void rule_rt_user(const struct uc_find_input *in, struct uc_findings *fs)
 	     "is %ld): set to a value, not reset with -1, they no longer follow "
 	     "kernel.sched_util_clamp_min_rt_default", in->rt_user_min, (int)in->rt_user_pid,
 	     in->rt_user_comm[0] ? in->rt_user_comm : "?", in->rt_user_value, in->sys.rt_default);
-	FIX(f, "uclampctl task reset --min (writes -1), e.g. uclampctl task reset --min %d",
+	FIX(f, "uclampctl task reset %d (writes -1; then it follows the RT default again)",
 	    (int)in->rt_user_pid);
 }
 

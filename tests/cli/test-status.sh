@@ -255,11 +255,7 @@ hasnt 'shared_processor'
 t "keys -J" 0 $U keys -J -o KEY,STATE,COUNT,HOW,VIEW
 is "keys json" '[(k["key"], k["state"], k["count"]) for k in j["keys"]][:2]' "[('sched_uclamp_used', 'on', 1), ('sched_smt_present', 'on', 2)]"
 is "smt view" '[k["view"] for k in j["keys"] if k["key"] == "sched_smt_present"][0]' "/sys/devices/system/cpu/smt/active = 1"
-is "all keys" '[k["key"] for k in j["keys"]]' "['sched_uclamp_used', 'sched_smt_present', 'sched_schedstats', 'sched_numa_balancing', '__cfs_bandwidth_used', 'sched_energy_present', 'sched_asym_cpucapacity', '__sched_core_enabled', 'psi_disabled']"
-# without kernel memory: the userspace views, and "unreadable (reason)" otherwise
-mk --no-kcore
-echo 0 >"$K/numa_balancing"
-mkdir -p "$ROOT/proc/pressure"
+is "all keys" '[k["key"] for k in j["keys"]]' "['sched_uclamp_used', 'sched_smt_present', 'sched_schedstats', 'sched_numa_balancing', '__cfs_bandwidth_used', 'sched_energy_present', 'sched_asym_cpucapacity', '__sched_core_enabled', 'psi_disabled', '__scx_enabled', '__scx_switched_all', '__scx_has_subs', '__sched_proxy_exec', 'rt_group_sched', 'sched_cache_present', 'sched_cache_active', 'sched_clock_irqtime', 'sched_cluster_active']"
 # row KEY: "state|how" of that key in $OUT (keys -J)
 row() { py "[k['state'] + '|' + k['how'] for k in j['keys'] if k['key'] == '$1'][0]"; }
 isrow() {
@@ -267,6 +263,35 @@ isrow() {
 	got=$(row "$1")
 	if [ "$got" = "$2" ]; then _pass "keys: $1 = $2"; else FAIL=$((FAIL + 1)); echo "not ok - keys: $1 = '$got', expected '$2'"; fi
 }
+# a full symbol list without a key: absent, not an error
+is "7.x keys absent from a 6.1 list" '[k["state"] for k in j["keys"]][9:]' "['absent', 'absent', 'absent', 'absent', 'absent', 'absent', 'absent', 'absent', 'absent']"
+# the 7.x keys by every spelling: __scx_ops_enabled before 6.13, __scx_enabled after
+mk --key 1 --extra __scx_ops_enabled --set __scx_ops_enabled=1 --extra __sched_proxy_exec --set __sched_proxy_exec=1
+t "keys: the old spelling of the scx key" 0 $U keys -J -o KEY,STATE,HOW,COUNT
+is "scx row" '[(k["key"], k["state"], k["count"]) for k in j["keys"]][9]' "('__scx_ops_enabled', 'on', 1)"
+isrow __sched_proxy_exec "on|kcore"
+isrow __scx_has_subs "absent|symbol lists"
+mk --key 1 --extra __scx_enabled --extra __scx_has_subs --set __scx_has_subs=1
+t "keys: the 7.x spelling" 0 $U keys -J -o KEY,STATE,HOW,COUNT
+is "scx row" '[(k["key"], k["state"]) for k in j["keys"]][9:12]' "[('__scx_enabled', 'off'), ('__scx_switched_all', 'absent'), ('__scx_has_subs', 'on')]"
+# without kernel memory: the boot parameter and sysfs views
+mk --no-kcore --extra __scx_enabled --extra __sched_proxy_exec --extra rt_group_sched
+echo "BOOT_IMAGE=/vmlinuz sched_proxy_exec=0 quiet rt_group_sched=1" >"$ROOT/proc/cmdline"
+mkdir -p "$ROOT/sys/kernel/sched_ext"
+echo enabled >"$ROOT/sys/kernel/sched_ext/state"
+t "keys: 7.x views" 0 $U keys -J -o KEY,STATE,HOW,VIEW
+isrow __sched_proxy_exec "off|inferred from the boot parameter sched_proxy_exec"
+isrow rt_group_sched "on|inferred from the boot parameter rt_group_sched"
+isrow __scx_enabled "on|inferred from /sys/kernel/sched_ext/state"
+echo "BOOT_IMAGE=/vmlinuz quiet" >"$ROOT/proc/cmdline"
+t "keys: proxy exec by default" 0 $U keys -J
+isrow __sched_proxy_exec "on|inferred: the kernel's default (no sched_proxy_exec= on the command line)"
+rm -rf "$ROOT/proc/cmdline" "$ROOT/sys/kernel/sched_ext"
+mk --key 1 --set sched_smt_present=2 --set psi_disabled=0 --set __cfs_bandwidth_used=3
+# without kernel memory: the userspace views, and "unreadable (reason)" otherwise
+mk --no-kcore
+echo 0 >"$K/numa_balancing"
+mkdir -p "$ROOT/proc/pressure"
 t "keys without kcore" 0 $U keys -J -o KEY,STATE,HOW,REASON
 isrow sched_uclamp_used "unknown|unreadable"
 isrow sched_smt_present "on|/sys/devices/system/cpu/smt/active"

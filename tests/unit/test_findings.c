@@ -167,7 +167,7 @@ static void rt_user_defined(void **state)
 	assert_non_null(f);
 	assert_non_null(strstr(f->text, "2 RT threads have a util_min of their own (pid 42 audio: "
 					"1024, the RT default is 0)"));
-	assert_non_null(strstr(f->fix, "task reset --min 42"));
+	assert_non_null(strstr(f->fix, "task reset 42 (writes -1"));
 }
 
 static void battery(void **state)
