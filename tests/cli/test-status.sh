@@ -158,7 +158,22 @@ has '^off \(system-map\)'
 mk --no-data --map 6.1.0-test --map-skew 0x1000 --key 1
 t "check: a System.map of another build is refused" 3 $U check -v
 has 'does not match the running kernel'
-rm -f "$ROOT"/boot/System.map-*
+# Debian sid: the map beside the modules, and /boot's may be a placeholder
+mk --no-data --map 6.1.0-test --key 1
+mkdir -p "$ROOT/usr/lib/modules/6.1.0-test"
+mv "$ROOT/boot/System.map-6.1.0-test" "$ROOT/usr/lib/modules/6.1.0-test/System.map"
+t "check: System.map under /usr/lib/modules" 1 $U check
+has '^on \(system-map\): .*\(/usr/lib/modules/6\.1\.0-test/System\.map \+ KASLR offset\)$'
+echo "ffffffffffffffff B The real System.map is in the linux-image-6.1.0-test-dbg package" \
+	>"$ROOT/boot/System.map-6.1.0-test"
+t "check -v: a placeholder in /boot is refused, the modules' map used" 1 $U check -v
+has '^on \(system-map\): .*/usr/lib/modules/6\.1\.0-test/System\.map'
+has 'unavailable: /boot/System\.map-6\.1\.0-test: cannot check it against the running kernel \(no _text: a placeholder\?\)'
+mk --no-data --map 6.1.0-test --map-skew 0x1000 --key 1
+mv "$ROOT/boot/System.map-6.1.0-test" "$ROOT/usr/lib/modules/6.1.0-test/System.map"
+t "check -v: another build's map under /usr/lib/modules is refused" 3 $U check -v
+has '/usr/lib/modules/6\.1\.0-test/System\.map does not match the running kernel'
+rm -rf "$ROOT"/boot/System.map-* "$ROOT/usr/lib/modules"
 
 # ---- always-on: uclamp before the key -----------------------------------------
 mk --no-symbol

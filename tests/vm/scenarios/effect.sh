@@ -28,6 +28,27 @@ expect_out '^off \(kcore\)'
 expect_out '^info: clamps would not change anything here: no cpufreq driver: frequency unaffected .*\(clamps-no-effect\)$'
 expect_no_out 'rt-min-user-defined'
 expect_rc 0 uclampctl check --strict
+expect_rc 0 uclampctl keys -J -o KEY,STATE,HOW,COUNT
+# root, KALLSYMS_ALL, kcore: every key is read from kernel memory or absent
+check "every key read or absent" test "$(printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+print(sorted({(k["state"] if k["state"] == "absent" else k["how"]) for k in json.load(sys.stdin)["keys"]}))')" = "['absent', 'kcore']"
+keys_of() { printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+print(" ".join(k["key"] + "=" + k["state"] for k in json.load(sys.stdin)["keys"] if k["key"] in sys.argv[1:]))' "$@"; }
+case $(uname -r) in
+7.*)	# CONFIG_SCHED_CACHE=y, no sched_ext, no proxy exec, no RT groups, no IRQ time
+	check "7.x keys absent from this config" \
+		test "$(keys_of __scx_enabled __scx_has_subs __sched_proxy_exec rt_group_sched sched_clock_irqtime)" = \
+		"__scx_enabled=absent __scx_has_subs=absent __sched_proxy_exec=absent rt_group_sched=absent sched_clock_irqtime=absent"
+	c=$(keys_of sched_cache_present)
+	check "read from kernel memory: $c" test "$c" = sched_cache_present=on -o "$c" = sched_cache_present=off
+	;;
+6.1*)	# older than the 7.x keys: all absent
+	check "7.x keys absent on 6.1" test "$(keys_of __scx_enabled __scx_has_subs sched_cache_present sched_cache_active __sched_proxy_exec)" = \
+		"__scx_enabled=absent __scx_has_subs=absent __sched_proxy_exec=absent sched_cache_present=absent sched_cache_active=absent"
+	;;
+esac
 expect_rc 0 uclampctl keys
 expect_key 0 "after status, check and keys"
 
