@@ -90,7 +90,7 @@ static void print_effect(const struct cli_ctl *ctl, const struct uc_effect *e)
 	for (size_t i = 0; i < e->n;) {
 		const struct uc_eff_policy *p = &e->p[i];
 		size_t j = i;
-		char name[48];
+		char name[112];
 
 		while (j + 1 < e->n && same_row(p, &e->p[j + 1]))
 			j++;
@@ -196,6 +196,15 @@ tail:
 
 /* ---- JSON ---- */
 
+/* "evidence": the files a verdict was read from */
+static void json_evidence(struct uc_json *j, const char (*ev)[UC_EFF_TEXT], size_t n)
+{
+	uc_json_open(j, "evidence", '[', false);
+	for (size_t k = 0; k < n; k++)
+		uc_json_str(j, NULL, ev[k]);
+	uc_json_close(j, ']');
+}
+
 static void json_effect(struct uc_json *j, const struct uc_effect *e)
 {
 	static const char *const clamp[] = { "min", "max" };
@@ -220,10 +229,7 @@ static void json_effect(struct uc_json *j, const struct uc_effect *e)
 			uc_json_close(j, '}');
 		}
 		uc_json_str(j, "fix", p->fix[0] ? p->fix : NULL);
-		uc_json_open(j, "evidence", '[', false);
-		for (size_t k = 0; k < p->nevidence; k++)
-			uc_json_str(j, NULL, p->evidence[k]);
-		uc_json_close(j, ']');
+		json_evidence(j, p->evidence, p->nevidence);
 		uc_json_close(j, '}');
 	}
 	uc_json_close(j, ']');
@@ -233,10 +239,7 @@ static void json_effect(struct uc_json *j, const struct uc_effect *e)
 	uc_json_tri(j, "asymmetric", e->asymmetric);
 	uc_json_tri(j, "eas", e->eas);
 	uc_json_tri(j, "sched_ext", e->scx);
-	uc_json_open(j, "evidence", '[', false);
-	for (size_t k = 0; k < e->nplace_evidence; k++)
-		uc_json_str(j, NULL, e->place_evidence[k]);
-	uc_json_close(j, ']');
+	json_evidence(j, e->place_evidence, e->nplace_evidence);
 	uc_json_close(j, '}');
 	uc_json_close(j, '}');
 }
