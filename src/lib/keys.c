@@ -452,10 +452,18 @@ static void view_irqtime(struct uc_skey *k, const struct uc_kmem_key *m, bool me
 	}
 }
 
+/* llc_balancing/enabled is what the user asks for (sysctl_sched_cache_user),
+ * not the key: active = present && asked, so only a 0 decides */
 static void view_cache(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 {
+	long v;
+
 	(void)m;
-	direct(k, "/sys/kernel/debug/sched/llc_balancing/enabled", mem);
+	if (uc_read_long("/sys/kernel/debug/sched/llc_balancing/enabled", &v))
+		return;
+	setf(k->view, "debugfs sched/llc_balancing/enabled = %ld (asked for)", v);
+	if (!mem && v == 0)
+		infer(k, UC_SKEY_OFF, "inferred: llc_balancing/enabled = 0");
 }
 
 static bool want_shared_processor(void)

@@ -301,7 +301,16 @@ isrow __scx_enabled "on|inferred from /sys/kernel/sched_ext/state"
 echo "BOOT_IMAGE=/vmlinuz quiet" >"$ROOT/proc/cmdline"
 t "keys: proxy exec by default" 0 $U keys -J
 isrow __sched_proxy_exec "on|inferred: the kernel's default (no sched_proxy_exec= on the command line)"
-rm -rf "$ROOT/proc/cmdline" "$ROOT/sys/kernel/sched_ext"
+# llc_balancing/enabled is the user's wish: a 1 does not prove the key on
+mk --no-kcore --extra sched_cache_active
+mkdir -p "$ROOT/sys/kernel/debug/sched/llc_balancing"
+echo 1 >"$ROOT/sys/kernel/debug/sched/llc_balancing/enabled"
+t "keys: llc_balancing asked for" 0 $U keys -J -o KEY,STATE,HOW,VIEW
+is "keys: cache view" '[(k["state"], k["view"]) for k in j["keys"] if k["key"] == "sched_cache_active"][0]' "('unreadable', 'debugfs sched/llc_balancing/enabled = 1 (asked for)')"
+echo 0 >"$ROOT/sys/kernel/debug/sched/llc_balancing/enabled"
+t "keys: llc_balancing off" 0 $U keys -J
+isrow sched_cache_active "off|inferred: llc_balancing/enabled = 0"
+rm -rf "$ROOT/proc/cmdline" "$ROOT/sys/kernel/sched_ext" "$ROOT/sys/kernel/debug"
 mk --key 1 --set sched_smt_present=2 --set psi_disabled=0 --set __cfs_bandwidth_used=3
 # without kernel memory: the userspace views, and "unreadable (reason)" otherwise
 mk --no-kcore
