@@ -42,11 +42,9 @@ enum key_id {
 	NKEYS
 };
 
-/* alt: the same key under an older name (renamed in 6.13: __scx_ops_enabled) */
 static const struct {
 	const char *name;
 	const char *meaning;
-	const char *alt;
 } table[NKEYS] = {
 	[K_UCLAMP] = { "sched_uclamp_used",
 		"uclamp bucket accounting on every enqueue/dequeue; "
@@ -75,7 +73,7 @@ static const struct {
 		"off = PSI accounting on every task state change" },
 	[K_SCX] = { "__scx_enabled",
 		"a sched_ext (BPF) scheduler is loaded: scheduling goes through its ops; "
-		"clamps bound the frequency, placement is its own", "__scx_ops_enabled" },
+		"clamps bound the frequency, placement is its own" },
 	[K_SCX_ALL] = { "__scx_switched_all",
 		"the BPF scheduler runs every task (switch_all), not only SCHED_EXT ones" },
 	[K_SCX_SUBS] = { "__scx_has_subs",
@@ -105,6 +103,12 @@ static const struct {
 		"that merely ceded while idle (upstream: schbench p99.9 wakeup latency "
 		"6-8 ms -> ~90 us on a dedicated POWER9 LPAR)" },
 };
+
+/* the same keys under an older name: looked up by both */
+static const char *alt_name(enum key_id id)
+{
+	return id == K_SCX ? "__scx_ops_enabled" : NULL;	/* renamed in 6.13 */
+}
 
 #define setf(dst, ...) uc_note_set(dst, UC_SKEY_TEXT, __VA_ARGS__)
 
@@ -529,9 +533,9 @@ int uc_skeys_read(struct uc_skeys *ks)
 	memset(mem, 0, sizeof(mem));
 	for (size_t i = 1; i < nk; i++) {
 		mem[i - 1].name = table[i].name;
-		if (table[i].alt) {
+		if (alt_name((enum key_id)i)) {
 			altidx[i] = nmem;
-			mem[nmem++].name = table[i].alt;
+			mem[nmem++].name = alt_name((enum key_id)i);
 		}
 	}
 	uc_kmem_read_keys(mem, nmem, &ks->info);
