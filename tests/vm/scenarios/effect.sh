@@ -4,7 +4,7 @@
 # kernel memory (symmetric); status, check and keys read only, the key stays
 # 0. Then the RT foot-gun: an RT thread given util_min 0 no longer follows
 # the RT default (a warning, exit 5 with --strict) until reset with -1.
-# vm-timeout: 480
+# vm-timeout: 900
 . "$(dirname "$0")/../lib.sh"
 expect_key 0 "right after boot"
 check "the guest has no cpufreq policy" sh -c '! ls -d /sys/devices/system/cpu/cpufreq/policy* 2>/dev/null'
