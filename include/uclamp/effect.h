@@ -78,7 +78,9 @@ void uc_effect_read(struct uc_effect *e);
 
 /* The parts, for tests and callers that need one. */
 void uc_effect_policies(struct uc_effect *e);	/* needs e->kver */
-/* placement from the given key values (1 on, 0 off, -1 unread) and sysfs */
+/* placement from the given key values (1 on, 0 off, -1 unread,
+ * UC_EFF_KEY_ABSENT not in this kernel: for EAS, off) and sysfs */
+#define UC_EFF_KEY_ABSENT (-2)
 void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas);
 
 /* The strongest verdict of a clamp over all rows (steers > request-only >

@@ -298,7 +298,10 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 		if (sym < 0)
 			PEV(e, "/sys/devices/system/cpu/cpu*/cpu_capacity: absent");
 	}
-	if (key_eas >= 0) {
+	if (key_eas == UC_EFF_KEY_ABSENT) {
+		e->eas = 0;
+		PEV(e, "sched_energy_present: not in this kernel (no EAS)");
+	} else if (key_eas >= 0) {
 		e->eas = key_eas > 0;
 		PEV(e, "sched_energy_present (kernel memory): %s", key_eas ? "on" : "off");
 	} else {
@@ -340,7 +343,7 @@ static void read_keys(int *asym, int *eas)
 	memset(&info, 0, sizeof(info));
 	uc_kmem_read_keys(k, 2, &info);
 	*asym = k[0].rc == 0 ? k[0].value != 0 : -1;
-	*eas = k[1].rc == 0 ? k[1].value != 0 : k[1].absent ? 0 : -1;
+	*eas = k[1].rc == 0 ? k[1].value != 0 : k[1].absent ? UC_EFF_KEY_ABSENT : -1;
 }
 
 void uc_effect_read(struct uc_effect *e)

@@ -273,6 +273,11 @@ static void placement(void **state)
 	assert_int_equal(e->place, UC_PLACE_STEERS);
 	uc_effect_placement(e, -1, 1);
 	assert_int_equal(e->eas, 1);
+	/* a kernel without the EAS key has no EAS, and says so */
+	uc_effect_placement(e, -1, UC_EFF_KEY_ABSENT);
+	assert_int_equal(e->eas, 0);
+	assert_string_equal(e->place_evidence[e->nplace_evidence - 2],
+			    "sched_energy_present: not in this kernel (no EAS)");
 
 	/* symmetric */
 	put(SYS "/cpu0/cpu_capacity", "1024\n");
