@@ -104,22 +104,23 @@ static void print_json(const struct uc_fastpath *fp, const struct uc_findings *f
 static void print_text(const struct cli_ctl *ctl, const struct uc_fastpath *fp,
 		       const struct uc_findings *fs)
 {
+	/* the evidence and the findings name tasks and cgroups: escaped lines */
 	if (fp->source == UC_FP_SRC_NONE)
-		printf("%s: %s\n", uc_key_state_name(fp->state), fp->how);
+		cli_line(stdout, "%s: %s", uc_key_state_name(fp->state), fp->how);
 	else
-		printf("%s (%s): %s\n", uc_key_state_name(fp->state), uc_fp_source_name(fp->source),
-		       fp->how);
+		cli_line(stdout, "%s (%s): %s", uc_key_state_name(fp->state),
+			 uc_fp_source_name(fp->source), fp->how);
 	if (ctl->verbose) {
 		for (size_t i = 0; i < fp->nevidence; i++)
-			printf("  evidence: %s\n", fp->evidence[i]);
+			cli_line(stdout, "  evidence: %s", fp->evidence[i]);
 		for (size_t i = 0; i < fp->nunavailable; i++)
-			printf("  unavailable: %s\n", fp->unavailable[i]);
+			cli_line(stdout, "  unavailable: %s", fp->unavailable[i]);
 	}
 	for (size_t i = 0; i < fs->n; i++) {
-		printf("%s: %s (%s)\n", uc_find_level_name(fs->f[i].level), fs->f[i].text,
-		       fs->f[i].id);
+		cli_line(stdout, "%s: %s (%s)", uc_find_level_name(fs->f[i].level), fs->f[i].text,
+			 fs->f[i].id);
 		if (fs->f[i].fix[0])
-			printf("  fix: %s\n", fs->f[i].fix);
+			cli_line(stdout, "  fix: %s", fs->f[i].fix);
 	}
 }
 
