@@ -138,6 +138,9 @@ complete -c uclampctl -n '__uclampctl_in status' -s J -l json -d 'JSON output'
 complete -c uclampctl -n '__uclampctl_in status' -l format -x -a 'text json prometheus' -d 'output format'
 complete -c uclampctl -n '__uclampctl_in check' -s q -l quiet -d 'only set the exit status'
 complete -c uclampctl -n '__uclampctl_in check' -s v -l verbose -d 'also print the evidence'
+complete -c uclampctl -n '__uclampctl_in check' -s J -l json -d 'JSON output'
+complete -c uclampctl -n '__uclampctl_in check' -l format -x -a 'text json' -d 'output format'
+complete -c uclampctl -n '__uclampctl_in check' -l strict -d 'exit 5 on a finding of level warning'
 
 # tables: keys, task show, system show, cgroup show
 set -l table '__uclampctl_in keys; or __uclampctl_in task show; or __uclampctl_in system show; or __uclampctl_in cgroup show'

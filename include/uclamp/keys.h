@@ -29,7 +29,7 @@ const char *uc_skey_state_name(enum uc_skey_state s);
 
 #define UC_SKEY_TEXT 192
 struct uc_skey {
-	const char *name;
+	const char *name;	/* the spelling this kernel has (__scx_ops_enabled before 6.13) */
 	const char *meaning;	/* one line: what the key gates */
 	enum uc_skey_state state;
 	bool have_count;	/* read from kernel memory */
@@ -41,7 +41,7 @@ struct uc_skey {
 	char why[UC_SKEY_TEXT];		/* unreadable/absent/unknown: the reason */
 };
 
-#define UC_SKEYS_MAX 12
+#define UC_SKEYS_MAX 24
 struct uc_skeys {
 	struct uc_skey k[UC_SKEYS_MAX];
 	size_t n;

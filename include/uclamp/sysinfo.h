@@ -51,8 +51,9 @@ void uc_sysinfo_support(struct uc_sysinfo *s);
 /* advice from the fields above. */
 void uc_sysinfo_advise(struct uc_sysinfo *s);
 
-/* opt ("CONFIG_UCLAMP_TASK_GROUP") in /boot/config-<release>: 1 =y, 0 "is not
- * set" or =m, -1 unknown (no such file, or the option is not listed). */
+/* opt ("CONFIG_UCLAMP_TASK_GROUP") in /boot/config-<release>, else
+ * /usr/lib/modules/<release>/config: 1 =y, 0 "is not set" or =m, -1 unknown
+ * (no such file, or the option is not listed). */
 int uc_kernel_config(const char *release, const char *opt);
 
 #endif

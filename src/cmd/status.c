@@ -13,6 +13,7 @@
 
 #include "cmd/common.h"
 #include "uclamp/cgroup.h"
+#include "uclamp/effect.h"
 #include "uclamp/escape.h"
 #include "uclamp/fastpath.h"
 #include "uclamp/json.h"
@@ -75,7 +76,58 @@ static void print_governors(const struct uc_sysinfo *s)
 		    s->nschedutil, s->ngov);
 }
 
-static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
+/* the policies whose rows say the same, as "policy0-3" or "policy4" */
+static bool same_row(const struct uc_eff_policy *a, const struct uc_eff_policy *b)
+{
+	return a->v[0] == b->v[0] && a->v[1] == b->v[1] && !strcmp(a->gov, b->gov) &&
+	       !strcmp(a->driver, b->driver) && !strcmp(a->mode, b->mode) &&
+	       !strcmp(a->reason[0], b->reason[0]) && !strcmp(a->reason[1], b->reason[1]);
+}
+
+static void print_effect(const struct cli_ctl *ctl, const struct uc_effect *e)
+{
+	static const char *const clamp[] = { "min", "max" };
+
+	for (size_t i = 0; i < e->n;) {
+		const struct uc_eff_policy *p = &e->p[i];
+		size_t j = i;
+		char name[112];
+
+		while (j + 1 < e->n && same_row(p, &e->p[j + 1]))
+			j++;
+		if (p->id < 0) {
+			row("frequency", "%s: %s", uc_eff_verdict_name(p->v[UC_EFF_MAX]),
+			    p->reason[UC_EFF_MAX]);
+			for (size_t k = 0; ctl->verbose && k < p->nevidence; k++)
+				row("", "  read %s", p->evidence[k]);
+			break;
+		}
+		if (j > i)
+			snprintf(name, sizeof(name), "policy%d-%d %s/%s%s%s", p->id, e->p[j].id,
+				 p->gov, p->driver, p->mode[0] ? " " : "", p->mode);
+		else
+			snprintf(name, sizeof(name), "policy%d %s/%s%s%s", p->id, p->gov, p->driver,
+				 p->mode[0] ? " " : "", p->mode);
+		row(i ? "" : "frequency", "%s: min %s, max %s", name,
+		    uc_eff_verdict_name(p->v[UC_EFF_MIN]), uc_eff_verdict_name(p->v[UC_EFF_MAX]));
+		if (!strcmp(p->reason[0], p->reason[1]))
+			row("", "  %s", p->reason[0]);
+		else
+			for (int c = 0; c < UC_EFF_NCLAMPS; c++)
+				row("", "  %s: %s", clamp[c], p->reason[c]);
+		if (p->fix[0])
+			row("", "  to change: %s", p->fix);
+		for (size_t k = 0; ctl->verbose && k < p->nevidence; k++)
+			row("", "  read %s", p->evidence[k]);
+		i = j + 1;
+	}
+	row("placement", "%s: %s", uc_place_verdict_name(e->place), e->place_reason);
+	for (size_t k = 0; ctl->verbose && k < e->nplace_evidence; k++)
+		row("", "  read %s", e->place_evidence[k]);
+}
+
+static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s,
+		       const struct uc_effect *e)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
@@ -126,12 +178,15 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
 	    sc->tasks_nondefault, sc->tasks, sc->cgroups_nondefault, sc->cgroups);
 tail:
 	print_governors(s);
-	if (s->cap_rc == 0)
-		row("capacity", "asymmetric: %s (clamps also steer task placement)", s->caps);
-	else if (s->cap_rc == 1)
-		row("capacity", "symmetric (%s)", s->caps);
+	print_effect(ctl, e);
+	/* the same answer as JSON's cpu_capacity.asymmetric */
+	if (e->asymmetric == 1)
+		row("capacity", "asymmetric%s%s", e->caps[0] ? ": " : "", e->caps);
+	else if (e->asymmetric == 0)
+		row("capacity", "symmetric%s%s%s", e->caps[0] ? " (" : "", e->caps,
+		    e->caps[0] ? ")" : "");
 	else
-		row("capacity", "no cpu_capacity in sysfs (symmetric)");
+		row("capacity", "unknown (no cpu_capacity files, sched_asym_cpucapacity unread)");
 	if (s->scx_rc)
 		row("sched_ext", "not available");
 	else
@@ -142,7 +197,55 @@ tail:
 
 /* ---- JSON ---- */
 
-static void print_json(const struct uc_sysinfo *s)
+/* "evidence": the files a verdict was read from */
+static void json_evidence(struct uc_json *j, const char (*ev)[UC_EFF_TEXT], size_t n)
+{
+	uc_json_open(j, "evidence", '[', false);
+	for (size_t k = 0; k < n; k++)
+		uc_json_str(j, NULL, ev[k]);
+	uc_json_close(j, ']');
+}
+
+static void json_effect(struct uc_json *j, const struct uc_effect *e)
+{
+	static const char *const clamp[] = { "min", "max" };
+	char buf[32];
+
+	uc_json_open(j, "effect", '{', false);
+	uc_json_open(j, "policies", '[', false);
+	for (size_t i = 0; i < e->n; i++) {
+		const struct uc_eff_policy *p = &e->p[i];
+
+		uc_json_open(j, NULL, '{', false);
+		snprintf(buf, sizeof(buf), "policy%d", p->id);
+		uc_json_str(j, "policy", p->id < 0 ? NULL : buf);
+		uc_json_str(j, "cpus", p->cpus[0] ? p->cpus : NULL);
+		uc_json_str(j, "governor", p->gov[0] ? p->gov : NULL);
+		uc_json_str(j, "driver", p->driver[0] ? p->driver : NULL);
+		uc_json_str(j, "mode", p->mode[0] ? p->mode : NULL);
+		for (int c = 0; c < UC_EFF_NCLAMPS; c++) {
+			uc_json_open(j, clamp[c], '{', true);
+			uc_json_str(j, "verdict", uc_eff_verdict_name(p->v[c]));
+			uc_json_str(j, "reason", p->reason[c]);
+			uc_json_close(j, '}');
+		}
+		uc_json_str(j, "fix", p->fix[0] ? p->fix : NULL);
+		json_evidence(j, p->evidence, p->nevidence);
+		uc_json_close(j, '}');
+	}
+	uc_json_close(j, ']');
+	uc_json_open(j, "placement", '{', false);
+	uc_json_str(j, "verdict", uc_place_verdict_name(e->place));
+	uc_json_str(j, "reason", e->place_reason);
+	uc_json_tri(j, "asymmetric", e->asymmetric);
+	uc_json_tri(j, "eas", e->eas);
+	uc_json_tri(j, "sched_ext", e->scx);
+	json_evidence(j, e->place_evidence, e->nplace_evidence);
+	uc_json_close(j, '}');
+	uc_json_close(j, '}');
+}
+
+static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
@@ -223,9 +326,10 @@ static void print_json(const struct uc_sysinfo *s)
 	uc_json_close(&j, '}');
 
 	uc_json_open(&j, "cpu_capacity", '{', false);
-	uc_json_tri(&j, "asymmetric", s->cap_rc == 0 ? 1 : s->cap_rc == 1 ? 0 : -1);
+	uc_json_tri(&j, "asymmetric", e->asymmetric);
 	uc_json_str(&j, "capacities", s->cap_rc >= 0 ? s->caps : NULL);
 	uc_json_close(&j, '}');
+	json_effect(&j, e);
 
 	uc_json_open(&j, "sched_ext", '{', false);
 	uc_json_str(&j, "state", s->scx_rc ? NULL : s->scx);
@@ -269,7 +373,32 @@ static int state_value(enum uc_key_state st)
 	return -1;
 }
 
-static void print_prometheus(const struct uc_sysinfo *s)
+static void prom_effect(const struct uc_effect *e)
+{
+	static const char *const clamp[] = { "min", "max" };
+
+	prom_head("uclamp_clamps_effective",
+		  "Whether a clamp changes the CPU frequency, per cpufreq policy (policy=\"none\": "
+		  "no cpufreq): 2 steers (bounds it), 1 request only (the hardware may run "
+		  "faster), 0 no effect, -1 unknown.");
+	for (size_t i = 0; i < e->n; i++)
+		for (int c = 0; c < UC_EFF_NCLAMPS; c++) {
+			if (e->p[i].id < 0)
+				fputs("uclamp_clamps_effective{policy=\"none\"", stdout);
+			else
+				printf("uclamp_clamps_effective{policy=\"policy%d\"", e->p[i].id);
+			printf(",clamp=\"%s\",verdict=\"%s\"} %d\n", clamp[c],
+			       uc_eff_verdict_name(e->p[i].v[c]),
+			       uc_eff_verdict_value(e->p[i].v[c]));
+		}
+	prom_head("uclamp_clamps_placement",
+		  "Whether clamps steer task placement: 1 yes (asymmetric capacities), "
+		  "0 no (symmetric, or a sched_ext scheduler places tasks), -1 unknown.");
+	printf("uclamp_clamps_placement{verdict=\"%s\"} %d\n", uc_place_verdict_name(e->place),
+	       e->place == UC_PLACE_STEERS ? 1 : e->place == UC_PLACE_UNKNOWN ? -1 : 0);
+}
+
+static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect *e)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
@@ -325,11 +454,13 @@ static void print_prometheus(const struct uc_sysinfo *s)
 		prom_label(s->gov[i].gov);
 		printf("\"} %zu\n", n);
 	}
-	if (s->cap_rc >= 0) {
+	if (e->asymmetric >= 0) {
 		prom_head("uclamp_cpu_capacity_asymmetric",
-			  "1 when CPUs have different capacities (cpu_capacity).");
-		printf("uclamp_cpu_capacity_asymmetric %d\n", s->cap_rc == 0);
+			  "1 when CPUs have different capacities (cpu_capacity or "
+			  "sched_asym_cpucapacity).");
+		printf("uclamp_cpu_capacity_asymmetric %d\n", e->asymmetric);
 	}
+	prom_effect(e);
 }
 
 static void usage(void)
@@ -361,6 +492,7 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 	};
 	enum format fmt;
 	struct uc_sysinfo *s;
+	struct uc_effect *e;
 
 	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
 		return CLI_EXIT_OK;
@@ -373,13 +505,21 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 		cli_errx("out of memory");
 		return CLI_EXIT_FAIL;
 	}
+	e = malloc(sizeof(*e));
+	if (!e) {
+		free(s);
+		cli_errx("out of memory");
+		return CLI_EXIT_FAIL;
+	}
 	uc_sysinfo_read(s);
+	uc_effect_read(e);
 	if (fmt == FMT_JSON)
-		print_json(s);
+		print_json(s, e);
 	else if (fmt == FMT_PROMETHEUS)
-		print_prometheus(s);
+		print_prometheus(s, e);
 	else
-		print_text(ctl, s);
+		print_text(ctl, s, e);
+	free(e);
 	free(s);
 	return CLI_EXIT_OK;
 }

@@ -34,7 +34,11 @@ const char *uc_skey_state_name(enum uc_skey_state s)
 }
 
 enum key_id {
-	K_UCLAMP, K_SMT, K_SCHEDSTATS, K_NUMA, K_CFS_BW, K_ENERGY, K_ASYM, K_CORE, K_PSI, K_SHARED,
+	K_UCLAMP, K_SMT, K_SCHEDSTATS, K_NUMA, K_CFS_BW, K_ENERGY, K_ASYM, K_CORE, K_PSI,
+	/* from DEFINE_STATIC_KEY_* in 7.3-rc7 kernel/sched/ */
+	K_SCX, K_SCX_ALL, K_SCX_SUBS, K_PROXY, K_RT_GROUP, K_CACHE_PRESENT, K_CACHE_ACTIVE,
+	K_IRQTIME, K_CLUSTER,
+	K_SHARED,	/* last: powerpc pseries only */
 	NKEYS
 };
 
@@ -67,6 +71,31 @@ static const struct {
 	[K_PSI] = { "psi_disabled",
 		"on = pressure stall information disabled (psi=0); "
 		"off = PSI accounting on every task state change" },
+	[K_SCX] = { "__scx_enabled",
+		"a sched_ext (BPF) scheduler is loaded: scheduling goes through its ops; "
+		"clamps bound the frequency, placement is its own" },
+	[K_SCX_ALL] = { "__scx_switched_all",
+		"the BPF scheduler runs every task (switch_all), not only SCHED_EXT ones" },
+	[K_SCX_SUBS] = { "__scx_has_subs",
+		"sched_ext sub-schedulers exist (7.3): hot paths also walk the sub-scheduler "
+		"tree" },
+	[K_PROXY] = { "__sched_proxy_exec",
+		"proxy execution (CONFIG_SCHED_PROXY_EXEC, on unless sched_proxy_exec=0): "
+		"a blocked mutex waiter lends its scheduling context to the owner" },
+	[K_RT_GROUP] = { "rt_group_sched",
+		"RT group scheduling (CONFIG_RT_GROUP_SCHED, boot rt_group_sched=): per-cgroup "
+		"RT bandwidth (cpu.rt_runtime_us)" },
+	[K_CACHE_PRESENT] = { "sched_cache_present",
+		"cache-aware scheduling is possible here (CONFIG_SCHED_CACHE, hardware support)" },
+	[K_CACHE_ACTIVE] = { "sched_cache_active",
+		"cache-aware scheduling is on: a process's threads are gathered on one LLC "
+		"(debugfs sched/llc_balancing/enabled)" },
+	[K_IRQTIME] = { "sched_clock_irqtime",
+		"IRQ time accounting (CONFIG_IRQ_TIME_ACCOUNTING; off with noirqtime or an "
+		"unstable TSC): IRQ time is kept out of task runtime on every clock update" },
+	[K_CLUSTER] = { "sched_cluster_active",
+		"cluster scheduling (CPUs sharing an L2 or cluster): wakeups and load "
+		"balancing look at clusters" },
 	[K_SHARED] = { "shared_processor",
 		"shared-processor LPAR: vcpu_is_preempted() asks the hypervisor. "
 		"On a dedicated LPAR it is off, so "
@@ -74,6 +103,12 @@ static const struct {
 		"that merely ceded while idle (upstream: schbench p99.9 wakeup latency "
 		"6-8 ms -> ~90 us on a dedicated POWER9 LPAR)" },
 };
+
+/* the same keys under an older name: looked up by both */
+static const char *alt_name(enum key_id id)
+{
+	return id == K_SCX ? "__scx_ops_enabled" : NULL;	/* renamed in 6.13 */
+}
 
 #define setf(dst, ...) uc_note_set(dst, UC_SKEY_TEXT, __VA_ARGS__)
 
@@ -335,6 +370,106 @@ static void view_shared(struct uc_skey *k, const struct uc_kmem_key *m, bool mem
 	infer(k, v ? UC_SKEY_ON : UC_SKEY_OFF, "inferred from /proc/powerpc/lparcfg (set at boot)");
 }
 
+/* one word of the kernel command line, "name" or "name=value": its value
+ * ("" for a bare word), or NULL when absent or unreadable */
+static const char *cmdline_arg(const char *name, char *buf, size_t n)
+{
+	static char line[4096];
+	size_t len = strlen(name);
+
+	if (uc_read_str("/proc/cmdline", line, sizeof(line)) < 0)
+		return NULL;
+	for (char *w = line; *w;) {
+		size_t wl = strcspn(w, " \t");
+
+		if (wl >= len && !strncmp(w, name, len) && (wl == len || w[len] == '=')) {
+			snprintf(buf, n, "%.*s", wl > len ? (int)(wl - len - 1) : 0, w + len + 1);
+			return buf;
+		}
+		w += wl;
+		w += strspn(w, " \t");
+	}
+	return NULL;
+}
+
+static void view_scx(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	char buf[32];
+
+	if (uc_read_str("/sys/kernel/sched_ext/state", buf, sizeof(buf)) < 0) {
+		if (!mem && !m->listed && !uc_exists("/sys/kernel/sched_ext"))
+			infer(k, UC_SKEY_ABSENT, "inferred: no /sys/kernel/sched_ext "
+			      "(no CONFIG_SCHED_CLASS_EXT)");
+		return;
+	}
+	setf(k->view, "/sys/kernel/sched_ext/state = %s", buf);
+	if (!mem)
+		infer(k, !strcmp(buf, "enabled") ? UC_SKEY_ON : UC_SKEY_OFF,
+		      "inferred from /sys/kernel/sched_ext/state");
+}
+
+static void view_scx_all(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	(void)m;
+	direct(k, "/sys/kernel/sched_ext/switch_all", mem);
+}
+
+/* a key a boot parameter sets: off when it says 0/off, else the default */
+static void boot_arg(struct uc_skey *k, const struct uc_kmem_key *m, bool mem, const char *arg,
+		     enum uc_skey_state dflt)
+{
+	char val[32];
+	const char *v = cmdline_arg(arg, val, sizeof(val));
+	bool off = v && (!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "n"));
+
+	if (v)
+		setf(k->view, "boot %s%s%s", arg, *v ? "=" : "", v);
+	if (mem || !m->listed)
+		return;
+	if (v)
+		infer(k, off ? UC_SKEY_OFF : UC_SKEY_ON, "inferred from the boot parameter %s",
+		      arg);
+	else if (dflt != UC_SKEY_UNREADABLE)
+		infer(k, dflt, "inferred: the kernel's default (no %s= on the command line)", arg);
+}
+
+static void view_proxy(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	/* DEFINE_STATIC_KEY_TRUE: on unless the command line says otherwise */
+	boot_arg(k, m, mem, "sched_proxy_exec", UC_SKEY_ON);
+}
+
+static void view_rt_group(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	/* the default depends on CONFIG_RT_GROUP_SCHED_DEFAULT_DISABLED */
+	boot_arg(k, m, mem, "rt_group_sched", UC_SKEY_UNREADABLE);
+}
+
+static void view_irqtime(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	char val[8];
+
+	if (cmdline_arg("noirqtime", val, sizeof(val))) {
+		setf(k->view, "boot noirqtime");
+		if (!mem && m->listed)
+			infer(k, UC_SKEY_OFF, "inferred from the boot parameter noirqtime");
+	}
+}
+
+/* llc_balancing/enabled is what the user asks for (sysctl_sched_cache_user),
+ * not the key: active = present && asked, so only a 0 decides */
+static void view_cache(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
+{
+	long v;
+
+	(void)m;
+	if (uc_read_long("/sys/kernel/debug/sched/llc_balancing/enabled", &v))
+		return;
+	setf(k->view, "debugfs sched/llc_balancing/enabled = %ld (asked for)", v);
+	if (!mem && v == 0)
+		infer(k, UC_SKEY_OFF, "inferred: llc_balancing/enabled = 0");
+}
+
 static bool want_shared_processor(void)
 {
 #if defined(__powerpc__) || defined(__powerpc64__)
@@ -371,28 +506,46 @@ static void uclamp_row(struct uc_skeys *ks, struct uc_skey *k)
 		     fp->scan.sys.rt_default);
 }
 
+/* the row's kernel-memory record: the alternative spelling when only it is
+ * in this kernel (kmem keeps 'absent' for a name a full symbol list lacks) */
+static const struct uc_kmem_key *pick(const struct uc_kmem_key *m, const struct uc_kmem_key *alt)
+{
+	if (!alt || m->listed || m->rc == 0)
+		return m;
+	return alt->listed || alt->rc == 0 ? alt : m;
+}
+
 int uc_skeys_read(struct uc_skeys *ks)
 {
-	struct uc_kmem_key mem[NKEYS];
+	struct uc_kmem_key mem[2 * NKEYS];
 	static void (*const views[NKEYS])(struct uc_skey *, const struct uc_kmem_key *, bool) = {
 		[K_SMT] = view_smt, [K_SCHEDSTATS] = view_schedstats, [K_NUMA] = view_numa,
 		[K_CFS_BW] = view_cfs_bw, [K_ENERGY] = view_energy, [K_ASYM] = view_asym,
-		[K_PSI] = view_psi, [K_SHARED] = view_shared,
+		[K_PSI] = view_psi, [K_SHARED] = view_shared, [K_SCX] = view_scx,
+		[K_SCX_ALL] = view_scx_all, [K_PROXY] = view_proxy, [K_RT_GROUP] = view_rt_group,
+		[K_CACHE_ACTIVE] = view_cache, [K_IRQTIME] = view_irqtime,
 	};
 	size_t nk = want_shared_processor() ? NKEYS : K_SHARED;
+	size_t altidx[NKEYS] = { 0 }, nmem = nk - 1;
 
 	memset(ks, 0, sizeof(*ks));
 	uc_fastpath_detect(&ks->fp);
 	memset(mem, 0, sizeof(mem));
-	for (size_t i = 1; i < nk; i++)
+	for (size_t i = 1; i < nk; i++) {
 		mem[i - 1].name = table[i].name;
-	uc_kmem_read_keys(mem, nk - 1, &ks->info);
+		if (alt_name((enum key_id)i)) {
+			altidx[i] = nmem;
+			mem[nmem++].name = alt_name((enum key_id)i);
+		}
+	}
+	uc_kmem_read_keys(mem, nmem, &ks->info);
 
 	for (size_t i = 0; i < nk; i++) {
 		struct uc_skey *k = &ks->k[ks->n++];
-		const struct uc_kmem_key *m = i ? &mem[i - 1] : NULL;
+		const struct uc_kmem_key *m = i ? pick(&mem[i - 1],
+						       altidx[i] ? &mem[altidx[i]] : NULL) : NULL;
 
-		k->name = table[i].name;
+		k->name = i ? m->name : table[i].name;
 		k->meaning = table[i].meaning;
 		if (i == K_UCLAMP) {
 			uclamp_row(ks, k);

@@ -119,14 +119,48 @@ void uc_kmem_kcore_reason(int err, char *buf, size_t n)
 	uc_note_set((k)->why, sizeof((k)->why), __VA_ARGS__); \
 } while (0)
 
-/* System.map-REL for the keys kallsyms does not list. live[] = anchors then keys. */
+/* Where distributions keep the map: /boot, or (Debian sid, Fedora) beside
+ * the modules. A placeholder (no _text) or another build's map is refused and
+ * the next one tried. */
+static const char *const map_paths[][2] = {	/* prefix, release, suffix */
+	{ "/boot/System.map-", "" }, { "/usr/lib/modules/", "/System.map" },
+	{ "/lib/modules/", "/System.map" },
+};
+#define NMAPS (sizeof(map_paths) / sizeof(map_paths[0]))
+
+/* One candidate map: 0 when it matches the running kernel (map[] filled). */
+static int try_map(const char *path, struct uc_ksym *map, size_t n, const struct uc_ksym *live,
+		   struct uc_kmem_info *info)
+{
+	uint64_t off = 0;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		map[i] = (struct uc_ksym){ .name = live[i].name };
+	rc = uc_ksym_lookup_many(path, map, n, NULL);
+	if (rc == -ENOENT)
+		return rc;	/* said once for all candidates */
+	if (rc) {
+		note(info, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = uc_ksym_map_matches(live, map, NANCHORS, &off);
+	if (rc == -ESTALE)
+		note(info, "%s does not match the running kernel (text symbols "
+		     "differ after the KASLR offset)", path);
+	else if (rc)
+		note(info, "%s: cannot check it against the running kernel (%s)", path,
+		     rc == -ENOENT ? "no _text: a placeholder?" : "no text anchors");
+	return rc == -ENOENT ? -ENODATA : rc;	/* -ENOENT: no such file only */
+}
+
+/* System.map for the keys kallsyms does not list. live[] = anchors then keys. */
 static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need,
 			   const struct uc_ksym *live, struct uc_kmem_info *info)
 {
 	struct uc_ksym *map = calloc(NANCHORS + n, sizeof(*map));
 	char rel[64];
-	uint64_t off = 0;
-	int rc;
+	int rc = -ENOENT;
 
 	if (!map) {
 		info->map_rc = -ENOMEM;
@@ -134,9 +168,8 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need,
 	}
 	if (uc_kernel_release(rel, sizeof(rel)) < 0)
 		snprintf(rel, sizeof(rel), "?");
-	snprintf(info->map_path, sizeof(info->map_path), "/boot/System.map-%s", rel);
-	for (size_t i = 0; i < NANCHORS + n; i++)
-		map[i].name = live[i].name;
+	snprintf(info->map_path, sizeof(info->map_path), "%s%s%s", map_paths[0][0], rel,
+		 map_paths[0][1]);
 
 	if (live[0].rc) {
 		/* no running _text, no KASLR offset */
@@ -146,27 +179,19 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need,
 			     "System.map: no _text in /proc/kallsyms to compute the KASLR offset");
 		goto out;
 	}
-	rc = uc_ksym_lookup_many(info->map_path, map, NANCHORS + n, NULL);
-	if (rc) {
-		info->map_rc = rc;
-		if (rc == -ENOENT)
-			note(info, "no %s to look data symbols up in", info->map_path);
-		else
-			note(info, "%s: %s", info->map_path, strerror(-rc));
-		goto out;
+	for (size_t p = 0; p < NMAPS && rc; p++) {
+		char path[sizeof(info->map_path)];
+
+		snprintf(path, sizeof(path), "%s%s%s", map_paths[p][0], rel, map_paths[p][1]);
+		if ((rc = try_map(path, map, NANCHORS + n, live, info)) != -ENOENT || !p)
+			snprintf(info->map_path, sizeof(info->map_path), "%s", path);
 	}
-	rc = uc_ksym_map_matches(live, map, NANCHORS, &off);
 	info->map_rc = rc;
-	if (rc == -ESTALE) {
-		note(info, "%s does not match the running kernel (text symbols "
-		     "differ after the KASLR offset)", info->map_path);
+	if (rc == -ENOENT)
+		note(info, "no %s (nor under /usr/lib/modules/%s/) to look data symbols up in",
+		     info->map_path, rel);
+	if (rc)
 		goto out;
-	}
-	if (rc) {
-		note(info, "%s: cannot check it against the running kernel (%s)", info->map_path,
-		     rc == -ENOENT ? "no _text" : "no text anchors");
-		goto out;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct uc_ksym *m = &map[NANCHORS + i];
 
@@ -398,6 +423,39 @@ static const struct uc_kmem_key *cache_doubt(const struct uc_kmem_key *k, size_t
 	return NULL;
 }
 
+static bool stored(const struct uc_kmem_key *k, size_t n, const char *name, uint64_t addr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (k[i].addr && !k[i].via_map && (!strcmp(k[i].name, name) || k[i].addr == addr))
+			return true;
+	return false;
+}
+
+/* Keep this boot's lines for the keys other callers cached (the fast path's
+ * sched_uclamp_used, keys' and effect's sets): a read of one set must not
+ * evict another. */
+static size_t cache_keep(const struct uc_kmem_key *k, size_t n, const char *id, char *buf,
+			 size_t len, size_t size)
+{
+	char old[KSYM_CACHE_MAX], *line, *save = NULL;
+
+	if (!cache_read(old, sizeof(old)) || !(line = strtok_r(old, "\n", &save)) ||
+	    strcmp(line, id))
+		return len;
+	while ((line = strtok_r(NULL, "\n", &save)) && len < size) {
+		const char *name;
+		uint64_t addr;
+		bool on;
+
+		if (!cache_line(line, &name, &addr, &on))
+			return len;	/* a bad file: only ours */
+		if (!stored(k, n, name, addr))
+			len += (size_t)snprintf(buf + len, size - len, "%s %llx%s\n", name,
+						(unsigned long long)addr, on ? " 1" : "");
+	}
+	return len;
+}
+
 static void cache_store(const struct uc_kmem_key *k, size_t n)
 {
 	char id[64], buf[4096], p[4096];
@@ -417,6 +475,8 @@ static void cache_store(const struct uc_kmem_key *k, size_t n)
 						k[i].name, (unsigned long long)k[i].addr,
 						k[i].boolean && !k[i].rc && k[i].value == 1 ?
 						" 1" : "");
+	if (len < sizeof(buf))
+		len = cache_keep(k, n, id, buf, len, sizeof(buf));
 	if (len >= sizeof(buf))
 		return;
 	fd = uc_open(KSYM_CACHE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW);

@@ -23,7 +23,9 @@
 #define POL_DEADLINE 6
 #define POL_EXT 7
 
-/* flags getattr reports that setattr may take back: RESET_ON_FORK, RECLAIM, DL_OVERRUN */
+/* flags getattr reports that setattr may take back: RESET_ON_FORK, RECLAIM,
+ * DL_OVERRUN. Others it may report (a newer kernel's) stay in the struct read
+ * but are never sent back: their meaning on the way in is not ours to guess. */
 #define SENDABLE_FLAGS 0x07ULL
 
 static int real_getattr(pid_t tid, struct uc_sched_attr *a, unsigned int size, unsigned int flags)
@@ -118,8 +120,14 @@ static int set_once(pid_t tid, const struct uc_sched_attr *cur, int min, int max
 		a.sched_util_max = (uint32_t)max;
 	}
 	a.sched_flags |= flags;
-	if (sys.setattr(tid, &a, 0) < 0)
+	if (sys.setattr(tid, &a, 0) < 0) {
+		/* E2BIG: the kernel wrote its own struct size back; one without
+		 * the clamp fields (48, before 5.3) cannot take clamps at all. A
+		 * kernel whose struct grew takes our 56 bytes as they are. */
+		if (errno == E2BIG && a.size < UC_SCHED_ATTR_SIZE_VER1)
+			return -EOPNOTSUPP;
 		return -errno;
+	}
 	return 0;
 }
 

@@ -65,8 +65,13 @@ int uc_kernel_config(const char *release, const char *opt)
 	int fd, found = -1;
 	FILE *f;
 
+	/* /boot, or beside the modules (Debian sid ships nothing in /boot) */
 	snprintf(path, sizeof(path), "/boot/config-%s", release);
 	fd = uc_open(path, O_RDONLY);
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "/usr/lib/modules/%s/config", release);
+		fd = uc_open(path, O_RDONLY);
+	}
 	if (fd < 0)
 		return -1;
 	f = fdopen(fd, "r");

@@ -113,6 +113,13 @@ same() {
 	got=$(cat "$1" 2>&1)
 	if [ "$got" = "$2" ]; then _pass "$1 = '$2'"; else FAIL=$((FAIL + 1)); echo "not ok - $1 = '$got', expected '$2'"; fi
 }
+# py EXPR: evaluate EXPR with j = the JSON in $OUT; prints the result
+py() { printf '%s\n' "$OUT" | python3 -c "import json,sys; j=json.load(sys.stdin); print($1)" 2>&1; }
+is() {	# is "what" EXPR WANT
+	local got
+	got=$(py "$2")
+	if [ "$got" = "$3" ]; then _pass "$1: $2 = $3"; else FAIL=$((FAIL + 1)); echo "not ok - $1: $2 = '$got', expected '$3'"; fi
+}
 finish() {
 	echo "$PASS passed, $FAIL failed"
 	[ "$FAIL" = 0 ] && [ "$PASS" -gt 0 ]

@@ -48,7 +48,11 @@ def main():
     ap.add_argument("--map", metavar="REL")
     ap.add_argument("--map-skew", type=lambda s: int(s, 0), default=0)
     ap.add_argument("--map-no-symbol", action="store_true")
+    ap.add_argument("--extra", action="append", default=[],
+                    help="another static key symbol NAME (a newer kernel's, or an old spelling)")
     a = ap.parse_args()
+    for i, name in enumerate(a.extra):
+        KEYS.append((name, "B", 0xF467B0 + 0x10 * i))
 
     values = {"sched_uclamp_used": a.key}
     for s in a.set:

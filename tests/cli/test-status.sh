@@ -22,13 +22,6 @@ K=$ROOT/proc/sys/kernel
 host_uclamp=false
 [ -e /proc/sys/kernel/sched_util_clamp_min ] && host_uclamp=true
 mk() { python3 "$MK" "$ROOT" "$@" || _fail "mkkcore.py $*"; }
-# py EXPR: evaluate EXPR with j = the JSON in $OUT; prints the result
-py() { printf '%s\n' "$OUT" | python3 -c "import json,sys; j=json.load(sys.stdin); print($1)" 2>&1; }
-is() {	# is "what" EXPR WANT
-	local got
-	got=$(py "$2")
-	if [ "$got" = "$3" ]; then _pass "$1: $2 = $3"; else FAIL=$((FAIL + 1)); echo "not ok - $1: $2 = '$got', expected '$3'"; fi
-}
 prom_state() {	# prom_state STATE SOURCE VALUE: the fast path's gauge in 'status --format=prometheus'
 	t "prometheus: $1 ($2)" 0 $U status --format=prometheus
 	has "^uclamp_fast_path_state\\{state=\"$1\",source=\"$2\"\\} $3\$"
@@ -65,7 +58,7 @@ has '^advice +'
 t "status -J: off" 0 $U status -J
 is "off" 'j["fast_path"]["state"], j["fast_path"]["source"], j["fast_path"]["value"]' "off kcore 0"
 is "off" 'j["fast_path"]["address"]' "0xffffffff89d46710"
-is "keys" 'sorted(j.keys())' "['advice', 'cgroup', 'clamped', 'cpu_capacity', 'fast_path', 'governors', 'kernel', 'lockdown', 'sched_ext', 'system']"
+is "keys" 'sorted(j.keys())' "['advice', 'cgroup', 'clamped', 'cpu_capacity', 'effect', 'fast_path', 'governors', 'kernel', 'lockdown', 'sched_ext', 'system']"
 is "kernel keys" 'sorted(j["kernel"].keys())' "['release', 'static_key', 'uclamp_task', 'uclamp_task_group']"
 is "kernel" 'j["kernel"]["release"], j["kernel"]["uclamp_task"], j["kernel"]["static_key"]' "6.1.0-test True True"
 is "fast_path keys" 'all(k in j["fast_path"] for k in ("state", "source", "evidence"))' "True"
@@ -165,7 +158,22 @@ has '^off \(system-map\)'
 mk --no-data --map 6.1.0-test --map-skew 0x1000 --key 1
 t "check: a System.map of another build is refused" 3 $U check -v
 has 'does not match the running kernel'
-rm -f "$ROOT"/boot/System.map-*
+# Debian sid: the map beside the modules, and /boot's may be a placeholder
+mk --no-data --map 6.1.0-test --key 1
+mkdir -p "$ROOT/usr/lib/modules/6.1.0-test"
+mv "$ROOT/boot/System.map-6.1.0-test" "$ROOT/usr/lib/modules/6.1.0-test/System.map"
+t "check: System.map under /usr/lib/modules" 1 $U check
+has '^on \(system-map\): .*\(/usr/lib/modules/6\.1\.0-test/System\.map \+ KASLR offset\)$'
+echo "ffffffffffffffff B The real System.map is in the linux-image-6.1.0-test-dbg package" \
+	>"$ROOT/boot/System.map-6.1.0-test"
+t "check -v: a placeholder in /boot is refused, the modules' map used" 1 $U check -v
+has '^on \(system-map\): .*/usr/lib/modules/6\.1\.0-test/System\.map'
+has 'unavailable: /boot/System\.map-6\.1\.0-test: cannot check it against the running kernel \(no _text: a placeholder\?\)'
+mk --no-data --map 6.1.0-test --map-skew 0x1000 --key 1
+mv "$ROOT/boot/System.map-6.1.0-test" "$ROOT/usr/lib/modules/6.1.0-test/System.map"
+t "check -v: another build's map under /usr/lib/modules is refused" 3 $U check -v
+has '/usr/lib/modules/6\.1\.0-test/System\.map does not match the running kernel'
+rm -rf "$ROOT"/boot/System.map-* "$ROOT/usr/lib/modules"
 
 # ---- always-on: uclamp before the key -----------------------------------------
 mk --no-symbol
@@ -217,7 +225,7 @@ echo 1024 >"$C/cpu3/cpu_capacity"
 echo 1 >"$C/smt/active"
 echo disabled >"$ROOT/sys/kernel/sched_ext/state"
 echo "none integrity [confidentiality]" >"$ROOT/sys/kernel/security/lockdown"
-mk --key 0
+mk --key 0 --set sched_asym_cpucapacity=1	# the kernel agrees with cpu_capacity
 t "status: governors, capacities, sched_ext, lockdown" 0 $U status
 has '^cpufreq +policy0 schedutil, policy2 schedutil, policy4 performance$'
 has 'clamps act on frequency only under schedutil \(2 of 3 policies\)'
@@ -262,11 +270,7 @@ hasnt 'shared_processor'
 t "keys -J" 0 $U keys -J -o KEY,STATE,COUNT,HOW,VIEW
 is "keys json" '[(k["key"], k["state"], k["count"]) for k in j["keys"]][:2]' "[('sched_uclamp_used', 'on', 1), ('sched_smt_present', 'on', 2)]"
 is "smt view" '[k["view"] for k in j["keys"] if k["key"] == "sched_smt_present"][0]' "/sys/devices/system/cpu/smt/active = 1"
-is "all keys" '[k["key"] for k in j["keys"]]' "['sched_uclamp_used', 'sched_smt_present', 'sched_schedstats', 'sched_numa_balancing', '__cfs_bandwidth_used', 'sched_energy_present', 'sched_asym_cpucapacity', '__sched_core_enabled', 'psi_disabled']"
-# without kernel memory: the userspace views, and "unreadable (reason)" otherwise
-mk --no-kcore
-echo 0 >"$K/numa_balancing"
-mkdir -p "$ROOT/proc/pressure"
+is "all keys" '[k["key"] for k in j["keys"]]' "['sched_uclamp_used', 'sched_smt_present', 'sched_schedstats', 'sched_numa_balancing', '__cfs_bandwidth_used', 'sched_energy_present', 'sched_asym_cpucapacity', '__sched_core_enabled', 'psi_disabled', '__scx_enabled', '__scx_switched_all', '__scx_has_subs', '__sched_proxy_exec', 'rt_group_sched', 'sched_cache_present', 'sched_cache_active', 'sched_clock_irqtime', 'sched_cluster_active']"
 # row KEY: "state|how" of that key in $OUT (keys -J)
 row() { py "[k['state'] + '|' + k['how'] for k in j['keys'] if k['key'] == '$1'][0]"; }
 isrow() {
@@ -274,6 +278,44 @@ isrow() {
 	got=$(row "$1")
 	if [ "$got" = "$2" ]; then _pass "keys: $1 = $2"; else FAIL=$((FAIL + 1)); echo "not ok - keys: $1 = '$got', expected '$2'"; fi
 }
+# a full symbol list without a key: absent, not an error
+is "7.x keys absent from a 6.1 list" '[k["state"] for k in j["keys"]][9:]' "['absent', 'absent', 'absent', 'absent', 'absent', 'absent', 'absent', 'absent', 'absent']"
+# the 7.x keys by every spelling: __scx_ops_enabled before 6.13, __scx_enabled after
+mk --key 1 --extra __scx_ops_enabled --set __scx_ops_enabled=1 --extra __sched_proxy_exec --set __sched_proxy_exec=1
+t "keys: the old spelling of the scx key" 0 $U keys -J -o KEY,STATE,HOW,COUNT
+is "scx row" '[(k["key"], k["state"], k["count"]) for k in j["keys"]][9]' "('__scx_ops_enabled', 'on', 1)"
+isrow __sched_proxy_exec "on|kcore"
+isrow __scx_has_subs "absent|symbol lists"
+mk --key 1 --extra __scx_enabled --extra __scx_has_subs --set __scx_has_subs=1
+t "keys: the 7.x spelling" 0 $U keys -J -o KEY,STATE,HOW,COUNT
+is "scx row" '[(k["key"], k["state"]) for k in j["keys"]][9:12]' "[('__scx_enabled', 'off'), ('__scx_switched_all', 'absent'), ('__scx_has_subs', 'on')]"
+# without kernel memory: the boot parameter and sysfs views
+mk --no-kcore --extra __scx_enabled --extra __sched_proxy_exec --extra rt_group_sched
+echo "BOOT_IMAGE=/vmlinuz sched_proxy_exec=0 quiet rt_group_sched=1" >"$ROOT/proc/cmdline"
+mkdir -p "$ROOT/sys/kernel/sched_ext"
+echo enabled >"$ROOT/sys/kernel/sched_ext/state"
+t "keys: 7.x views" 0 $U keys -J -o KEY,STATE,HOW,VIEW
+isrow __sched_proxy_exec "off|inferred from the boot parameter sched_proxy_exec"
+isrow rt_group_sched "on|inferred from the boot parameter rt_group_sched"
+isrow __scx_enabled "on|inferred from /sys/kernel/sched_ext/state"
+echo "BOOT_IMAGE=/vmlinuz quiet" >"$ROOT/proc/cmdline"
+t "keys: proxy exec by default" 0 $U keys -J
+isrow __sched_proxy_exec "on|inferred: the kernel's default (no sched_proxy_exec= on the command line)"
+# llc_balancing/enabled is the user's wish: a 1 does not prove the key on
+mk --no-kcore --extra sched_cache_active
+mkdir -p "$ROOT/sys/kernel/debug/sched/llc_balancing"
+echo 1 >"$ROOT/sys/kernel/debug/sched/llc_balancing/enabled"
+t "keys: llc_balancing asked for" 0 $U keys -J -o KEY,STATE,HOW,VIEW
+is "keys: cache view" '[(k["state"], k["view"]) for k in j["keys"] if k["key"] == "sched_cache_active"][0]' "('unreadable', 'debugfs sched/llc_balancing/enabled = 1 (asked for)')"
+echo 0 >"$ROOT/sys/kernel/debug/sched/llc_balancing/enabled"
+t "keys: llc_balancing off" 0 $U keys -J
+isrow sched_cache_active "off|inferred: llc_balancing/enabled = 0"
+rm -rf "$ROOT/proc/cmdline" "$ROOT/sys/kernel/sched_ext" "$ROOT/sys/kernel/debug"
+mk --key 1 --set sched_smt_present=2 --set psi_disabled=0 --set __cfs_bandwidth_used=3
+# without kernel memory: the userspace views, and "unreadable (reason)" otherwise
+mk --no-kcore
+echo 0 >"$K/numa_balancing"
+mkdir -p "$ROOT/proc/pressure"
 t "keys without kcore" 0 $U keys -J -o KEY,STATE,HOW,REASON
 isrow sched_uclamp_used "unknown|unreadable"
 isrow sched_smt_present "on|/sys/devices/system/cpu/smt/active"

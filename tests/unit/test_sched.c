@@ -27,6 +27,7 @@ static struct {
 	unsigned int getattr_size;	/* size the kernel writes back */
 	int getattr_errno;
 	int setattr_errno[MAXCALLS];	/* per call, 0 = success */
+	unsigned int setattr_size_back;	/* E2BIG: the size the kernel writes back (0: none) */
 	int ngetattr, nsetattr;
 	pid_t get_tid[MAXCALLS];
 	unsigned int get_size[MAXCALLS];
@@ -66,6 +67,8 @@ static int fake_setattr(pid_t tid, struct uc_sched_attr *a, unsigned int flags)
 	k.set_flags[i] = flags;
 	k.sent[i] = *a;
 	if (k.setattr_errno[i]) {
+		if (k.setattr_errno[i] == E2BIG && k.setattr_size_back)
+			a->size = k.setattr_size_back;
 		errno = k.setattr_errno[i];
 		return -1;
 	}
@@ -258,6 +261,37 @@ static void test_errno(void **state)
 	}
 }
 
+/* A kernel whose struct sched_attr grew, and one older than the clamp fields. */
+static void test_struct_size(void **state)
+{
+	struct uc_sched_attr a;
+
+	(void)state;
+	/* getattr: more than we asked for is not an error; a newer kernel's flag
+	 * bits (0x80: not a uapi flag in 7.3) are kept as read */
+	k.getattr_size = 64;
+	k.task.sched_flags = 0x80 | UC_SCHED_FLAG_RESET_ON_FORK;
+	assert_int_equal(uc_sched_get(42, &a), 0);
+	assert_int_equal(a.sched_flags, 0x81);
+	/* ... and never sent back, nor as something else: our size, our flags */
+	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, UC_KEEP), 0);
+	assert_int_equal(k.sent[0].size, 56);
+	expect_flags(0, UC_SCHED_FLAG_RESET_ON_FORK | UC_SCHED_FLAG_KEEP_POLICY |
+		     UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
+	assert_int_equal(a.sched_flags, 0x81);	/* the caller's copy untouched */
+
+	/* E2BIG with the kernel's size written back: 48 has no clamp fields */
+	k.nsetattr = 0;
+	k.setattr_errno[0] = E2BIG;
+	k.setattr_size_back = 48;
+	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, UC_KEEP), -EOPNOTSUPP);
+	assert_int_equal(k.nsetattr, 1);
+	/* a size the kernel claims to know but still refuses: its answer as is */
+	k.nsetattr = 0;
+	k.setattr_size_back = 72;
+	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, UC_KEEP), -E2BIG);
+}
+
 static void test_reset_pre_5_11(void **state)
 {
 	struct uc_sched_attr a;
@@ -385,6 +419,7 @@ int main(void)
 		cmocka_unit_test_setup(test_reset_on_fork, setup),
 		cmocka_unit_test_setup(test_out_of_range_refused, setup),
 		cmocka_unit_test_setup(test_errno, setup),
+		cmocka_unit_test_setup(test_struct_size, setup),
 		cmocka_unit_test_setup(test_reset_pre_5_11, setup),
 		cmocka_unit_test_setup(test_reset_unknown_version_retry, setup),
 		cmocka_unit_test_setup(test_probe, setup),

@@ -117,6 +117,12 @@ static void kernel_config(void **state)
 	/* a prefix of a listed option is not that option */
 	assert_int_equal(uc_kernel_config("6.1.0-test", "CONFIG_UCLAMP"), -1);
 	assert_int_equal(uc_kernel_config("6.1.0-test", "CONFIG_BAR"), -1);
+	/* Debian sid: nothing in /boot, the config beside the modules */
+	put("/usr/lib/modules/7.3.0-sid/config", "CONFIG_UCLAMP_TASK_GROUP=y\n");
+	assert_int_equal(uc_kernel_config("7.3.0-sid", "CONFIG_UCLAMP_TASK_GROUP"), 1);
+	/* /boot first */
+	put("/boot/config-7.3.0-sid", "# CONFIG_UCLAMP_TASK_GROUP is not set\n");
+	assert_int_equal(uc_kernel_config("7.3.0-sid", "CONFIG_UCLAMP_TASK_GROUP"), 0);
 }
 
 static void support(void **state)
