@@ -45,24 +45,10 @@ static int exit_of(enum uc_key_state s)
 	return CHECK_UNKNOWN;
 }
 
-/* -q and -v here as before the command: 'uclampctl check -q' is the script's form */
-static bool check_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
-{
-	(void)arg;
-	(void)data;
-	if (c == 'q')
-		ctl->quiet = true;
-	else if (c == 'v')
-		ctl->verbose++;
-	return c == 'q' || c == 'v';
-}
-
 int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 {
 	const struct cli_opts opts = {
-		.longopts = CLI_LONGOPTS({ "quiet", no_argument, NULL, 'q' },
-					  { "verbose", no_argument, NULL, 'v' }),
-		.shortopts = "qv", .own = check_opt, .usage = usage,
+		.usage = usage,
 		.no_args = "'check' takes no arguments",
 	};
 	struct uc_fastpath fp;

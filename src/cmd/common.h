@@ -101,6 +101,23 @@ int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_
 	"                        not on a terminal)\n" \
 	" -n, --dry-run          print the plan and change nothing\n"
 
+/*
+ * The global options, taken before the command (main) and after it (every
+ * command's option loop), as systemctl does: -q, -v, --wait, -V. No command
+ * may use q, v or V for an option of its own; -h after a command is that
+ * command's help.
+ */
+#define CLI_GLOBAL_SHORTOPTS "qvV"
+#define CLI_OPT_WAIT 'w'		/* long-only: --wait */
+#define CLI_GLOBAL_LONGOPTS \
+	{ "quiet", no_argument, NULL, 'q' }, \
+	{ "verbose", no_argument, NULL, 'v' }, \
+	{ "wait", required_argument, NULL, CLI_OPT_WAIT }, \
+	{ "version", no_argument, NULL, 'V' }
+/* A global option c: set it in ctl (-V prints the version and exits 0);
+ * false when c is none of them. */
+bool cli_global_opt(struct cli_ctl *ctl, int c, const char *arg);
+
 #define CLI_OPT_LIST_COLUMNS 'L'	/* long-only: --list-columns */
 #define CLI_OPT_FORMAT 'F'		/* long-only: --format */
 enum { CLI_OPT_MIN = 0x200, CLI_OPT_MAX };	/* --min, --max: every writer */

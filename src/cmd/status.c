@@ -94,7 +94,7 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s)
 		for (size_t i = 0; i < fp->nunavailable; i++)
 			row(i ? "" : "unavailable", "%s", fp->unavailable[i]);
 	else if (fp->nunavailable && fp->state == UC_KEY_UNKNOWN)
-		row("", "(uclampctl -v status says why the key could not be read)");
+		row("", "(uclampctl status -v says why the key could not be read)");
 	if (fp->state == UC_KEY_UNSUPPORTED)
 		goto tail;
 	if (fp->sysctls) {
@@ -346,7 +346,7 @@ static void usage(void)
 	       "     --format <fmt>       text (default), json, or prometheus (metrics for\n"
 	       "                          node_exporter's textfile collector)\n"
 	       " -h, --help               display this help\n\n"
-	       "With 'uclampctl -v status', also say why each way of reading the key was\n"
+	       "With 'uclampctl status -v', also say why each way of reading the key was\n"
 	       "unavailable (not root, lockdown, no /proc/kcore, kptr_restrict, ...).\n");
 }
 

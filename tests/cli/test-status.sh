@@ -115,8 +115,8 @@ has 'unavailable: no /boot/System.map-6\.1\.0-test'
 consistent unknown
 t "status: unknown" 0 $U status
 has '^fast path +unknown$'
-has 'uclampctl -v status'
-t "status -v lists why" 0 $U -v status
+has 'uclampctl status -v'
+t "status -v lists why" 0 $U status -v
 has '^unavailable +.*CONFIG_KALLSYMS_ALL'
 t "status -J: unknown" 0 $U status -J
 is "unknown" 'j["fast_path"]["state"], j["fast_path"]["source"], j["fast_path"]["value"]' "unknown None None"
