@@ -199,4 +199,4 @@ complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch sta
 complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l oneshot -d 'apply once and exit'
 complete -c uclampctl -n '__uclampctl_in watch' -l socket -r -F -d 'the status socket'
 complete -c uclampctl -n '__uclampctl_in watch status' -s J -l json -d 'JSON output'
-complete -c uclampctl -n '__uclampctl_in watch status' -l format -x -a 'table json prometheus' -d 'output format'
+complete -c uclampctl -n '__uclampctl_in watch status' -l format -x -a 'text json prometheus' -d 'output format'

@@ -259,11 +259,9 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 	/* the root's effective values come from the system clamps */
 	rc = uc_sysctl_read_all(&sys);
 	if (rc == -ENOENT) {
-		cli_errx("the kernel has no uclamp (CONFIG_UCLAMP_TASK): "
-			 "/proc/sys/kernel/sched_util_clamp_* are missing");
 		uc_table_free(&s.t);
 		free(pids);
-		return CLI_EXIT_NOTSUPP;
+		return cli_no_uclamp("/proc/sys/kernel/sched_util_clamp_min and _max are missing");
 	}
 	if (rc) {
 		cli_errx("cannot read the system clamps: %s", strerror(-rc));
@@ -420,9 +418,8 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 		}
 		break;
 	case UC_CG_NO_GROUP_CLAMPS:
-		cli_errx("'%s' has no cpu.uclamp files although the cpu controller is on: the "
-			 "kernel lacks cgroup clamps (CONFIG_UCLAMP_TASK_GROUP)",
-			 rel);
+		cli_errx("this kernel has no cgroup uclamp (CONFIG_UCLAMP_TASK_GROUP): '%s' has no "
+			 "cpu.uclamp files although the cpu controller is on", rel);
 		return CLI_EXIT_NOTSUPP;
 	case UC_CG_IS_ROOT:
 		break;	/* refused above */

@@ -71,6 +71,13 @@ void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt,
 #define cli_warnx(ctl, ...) cli_msg(ctl, CLI_MSG_WARNING, __VA_ARGS__)
 #define cli_info(ctl, ...) cli_msg(ctl, CLI_MSG_INFO, __VA_ARGS__)
 #define cli_verbose(ctl, ...) cli_msg(ctl, CLI_MSG_VERBOSE, __VA_ARGS__)
+/*
+ * The one wording for a kernel without uclamp, in every command:
+ * "uclampctl: this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+): WHY".
+ * Returns CLI_EXIT_NOTSUPP (4).
+ */
+#define CLI_NO_UCLAMP "this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+)"
+int cli_no_uclamp(const char *why_fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "uclampctl: MSG" and "Try 'uclampctl CMD --help' for more information." and exit 2. */
 noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -102,12 +102,20 @@ static void print_columns(const struct uc_col *cols, size_t n)
 		printf(" %14s  %s\n", cols[i].name, cols[i].help);
 }
 
+/* --format's plain word is "text" everywhere; 'watch status' said "table"
+ * before: still accepted, so that scripts keep working (not offered). */
+static const char *format_alias(const char *arg)
+{
+	return strcmp(arg, "table") ? arg : "text";
+}
+
 static int format_or_err(const struct cli_ctl *ctl, const struct cli_opts *o, const char *arg)
 {
+	const char *word = format_alias(arg);
 	char words[128];
 
 	for (int i = 0; o->formats[i]; i++)
-		if (!strcmp(o->formats[i], arg))
+		if (!strcmp(o->formats[i], word))
 			return i;
 	uc_note_words(words, sizeof(words), "", o->formats, 0);
 	cli_usage_error(ctl, "invalid format '%s' for --format: use %s", arg, words);

@@ -37,7 +37,7 @@ static const struct {
 	{ EROFS, "read-only file system (in a container? the host must change it)" },
 	{ ESRCH, "no such process (it exited)" },
 	{ ESTALE, "the process exited and its PID now belongs to another one (left alone)" },
-	{ EOPNOTSUPP, "the kernel has no uclamp support (CONFIG_UCLAMP_TASK)" },
+	{ EOPNOTSUPP, CLI_NO_UCLAMP },
 	{ ENOENT, "no such file (the kernel lacks this uclamp knob)" },
 };
 
@@ -171,8 +171,12 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 	case UC_RUN_INTERRUPTED:
 		break;
 	}
-	if (r->verdict == UC_GUARD_GO_WARN)
-		cli_warnx(ctl, "%s", uc_guard_warning(r->key_before));
+	/* one line: the cost was explained when consent was asked for */
+	if (r->verdict == UC_GUARD_GO_WARN) {
+		const char *w = uc_guard_warning(r->key_before);
+
+		cli_warnx(ctl, "%.*s", (int)strcspn(w, ":\n"), w);
+	}
 	else if (r->verdict == UC_GUARD_GO && r->flips)
 		cli_verbose(ctl, "the uclamp fast path is already %s: no new cost",
 			    uc_key_state_name(r->key_before));
@@ -261,6 +265,8 @@ static void report_dry_run(const struct uc_report *r, FILE *f)
 		fprintf(f, "this plan does not enable the uclamp fast path\n");
 	else if (key == UC_KEY_ON || key == UC_KEY_ALWAYS_ON)
 		fprintf(f, "the uclamp fast path is already %s\n", uc_key_state_name(key));
+	else if (key == UC_KEY_UNSUPPORTED)
+		fprintf(f, "%s: the plan cannot be applied here\n", CLI_NO_UCLAMP);
 	else
 		fprintf(f, "this plan %s enable the uclamp fast path (sched_uclamp_used is %s)\n",
 			key == UC_KEY_OFF ? "would" : "may", uc_key_state_name(key));
@@ -412,8 +418,9 @@ void cli_report_json(struct uc_json *j, const struct uc_report *r, const char *m
 	uc_json_int(j, "unchanged", (long long)r->unchanged);
 	uc_json_int(j, "gone", (long long)uc_report_gone(r));
 	uc_json_open(j, "fast_path", '{', true);
-	uc_json_str(j, "before", uc_key_state_name(r->key_before));
-	uc_json_str(j, "after", uc_key_state_name(r->key_after));
+	/* not read (nothing could enable it): null, as in status -J */
+	uc_json_str(j, "before", r->key_read ? uc_key_state_name(r->key_before) : NULL);
+	uc_json_str(j, "after", r->key_read ? uc_key_state_name(r->key_after) : NULL);
 	uc_json_close(j, '}');
 	uc_json_bool(j, "enables_fast_path", r->flips);
 	if (r->outcome == UC_RUN_INTERRUPTED) {

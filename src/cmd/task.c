@@ -272,19 +272,14 @@ int cli_task_support(const struct cli_ctl *ctl)
 			    "sched_setattr knows clamps");
 		return 0;
 	case UC_SUPPORT_NOT_BUILT:
-		cli_errx("the kernel has no uclamp: it was built without CONFIG_UCLAMP_TASK "
-			"(sched_setattr answers EOPNOTSUPP; clamps read as 0 there)");
-		break;
+		return cli_no_uclamp("sched_setattr answers EOPNOTSUPP (clamps read as 0 there)");
 	case UC_SUPPORT_PRE_5_3:
-		cli_errx("the kernel has no uclamp: it is older than Linux 5.3");
-		break;
+		return cli_no_uclamp("it is older than Linux 5.3");
 	case UC_SUPPORT_UNKNOWN:
-		cli_errx("the kernel seems to have no uclamp: kernel.sched_util_clamp_min is "
-			 "missing and the sched_setattr probe failed (%s)",
-			 strerror(-err));
 		break;
 	}
-	return CLI_EXIT_NOTSUPP;
+	return cli_no_uclamp("kernel.sched_util_clamp_min is missing and the sched_setattr "
+			     "probe failed (%s)", strerror(-err));
 }
 
 /* ---- task show ------------------------------------------------------------------ */

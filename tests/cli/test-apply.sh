@@ -316,11 +316,27 @@ printf '[tasks sleepers]\nargv0 = sleep\npriority = 1\nmax = 5\n' >"$C/prio.conf
 t "[tasks] rules: a higher priority wins" 0 $U apply --config "$C/rules.conf" --config "$C/prio.conf" --dry-run
 has "^pid $S1 \(alpha\) +util_max +[0-9]+ +5 "
 has "^pid $S3 \(gamma\) +util_max +[0-9]+ +5 "	# above the exclude
+# a kernel without uclamp: the dry run says so in the one wording, not "may enable ... unsupported"
+if ! [ -e /proc/sys/kernel/sched_util_clamp_min ]; then
+	mkdir -p "$C/saved" && mv "$K"/sched_util_clamp_* "$C/saved/"
+	t "[tasks] dry run without uclamp" 0 $U apply --config "$C/prio.conf" --dry-run
+	has '^[0-9]+ to change, 0 unchanged; this kernel has no uclamp \(CONFIG_UCLAMP_TASK, Linux 5\.3\+\): the plan cannot be applied here$'
+	hasnt 'may enable'
+	mv "$C/saved"/* "$K/"
+fi
 kill $S1 $S2 $S3 2>/dev/null
 
 # ---- no uclamp in the kernel -------------------------------------------------------------
 rm -f "$K"/sched_util_clamp_*
 t "[system] without uclamp: exit 4" 4 $U apply --config "$C/noconsent.conf" -y
 has 'noconsent\.conf:2: \[system\]: the kernel has no uclamp sysctls'
+# -J: the fast path's state in the words of status and check ("unsupported"), not "unknown"
+if ! [ -e /proc/sys/kernel/sched_util_clamp_min ]; then
+	tj "[system] without uclamp, -J: exit 4" 4 $U apply --config "$C/noconsent.conf" -y -J
+	jcheck "fast_path says unsupported" \
+		'assert d["fast_path"] == {"before": "unsupported", "after": "unsupported"}, d["fast_path"]'
+	t "check says the same word" 4 $U check
+	has '^unsupported '
+fi
 
 finish

@@ -191,7 +191,7 @@ if $host_uclamp; then
 	echo "# the host has uclamp: skipping the 'unsupported' checks"
 else
 	t "check: unsupported" 4 $U check
-	has '^unsupported \(probe\): no uclamp in this kernel'
+	has '^unsupported \(probe\): this kernel has no uclamp: '
 	consistent unsupported
 	t "status: unsupported" 0 $U status
 	has '^fast path +unsupported \(source: probe\)$'

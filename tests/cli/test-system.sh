@@ -46,8 +46,9 @@ has 'older than 5\.9'
 # no uclamp at all
 rm -f "$K"/sched_util_clamp_*
 t "show without uclamp" 4 $U system show
-has 'no uclamp'
+has '^uclampctl: this kernel has no uclamp \(CONFIG_UCLAMP_TASK, Linux 5\.3\+\): '
 t "set without uclamp" 4 $U system set --min 0 -y
+has '^uclampctl: this kernel has no uclamp \(CONFIG_UCLAMP_TASK, Linux 5\.3\+\): '
 
 # ---- set: ordering, equal values, consent -----------------------------------
 fake_sysctls 0 512 1024

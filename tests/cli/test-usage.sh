@@ -170,4 +170,21 @@ for c in status check keys "task show" "task set" "task reset" run "system show"
 	in_se "Try 'uclampctl $c --help'"
 done
 
+# ---- a successful write with --yes: one summary line, the warning once; -q: nothing ----
+fake_key 0
+u "system set --yes, key off" 0 system set --min 60% --max 80% --yes
+in_so '^changed 2, unchanged 0, gone 0, failed 0$'
+[ "$(printf '%s\n' "$SO" | grep -c .)" = 1 ] && _pass "one line on stdout" || _fail "stdout is not one line"
+se_lines 1
+in_se '^uclampctl: warning: this will enable the uclamp fast path \(static key sched_uclamp_used\) until reboot$'
+fake_sysctls 1024 1024 1024
+u "system set --yes -q, key off" 0 system set --min 60% --max 80% --yes -q
+no_so
+no_se
+fake_sysctls 1024 1024 1024
+u "-q system set --yes, key off" 0 -q system set --min 60% --max 80% --yes
+no_so
+no_se
+if [ "$(cat "$ROOT/proc/sys/kernel/sched_util_clamp_max")" = 819 ]; then _pass "-q wrote"; else _fail "-q did not write"; fi
+
 finish
