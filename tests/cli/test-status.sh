@@ -58,7 +58,7 @@ consistent off
 t "status: off" 0 $U status
 has '^fast path +off \(source: kcore\)$'
 has '^kernel +6\.1\.0-test$'
-has '^uclamp +tasks yes, cgroups (yes|no|unknown), static key yes$'
+has '^uclamp +tasks yes, cgroups (yes|no|unknown), static key sched_uclamp_used present$'
 has '^system +util_min 1024, util_max 1024, util_min_rt_default 1024$'
 has '^clamped +0 of 0 threads'
 has '^advice +'
@@ -195,6 +195,7 @@ else
 	consistent unsupported
 	t "status: unsupported" 0 $U status
 	has '^fast path +unsupported \(source: probe\)$'
+	has '^uclamp +tasks no, cgroups no, static key sched_uclamp_used absent$'
 	has '^advice +this kernel has no uclamp'
 	t "status -J: unsupported" 0 $U status -J
 	is "unsupported" 'j["fast_path"]["state"], j["fast_path"]["source"], j["kernel"]["uclamp_task"], j["kernel"]["uclamp_task_group"]' "unsupported probe False False"
