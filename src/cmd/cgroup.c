@@ -102,7 +102,8 @@ static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_inf
 	NUM(EFF_MAX, 0.05, "effective max (capped by parents and the system)") \
 	TEXT(EFF_MIN_PCT, 0.05, SCOLS_FL_RIGHT, "effective min as a percentage") \
 	TEXT(EFF_MAX_PCT, 0.05, SCOLS_FL_RIGHT, "effective max as a percentage") \
-	TEXT(NOTE, 0.3, 0, "why a group has no clamp files, or what to watch")
+	TEXT(NOTE, 0.3, SCOLS_FL_TRUNC, "why a group has no clamp files, or what to watch " \
+	     "(cut to fit a terminal: a tree row stays one line)")
 
 enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
 static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };

@@ -260,13 +260,14 @@ static void report_dry_run(const struct uc_report *r, FILE *f)
 	enum uc_key_state key = r->key_before;
 
 	cli_print_plan(r->plan, f);
-	fprintf(f, "%zu to change, %zu unchanged; ", r->targets[UC_CH_PLANNED], r->unchanged);
+	/* two lines: each fits in 80 columns */
+	fprintf(f, "%zu to change, %zu unchanged\n", r->targets[UC_CH_PLANNED], r->unchanged);
 	if (!r->flips)
 		fprintf(f, "this plan does not enable the uclamp fast path\n");
 	else if (key == UC_KEY_ON || key == UC_KEY_ALWAYS_ON)
 		fprintf(f, "the uclamp fast path is already %s\n", uc_key_state_name(key));
 	else if (key == UC_KEY_UNSUPPORTED)
-		fprintf(f, "%s: the plan cannot be applied here\n", CLI_NO_UCLAMP);
+		fprintf(f, "%s: cannot be applied\n", CLI_NO_UCLAMP);
 	else
 		fprintf(f, "this plan %s enable the uclamp fast path (sched_uclamp_used is %s)\n",
 			key == UC_KEY_OFF ? "would" : "may", uc_key_state_name(key));

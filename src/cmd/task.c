@@ -287,7 +287,7 @@ int cli_task_support(const struct cli_ctl *ctl)
 #define COLUMNS(NUM, TEXT, FLAG) \
 	NUM(PID, 5, "process ID") \
 	NUM(TID, 5, "thread ID") \
-	TEXT(COMM, 0.2, 0, "thread name (/proc/PID/task/TID/comm)") \
+	TEXT(COMM, 0.2, SCOLS_FL_TRUNC, "thread name (/proc/PID/task/TID/comm)") \
 	TEXT(POLICY, 0.1, 0, "scheduling policy") \
 	NUM(UTIL_MIN, 5, "requested min clamp (sched_getattr)") \
 	NUM(UTIL_MAX, 5, "requested max clamp (sched_getattr)") \

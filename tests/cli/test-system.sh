@@ -55,6 +55,9 @@ fake_sysctls 0 512 1024
 t "dry run: raise min above the current max" 0 $U system set --min 800 --max 1024 --dry-run
 has 'dry run: nothing changed'
 has '2 to change'
+# a row names the sysctl once: TARGET the sysctl, ATTRIBUTE the knob
+has '^kernel\.sched_util_clamp_max +util_max +512 +1024 '
+hasnt 'sched_util_clamp_m[a-z_]* +sched_util_clamp'
 order=$(printf '%s\n' "$OUT" | grep -o 'sched_util_clamp_m[a-z]*' | uniq | tr '\n' ' ')
 if [ "$order" = "sched_util_clamp_max sched_util_clamp_min " ]; then _pass "max planned before min"; else _fail "order: $order"; fi
 same "$K/sched_util_clamp_min" 0
@@ -156,7 +159,7 @@ if [ -w "$adj" ]; then
 	rm "$K/sched_util_clamp_min"
 	ln -s "$adj" "$K/sched_util_clamp_min"
 	t "second write fails: the first is undone" 1 $U system set --min 1024 --max 1024 -y
-	has 'sched_util_clamp_min: Invalid argument'
+	has 'sched_util_clamp_min: util_min: Invalid argument'
 	has '1 change\(s\) undone'
 	same "$K/sched_util_clamp_max" 512
 fi
