@@ -3,8 +3,9 @@
  * (getopt_long over the command's table, the shared groups -- listing,
  * writing, --format, --help, and the global options, which may follow the
  * command too -- handled here once, the command's own options handed to its
- * callback, one wording for every bad option or stray argument), and the *_or_err parsers of option values (clamp values, PIDs,
- * policies, users, -o columns).
+ * callback, one wording for every bad option or stray argument), and the
+ * *_or_err parsers of option values (clamp values, PIDs, policies, users, -o
+ * columns).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -171,11 +171,13 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 	case UC_RUN_INTERRUPTED:
 		break;
 	}
-	/* one line: the cost was explained when consent was asked for */
+	/* consent was given: one line (the cost is in the refusal and --help),
+	 * the warning's first without its ':' */
 	if (r->verdict == UC_GUARD_GO_WARN) {
 		const char *w = uc_guard_warning(r->key_before);
+		size_t len = strcspn(w, "\n");
 
-		cli_warnx(ctl, "%.*s", (int)strcspn(w, ":\n"), w);
+		cli_warnx(ctl, "%.*s", (int)(len && w[len - 1] == ':' ? len - 1 : len), w);
 	}
 	else if (r->verdict == UC_GUARD_GO && r->flips)
 		cli_verbose(ctl, "the uclamp fast path is already %s: no new cost",
