@@ -49,8 +49,9 @@ EOF
 	done
 }
 # bash_type WORDS...: type the line and a TAB; $BLINE is the line after it
+# (with $BWANT set: read again, for up to 3 s, until it is that)
 bash_type() {
-	local line="$*" n=0
+	local line="$*" n=0 k=0
 	[ -z "${*: -1}" ] && line+=" "
 	rm -f "$T/b.out"
 	bt send-keys -l "$line"
@@ -59,8 +60,10 @@ bash_type() {
 		((n++ < 200)) || break
 		sleep 0.02
 	done
-	sleep 0.1
-	BLINE=$(bt capture-pane -p | grep '^ready>' | tail -n 1 | sed 's/^ready> \{0,1\}//; s/[[:space:]]*$//')
+	while sleep 0.05; do
+		BLINE=$(bt capture-pane -p | grep '^ready>' | tail -n 1 | sed 's/^ready> \{0,1\}//; s/[[:space:]]*$//')
+		[ -z "${BWANT-}" ] || [ "$BLINE" = "$BWANT" ] || ((k++ > 60)) && break
+	done
 	bt send-keys C-e C-u
 }
 comp_bash() {
@@ -106,7 +109,7 @@ includes() {
 line_is() {
 	local words=()
 	while [ "$1" != -- ]; do words+=("$1"); shift; done
-	bash_type "${words[@]}"
+	BWANT=$2 bash_type "${words[@]}"
 	if [ "$BLINE" = "$2" ]; then _pass "bash: '${words[*]}' TAB -> '$2'"; else FAIL=$((FAIL + 1)); echo "not ok - bash: '${words[*]}' TAB -> '$BLINE', expected '$2'"; fi
 }
 
