@@ -48,9 +48,17 @@ function __uclampctl_columns
     set -l tok (string replace -r -- '^(--output=|-o)' '' (commandline -ct))
     set -l pre (string replace -r -- '^(\+?(?:.*,)?).*$' '$1' $tok)
     set -l seen (string split , -- (string trim -c + -- $pre))
+    set -l seen (string upper -- $seen)
     set -l prog (commandline -opc)[1]
+    # typed in lower case: offered so (uclampctl takes either)
+    set -l lower (string match -qr '[a-z]' -- (string replace -r '^.*,' '' -- $tok); and echo 1)
     for c in (command $prog $argv --list-columns 2>/dev/null | string trim | string replace -r ' .*' '')
-        contains -- $c $seen; or echo $pre$c
+        contains -- $c $seen; and continue
+        if test -n "$lower"
+            echo $pre(string lower -- $c)
+        else
+            echo $pre$c
+        end
     end
 end
 
@@ -113,11 +121,12 @@ set -l policies other batch idle fifo rr deadline ext
 
 complete -c uclampctl -f
 
-# before the command: global options and the commands
-complete -c uclampctl -n '__uclampctl_at' -s q -l quiet -d 'print only errors'
-complete -c uclampctl -n '__uclampctl_at' -s v -l verbose -d 'say more'
-complete -c uclampctl -n '__uclampctl_at' -s V -l version -d 'display version'
-complete -c uclampctl -n '__uclampctl_at' -l wait -x -a '0 10 30 60 300' -d 'seconds a write waits for the uclampctl lock'
+# global options, before or after the command (not among run's CMD ARGS); the commands
+set -l global 'not __uclampctl_in run; or __uclampctl_at run'
+complete -c uclampctl -n $global -s q -l quiet -d 'print only errors'
+complete -c uclampctl -n $global -s v -l verbose -d 'say more'
+complete -c uclampctl -n $global -s V -l version -d 'display version'
+complete -c uclampctl -n $global -l wait -x -a '0 10 30 60 300' -d 'seconds a write waits for the uclampctl lock'
 complete -c uclampctl -s h -l help -d 'display help'
 complete -c uclampctl -n '__uclampctl_at' -a status -d 'show uclamp support and the fast path state'
 complete -c uclampctl -n '__uclampctl_at' -a check -d 'exit 0 if the fast path is off, 1 on, 3 unknown'
@@ -136,8 +145,6 @@ complete -c uclampctl -n '__uclampctl_at system; or __uclampctl_at cgroup' -a 's
 # status, check
 complete -c uclampctl -n '__uclampctl_in status' -s J -l json -d 'JSON output'
 complete -c uclampctl -n '__uclampctl_in status' -l format -x -a 'text json prometheus' -d 'output format'
-complete -c uclampctl -n '__uclampctl_in check' -s q -l quiet -d 'only set the exit status'
-complete -c uclampctl -n '__uclampctl_in check' -s v -l verbose -d 'also print the evidence'
 complete -c uclampctl -n '__uclampctl_in check' -s J -l json -d 'JSON output'
 complete -c uclampctl -n '__uclampctl_in check' -l format -x -a 'text json' -d 'output format'
 complete -c uclampctl -n '__uclampctl_in check' -l strict -d 'exit 5 on a finding of level warning'
@@ -209,4 +216,4 @@ complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch sta
 complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l oneshot -d 'apply once and exit'
 complete -c uclampctl -n '__uclampctl_in watch' -l socket -r -F -d 'the status socket'
 complete -c uclampctl -n '__uclampctl_in watch status' -s J -l json -d 'JSON output'
-complete -c uclampctl -n '__uclampctl_in watch status' -l format -x -a 'table json prometheus' -d 'output format'
+complete -c uclampctl -n '__uclampctl_in watch status' -l format -x -a 'text json prometheus' -d 'output format'

@@ -5,7 +5,6 @@
  * in src/cmd/<name>.c, parses its own options, builds a plan or a query, and
  * returns the exit code.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +46,8 @@ static void usage(FILE *out)
 	      "                 (the uclampctl lock; default 30, 0 = do not wait)\n"
 	      " -h, --help      display this help\n"
 	      " -V, --version   display version\n"
+	      "These may also follow the command ('uclampctl status -v'), except -h:\n"
+	      "there it shows the command's help.\n"
 	      "\n"
 	      "Values: 0..1024 capacity units, N% or N.NN% (0-100), max, default (or -1).\n"
 	      "Exit status: 0 ok, 1 failed, 2 usage or invalid value, 3 refused (would\n"
@@ -57,51 +58,24 @@ static void usage(FILE *out)
 	      out);
 }
 
-/* --wait SECONDS: 0 (do not wait) to a day */
-static int wait_or_err(const struct cli_ctl *ctl, const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > 86400 || s[0] == '+' || s[0] == ' ')
-		cli_usage_error(ctl, "invalid value '%s' for --wait: use whole seconds, 0 to 86400 "
-				"(0: do not wait for the uclampctl lock)", s);
-	return (int)v;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
+		CLI_GLOBAL_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "wait", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_ctl ctl = { .cmd = NULL, .wait_s = CLI_LOCK_WAIT_DEFAULT };
 	int c;
 
 	/* '+': stop at the command; its options are its own */
-	while ((c = getopt_long(argc, argv, "+qvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" CLI_GLOBAL_SHORTOPTS "h", longopts, NULL)) != -1) {
+		if (cli_global_opt(&ctl, c, optarg))
+			continue;
 		switch (c) {
-		case 'q':
-			ctl.quiet = true;
-			break;
-		case 'v':
-			ctl.verbose++;
-			break;
 		case 'h':
 			usage(stdout);
 			return CLI_EXIT_OK;
-		case 'V':
-			printf("uclampctl %s\n", PACKAGE_VERSION);
-			return CLI_EXIT_OK;
-		case 'w':
-			ctl.wait_s = wait_or_err(&ctl, optarg);
-			break;
 		default:
 			fputs("Try 'uclampctl --help' for more information.\n", stderr);
 			return CLI_EXIT_USAGE;

@@ -58,7 +58,7 @@ static void json_result(const struct uc_report *r, const char *mode, const struc
 {
 	struct uc_json j;
 
-	uc_json_init(&j, stdout, 2);
+	uc_json_init(&j, stdout, 3);
 	uc_json_open(&j, NULL, '{', false);
 	cli_report_json(&j, r, mode);
 	/* the recorded consent, for monitoring ("on, but not allowed here") */
@@ -85,11 +85,13 @@ static void json_result(const struct uc_report *r, const char *mode, const struc
 	fflush(stdout);
 }
 
-/* Nothing planned (no configuration, or errors): an empty report. */
-static void json_empty(const char *mode, const struct uc_config *cfg)
+/* Nothing planned (no configuration, or errors): an empty report, with the
+ * fast path's state as status and check say it ("unsupported" without uclamp). */
+static void json_empty(const struct cli_ctl *ctl, const char *mode, const struct uc_config *cfg)
 {
-	struct uc_report r = { .key_before = UC_KEY_UNKNOWN, .key_after = UC_KEY_UNKNOWN };
+	struct uc_report r = { .key_read = true };
 
+	r.key_before = r.key_after = cli_key_state_now(ctl);
 	json_result(&r, mode, cfg, NULL);
 }
 
@@ -238,7 +240,7 @@ int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, 
 	}
 	if (uc_config_validate(&cfg)) {
 		if (json)
-			json_empty(mode_names[mode], &cfg);
+			json_empty(ctl, mode_names[mode], &cfg);
 		print_errors(&cfg);
 		cli_errx("%zu error(s) in the configuration: nothing changed", cfg.nerrors_total);
 		uc_config_free(&cfg);
@@ -248,7 +250,7 @@ int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, 
 	if (!cfg.nfiles) {
 		/* like an empty file: the boot service is only started when one exists */
 		if (json)
-			json_empty(mode_names[mode], &cfg);
+			json_empty(ctl, mode_names[mode], &cfg);
 		else if (nconfigs)
 			cli_info(ctl, "no configuration: no *.conf in %s%s: nothing to do",
 				 configs[0],
@@ -271,7 +273,7 @@ int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, 
 	if (rc || cfg.nerrors_total) {
 		rc = errors_exit(&cfg);
 		if (json)
-			json_empty(mode_names[mode], &cfg);
+			json_empty(ctl, mode_names[mode], &cfg);
 		print_errors(&cfg);
 		cli_errx("cannot apply the configuration: nothing changed");
 		goto out;

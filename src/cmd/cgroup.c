@@ -102,7 +102,8 @@ static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_inf
 	NUM(EFF_MAX, 0.05, "effective max (capped by parents and the system)") \
 	TEXT(EFF_MIN_PCT, 0.05, SCOLS_FL_RIGHT, "effective min as a percentage") \
 	TEXT(EFF_MAX_PCT, 0.05, SCOLS_FL_RIGHT, "effective max as a percentage") \
-	TEXT(NOTE, 0.3, 0, "why a group has no clamp files, or what to watch")
+	TEXT(NOTE, 0.3, SCOLS_FL_TRUNC, "why a group has no clamp files, or what to watch " \
+	     "(cut to fit a terminal: a tree row stays one line)")
 
 enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
 static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
@@ -259,11 +260,9 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 	/* the root's effective values come from the system clamps */
 	rc = uc_sysctl_read_all(&sys);
 	if (rc == -ENOENT) {
-		cli_errx("the kernel has no uclamp (CONFIG_UCLAMP_TASK): "
-			 "/proc/sys/kernel/sched_util_clamp_* are missing");
 		uc_table_free(&s.t);
 		free(pids);
-		return CLI_EXIT_NOTSUPP;
+		return cli_no_uclamp("/proc/sys/kernel/sched_util_clamp_min and _max are missing");
 	}
 	if (rc) {
 		cli_errx("cannot read the system clamps: %s", strerror(-rc));
@@ -420,9 +419,8 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 		}
 		break;
 	case UC_CG_NO_GROUP_CLAMPS:
-		cli_errx("'%s' has no cpu.uclamp files although the cpu controller is on: the "
-			 "kernel lacks cgroup clamps (CONFIG_UCLAMP_TASK_GROUP)",
-			 rel);
+		cli_errx("this kernel has no cgroup uclamp (CONFIG_UCLAMP_TASK_GROUP): '%s' has no "
+			 "cpu.uclamp files although the cpu controller is on", rel);
 		return CLI_EXIT_NOTSUPP;
 	case UC_CG_IS_ROOT:
 		break;	/* refused above */

@@ -60,24 +60,22 @@ static int exit_of(enum uc_key_state s)
 	return CHECK_UNKNOWN;
 }
 
-/* -q and -v here as before the command: 'uclampctl check -q' is the script's form */
+/* -q and -v are the global options (cli_global_opt), after the command too */
 static bool check_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 {
+	(void)ctl;
 	(void)arg;
-	if (c == 'q')
-		ctl->quiet = true;
-	else if (c == 'v')
-		ctl->verbose++;
-	else if (c == OPT_STRICT)
-		*(bool *)data = true;
-	return c == 'q' || c == 'v' || c == OPT_STRICT;
+	if (c != OPT_STRICT)
+		return false;
+	*(bool *)data = true;
+	return true;
 }
 
 static void print_json(const struct uc_fastpath *fp, const struct uc_findings *fs)
 {
 	struct uc_json j;
 
-	uc_json_init(&j, stdout, 2);
+	uc_json_init(&j, stdout, 3);
 	uc_json_open(&j, NULL, '{', false);
 	uc_json_str(&j, "state", uc_key_state_name(fp->state));
 	uc_json_str(&j, "source",
@@ -148,10 +146,8 @@ int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 	static const char *const formats[] = { "text", "json", NULL };
 	bool strict = false;
 	const struct cli_opts opts = {
-		.longopts = CLI_LONGOPTS({ "quiet", no_argument, NULL, 'q' },
-					  { "verbose", no_argument, NULL, 'v' },
-					  { "strict", no_argument, NULL, OPT_STRICT }),
-		.shortopts = "qv", .own = check_opt, .usage = usage,
+		.longopts = CLI_LONGOPTS({ "strict", no_argument, NULL, OPT_STRICT }),
+		.own = check_opt, .usage = usage,
 		.shared = CLI_OPTS_FORMAT, .formats = formats,
 		.no_args = "'check' takes no arguments",
 	};

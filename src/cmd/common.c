@@ -65,6 +65,19 @@ void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt,
 	va_end(ap);
 }
 
+int cli_no_uclamp(const char *why_fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("uclampctl: " CLI_NO_UCLAMP ": ", stderr);
+	va_start(ap, why_fmt);
+	vfprintf(stderr, why_fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return CLI_EXIT_NOTSUPP;
+}
+
 noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 {
 	va_list ap;

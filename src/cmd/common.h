@@ -72,6 +72,13 @@ void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt,
 #define cli_warnx(ctl, ...) cli_msg(ctl, CLI_MSG_WARNING, __VA_ARGS__)
 #define cli_info(ctl, ...) cli_msg(ctl, CLI_MSG_INFO, __VA_ARGS__)
 #define cli_verbose(ctl, ...) cli_msg(ctl, CLI_MSG_VERBOSE, __VA_ARGS__)
+/*
+ * The one wording for a kernel without uclamp, in every command:
+ * "uclampctl: this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+): WHY".
+ * Returns CLI_EXIT_NOTSUPP (4).
+ */
+#define CLI_NO_UCLAMP "this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+)"
+int cli_no_uclamp(const char *why_fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One line: prefix, then the formatted text escaped (uc_escape_name: every
  * byte outside printable ASCII as \xNN), then a newline. Every text line that
  * can carry a name from /proc or cgroupfs goes through here. */
@@ -107,6 +114,23 @@ int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_
 	" -y, --yes              consent to enabling the uclamp fast path (needed when\n" \
 	"                        not on a terminal)\n" \
 	" -n, --dry-run          print the plan and change nothing\n"
+
+/*
+ * The global options, taken before the command (main) and after it (every
+ * command's option loop), as systemctl does: -q, -v, --wait, -V. No command
+ * may use q, v or V for an option of its own; -h after a command is that
+ * command's help.
+ */
+#define CLI_GLOBAL_SHORTOPTS "qvV"
+#define CLI_OPT_WAIT 'w'		/* long-only: --wait */
+#define CLI_GLOBAL_LONGOPTS \
+	{ "quiet", no_argument, NULL, 'q' }, \
+	{ "verbose", no_argument, NULL, 'v' }, \
+	{ "wait", required_argument, NULL, CLI_OPT_WAIT }, \
+	{ "version", no_argument, NULL, 'V' }
+/* A global option c: set it in ctl (-V prints the version and exits 0);
+ * false when c is none of them. */
+bool cli_global_opt(struct cli_ctl *ctl, int c, const char *arg);
 
 #define CLI_OPT_LIST_COLUMNS 'L'	/* long-only: --list-columns */
 #define CLI_OPT_FORMAT 'F'		/* long-only: --format */

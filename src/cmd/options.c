@@ -1,10 +1,11 @@
 /*
  * The command line after the command's name: every command's option loop
  * (getopt_long over the command's table, the shared groups -- listing,
- * writing, --format, --help -- handled here once, the command's own options
- * handed to its callback, one wording for every bad option or stray
- * argument), and the *_or_err parsers of option values (clamp values, PIDs,
- * policies, users, -o columns).
+ * writing, --format, --help, and the global options, which may follow the
+ * command too -- handled here once, the command's own options handed to its
+ * callback, one wording for every bad option or stray argument), and the
+ * *_or_err parsers of option values (clamp values, PIDs, policies, users, -o
+ * columns).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -48,8 +49,42 @@ static const struct option format_longopts[] = {
 };
 static const struct option help_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
+	CLI_GLOBAL_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --wait SECONDS: 0 (do not wait) to a day */
+static int wait_or_err(const struct cli_ctl *ctl, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > 86400 || s[0] == '+' || s[0] == ' ')
+		cli_usage_error(ctl, "invalid value '%s' for --wait: use whole seconds, 0 to 86400 "
+				"(0: do not wait for the uclampctl lock)", s);
+	return (int)v;
+}
+
+bool cli_global_opt(struct cli_ctl *ctl, int c, const char *arg)
+{
+	switch (c) {
+	case 'q':
+		ctl->quiet = true;
+		return true;
+	case 'v':
+		ctl->verbose++;
+		return true;
+	case CLI_OPT_WAIT:
+		ctl->wait_s = wait_or_err(ctl, arg);
+		return true;
+	case 'V':
+		printf("uclampctl %s\n", PACKAGE_VERSION);
+		exit(CLI_EXIT_OK);
+	}
+	return false;
+}
 
 #define MAX_LONGOPTS 32
 
@@ -68,12 +103,20 @@ static void print_columns(const struct uc_col *cols, size_t n)
 		printf(" %14s  %s\n", cols[i].name, cols[i].help);
 }
 
+/* --format's plain word is "text" everywhere; 'watch status' said "table"
+ * before: still accepted, so that scripts keep working (not offered). */
+static const char *format_alias(const char *arg)
+{
+	return strcmp(arg, "table") ? arg : "text";
+}
+
 static int format_or_err(const struct cli_ctl *ctl, const struct cli_opts *o, const char *arg)
 {
+	const char *word = format_alias(arg);
 	char words[128];
 
 	for (int i = 0; o->formats[i]; i++)
-		if (!strcmp(o->formats[i], arg))
+		if (!strcmp(o->formats[i], word))
 			return i;
 	uc_note_words(words, sizeof(words), "", o->formats, 0);
 	cli_usage_error(ctl, "invalid format '%s' for --format: use %s", arg, words);
@@ -134,12 +177,13 @@ bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli
 	add_longopts(longopts, &n, o->shared & CLI_OPTS_FORMAT ? format_longopts : NULL);
 	add_longopts(longopts, &n, help_longopts);
 	/* ':' first: a missing value comes back as ':' (needs_value) */
-	snprintf(shortopts, sizeof(shortopts), "%s:%s%s%s%sh", o->stop_at_arg ? "+" : "",
+	snprintf(shortopts, sizeof(shortopts), "%s:%s%s%s%sh" CLI_GLOBAL_SHORTOPTS,
+		 o->stop_at_arg ? "+" : "",
 		 o->shortopts ? o->shortopts : "", o->shared & CLI_OPTS_OUTPUT ? "o:Jrn" : "",
 		 o->shared & CLI_OPTS_WRITE ? "yn" : "", o->shared & CLI_OPTS_FORMAT ? "J" : "");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (shared_opt(ctl, o, c, optarg))
+		if (shared_opt(ctl, o, c, optarg) || cli_global_opt(ctl, c, optarg))
 			continue;
 		if (o->own && o->own(ctl, c, optarg, data))
 			continue;

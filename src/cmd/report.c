@@ -37,7 +37,7 @@ static const struct {
 	{ EROFS, "read-only file system (in a container? the host must change it)" },
 	{ ESRCH, "no such process (it exited)" },
 	{ ESTALE, "the process exited and its PID now belongs to another one (left alone)" },
-	{ EOPNOTSUPP, "the kernel has no uclamp support (CONFIG_UCLAMP_TASK)" },
+	{ EOPNOTSUPP, CLI_NO_UCLAMP },
 	{ ENOENT, "no such file (the kernel lacks this uclamp knob)" },
 };
 
@@ -179,9 +179,13 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 	case UC_RUN_INTERRUPTED:
 		break;
 	}
+	/* consent was given: one line (the cost is in the refusal and --help),
+	 * the warning's first without its ':' */
 	if (r->verdict == UC_GUARD_GO_WARN) {
-		if (!ctl->quiet)
-			guard_words("warning", r->key_before);
+		const char *w = uc_guard_warning(r->key_before);
+		size_t len = strcspn(w, "\n");
+
+		cli_warnx(ctl, "%.*s", (int)(len && w[len - 1] == ':' ? len - 1 : len), w);
 	} else if (r->verdict == UC_GUARD_GO && r->flips)
 		cli_verbose(ctl, "the uclamp fast path is already %s: no new cost",
 			    uc_key_state_name(r->key_before));
@@ -265,11 +269,14 @@ static void report_dry_run(const struct uc_report *r, FILE *f)
 	enum uc_key_state key = r->key_before;
 
 	cli_print_plan(r->plan, f);
-	fprintf(f, "%zu to change, %zu unchanged; ", r->targets[UC_CH_PLANNED], r->unchanged);
+	/* two lines: each fits in 80 columns */
+	fprintf(f, "%zu to change, %zu unchanged\n", r->targets[UC_CH_PLANNED], r->unchanged);
 	if (!r->flips)
 		fprintf(f, "this plan does not enable the uclamp fast path\n");
 	else if (key == UC_KEY_ON || key == UC_KEY_ALWAYS_ON)
 		fprintf(f, "the uclamp fast path is already %s\n", uc_key_state_name(key));
+	else if (key == UC_KEY_UNSUPPORTED)
+		fprintf(f, "%s: cannot be applied\n", CLI_NO_UCLAMP);
 	else
 		fprintf(f, "this plan %s enable the uclamp fast path (sched_uclamp_used is %s)\n",
 			key == UC_KEY_OFF ? "would" : "may", uc_key_state_name(key));
@@ -421,8 +428,9 @@ void cli_report_json(struct uc_json *j, const struct uc_report *r, const char *m
 	uc_json_int(j, "unchanged", (long long)r->unchanged);
 	uc_json_int(j, "gone", (long long)uc_report_gone(r));
 	uc_json_open(j, "fast_path", '{', true);
-	uc_json_str(j, "before", uc_key_state_name(r->key_before));
-	uc_json_str(j, "after", uc_key_state_name(r->key_after));
+	/* not read (nothing could enable it): null, as in status -J */
+	uc_json_str(j, "before", r->key_read ? uc_key_state_name(r->key_before) : NULL);
+	uc_json_str(j, "after", r->key_read ? uc_key_state_name(r->key_after) : NULL);
 	uc_json_close(j, '}');
 	uc_json_bool(j, "enables_fast_path", r->flips);
 	if (r->outcome == UC_RUN_INTERRUPTED) {

@@ -42,6 +42,17 @@ static const char *yes_no(int v)
 	return v > 0 ? "yes" : v == 0 ? "no" : "unknown";
 }
 
+/* Whether the kernel has the static key at all (5.9+, 5.4.62+): said in words,
+ * since a bare "yes" read as "the key is on" */
+static const char *key_presence(const struct uc_sysinfo *s)
+{
+	if (s->fp.has_key > 0)
+		return "present";
+	if (s->fp.has_key < 0)
+		return "unknown";
+	return s->task > 0 ? "absent (5.3-5.8: the fast path is always on)" : "absent";
+}
+
 static void print_governors(const struct uc_sysinfo *s)
 {
 	char line[512];
@@ -133,8 +144,8 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s,
 	const struct uc_fp_scan *sc = &fp->scan;
 
 	row("kernel", "%s", s->release[0] ? s->release : "unknown");
-	row("uclamp", "tasks %s, cgroups %s, static key %s", yes_no(s->task), yes_no(s->task_group),
-	    yes_no(fp->has_key));
+	row("uclamp", "tasks %s, cgroups %s, static key sched_uclamp_used %s", yes_no(s->task),
+	    yes_no(s->task_group), key_presence(s));
 	if (fp->source == UC_FP_SRC_NONE)
 		row("fast path", "%s", uc_key_state_name(fp->state));
 	else
@@ -147,7 +158,7 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s,
 		for (size_t i = 0; i < fp->nunavailable; i++)
 			row(i ? "" : "unavailable", "%s", fp->unavailable[i]);
 	else if (fp->nunavailable && fp->state == UC_KEY_UNKNOWN)
-		row("", "(uclampctl -v status says why the key could not be read)");
+		row("", "(uclampctl status -v says why the key could not be read)");
 	if (fp->state == UC_KEY_UNSUPPORTED)
 		goto tail;
 	if (fp->sysctls) {
@@ -478,7 +489,7 @@ static void usage(void)
 	       "     --format <fmt>       text (default), json, or prometheus (metrics for\n"
 	       "                          node_exporter's textfile collector)\n"
 	       " -h, --help               display this help\n\n"
-	       "With 'uclampctl -v status', also say why each way of reading the key was\n"
+	       "With 'uclampctl status -v', also say why each way of reading the key was\n"
 	       "unavailable (not root, lockdown, no /proc/kcore, kptr_restrict, ...).\n");
 }
 

@@ -76,9 +76,7 @@ static int read_sysctls(struct uc_sysctl_values *v)
 	int rc = uc_sysctl_read_all(v);
 
 	if (rc == -ENOENT) {
-		cli_errx("the kernel has no uclamp: /proc/sys/kernel/sched_util_clamp_min and _max "
-			 "are missing (needs CONFIG_UCLAMP_TASK, Linux 5.3+)");
-		return CLI_EXIT_NOTSUPP;
+		return cli_no_uclamp("/proc/sys/kernel/sched_util_clamp_min and _max are missing");
 	}
 	if (rc) {
 		char eb[256];

@@ -252,19 +252,14 @@ int cli_task_support(const struct cli_ctl *ctl)
 			    "sched_setattr knows clamps");
 		return 0;
 	case UC_SUPPORT_NOT_BUILT:
-		cli_errx("the kernel has no uclamp: it was built without CONFIG_UCLAMP_TASK "
-			"(sched_setattr answers EOPNOTSUPP; clamps read as 0 there)");
-		break;
+		return cli_no_uclamp("sched_setattr answers EOPNOTSUPP (clamps read as 0 there)");
 	case UC_SUPPORT_PRE_5_3:
-		cli_errx("the kernel has no uclamp: it is older than Linux 5.3");
-		break;
+		return cli_no_uclamp("it is older than Linux 5.3");
 	case UC_SUPPORT_UNKNOWN:
-		cli_errx("the kernel seems to have no uclamp: kernel.sched_util_clamp_min is "
-			 "missing and the sched_setattr probe failed (%s)",
-			 strerror(-err));
 		break;
 	}
-	return CLI_EXIT_NOTSUPP;
+	return cli_no_uclamp("kernel.sched_util_clamp_min is missing and the sched_setattr "
+			     "probe failed (%s)", strerror(-err));
 }
 
 /* ---- task show ------------------------------------------------------------------ */
@@ -272,7 +267,7 @@ int cli_task_support(const struct cli_ctl *ctl)
 #define COLUMNS(NUM, TEXT, FLAG) \
 	NUM(PID, 5, "process ID") \
 	NUM(TID, 5, "thread ID") \
-	TEXT(COMM, 0.2, 0, "thread name (/proc/PID/task/TID/comm)") \
+	TEXT(COMM, 0.2, SCOLS_FL_TRUNC, "thread name (/proc/PID/task/TID/comm)") \
 	TEXT(POLICY, 0.1, 0, "scheduling policy") \
 	NUM(UTIL_MIN, 5, "requested min clamp (sched_getattr)") \
 	NUM(UTIL_MAX, 5, "requested max clamp (sched_getattr)") \

@@ -26,7 +26,7 @@ static void usage(void)
 {
 	printf("Usage:\n"
 		" uclampctl watch [options]\n"
-		" uclampctl watch status [-J | --format=table|json|prometheus]\n"
+		" uclampctl watch status [-J | --format=text|json|prometheus]\n"
 		"\n"
 		"Keep the [tasks] rules of the configuration true for every process,\n"
 		"including those that start later: subscribe to the kernel's process\n"
@@ -183,9 +183,7 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 		if (rs.ops)
 			rs.ops->free(rs.rules);
 		if (key == UC_KEY_UNSUPPORTED) {
-			cli_errx("watch: the kernel has no uclamp (CONFIG_UCLAMP_TASK): "
-				 "nothing to watch for");
-			return CLI_EXIT_NOTSUPP;
+			return cli_no_uclamp("watch has nothing to do");
 		}
 		cli_errx(refusal, uc_key_state_name(key));
 		return CLI_EXIT_REFUSED;
@@ -244,7 +242,7 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	/* as enum cli_watch_fmt */
-	static const char *const formats[] = { "table", "json", "prometheus", NULL };
+	static const char *const formats[] = { "text", "json", "prometheus", NULL };
 	static const struct cli_opts opts = {
 		.shortopts = "c:", .longopts = longopts, .shared = CLI_OPTS_WRITE | CLI_OPTS_FORMAT,
 		.formats = formats, .own = watch_opt, .usage = usage,

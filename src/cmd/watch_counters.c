@@ -199,7 +199,7 @@ static void print_json(const struct uc_watch_stats *s)
 {
 	struct uc_json j;
 
-	uc_json_init(&j, stdout, 2);
+	uc_json_init(&j, stdout, 3);
 	uc_json_open(&j, NULL, '{', false);
 	uc_json_int(&j, "pid", U(s->pid));
 	uc_json_int(&j, "started", U(s->started));

@@ -3,7 +3,7 @@
 #define UCLAMPCTL_CMD_WATCH_COUNTERS_H
 
 /* as the --format words of 'watch' */
-enum cli_watch_fmt { CLI_WATCH_TABLE, CLI_WATCH_JSON, CLI_WATCH_PROM };
+enum cli_watch_fmt { CLI_WATCH_TEXT, CLI_WATCH_JSON, CLI_WATCH_PROM };
 
 /* Ask the daemon at sock and print its counters; the exit code. */
 int cli_watch_status(enum cli_watch_fmt fmt, const char *sock);

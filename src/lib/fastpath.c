@@ -200,15 +200,15 @@ static bool unsupported(struct uc_fastpath *fp)
 		return false;
 	if (fp->support == UC_SUPPORT_NOT_BUILT)
 		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
-		       "no uclamp in this kernel: sched_setattr says EOPNOTSUPP (no "
+		       "this kernel has no uclamp: sched_setattr says EOPNOTSUPP (no "
 		       "CONFIG_UCLAMP_TASK) and there are no sched_util_clamp_* sysctls");
 	else if (fp->support == UC_SUPPORT_PRE_5_3)
 		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
-		       "no uclamp in this kernel: it predates 5.3 "
+		       "this kernel has no uclamp: it predates 5.3 "
 		       "(sched_attr has no clamp fields)");
 	else
 		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
-		       "no uclamp in this kernel: no sched_util_clamp_* sysctls (the sched_setattr "
+		       "this kernel has no uclamp: no sched_util_clamp_* sysctls (the sched_setattr "
 		       "probe could not tell: %s)",
 		       strerror(fp->probe_err < 0 ? -fp->probe_err : EIO));
 	return true;

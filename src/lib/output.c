@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "uclamp/escape.h"
 #include "uclamp/output.h"
@@ -43,6 +44,52 @@ static int add_list(const struct uc_col *cols, size_t ncols, const char *list, i
 			s++;
 	}
 	return 0;
+}
+
+/*
+ * On a terminal, SCOLS_FL_WRAP cuts a cell at the column's width, mid-word;
+ * these cut it at the last space that fits. The column's narrowest: its
+ * longest word, or its share of the terminal (the width hint) when the cell
+ * is longer than that.
+ */
+static size_t wrap_chunksize(const struct libscols_column *cl, const char *data, void *u)
+{
+	struct libscols_table *tb = scols_column_get_table(cl);
+	size_t share = tb ? (size_t)(scols_column_get_whint(cl) *
+				     (double)scols_table_get_termwidth(tb)) : 0;
+	size_t max = data ? strlen(data) : 0;
+
+	(void)u;
+	if (max > share)
+		max = share;
+	while (data && *data) {
+		size_t n = strcspn(data, " ");
+
+		if (n > max)
+			max = n;
+		data += n;
+		data += strspn(data, " ");
+	}
+	return max;
+}
+
+static char *wrap_nextchunk(const struct libscols_column *cl, char *data, void *u)
+{
+	size_t width = scols_column_get_width(cl), len;
+	char *brk = NULL;
+
+	(void)u;
+	if (!data || !width || (len = strlen(data)) <= width)
+		return NULL;
+	for (size_t i = 1; i <= width; i++)
+		if (data[i] == ' ')
+			brk = data + i;
+	if (!brk)	/* a word longer than the column: cut after it */
+		brk = strchr(data + width, ' ');
+	if (!brk)
+		return NULL;
+	*brk = '\0';
+	return brk + 1;
 }
 
 int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col *cols,
@@ -206,6 +253,12 @@ int uc_table_print(struct uc_table *t, FILE *f)
 	if (rc != -EAGAIN)
 		return rc;
 	scols_table_set_stream(t->tb, f);
+	for (size_t i = 0; isatty(fileno(f)) && i < scols_table_get_ncols(t->tb); i++) {
+		struct libscols_column *cl = scols_table_get_column(t->tb, i);
+
+		if (scols_column_is_wrap(cl))
+			scols_column_set_wrapfunc(cl, wrap_chunksize, wrap_nextchunk, NULL);
+	}
 	return scols_print_table(t->tb);
 }
 

@@ -122,8 +122,8 @@ const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr)
 		return attr == UC_ATTR_MIN ? "cpu.uclamp.min" : "cpu.uclamp.max";
 	case UC_KIND_SUBTREE:
 		return "cgroup.subtree_control";
-	case UC_KIND_SYSCTL:
-		return uc_sysctl_name(attr) ? uc_sysctl_name(attr) : "?";
+	case UC_KIND_SYSCTL:	/* the knob: the target already names the sysctl */
+		return uc_sysctl_knob(attr) ? uc_sysctl_knob(attr)->knob : "?";
 	case UC_KIND_TASK:
 		break;
 	}
@@ -158,7 +158,7 @@ const char *uc_change_target(const struct uc_change *c, char *buf, size_t n)
 				 c->label ? ")" : "");
 		break;
 	case UC_KIND_SYSCTL:
-		snprintf(buf, n, "kernel.%s", uc_attr_name(c->kind, c->attr));
+		snprintf(buf, n, "kernel.%s", uc_sysctl_name(c->attr) ? uc_sysctl_name(c->attr) : "?");
 		break;
 	case UC_KIND_CGROUP:
 	case UC_KIND_SUBTREE:

@@ -136,7 +136,7 @@ void uc_sysinfo_advise(struct uc_sysinfo *s)
 
 	if (fp->state == UC_KEY_UNSUPPORTED)
 		snprintf(s->advice, sizeof(s->advice),
-			 "this kernel has no uclamp (needs CONFIG_UCLAMP_TASK, Linux 5.3+): "
+			 "this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+): "
 			 "clamps cannot be used here");
 	else if (s->scx_rc == 0 && !strcmp(s->scx, "enabled"))
 		snprintf(s->advice, sizeof(s->advice),

@@ -114,9 +114,9 @@ echo 1024 >"$K/sched_util_clamp_max"
 # now: uclampctl.conf (min 60%, max 80%, allow-enable) + 10-fine.conf (rt-default 0)
 t "--check: differs" 1 $U apply --check
 has 'differs'
-has 'kernel\.sched_util_clamp_min +sched_util_clamp_min +1024 +614'
-has 'kernel\.sched_util_clamp_max +sched_util_clamp_max +1024 +819'
-has 'kernel\.sched_util_clamp_min_rt_default +sched_util_clamp_min_rt_default +1024 +0'
+has 'kernel\.sched_util_clamp_min +util_min +1024 +614'
+has 'kernel\.sched_util_clamp_max +util_max +1024 +819'
+has 'kernel\.sched_util_clamp_min_rt_default +util_min_rt_default +1024 +0'
 t "--check -q: only the exit code" 1 $U -q apply --check
 [ -z "$OUT" ] && _pass "quiet" || _fail "-q printed: $OUT"
 tj "--check -J" 1 $U apply --check -J
@@ -157,11 +157,11 @@ jcheck "second run: changed false, no writes" \
 # drift, then -J with --yes: exactly the drifted value
 echo 700 >"$K/sched_util_clamp_max"
 t "--check sees drift" 1 $U apply --check
-has 'kernel\.sched_util_clamp_max +sched_util_clamp_max +700 +819'
-hasnt 'sched_util_clamp_min +sched_util_clamp_min '
+has 'kernel\.sched_util_clamp_max +util_max +700 +819'
+hasnt 'sched_util_clamp_min +util_min '
 tj "-J repairs the drift" 0 $U apply -J --config "$C/noconsent.conf" -y
 jcheck "one change with target/attribute/from/to" \
-	'c = d["changes"]; assert d["changed"] is True and len(c) == 1 and c[0]["target"] == "kernel.sched_util_clamp_max" and c[0]["attribute"] == "sched_util_clamp_max" and (c[0]["from"], c[0]["to"]) == ("700", "819") and d["failed"] == []'
+	'c = d["changes"]; assert d["changed"] is True and len(c) == 1 and c[0]["target"] == "kernel.sched_util_clamp_max" and c[0]["attribute"] == "util_max" and (c[0]["from"], c[0]["to"]) == ("700", "819") and d["failed"] == []'
 same "$K/sched_util_clamp_max" 819
 
 # ---- --config: files and directories, later wins ---------------------------------------
@@ -170,15 +170,15 @@ printf '[system]\nmax = 900\n' >"$C/d/50-b.conf"
 printf '[system]\nmax = 1000\nmin = 10\n' >"$C/d/40-a.conf"
 printf '[fast-path]\nallow-enable = yes\n' >"$C/d/00-consent.conf"
 t "--config DIR: name order" 0 $U apply --config "$C/d" --dry-run
-has 'kernel\.sched_util_clamp_max +sched_util_clamp_max +819 +900'
-has 'kernel\.sched_util_clamp_min +sched_util_clamp_min +614 +10'
+has 'kernel\.sched_util_clamp_max +util_max +819 +900'
+has 'kernel\.sched_util_clamp_min +util_min +614 +10'
 t "--config DIR then FILE: the file wins" 0 $U apply --config "$C/d" --config "$C/noconsent.conf" --dry-run
 has 'nothing to change'
 t "--config DIR/ that is missing: no files" 0 $U apply --config "$C/noconsent.conf" --config "$C/no-such-dir/" --check
 t "--config DIR that is missing: an error" 2 $U apply --config "$C/noconsent.conf" --config "$C/no-such-dir" --check
 has 'no-such-dir: cannot read: No such file or directory'
 OUT=$(printf '[system]\nmax = 900\n' | $U apply --config /dev/stdin --dry-run 2>&1)
-if printf '%s\n' "$OUT" | grep -Eq 'sched_util_clamp_max +819 +900'; then _pass "--config /dev/stdin"; else _fail "--config /dev/stdin: $OUT"; fi
+if printf '%s\n' "$OUT" | grep -Eq 'sched_util_clamp_max +util_max +819 +900'; then _pass "--config /dev/stdin"; else _fail "--config /dev/stdin: $OUT"; fi
 t "--config a missing file" 2 $U apply --config "$C/missing.conf"
 has 'missing\.conf: cannot read: No such file or directory'
 
@@ -191,7 +191,7 @@ refused() {
 	t "$1" 2 "${@:3}"
 	has "$2"
 	has 'nothing changed'
-	hasnt 'sched_util_clamp_max +[0-9]+ +900'
+	hasnt 'sched_util_clamp_max +util_max +[0-9]+ +900'
 	unchanged
 }
 me=$(id -u)
@@ -201,7 +201,7 @@ chmod 0664 "$C/trust.conf"
 refused "a group-writable file" "trust\.conf: not trusted \(owner $me, mode 0664\)" $U apply -y --config "$C/trust.conf"
 chmod 0644 "$C/trust.conf"
 t "the same file, 0644: read" 0 $U apply --config "$C/trust.conf" --dry-run
-has 'sched_util_clamp_max +[0-9]+ +900'
+has 'sched_util_clamp_max +util_max +[0-9]+ +900'
 mkdir "$C/td"
 cp "$C/trust.conf" "$C/td/10-trust.conf"
 chmod 0777 "$C/td"
@@ -253,14 +253,14 @@ if [ -r /proc/sys/kernel/cap_last_cap ] && ! : 2>/dev/null >/proc/sys/kernel/cap
 	cur=$(cat /proc/sys/kernel/cap_last_cap)
 	printf '[fast-path]\nallow-enable = yes\n[system]\nmin = 60%%\nmax = 80%%\nrt-default = %d\n' $((cur - 1)) >"$C/fail.conf"
 	t "a write would fail: exit 1" 1 $U apply --config "$C/fail.conf"
-	has 'sched_util_clamp_min_rt_default: (permission denied|read-only)'
+	has 'sched_util_clamp_min_rt_default: util_min_rt_default: (permission denied|read-only)'
 	has 'refused: 1 target\(s\) cannot be written .*nothing changed'
 	hasnt 'undone'
 	same "$K/sched_util_clamp_min" 1024
 	same "$K/sched_util_clamp_max" 1024
 	tj "a write would fail: -J" 1 $U apply --config "$C/fail.conf" -J
 	jcheck "failed, nothing rolled back, changed false" \
-		'assert d["changed"] is False and len(d["failed"]) == 1 and d["failed"][0]["attribute"] == "sched_util_clamp_min_rt_default" and d["failed"][0]["error"] and d["rolled_back"] == [] and "cannot be written" in d["errors"][0]'
+		'assert d["changed"] is False and len(d["failed"]) == 1 and d["failed"][0]["attribute"] == "util_min_rt_default" and d["failed"][0]["error"] and d["rolled_back"] == [] and "cannot be written" in d["errors"][0]'
 	same "$K/sched_util_clamp_min" 1024
 	rm -f "$K/sched_util_clamp_min_rt_default"
 else
@@ -316,11 +316,27 @@ printf '[tasks sleepers]\nargv0 = sleep\npriority = 1\nmax = 5\n' >"$C/prio.conf
 t "[tasks] rules: a higher priority wins" 0 $U apply --config "$C/rules.conf" --config "$C/prio.conf" --dry-run
 has "^pid $S1 \(alpha\) +util_max +[0-9]+ +5 "
 has "^pid $S3 \(gamma\) +util_max +[0-9]+ +5 "	# above the exclude
+# a kernel without uclamp: the dry run says so in the one wording, not "may enable ... unsupported"
+if ! [ -e /proc/sys/kernel/sched_util_clamp_min ]; then
+	mkdir -p "$C/saved" && mv "$K"/sched_util_clamp_* "$C/saved/"
+	t "[tasks] dry run without uclamp" 0 $U apply --config "$C/prio.conf" --dry-run
+	has '^this kernel has no uclamp \(CONFIG_UCLAMP_TASK, Linux 5\.3\+\): cannot be applied$'
+	hasnt 'may enable'
+	mv "$C/saved"/* "$K/"
+fi
 kill $S1 $S2 $S3 2>/dev/null
 
 # ---- no uclamp in the kernel -------------------------------------------------------------
 rm -f "$K"/sched_util_clamp_*
 t "[system] without uclamp: exit 4" 4 $U apply --config "$C/noconsent.conf" -y
 has 'noconsent\.conf:2: \[system\]: the kernel has no uclamp sysctls'
+# -J: the fast path's state in the words of status and check ("unsupported"), not "unknown"
+if ! [ -e /proc/sys/kernel/sched_util_clamp_min ]; then
+	tj "[system] without uclamp, -J: exit 4" 4 $U apply --config "$C/noconsent.conf" -y -J
+	jcheck "fast_path says unsupported" \
+		'assert d["fast_path"] == {"before": "unsupported", "after": "unsupported"}, d["fast_path"]'
+	t "check says the same word" 4 $U check
+	has '^unsupported '
+fi
 
 finish

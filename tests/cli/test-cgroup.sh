@@ -53,7 +53,7 @@ done
 # ---- no uclamp in the (fake) kernel: show says so, exit 4 ------------------
 rm -f "$ROOT"/proc/sys/kernel/sched_util_clamp_*
 t "show without uclamp" 4 $U cgroup show
-has 'no uclamp'
+has '^uclampctl: this kernel has no uclamp \(CONFIG_UCLAMP_TASK, Linux 5\.3\+\): '
 fake_sysctls 1024 1024 1024
 
 # ---- paths: refused when leaving the hierarchy. Without any cpu hierarchy

@@ -1,9 +1,12 @@
 #!/bin/bash
-# The shell completions (completions/): each shell's own completion engine on
-# partial command lines, compared with the candidates expected. bash: the
-# completion function with COMP_WORDS/COMP_CWORD; zsh: compinit in a
-# pseudo-terminal (tests/cli/complete.zsh); fish: 'complete -C'. A missing
-# shell is skipped with a message; all three missing: exit 77.
+# The shell completions (completions/): partial command lines typed into each
+# real shell, the candidates compared with those expected. bash: an
+# interactive bash in a detached tmux window, the line and a TAB typed with
+# send-keys (readline splits the words, as for a user), the completion's
+# answer recorded, the line read back with capture-pane; zsh: an interactive
+# zsh in a pseudo-terminal (zpty, tests/cli/complete.zsh), the line and a TAB
+# typed into zle; fish: its own engine ('complete -C'). A missing shell (or
+# tmux, for bash) is skipped with a message; all three missing: exit 77.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 COMPL=$TESTS_SRCDIR/../completions
@@ -18,19 +21,54 @@ export PATH=$T/bin:$PATH
 # a process of ours, for PIDs and process names
 sleep 300 &
 SPID=$!
-trap 'kill $SPID 2>/dev/null; rm -rf "${_tmpdirs[@]}"' EXIT
+BSOCK=uclampctl-compl-$$
+trap 'kill $SPID 2>/dev/null; tmux -L "$BSOCK" kill-server 2>/dev/null; rm -rf "${_tmpdirs[@]}"' EXIT
 USERS=$(getent passwd | cut -d: -f1 | grep '^ro' | sort -u | tr '\n' ' ')
 
-# bash: readline splits "--format=j" at "="; the function gets the pieces
-comp_bash() {
-	local w words=()
-	for w in "$@"; do
-		if [[ $w == --*=* ]]; then words+=("${w%%=*}" = "${w#*=}"); else words+=("$w"); fi
+# bash in tmux: the completion function is wrapped to record what it answered
+# for the words readline gave it (e.g. "--format" "=" "j" for --format=j)
+bt() { tmux -L "$BSOCK" "$@"; }
+bash_start() {
+	local n=0
+	cat >"$T/bashrc" <<EOF
+PS1='ready> '
+bind 'set bell-style none'
+source $COMPL/uclampctl
+_rec() {
+	_uclampctl "\$@"
+	printf '%s\n' "\${COMPREPLY[@]}" >$T/b.tmp
+	mv $T/b.tmp $T/b.out
+}
+complete -F _rec uclampctl
+EOF
+	bt -f /dev/null new-session -d -x 250 -y 20 \
+		"env -i HOME=$T TERM=screen PATH=$PATH bash --rcfile $T/bashrc -i" || return 1
+	until bt capture-pane -p | grep -q '^ready>$'; do
+		((n++ < 100)) || return 1
+		sleep 0.05
 	done
-	bash --norc --noprofile -c 'source "$1"; shift
-		COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
-		_uclampctl; printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPL/uclampctl" "${words[@]}"
+}
+# bash_type WORDS...: type the line and a TAB; $BLINE is the line after it
+# (with $BWANT set: read again, for up to 3 s, until it is that)
+bash_type() {
+	local line="$*" n=0 k=0
+	[ -z "${*: -1}" ] && line+=" "
+	rm -f "$T/b.out"
+	bt send-keys -l "$line"
+	bt send-keys Tab
+	until [ -e "$T/b.out" ]; do
+		((n++ < 200)) || break
+		sleep 0.02
+	done
+	while sleep 0.05; do
+		BLINE=$(bt capture-pane -p | grep '^ready>' | tail -n 1 | sed 's/^ready> \{0,1\}//; s/[[:space:]]*$//')
+		[ -z "${BWANT-}" ] || [ "$BLINE" = "$BWANT" ] || ((k++ > 60)) && break
+	done
+	bt send-keys C-e C-u
+}
+comp_bash() {
+	bash_type "$@"
+	cat "$T/b.out" 2>/dev/null
 }
 # (one compinit dump for all the calls: only the first scans $fpath)
 comp_zsh() { ZCOMPDUMP=$T/zcompdump zsh -f "$TESTS_SRCDIR/cli/complete.zsh" "$COMPL" "$@"; }
@@ -45,7 +83,7 @@ comp_fish() {
 cands() {
 	local sh=$1
 	shift
-	"comp_$sh" "$@" 2>&1 | sed 's|/$||' | if [ "$sh" = bash ] && [[ ${*: -1} == --*=* ]]; then
+	"comp_$sh" "$@" 2>&1 | sed -e 's|/$||' -e '/^$/d' | if [ "$sh" = bash ] && [[ ${*: -1} == --*=* ]]; then
 		local last=${*: -1}
 		sed "s|^|${last%%=*}=|"
 	else
@@ -67,9 +105,27 @@ includes() {
 	if [[ " $got" == *" $want "* ]]; then _pass "$sh: $* offers $want"; else FAIL=$((FAIL + 1)); echo "not ok - $sh: '$*' -> '$got', lacks '$want'"; fi
 }
 
+# line_is WORDS... -- WANT: after a TAB, bash's command line reads WANT
+line_is() {
+	local words=()
+	while [ "$1" != -- ]; do words+=("$1"); shift; done
+	BWANT=$2 bash_type "${words[@]}"
+	if [ "$BLINE" = "$2" ]; then _pass "bash: '${words[*]}' TAB -> '$2'"; else FAIL=$((FAIL + 1)); echo "not ok - bash: '${words[*]}' TAB -> '$BLINE', expected '$2'"; fi
+}
+
 cases() {
 	local sh=$1
 	is "$sh" "status system " uclampctl s
+	# --format=TAB, lower-case columns, global options after the command
+	is "$sh" "--format=json --format=prometheus --format=text " uclampctl status --format=
+	is "$sh" "--format=json " uclampctl watch status --format=j
+	is "$sh" "pid,tid " uclampctl task show -o pid,t
+	is "$sh" "+eff_min,eff_max_pct " uclampctl cgroup show -o +eff_min,eff_max_
+	is "$sh" "--verbose --version " uclampctl status --ver
+	is "$sh" "--quiet " uclampctl task set --qu
+	# a cgroup is a group, never one of its control files
+	is "$sh" "$T/d/grp-a $T/d/grp-b " uclampctl cgroup set "$T/d/g"
+	is "$sh" "" uclampctl cgroup show "$T/d/gf"
 	is "$sh" "--help --quiet --verbose --version --wait -V -h -q -v " uclampctl -
 	is "$sh" "set show " uclampctl -v task s
 	is "$sh" "--max --min " uclampctl task set --m
@@ -127,6 +183,14 @@ for sh in bash zsh fish; do
 		echo "# SKIP: $sh is not installed: its completion is not tested"
 		continue
 	fi
+	if [ "$sh" = bash ] && ! command -v tmux >/dev/null; then
+		echo "# SKIP: tmux is not installed: bash's completion is not tested"
+		continue
+	fi
+	if [ "$sh" = bash ] && ! bash_start; then
+		_fail "bash did not start in tmux"
+		continue
+	fi
 	if [ "$sh" = zsh ] && ! zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
 		echo "# SKIP: zsh has no zsh/zpty module: its completion is not tested"
 		continue
@@ -135,6 +199,12 @@ for sh in bash zsh fish; do
 	cases "$sh"
 	commands "$sh"
 	options "$sh"
+	if [ "$sh" = bash ]; then
+		# what readline makes of the answers: the line as the user sees it
+		line_is uclampctl status --format=j -- "uclampctl status --format=json"
+		line_is uclampctl task show -o pid,co -- "uclampctl task show -o pid,comm"
+		line_is uclampctl status -v --format j -- "uclampctl status -v --format json"
+	fi
 done
 if [ "$ran" = 0 ]; then
 	echo "SKIP: none of bash, zsh, fish can run here"

@@ -46,14 +46,18 @@ has 'older than 5\.9'
 # no uclamp at all
 rm -f "$K"/sched_util_clamp_*
 t "show without uclamp" 4 $U system show
-has 'no uclamp'
+has '^uclampctl: this kernel has no uclamp \(CONFIG_UCLAMP_TASK, Linux 5\.3\+\): '
 t "set without uclamp" 4 $U system set --min 0 -y
+has '^uclampctl: this kernel has no uclamp \(CONFIG_UCLAMP_TASK, Linux 5\.3\+\): '
 
 # ---- set: ordering, equal values, consent -----------------------------------
 fake_sysctls 0 512 1024
 t "dry run: raise min above the current max" 0 $U system set --min 800 --max 1024 --dry-run
 has 'dry run: nothing changed'
 has '2 to change'
+# a row names the sysctl once: TARGET the sysctl, ATTRIBUTE the knob
+has '^kernel\.sched_util_clamp_max +util_max +512 +1024 '
+hasnt 'sched_util_clamp_m[a-z_]* +sched_util_clamp'
 order=$(printf '%s\n' "$OUT" | grep -o 'sched_util_clamp_m[a-z]*' | uniq | tr '\n' ' ')
 if [ "$order" = "sched_util_clamp_max sched_util_clamp_min " ]; then _pass "max planned before min"; else _fail "order: $order"; fi
 same "$K/sched_util_clamp_min" 0
@@ -155,7 +159,7 @@ if [ -w "$adj" ]; then
 	rm "$K/sched_util_clamp_min"
 	ln -s "$adj" "$K/sched_util_clamp_min"
 	t "second write fails: the first is undone" 1 $U system set --min 1024 --max 1024 -y
-	has 'sched_util_clamp_min: Invalid argument'
+	has 'sched_util_clamp_min: util_min: Invalid argument'
 	has '1 change\(s\) undone'
 	same "$K/sched_util_clamp_max" 512
 fi

@@ -133,6 +133,33 @@ for g in $groups; do
 	in_se "^Try 'uclampctl $c --help'"
 done
 
+# ---- global options after the command (as systemctl): the same as before it ----
+u "status -v: as -v status" 0 status -v
+in_so '^kernel '
+u "-q after every command's help is accepted" 0 keys -q
+for c in status check keys "task show" "task set" "task reset" run "system show" "system set" \
+	"cgroup show" "cgroup set" apply "watch status" watch; do
+	for g in -V --version; do
+		# shellcheck disable=SC2086
+		u "uclampctl $c $g" 0 $c $g
+		in_so '^uclampctl [0-9]+\.[0-9]+\.[0-9]+$'
+	done
+	# shellcheck disable=SC2086
+	u "uclampctl $c --wait 5 -q -v --help" 0 $c --wait 5 -q -v --help
+	in_so '^Usage:'
+	# shellcheck disable=SC2086
+	u "uclampctl $c --wait=-1" 2 $c --wait=-1
+	in_se "^uclampctl: invalid value '-1' for --wait"
+	in_se "^Try 'uclampctl "
+done
+u "check -q: nothing printed" 3 check -q
+no_so
+no_se
+u "keys --quiet: no -v notes" 0 keys --quiet -v
+no_se
+u "system show -v --verbose" 0 system show -v --verbose
+in_so '^KNOB '
+
 # Every implemented command rejects an unknown option with exit 2 and a "Try" line.
 for c in status check keys "task show" "task set" "task reset" run "system show" "system set" \
 	"cgroup show" "cgroup set" apply; do
@@ -142,5 +169,22 @@ for c in status check keys "task show" "task set" "task reset" run "system show"
 	u "uclampctl $c --frobnicate" 2 $c --frobnicate
 	in_se "Try 'uclampctl $c --help'"
 done
+
+# ---- a successful write with --yes: one summary line, the warning once; -q: nothing ----
+fake_key 0
+u "system set --yes, key off" 0 system set --min 60% --max 80% --yes
+in_so '^changed 2, unchanged 0, gone 0, failed 0$'
+[ "$(printf '%s\n' "$SO" | grep -c .)" = 1 ] && _pass "one line on stdout" || _fail "stdout is not one line"
+se_lines 1
+in_se '^uclampctl: warning: this will enable the uclamp fast path \(static key sched_uclamp_used\) until reboot$'
+fake_sysctls 1024 1024 1024
+u "system set --yes -q, key off" 0 system set --min 60% --max 80% --yes -q
+no_so
+no_se
+fake_sysctls 1024 1024 1024
+u "-q system set --yes, key off" 0 -q system set --min 60% --max 80% --yes
+no_so
+no_se
+if [ "$(cat "$ROOT/proc/sys/kernel/sched_util_clamp_max")" = 819 ]; then _pass "-q wrote"; else _fail "-q did not write"; fi
 
 finish

@@ -20,7 +20,7 @@ has "go with 'watch status'"
 t "status with a daemon option" 2 $U watch status --dry-run
 has 'watch status takes only'
 t "an unknown format" 2 $U watch status --format=xml
-has "invalid format 'xml' for --format"
+has "invalid format 'xml' for --format: use text, json or prometheus"
 t "no daemon" 1 $U watch status --socket "$ROOT/none.sock"
 has 'the daemon is not running'
 
@@ -41,11 +41,16 @@ has 'nothing to change|dry run'
 # daemon's wire format): the table, JSON through the one JSON writer, and the
 # Prometheus names the Grafana dashboard queries.
 S=$ROOT/status.sock
-python3 "$TESTS_SRCDIR/cli/fake-watch-status.py" "$S" 3 >"$ROOT/fake.out" 2>&1 &
+python3 "$TESTS_SRCDIR/cli/fake-watch-status.py" "$S" 5 >"$ROOT/fake.out" 2>&1 &
 for _ in $(seq 50); do [ -S "$S" ] && break; sleep 0.1; done
 t "status: the table" 0 $U watch status --socket "$S"
 has '^rescans +start=1 overrun=1 seq_gap=2 queue_full=0 reload=0 locked=0$'
 has '^tracked processes +17 \(cap 65536\)$'
+# the plain format's word is "text", as for status; "table" (its old word) still works
+for f in text table; do
+	t "status --format=$f" 0 $U watch status --socket "$S" --format=$f
+	has '^tracked processes +17 \(cap 65536\)$'
+done
 t "status: JSON" 0 $U watch status --socket "$S" -J
 if printf '%s\n' "$OUT" | python3 -c 'import json, sys
 d = json.load(sys.stdin)

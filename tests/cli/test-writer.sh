@@ -77,14 +77,14 @@ wait
 fake_key 0	# the key reads off: a change would enable it, so it asks
 if command -v script >/dev/null; then
 	OUT=$(printf 'n\n' | script -qec "$U system set --min 200 --max 900" /dev/null 2>&1)
-	order=$(printf '%s\n' "$OUT" | grep -nE 'sched_util_clamp_min +300 +200|Continue\? \[y/N\]' | cut -d: -f1 | tr '\n' ' ')
+	order=$(printf '%s\n' "$OUT" | grep -nE 'sched_util_clamp_min +util_min +300 +200|Continue\? \[y/N\]' | cut -d: -f1 | tr '\n' ' ')
 	if printf '%s\n' "$OUT" | grep -q 'Continue? \[y/N\]' && [ "$(echo $order | wc -w)" = 2 ] &&
 		[ "${order%% *}" -lt "$(echo $order | cut -d' ' -f2)" ]; then
 		_pass "the plan is shown above the question"
 	else
 		_fail "no plan above the question"
 	fi
-	has 'sched_util_clamp_max +1024 +900'
+	has 'sched_util_clamp_max +util_max +1024 +900'
 	has 'not confirmed: nothing changed'
 	same "$K/sched_util_clamp_min" 300
 else

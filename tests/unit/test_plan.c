@@ -189,10 +189,11 @@ static void test_names(void **state)
 	assert_string_equal(uc_attr_name(UC_KIND_TASK, UC_ATTR_MIN), "util_min");
 	assert_string_equal(uc_attr_name(UC_KIND_TASK, UC_ATTR_MAX), "util_max");
 	assert_string_equal(uc_attr_name(UC_KIND_TASK, UC_ATTR_RESET_ON_FORK), "reset_on_fork");
-	assert_string_equal(uc_attr_name(UC_KIND_SYSCTL, UC_ATTR_MIN), "sched_util_clamp_min");
-	assert_string_equal(uc_attr_name(UC_KIND_SYSCTL, UC_ATTR_MAX), "sched_util_clamp_max");
+	/* a sysctl's attribute is its knob: the target names the sysctl */
+	assert_string_equal(uc_attr_name(UC_KIND_SYSCTL, UC_ATTR_MIN), "util_min");
+	assert_string_equal(uc_attr_name(UC_KIND_SYSCTL, UC_ATTR_MAX), "util_max");
 	assert_string_equal(uc_attr_name(UC_KIND_SYSCTL, UC_ATTR_RT_DEFAULT),
-			    "sched_util_clamp_min_rt_default");
+			    "util_min_rt_default");
 	/* no knob of that name: not silently the rt_default */
 	assert_string_equal(uc_attr_name(UC_KIND_SYSCTL, UC_ATTR_RESET_ON_FORK), "?");
 	assert_string_equal(uc_attr_name(UC_KIND_CGROUP, UC_ATTR_MIN), "cpu.uclamp.min");

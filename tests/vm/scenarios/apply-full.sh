@@ -47,7 +47,7 @@ printf '[system]\nmax = 80%%\n' >"$T/conf.d/50-max.conf"
 C=(--config "$T/uclampctl.conf" --config "$T/conf.d")
 
 expect_rc 1 uclampctl apply "${C[@]}" --check
-expect_out 'kernel\.sched_util_clamp_max +sched_util_clamp_max +1024 +819'
+expect_out 'kernel\.sched_util_clamp_max +util_max +1024 +819'
 expect_out 'apptest +cpu\.uclamp\.min +0\.00 +20\.00'
 expect_out "pid $P \(uc-target\) +util_max +1024 +300"
 expect_out "pid $PY tid $PYT \(python3\) +util_min +0 +100"

@@ -11,6 +11,18 @@ expect_out 'uct +0\.00 +max +0 +1024 +0 +1024'
 expect_out 'q .*cpu not in the parent'
 expect_rc 0 uclampctl cgroup show -J nest -R
 expect_out '"children"'
+# on an 80-column terminal (tmux) the tree keeps a group on one line: NOTE is cut
+rows=$(uclampctl cgroup show -R | wc -l)
+if tmux -L vm new-session -d -x 80 -y 100 "$UCLAMPCTL cgroup show -R; tmux -L vm wait-for -S done; sleep 60"; then
+	tmux -L vm wait-for done
+	tty_out=$(tmux -L vm capture-pane -p -J | sed -e 's/[[:space:]]*$//' -e '/^$/d')
+	tmux -L vm kill-server
+	printf '%s\n' "$tty_out" | sed 's/^/    | /'
+	check "80 columns: no line wider" test -z "$(printf '%s\n' "$tty_out" | awk 'length > 80')"
+	check "80 columns: one line per group ($rows)" test "$(printf '%s\n' "$tty_out" | wc -l)" = "$rows"
+else
+	echo "  (no tmux in the guest: the 80-column check is skipped)"
+fi
 expect_key 0 "after reading"
 
 # the current values, in every spelling: nothing is written (any write would flip the key)

@@ -14,7 +14,7 @@ expect_key 0 "right after boot"
 expect_rc 0 uclampctl status
 expect_out '^fast path +off \(source: kcore\)$'
 expect_out "sched_uclamp_used = 0, read from /proc/kcore at its /proc/kallsyms address $addr"
-expect_out '^uclamp +tasks yes, cgroups yes, static key yes$'
+expect_out '^uclamp +tasks yes, cgroups yes, static key sched_uclamp_used present$'
 expect_out '^system +util_min 1024, util_max 1024, util_min_rt_default 1024$'
 expect_out '^clamped +0 of [0-9]+ threads, 0 of [0-9]+ cgroups'
 expect_out '^advice +'

@@ -53,7 +53,8 @@ def lines(changes, side):
     for c in changes:
         what = c.get("target", "?")
         attr = c.get("attribute")
-        if attr and attr not in what:
+        # a sysctl's target names it already (its attribute is the knob)
+        if attr and attr not in what and c.get("kind") != "sysctl":
             what += " " + attr
         out.append("%s = %s\n" % (what, c.get(side)))
     return "".join(out)

@@ -1,0 +1,87 @@
+#!/bin/bash
+# Tables on an 80-column terminal: every listing and plan is run in a real
+# terminal (a detached tmux window, 80 columns) and read back with its
+# wrapped lines joined: no line may be wider than 80 columns, a cell that
+# wraps (keys' MEANING) wraps at spaces, never inside a word, and a row that
+# fits in a pipe's output stays one line (cgroup show -R's tree, plan rows).
+# No tmux: skipped (exit 77).
+. "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
+
+if ! command -v tmux >/dev/null; then
+	echo "SKIP: tmux is not installed"
+	exit 77
+fi
+U=$UCLAMPCTL
+fake_root
+fake_sysctls 1024 1024 1024
+fake_release 6.1.0
+fake_key 0
+sleep 600 & S1=$!
+mkdir -p "$ROOT/proc/$S1/task/$S1"
+echo a-rather-long-name >"$ROOT/proc/$S1/comm"
+echo a-rather-long-name >"$ROOT/proc/$S1/task/$S1/comm"
+printf 'Name:\ta-rather-long-name\nTgid:\t%s\nPid:\t%s\nPPid:\t1\nUid:\t0\t0\t0\t0\n' "$S1" "$S1" >"$ROOT/proc/$S1/status"
+
+SOCK=uclampctl-cols-$$
+T=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-cols.XXXXXX")
+_tmpdirs+=("$T")
+trap 'kill $S1 2>/dev/null; tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "${_tmpdirs[@]}"' EXIT
+
+# on_tty ARGS...: uclampctl ARGS on an 80-column terminal; what it showed, wrapped
+# lines joined, in $OUT (trailing blanks dropped)
+on_tty() {
+	local q
+	q=$(printf '%q ' "$U" "$@")
+	tmux -L "$SOCK" -f /dev/null new-session -d -x 80 -y 300 -e "UCLAMPCTL_SYSROOT=$ROOT" \
+		"stty cols 80 rows 300; $q; tmux -L $SOCK wait-for -S done; sleep 60"
+	tmux -L "$SOCK" wait-for done
+	OUT=$(tmux -L "$SOCK" capture-pane -p -J -S - | sed -e 's/[[:space:]]*$//' -e '/^$/d')
+	tmux -L "$SOCK" kill-server 2>/dev/null
+}
+# fits WHAT: no line of $OUT is wider than 80 columns
+fits() {
+	local wide
+	wide=$(printf '%s\n' "$OUT" | awk 'length($0) > 80' | head -n 3)
+	if [ -z "$wide" ]; then _pass "$1: every line fits in 80 columns"; else _fail "$1: lines over 80 columns: $wide"; fi
+}
+# same_rows WHAT ARGS...: as many lines on the terminal as in a pipe (no row wrapped)
+same_rows() {
+	local what=$1 piped
+	shift
+	piped=$("$U" "$@" 2>&1 | sed '/^$/d' | wc -l)
+	if [ "$(printf '%s\n' "$OUT" | wc -l)" = "$piped" ]; then _pass "$what: one line per row"; else _fail "$what: $piped rows in a pipe, more lines on the terminal"; fi
+}
+
+on_tty keys
+fits "keys"
+has '^KEY +STATE +HOW +MEANING$'
+# every word of every meaning is whole on the terminal
+missing=
+for w in $("$U" keys -o MEANING -n); do
+	printf '%s\n' "$OUT" | grep -Fqw -- "$w" || missing+=" $w"
+done
+if [ -z "$missing" ]; then _pass "keys: no word cut by the wrap"; else _fail "keys: words cut:$missing"; fi
+
+on_tty system show
+fits "system show"
+has '^util_min_rt_default '
+on_tty system show -o KNOB,VALUE,MEANING
+fits "system show -o KNOB,VALUE,MEANING"
+same_rows "system show" system show
+
+on_tty system set --min 10% --max 50% --dry-run
+fits "system set --dry-run"
+has '^kernel\.sched_util_clamp_min +util_min +1024 +102 +enables$'
+same_rows "system set --dry-run" system set --min 10% --max 50% --dry-run
+
+# the default columns with a 15-character name: one line (COMM is cut if need be)
+on_tty task show "$S1"
+fits "task show"
+has "^ *$S1 +$S1 +a-rather-long"
+same_rows "task show" task show "$S1"
+
+on_tty cgroup show -R
+fits "cgroup show -R"
+has '^CGROUP '
+same_rows "cgroup show -R" cgroup show -R
+finish
