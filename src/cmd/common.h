@@ -11,8 +11,8 @@
 
 #include "uclamp/exec.h"
 #include "uclamp/guard.h"
-#include "uclamp/json.h"
-#include "uclamp/output.h"
+#include "cmd/json.h"
+#include "cmd/output.h"
 #include "uclamp/plan.h"
 #include "uclamp/run.h"
 #include "uclamp/value.h"

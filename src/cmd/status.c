@@ -14,7 +14,7 @@
 #include "cmd/common.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/fastpath.h"
-#include "uclamp/json.h"
+#include "cmd/json.h"
 #include "uclamp/keys.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysinfo.h"

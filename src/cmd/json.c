@@ -1,5 +1,5 @@
 /* The JSON writer (see json.h). */
-#include "uclamp/json.h"
+#include "cmd/json.h"
 
 void uc_json_init(struct uc_json *j, FILE *f, int indent)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uclamp/output.h"
+#include "cmd/output.h"
 
 static int col_by_name(const struct uc_col *cols, size_t ncols, const char *name, size_t len)
 {
