@@ -9,12 +9,11 @@
 #include <stdnoreturn.h>
 #include <sys/types.h>
 
-#include "uclamp/exec.h"
 #include "uclamp/guard.h"
 #include "cmd/json.h"
 #include "cmd/output.h"
 #include "uclamp/plan.h"
-#include "uclamp/run.h"
+#include "uclamp/plan_run.h"
 #include "uclamp/value.h"
 
 /* Exit codes, all commands (check has its own, see cmd/check.c). */

@@ -1,5 +1,5 @@
 /*
- * test_run.c: running a plan (src/lib/run.c) with scripted writes, a
+ * test_plan_run.c: running a plan (src/lib/plan_run.c) with scripted writes, a
  * scripted key state and a scripted answer at the prompt. Checks what the
  * report says and which writes were made: none before the guard said go.
  */
@@ -13,7 +13,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "uclamp/run.h"
+#include "uclamp/plan_run.h"
 #include "uclamp/sched.h"
 #include "plan_fixture.h"
 

@@ -1,5 +1,5 @@
 /*
- * Running a plan (see run.h): guard, execute, report. The order is the
+ * Running a plan (see plan_run.h): guard, execute, report. The order is the
  * promise: nothing is written before the guard said go, and the report says
  * exactly what happened to every change.
  */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "uclamp/fastpath.h"
-#include "uclamp/run.h"
+#include "uclamp/plan_run.h"
 
 const char *uc_run_outcome_name(enum uc_run_outcome o)
 {
