@@ -171,9 +171,10 @@ struct cli_run {
 	bool key_always;		/* report the key's state even if the plan cannot flip it */
 };
 
-/* Run the plan (uc_plan_run) with the terminal's prompt and -v's key reader. */
-void cli_plan_run(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
-		  struct uc_report *r);
+/* Run the plan (uc_plan_run) with the terminal's prompt and -v's key reader;
+ * fills r and renders nothing (apply renders its own; cli_run_plan below renders). */
+void cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
+			struct uc_report *r);
 /* The guard's words on stderr: warning, refusal, "not confirmed". */
 void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r);
 /* The report as text: "nothing to change", the dry-run plan, failures, the summary. */
