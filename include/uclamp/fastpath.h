@@ -24,10 +24,21 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "uclamp/guard.h"
 #include "uclamp/kmem.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
+
+/* The state of sched_uclamp_used: what the guard weighs a plan against. */
+enum uc_key_state {
+	UC_KEY_UNKNOWN,
+	UC_KEY_OFF,
+	UC_KEY_ON,
+	UC_KEY_ALWAYS_ON,	/* uclamp without the key (5.3-5.8): accounting always runs */
+	UC_KEY_UNSUPPORTED,	/* no uclamp in this kernel */
+};
+
+/* off on unknown always-on unsupported */
+const char *uc_key_state_name(enum uc_key_state s);
 
 enum uc_fp_source {
 	UC_FP_SRC_NONE,
