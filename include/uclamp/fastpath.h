@@ -134,7 +134,7 @@ enum uc_fp_kver {
 };
 /* release: uname -r; signature: /proc/version_signature (Ubuntu: its last
  * word is the upstream version, e.g. "Ubuntu 5.4.0-42.46-generic 5.4.44"),
- * or NULL. */
+ * or NULL. Used inside fastpath.c; exported for test_fastpath.c. */
 enum uc_fp_kver uc_fp_version_rule(const char *release, const char *signature);
 
 /* ---- seams for tests: where the evidence and support come from ---- */
@@ -146,7 +146,7 @@ struct uc_fp_ops {
 	int (*cgroups)(uc_fp_cg_fn fn, void *data);
 	int (*tasks)(uc_fp_task_fn fn, void *data);	/* every thread */
 };
-/* NULL restores the real ones. */
+/* NULL restores the real ones. A test seam (tests/unit). */
 void uc_fastpath_set_ops(const struct uc_fp_ops *ops);
 /* The real ones: walk the cpu hierarchy (uc_cg_init) and every thread (uc_tasks_walk). */
 int uc_fp_real_cgroups(uc_fp_cg_fn fn, void *data);

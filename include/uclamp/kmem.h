@@ -72,7 +72,8 @@ int uc_lockdown_state(char *buf, size_t n);
 /* One line on why /proc/kallsyms shows zeroed addresses (kptr_restrict,
  * perf_event_paranoid, CAP_SYSLOG), and why opening /proc/kcore failed with
  * err (no CONFIG_PROC_KCORE, lockdown=confidentiality, not root, no
- * CAP_SYS_RAWIO). */
+ * CAP_SYS_RAWIO). These three are used inside kmem.c; exported for
+ * test_fastpath.c. */
 void uc_kmem_hidden_reason(char *buf, size_t n);
 void uc_kmem_kcore_reason(int err, char *buf, size_t n);
 

@@ -80,8 +80,6 @@ enum uc_run_outcome {
 	UC_RUN_INTERRUPTED,
 };
 
-const char *uc_run_outcome_name(enum uc_run_outcome o);	/* "nothing", "dry-run", ... */
-
 struct uc_run_opts {
 	enum uc_exec_mode mode;
 	bool dry_run;
@@ -119,9 +117,6 @@ struct uc_report {
 	int stopped_by;			/* INTERRUPTED: *stop's value (the signal) */
 	const struct uc_plan *plan;	/* per change: target, attribute, from, to, state, err */
 };
-
-/* Count the plan's targets by state into r->targets. */
-void uc_report_count(struct uc_report *r, const struct uc_plan *plan);
 
 /* Tasks that exited, while planning or during the run. */
 size_t uc_report_gone(const struct uc_report *r);

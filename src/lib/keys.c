@@ -189,7 +189,8 @@ static int quota_cb(int dfd, const char *rel, void *data)
 	return 0;
 }
 
-int uc_cgroups_with_quota(size_t *groups, size_t *with_quota)
+/* The number of cgroups with a CPU quota. */
+static int cgroups_with_quota(size_t *groups, size_t *with_quota)
 {
 	struct quota_ctx q = { 0, 0 };
 	int rc = uc_fp_walk_cgroups(quota_cb, &q);
@@ -255,7 +256,7 @@ static void view_numa(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 static void view_cfs_bw(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 {
 	size_t groups, quota;
-	int rc = uc_cgroups_with_quota(&groups, &quota);
+	int rc = cgroups_with_quota(&groups, &quota);
 
 	(void)m;
 	if (rc == 0)
