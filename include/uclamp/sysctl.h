@@ -13,8 +13,11 @@ enum uc_sysctl_id { UC_SYS_MIN, UC_SYS_MAX, UC_SYS_RT_DEFAULT, UC_SYSCTL_NKNOBS 
 
 /*
  * Everything about a knob, one table (sysctl.c) for every user: plans,
- * status, 'system', the [system] section. A new knob is a row here, its
- * field in struct uc_sysctl_values and its UC_ATTR_.
+ * status, keys, 'system', the [system] section. A new knob is a row here, its
+ * field in struct uc_sysctl_values and its UC_ATTR_ (plan.h); then its words in
+ * the files that list the knobs for people (tests/cli/test-knobs.sh names
+ * them and fails until they do) and in the three completions
+ * (test-completion.sh).
  */
 struct uc_sysctl_knob {
 	enum uc_attr attr;	/* UC_ATTR_MIN, UC_ATTR_MAX, UC_ATTR_RT_DEFAULT */
@@ -51,6 +54,8 @@ int uc_sysctl_read_all(struct uc_sysctl_values *v);
 long uc_sysctl_value(const struct uc_sysctl_values *v, enum uc_attr attr);
 /* The knobs' options, "min, max or rt-default" (prefix "--": as typed). */
 const char *uc_sysctl_options(char *buf, size_t n, const char *prefix);
+/* The knobs' names, "util_min, util_max or util_min_rt_default". */
+const char *uc_sysctl_knob_names(char *buf, size_t n);
 /* The field of v for a knob of the table. */
 long *uc_sysctl_field(struct uc_sysctl_values *v, const struct uc_sysctl_knob *k);
 

@@ -21,6 +21,7 @@ static char knobs_help[1024];		/* what each knob does */
 static char set_synopsis[160];		/* "[--min V] [--max V] ... [options]" */
 static char set_options[512];		/* set's --help lines for them */
 static char knob_opts[96];		/* "--min, --max or --rt-default" */
+static char knob_names[96];		/* "util_min, util_max or util_min_rt_default" */
 static const char show_synopsis[] = "[options]";
 
 /* The long option of knob i of the table */
@@ -57,10 +58,11 @@ static void build_texts(void)
 	if (y < sizeof(set_synopsis))
 		snprintf(set_synopsis + y, sizeof(set_synopsis) - y, "[options]");
 	uc_sysctl_options(knob_opts, sizeof(knob_opts), "--");
+	uc_sysctl_knob_names(knob_names, sizeof(knob_names));
 }
 
 #define COLUMNS(NUM, TEXT, FLAG) \
-	TEXT(KNOB, 0.2, 0, "util_min, util_max or util_min_rt_default") \
+	TEXT(KNOB, 0.2, 0, knob_names) \
 	NUM(VALUE, 0.1, "capacity units (0..1024)") \
 	TEXT(PERCENT, 0.1, SCOLS_FL_RIGHT, "the value as a percentage of 1024") \
 	TEXT(SYSCTL, 0.3, 0, "the sysctl that holds it") \

@@ -345,6 +345,16 @@ static bool want_shared_processor(void)
 #endif
 }
 
+/* "sysctls 1024/1024/1024": every knob of the table, in its order. */
+static void sysctls_view(char *view, const struct uc_sysctl_values *v)
+{
+	size_t o = (size_t)snprintf(view, UC_SKEY_TEXT, "sysctls");
+
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && o < UC_SKEY_TEXT; i++)
+		o += (size_t)snprintf(view + o, UC_SKEY_TEXT - o, "%c%ld", i ? '/' : ' ',
+				      uc_sysctl_value(v, uc_sysctl_knobs[i].attr));
+}
+
 static void uclamp_row(struct uc_skeys *ks, struct uc_skey *k)
 {
 	const struct uc_fastpath *fp = &ks->fp;
@@ -368,8 +378,7 @@ static void uclamp_row(struct uc_skeys *ks, struct uc_skey *k)
 	else if (fp->source != UC_FP_SRC_KCORE && fp->source != UC_FP_SRC_SYSTEM_MAP)
 		setf(k->why, "%s", fp->how);
 	if (fp->sysctls)
-		setf(k->view, "sysctls %ld/%ld/%ld", fp->scan.sys.min, fp->scan.sys.max,
-		     fp->scan.sys.rt_default);
+		sysctls_view(k->view, &fp->scan.sys);
 }
 
 int uc_skeys_read(struct uc_skeys *ks)

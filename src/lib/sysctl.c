@@ -62,13 +62,24 @@ const char *uc_sysctl_name(enum uc_attr attr)
 	return k ? k->file : NULL;
 }
 
-const char *uc_sysctl_options(char *buf, size_t n, const char *prefix)
+/* One name of every knob (the const char * at offset field), "a, b or c". */
+static const char *words(char *buf, size_t n, const char *prefix, size_t field)
 {
-	const char *opts[UC_SYSCTL_NKNOBS];
+	const char *w[UC_SYSCTL_NKNOBS];
 
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
-		opts[i] = uc_sysctl_knobs[i].option;
-	return uc_note_words(buf, n, prefix, opts, UC_SYSCTL_NKNOBS);
+		w[i] = *(const char *const *)((const char *)&uc_sysctl_knobs[i] + field);
+	return uc_note_words(buf, n, prefix, w, UC_SYSCTL_NKNOBS);
+}
+
+const char *uc_sysctl_options(char *buf, size_t n, const char *prefix)
+{
+	return words(buf, n, prefix, offsetof(struct uc_sysctl_knob, option));
+}
+
+const char *uc_sysctl_knob_names(char *buf, size_t n)
+{
+	return words(buf, n, "", offsetof(struct uc_sysctl_knob, knob));
 }
 
 long *uc_sysctl_field(struct uc_sysctl_values *v, const struct uc_sysctl_knob *k)
