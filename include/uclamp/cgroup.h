@@ -43,7 +43,8 @@ int uc_cg_init(struct uc_cg_info *info);
 const struct uc_cg_info *uc_cg_layout(void);
 
 /* Use this layout from now on instead of discovering one (unit tests point
- * it at a directory tree); NULL forgets it, so the next need discovers again. */
+ * it at a directory tree); NULL forgets it, so the next need discovers again.
+ * A test seam: only tests/unit and tests/fuzz call it. */
 void uc_cg_use(const struct uc_cg_info *info);
 
 /* "v1", "v2", "none" */

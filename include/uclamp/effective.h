@@ -58,12 +58,6 @@ struct uc_eff {
 int uc_eff_init(struct uc_eff *e);
 void uc_eff_free(struct uc_eff *e);
 
-/* What a task requesting req_min/req_max gets in a task group with effective
- * clamps tg (uclamp_eff_get()): clamp(request, tg.min, tg.max) unless in the
- * root group, then at most the sysctls. Capacity units. */
-void uc_eff_apply(const struct uc_cg_clamps *tg, bool in_root, int req_min, int req_max,
-		  long sys_min, long sys_max, struct uc_cg_clamps *eff);
-
 /* The effective clamps of thread tid of process pid whose sched_getattr is
  * sa. Returns the source; UC_EFF_NONE leaves *out untouched. Calls for the
  * threads of one process should come together (its group is remembered). */

@@ -24,10 +24,21 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "uclamp/guard.h"
 #include "uclamp/kmem.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
+
+/* The state of sched_uclamp_used: what the guard weighs a plan against. */
+enum uc_key_state {
+	UC_KEY_UNKNOWN,
+	UC_KEY_OFF,
+	UC_KEY_ON,
+	UC_KEY_ALWAYS_ON,	/* uclamp without the key (5.3-5.8): accounting always runs */
+	UC_KEY_UNSUPPORTED,	/* no uclamp in this kernel */
+};
+
+/* off on unknown always-on unsupported */
+const char *uc_key_state_name(enum uc_key_state s);
 
 enum uc_fp_source {
 	UC_FP_SRC_NONE,
@@ -123,7 +134,7 @@ enum uc_fp_kver {
 };
 /* release: uname -r; signature: /proc/version_signature (Ubuntu: its last
  * word is the upstream version, e.g. "Ubuntu 5.4.0-42.46-generic 5.4.44"),
- * or NULL. */
+ * or NULL. Used inside fastpath.c; exported for test_fastpath.c. */
 enum uc_fp_kver uc_fp_version_rule(const char *release, const char *signature);
 
 /* ---- seams for tests: where the evidence and support come from ---- */
@@ -135,7 +146,7 @@ struct uc_fp_ops {
 	int (*cgroups)(uc_fp_cg_fn fn, void *data);
 	int (*tasks)(uc_fp_task_fn fn, void *data);	/* every thread */
 };
-/* NULL restores the real ones. */
+/* NULL restores the real ones. A test seam (tests/unit). */
 void uc_fastpath_set_ops(const struct uc_fp_ops *ops);
 /* The real ones: walk the cpu hierarchy (uc_cg_init) and every thread (uc_tasks_walk). */
 int uc_fp_real_cgroups(uc_fp_cg_fn fn, void *data);

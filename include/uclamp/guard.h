@@ -4,18 +4,8 @@
 
 #include <stdbool.h>
 
+#include "uclamp/fastpath.h"
 #include "uclamp/plan.h"
-
-enum uc_key_state {
-	UC_KEY_UNKNOWN,
-	UC_KEY_OFF,
-	UC_KEY_ON,
-	UC_KEY_ALWAYS_ON,	/* uclamp without the key (5.3-5.8): accounting always runs */
-	UC_KEY_UNSUPPORTED,	/* no uclamp in this kernel */
-};
-
-/* off on unknown always-on unsupported */
-const char *uc_key_state_name(enum uc_key_state s);
 
 enum uc_guard_verdict {
 	UC_GUARD_GO,		/* nothing flips, or the cost is already paid */

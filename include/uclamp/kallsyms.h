@@ -52,7 +52,8 @@ int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n,
 			struct uc_ksym_stats *st);
 
 /* Parse one line. 0 and the fields (name points into line, up to *name_len
- * bytes; *module set for "[mod]" lines), -EINVAL when it is not a symbol line. */
+ * bytes; *module set for "[mod]" lines), -EINVAL when it is not a symbol line.
+ * Used inside kallsyms.c; exported for test_kallsyms.c and fuzz_kallsyms.c. */
 int uc_ksym_parse_line(const char *line, uint64_t *addr, char *type, const char **name,
 		       size_t *name_len, bool *module);
 

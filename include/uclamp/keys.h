@@ -52,9 +52,8 @@ struct uc_skeys {
 /* Read every key (shared_processor only on powerpc pseries). 0 or -ENOMEM. */
 int uc_skeys_read(struct uc_skeys *ks);
 
-/* Helpers, exposed for tests: cpu capacities all equal? (0 no, 1 yes,
- * -ENOENT no cpu_capacity files); the number of cgroups with a CPU quota. */
+/* A test seam (tests/unit/test_sysinfo.c): cpu capacities all equal? (0 no,
+ * 1 yes, -ENOENT no cpu_capacity files). */
 int uc_cpu_capacity_symmetric(char *view, size_t n);
-int uc_cgroups_with_quota(size_t *groups, size_t *with_quota);
 
 #endif

@@ -11,6 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- the ELF core reader (kcore.c): N bytes at a kernel virtual address ---- */
+
+/* Read len bytes at vaddr from the ELF64 core open on fd (the PT_LOAD that
+ * covers [vaddr, vaddr+len) whole). 0, or -ENOEXEC (not an ELF64 core,
+ * truncated headers), -EFAULT (no segment covers it), -EIO (short read),
+ * -errno. Reads nothing but the headers and those bytes.
+ * On failure *why (when not NULL) points at a static one-line reason
+ * ("not an ELF file (bad magic)", "32-bit ELF", ...). */
+int uc_kcore_read_why(int fd, uint64_t vaddr, void *buf, size_t len, const char **why);
+
+/* ---- the keys' reader (kmem.c) ---- */
+
 #define UC_KMEM_MAX_NOTES 16
 #define UC_KMEM_NOTE_LEN 160
 
@@ -72,7 +84,8 @@ int uc_lockdown_state(char *buf, size_t n);
 /* One line on why /proc/kallsyms shows zeroed addresses (kptr_restrict,
  * perf_event_paranoid, CAP_SYSLOG), and why opening /proc/kcore failed with
  * err (no CONFIG_PROC_KCORE, lockdown=confidentiality, not root, no
- * CAP_SYS_RAWIO). */
+ * CAP_SYS_RAWIO). These three are used inside kmem.c; exported for
+ * test_fastpath.c. */
 void uc_kmem_hidden_reason(char *buf, size_t n);
 void uc_kmem_kcore_reason(int err, char *buf, size_t n);
 

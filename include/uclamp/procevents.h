@@ -52,7 +52,8 @@ struct uc_pev_ack {
 };
 
 /* Decode one netlink payload (cn_msg + proc_event), without the nlmsghdr.
- * Pure: tests use it on crafted bytes. */
+ * Pure: tests use it on crafted bytes (this and the encoder below are used
+ * inside procevents.c; exported for test_procevents.c). */
 enum uc_pev_kind uc_pev_decode(const void *payload, size_t len, struct uc_pev *ev,
 			       struct uc_pev_ack *ack);
 

@@ -13,14 +13,17 @@ enum uc_sysctl_id { UC_SYS_MIN, UC_SYS_MAX, UC_SYS_RT_DEFAULT, UC_SYSCTL_NKNOBS 
 
 /*
  * Everything about a knob, one table (sysctl.c) for every user: plans,
- * status, 'system', the [system] section. A new knob is a row here, its
- * field in struct uc_sysctl_values and its UC_ATTR_.
+ * status, keys, 'system', the [system] section. A new knob is a row here, its
+ * field in struct uc_sysctl_values and its UC_ATTR_ (plan.h); then its words in
+ * the files that list the knobs for people (tests/cli/test-knobs.sh names
+ * them and fails until they do) and in the three completions
+ * (test-completion.sh).
  */
 struct uc_sysctl_knob {
 	enum uc_attr attr;	/* UC_ATTR_MIN, UC_ATTR_MAX, UC_ATTR_RT_DEFAULT */
 	const char *file;	/* "sched_util_clamp_min" in /proc/sys/kernel; Prometheus label */
 	const char *knob;	/* "util_min": what users write, JSON key */
-	const char *key;	/* "min": the [system] key and 'system set --min' */
+	const char *option;	/* "min": 'system set --min' and the [system] config key */
 	const char *since;	/* "5.3": the first kernel with it */
 	const char *meaning;	/* one line for tables */
 	const char *about;	/* for --help: what it does and its default; '\n' between lines */
@@ -49,8 +52,10 @@ struct uc_sysctl_values {
 int uc_sysctl_read_all(struct uc_sysctl_values *v);
 /* The field of v for attr; UC_SYSCTL_ABSENT for an attribute that is not a knob. */
 long uc_sysctl_value(const struct uc_sysctl_values *v, enum uc_attr attr);
-/* The knobs' keys, "min, max or rt-default" (prefix "--": the options). */
-const char *uc_sysctl_keys(char *buf, size_t n, const char *prefix);
+/* The knobs' options, "min, max or rt-default" (prefix "--": as typed). */
+const char *uc_sysctl_options(char *buf, size_t n, const char *prefix);
+/* The knobs' names, "util_min, util_max or util_min_rt_default". */
+const char *uc_sysctl_knob_names(char *buf, size_t n);
 /* The field of v for a knob of the table. */
 long *uc_sysctl_field(struct uc_sysctl_values *v, const struct uc_sysctl_knob *k);
 

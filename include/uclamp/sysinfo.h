@@ -42,7 +42,8 @@ struct uc_sysinfo {
 /* Everything, with a full scan of threads and cgroups (fp.scan counts). */
 void uc_sysinfo_read(struct uc_sysinfo *s);
 
-/* The parts, for callers that need one. Each fills its fields of s. */
+/* The parts of uc_sysinfo_read(), each filling its fields of s; exported,
+ * with uc_kernel_config(), for test_sysinfo.c. */
 void uc_sysinfo_governors(struct uc_sysinfo *s);	/* gov, ngov, nschedutil, gov_rc */
 void uc_sysinfo_sched_ext(struct uc_sysinfo *s);	/* scx_rc, scx, scx_ops */
 /* task, task_group from s->fp, the cgroup scan, the symbol list, then

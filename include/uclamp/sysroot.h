@@ -50,9 +50,8 @@ int uc_read_long(const char *abspath, long *v);
  * ENOENT, ...: callers explain them), a short write is -EIO. */
 int uc_write_str(const char *abspath, const char *s);
 
-/* The same three on a path used as is, without the sysroot prefix: the
+/* Reads and writes on a path used as is, without the sysroot prefix: the
  * cgroup mount (from the real mount table) or a unit test's directory tree. */
-int uc_file_open(const char *path, int flags);
 ssize_t uc_file_read(const char *path, char *buf, size_t n);
 /* The reader under all of them: path relative to the directory fd dfd
  * (AT_FDCWD, or a cgroup directory during a walk). UC_READ_HEAD: the first

@@ -159,7 +159,7 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 
 	if (mode == MODE_CHECK)
 		ctl->dry_run = true;
-	cli_plan_run(ctl, plan, &how, &r);
+	cli_run_unrendered(ctl, plan, &how, &r);
 	rc = cli_report_exit(&r);
 	if (mode == MODE_CHECK) {
 		rc = plan->n ? CLI_EXIT_FAIL : CLI_EXIT_OK;

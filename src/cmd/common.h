@@ -10,12 +10,11 @@
 #include <stdnoreturn.h>
 #include <sys/types.h>
 
-#include "uclamp/exec.h"
 #include "uclamp/guard.h"
-#include "uclamp/json.h"
-#include "uclamp/output.h"
+#include "cmd/json.h"
+#include "cmd/output.h"
 #include "uclamp/plan.h"
-#include "uclamp/run.h"
+#include "uclamp/plan_run.h"
 #include "uclamp/value.h"
 
 /* Exit codes, all commands (check has its own, see cmd/check.c). */
@@ -201,9 +200,10 @@ struct cli_run {
 	bool key_always;		/* report the key's state even if the plan cannot flip it */
 };
 
-/* Run the plan (uc_plan_run) with the terminal's prompt and -v's key reader. */
-void cli_plan_run(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
-		  struct uc_report *r);
+/* Run the plan (uc_plan_run) with the terminal's prompt and -v's key reader;
+ * fills r and renders nothing (apply renders its own; cli_run_plan below renders). */
+void cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
+			struct uc_report *r);
 /* The guard's words on stderr: warning, refusal, "not confirmed". */
 void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r);
 /* The report as text: "nothing to change", the dry-run plan, failures, the summary. */

@@ -139,8 +139,8 @@ static enum uc_key_state key_state(void *data)
 	return cli_key_state_now(data);
 }
 
-void cli_plan_run(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
-		  struct uc_report *r)
+void cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
+			struct uc_report *r)
 {
 	struct uc_run_opts o = {
 		.mode = how->mode,
@@ -481,7 +481,7 @@ int cli_run_plan(struct cli_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mo
 	};
 	struct uc_report r;
 
-	cli_plan_run(ctl, plan, &how, &r);
+	cli_run_unrendered(ctl, plan, &how, &r);
 	cli_report_guard(ctl, &r);
 	cli_report_text(ctl, &r);
 	return cli_report_exit(&r);

@@ -16,7 +16,7 @@
 #include "uclamp/effect.h"
 #include "uclamp/escape.h"
 #include "uclamp/fastpath.h"
-#include "uclamp/json.h"
+#include "cmd/json.h"
 #include "uclamp/keys.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysinfo.h"

@@ -21,6 +21,7 @@ static char knobs_help[1024];		/* what each knob does */
 static char set_synopsis[160];		/* "[--min V] [--max V] ... [options]" */
 static char set_options[512];		/* set's --help lines for them */
 static char knob_opts[96];		/* "--min, --max or --rt-default" */
+static char knob_names[96];		/* "util_min, util_max or util_min_rt_default" */
 static const char show_synopsis[] = "[options]";
 
 /* The long option of knob i of the table */
@@ -46,21 +47,22 @@ static void build_texts(void)
 						      (int)len, s);
 			s += len + (s[len] == '\n');
 		}
-		snprintf(opt, sizeof(opt), "--%s <value>", kn->key);
+		snprintf(opt, sizeof(opt), "--%s <value>", kn->option);
 		if (o < sizeof(set_options))
 			o += (size_t)snprintf(set_options + o, sizeof(set_options) - o,
 					      "     %-21s %s (%s)\n", opt, kn->knob, kn->file);
 		if (y < sizeof(set_synopsis))
 			y += (size_t)snprintf(set_synopsis + y, sizeof(set_synopsis) - y,
-					      "[--%s V] ", kn->key);
+					      "[--%s V] ", kn->option);
 	}
 	if (y < sizeof(set_synopsis))
 		snprintf(set_synopsis + y, sizeof(set_synopsis) - y, "[options]");
-	uc_sysctl_keys(knob_opts, sizeof(knob_opts), "--");
+	uc_sysctl_options(knob_opts, sizeof(knob_opts), "--");
+	uc_sysctl_knob_names(knob_names, sizeof(knob_names));
 }
 
 #define COLUMNS(NUM, TEXT, FLAG) \
-	TEXT(KNOB, 0.2, 0, "util_min, util_max or util_min_rt_default") \
+	TEXT(KNOB, 0.2, 0, knob_names) \
 	NUM(VALUE, 0.1, "capacity units (0..1024)") \
 	TEXT(PERCENT, 0.1, SCOLS_FL_RIGHT, "the value as a percentage of 1024") \
 	TEXT(SYSCTL, 0.3, 0, "the sysctl that holds it") \
@@ -188,7 +190,7 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 	if (c < OPT_KNOB || c >= OPT_KNOB + UC_SYSCTL_NKNOBS)
 		return false;
 	k = &uc_sysctl_knobs[c - OPT_KNOB];	/* after the check: no pointer out of the table */
-	snprintf(opt, sizeof(opt), "--%s", k->key);
+	snprintf(opt, sizeof(opt), "--%s", k->option);
 	*uc_sysctl_field(data, k) = cli_util_or_err(ctl, opt, arg);
 	return true;
 }
@@ -207,7 +209,7 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 	int rc;
 
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
-		longopts[i] = (struct option){ uc_sysctl_knobs[i].key, required_argument, NULL,
+		longopts[i] = (struct option){ uc_sysctl_knobs[i].option, required_argument, NULL,
 					       OPT_KNOB + (int)i };
 		*uc_sysctl_field(&want, &uc_sysctl_knobs[i]) = UC_KEEP;
 	}
@@ -231,7 +233,7 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 		    uc_sysctl_value(&cur, k->attr) != UC_SYSCTL_ABSENT)
 			continue;
 		cli_errx("cannot set --%s: kernel.%s does not exist (the kernel is older than "
-			 "%s); nothing changed", k->key, k->file, k->since);
+			 "%s); nothing changed", k->option, k->file, k->since);
 		return CLI_EXIT_NOTSUPP;
 	}
 

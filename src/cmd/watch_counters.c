@@ -10,7 +10,7 @@
 
 #include "cmd/common.h"
 #include "cmd/watch_counters.h"
-#include "uclamp/json.h"
+#include "cmd/json.h"
 #include "uclamp/watch.h"
 
 /* A plain counter: JSON "name", Prometheus uclampctl_watch_<name>_total,

@@ -337,7 +337,7 @@ static int set_key(struct parse *px, struct file_sec *fs, const char *name, cons
 
 	if (fs->type == SEC_SYSTEM) {
 		for (k = 0; k < UC_SYSCTL_NKNOBS; k++)
-			if (!strcmp(name, uc_sysctl_knobs[k].key))
+			if (!strcmp(name, uc_sysctl_knobs[k].option))
 				return uc_conf_set_value(c, &c->sys[k], name, fs->label, val,
 							 &loc);
 		return -ENOENT;
@@ -404,7 +404,7 @@ static void key(struct parse *px, const char *name, const char *value)
 		ERR(px, "unknown key '%s' in %s; use %s", name, fs->label,
 		    sections[fs->type].keys ? sections[fs->type].keys :
 		    fs->type == SEC_TASKS ? uc_conf_tasks_keys(hint, sizeof(hint)) :
-		    uc_sysctl_keys(hint, sizeof(hint), ""));
+		    uc_sysctl_options(hint, sizeof(hint), ""));
 		no_cascade(px, fs);
 		return;
 	}

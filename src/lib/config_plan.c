@@ -49,7 +49,7 @@ int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cu
 		if (c->sys[i].set && uc_sysctl_value(cur, k->attr) == UC_SYSCTL_ABSENT) {
 			uc_config_error(c, &c->sys[i].loc, -EOPNOTSUPP,
 					"%s: this kernel has no %s (Linux %s or later has it)",
-					k->key, k->file, k->since);
+					k->option, k->file, k->since);
 			return -EOPNOTSUPP;
 		}
 	}

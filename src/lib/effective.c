@@ -241,8 +241,11 @@ static enum uc_eff_source from_proc(struct uc_eff *e, pid_t pid, pid_t tid,
 	return UC_EFF_PROC;
 }
 
-void uc_eff_apply(const struct uc_cg_clamps *tg, bool in_root, int req_min, int req_max,
-		  long sys_min, long sys_max, struct uc_cg_clamps *eff)
+/* What a task requesting req_min/req_max gets in a task group with effective
+ * clamps tg (uclamp_eff_get()): clamp(request, tg.min, tg.max) unless in the
+ * root group, then at most the sysctls. Capacity units. */
+static void eff_apply(const struct uc_cg_clamps *tg, bool in_root, int req_min, int req_max,
+		      long sys_min, long sys_max, struct uc_cg_clamps *eff)
 {
 	int v[2] = { req_min, req_max };
 	long sys[2] = { sys_min, sys_max };
@@ -279,7 +282,7 @@ enum uc_eff_source uc_eff_task(struct uc_eff *e, pid_t pid, pid_t tid,
 		in_root = g->in_root;
 		tg = g->eff;
 	}
-	uc_eff_apply(&tg, in_root, (int)sa->sched_util_min, (int)sa->sched_util_max, e->sys_min,
+	eff_apply(&tg, in_root, (int)sa->sched_util_min, (int)sa->sched_util_max, e->sys_min,
 		     e->sys_max, out);
 	e->n_rule++;
 	return UC_EFF_RULE;

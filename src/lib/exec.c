@@ -8,8 +8,8 @@
  */
 #include <errno.h>
 
-#include "uclamp/exec.h"
 #include "uclamp/cgroup.h"
+#include "uclamp/plan_run.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/identity.h"

@@ -15,6 +15,18 @@
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
 
+const char *uc_key_state_name(enum uc_key_state s)
+{
+	switch (s) {
+	case UC_KEY_OFF: return "off";
+	case UC_KEY_ON: return "on";
+	case UC_KEY_ALWAYS_ON: return "always-on";
+	case UC_KEY_UNSUPPORTED: return "unsupported";
+	case UC_KEY_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
 static const struct uc_fp_ops real_ops = {
 	.probe = uc_sched_probe,
 	.cgroups = uc_fp_real_cgroups,

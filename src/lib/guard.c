@@ -1,18 +1,6 @@
 /* The consent check (see guard.h and DESIGN.md "every change is a plan first"). */
 #include "uclamp/guard.h"
 
-const char *uc_key_state_name(enum uc_key_state s)
-{
-	switch (s) {
-	case UC_KEY_OFF: return "off";
-	case UC_KEY_ON: return "on";
-	case UC_KEY_ALWAYS_ON: return "always-on";
-	case UC_KEY_UNSUPPORTED: return "unsupported";
-	case UC_KEY_UNKNOWN: break;
-	}
-	return "unknown";
-}
-
 enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state key,
 				     const struct uc_consent *c)
 {

@@ -1,5 +1,5 @@
 /*
- * A tiny ELF core reader (see kcore.h). /proc/kcore is an ELF64 core whose
+ * A tiny ELF core reader (see kmem.h). /proc/kcore is an ELF64 core whose
  * PT_LOAD segments map kernel virtual addresses to file offsets; reading a
  * static key is one pread at p_offset + (vaddr - p_vaddr). Every header
  * field is checked before use, so a crafted file gets a clear error and
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "uclamp/kcore.h"
+#include "uclamp/kmem.h"
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define NATIVE_DATA ELFDATA2LSB

@@ -224,7 +224,8 @@ static int quota_cb(int dfd, const char *rel, void *data)
 	return 0;
 }
 
-int uc_cgroups_with_quota(size_t *groups, size_t *with_quota)
+/* The number of cgroups with a CPU quota. */
+static int cgroups_with_quota(size_t *groups, size_t *with_quota)
 {
 	struct quota_ctx q = { 0, 0 };
 	int rc = uc_fp_walk_cgroups(quota_cb, &q);
@@ -290,7 +291,7 @@ static void view_numa(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 static void view_cfs_bw(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 {
 	size_t groups, quota;
-	int rc = uc_cgroups_with_quota(&groups, &quota);
+	int rc = cgroups_with_quota(&groups, &quota);
 
 	(void)m;
 	if (rc == 0)
@@ -479,6 +480,16 @@ static bool want_shared_processor(void)
 #endif
 }
 
+/* "sysctls 1024/1024/1024": every knob of the table, in its order. */
+static void sysctls_view(char *view, const struct uc_sysctl_values *v)
+{
+	size_t o = (size_t)snprintf(view, UC_SKEY_TEXT, "sysctls");
+
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && o < UC_SKEY_TEXT; i++)
+		o += (size_t)snprintf(view + o, UC_SKEY_TEXT - o, "%c%ld", i ? '/' : ' ',
+				      uc_sysctl_value(v, uc_sysctl_knobs[i].attr));
+}
+
 static void uclamp_row(struct uc_skeys *ks, struct uc_skey *k)
 {
 	const struct uc_fastpath *fp = &ks->fp;
@@ -502,8 +513,7 @@ static void uclamp_row(struct uc_skeys *ks, struct uc_skey *k)
 	else if (fp->source != UC_FP_SRC_KCORE && fp->source != UC_FP_SRC_SYSTEM_MAP)
 		setf(k->why, "%s", fp->how);
 	if (fp->sysctls)
-		setf(k->view, "sysctls %ld/%ld/%ld", fp->scan.sys.min, fp->scan.sys.max,
-		     fp->scan.sys.rt_default);
+		sysctls_view(k->view, &fp->scan.sys);
 }
 
 /* the row's kernel-memory record: the alternative spelling when only it is

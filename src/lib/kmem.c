@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "uclamp/kallsyms.h"
-#include "uclamp/kcore.h"
 #include "uclamp/kmem.h"
 #include "uclamp/note.h"
 #include "uclamp/sysroot.h"

@@ -1,9 +1,10 @@
 /* Fixed-size "why" texts (see note.h). */
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "uclamp/note.h"
 
-void uc_note_vset(char *dst, size_t len, const char *fmt, va_list ap)
+static void note_vset(char *dst, size_t len, const char *fmt, va_list ap)
 {
 	if (len)
 		vsnprintf(dst, len, fmt, ap);
@@ -14,7 +15,7 @@ void uc_note_set(char *dst, size_t len, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	uc_note_vset(dst, len, fmt, ap);
+	note_vset(dst, len, fmt, ap);
 	va_end(ap);
 }
 
@@ -25,7 +26,7 @@ bool uc_note_add(char *notes, size_t len, size_t max, size_t *n, const char *fmt
 	if (*n >= max)
 		return false;
 	va_start(ap, fmt);
-	uc_note_vset(notes + *n * len, len, fmt, ap);
+	note_vset(notes + *n * len, len, fmt, ap);
 	va_end(ap);
 	(*n)++;
 	return true;

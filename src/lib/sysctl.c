@@ -24,7 +24,7 @@
 const struct uc_sysctl_knob uc_sysctl_knobs[UC_SYSCTL_NKNOBS] = {
 	[UC_SYS_MIN] = {
 		.attr = UC_ATTR_MIN, .file = "sched_util_clamp_min", .knob = "util_min",
-		.key = "min", .since = "5.3", .off = AT(min),
+		.option = "min", .since = "5.3", .off = AT(min),
 		.meaning = "limit on every task's requested min",
 		.about = "a LIMIT on every task's requested min, not a default\n"
 			 "boost: a task that asks for more gets only this much\n"
@@ -32,14 +32,14 @@ const struct uc_sysctl_knob uc_sysctl_knobs[UC_SYSCTL_NKNOBS] = {
 	},
 	[UC_SYS_MAX] = {
 		.attr = UC_ATTR_MAX, .file = "sched_util_clamp_max", .knob = "util_max",
-		.key = "max", .since = "5.3", .off = AT(max),
+		.option = "max", .since = "5.3", .off = AT(max),
 		.meaning = "cap on every task's and cgroup's max",
 		.about = "a cap on the max of every task and every cgroup\n"
 			 "(kernel.sched_util_clamp_max, default 1024: no cap)",
 	},
 	[UC_SYS_RT_DEFAULT] = {
 		.attr = UC_ATTR_RT_DEFAULT, .file = "sched_util_clamp_min_rt_default",
-		.knob = "util_min_rt_default", .key = "rt-default", .since = "5.9",
+		.knob = "util_min_rt_default", .option = "rt-default", .since = "5.9",
 		.off = AT(rt_default), .meaning = "min of RT tasks that ask for none",
 		.about = "the min that RT tasks get when they ask for none\n"
 			 "themselves (kernel.sched_util_clamp_min_rt_default,\n"
@@ -62,13 +62,24 @@ const char *uc_sysctl_name(enum uc_attr attr)
 	return k ? k->file : NULL;
 }
 
-const char *uc_sysctl_keys(char *buf, size_t n, const char *prefix)
+/* One name of every knob (the const char * at offset field), "a, b or c". */
+static const char *words(char *buf, size_t n, const char *prefix, size_t field)
 {
-	const char *keys[UC_SYSCTL_NKNOBS];
+	const char *w[UC_SYSCTL_NKNOBS];
 
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
-		keys[i] = uc_sysctl_knobs[i].key;
-	return uc_note_words(buf, n, prefix, keys, UC_SYSCTL_NKNOBS);
+		w[i] = *(const char *const *)((const char *)&uc_sysctl_knobs[i] + field);
+	return uc_note_words(buf, n, prefix, w, UC_SYSCTL_NKNOBS);
+}
+
+const char *uc_sysctl_options(char *buf, size_t n, const char *prefix)
+{
+	return words(buf, n, prefix, offsetof(struct uc_sysctl_knob, option));
+}
+
+const char *uc_sysctl_knob_names(char *buf, size_t n)
+{
+	return words(buf, n, "", offsetof(struct uc_sysctl_knob, knob));
 }
 
 long *uc_sysctl_field(struct uc_sysctl_values *v, const struct uc_sysctl_knob *k)

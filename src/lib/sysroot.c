@@ -23,7 +23,7 @@ int uc_path(char *buf, size_t n, const char *abspath)
 	return 0;
 }
 
-int uc_file_open(const char *path, int flags)
+static int file_open(const char *path, int flags)
 {
 	/* a mode for O_CREAT (only root's 0600 cache creates): without one, the
 	 * mode is stack garbage and _FORTIFY_SOURCE (Debian's flags) aborts */
@@ -37,7 +37,7 @@ int uc_open(const char *abspath, int flags)
 	char p[4096];
 	int rc = uc_path(p, sizeof(p), abspath);
 
-	return rc ? rc : uc_file_open(p, flags);
+	return rc ? rc : file_open(p, flags);
 }
 
 DIR *uc_opendir(const char *abspath)
@@ -136,7 +136,7 @@ int uc_file_write(const char *path, const char *s)
 	size_t len = strlen(s);
 	ssize_t w;
 	/* O_TRUNC as the shell's '>': procfs and cgroupfs ignore it, a fake root's file needs it */
-	int fd = uc_file_open(path, O_WRONLY | O_TRUNC);
+	int fd = file_open(path, O_WRONLY | O_TRUNC);
 
 	if (fd < 0)
 		return fd;

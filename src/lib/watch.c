@@ -20,10 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uclamp/exec.h"
 #include "uclamp/identity.h"
 #include "uclamp/lock.h"
-#include "uclamp/run.h"
+#include "uclamp/plan_run.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"

@@ -246,7 +246,7 @@ hasnt 'uclampctl\.conf does not exist'
 # rt_default becomes a read-only proc file (cap_last_cap, 0444 even for root):
 # every file is checked for writability first, so min and max (which would
 # enable the fast path) are never written. (Rollback after a write that fails
-# unforeseen: tests/unit/test_exec.c, test_run.c and the VM scenario apply-rollback.)
+# unforeseen: tests/unit/test_exec.c, test_plan_run.c and the VM scenario apply-rollback.)
 fake_sysctls 1024 1024 ""
 if [ -r /proc/sys/kernel/cap_last_cap ] && ! : 2>/dev/null >/proc/sys/kernel/cap_last_cap; then
 	ln -s /proc/sys/kernel/cap_last_cap "$K/sched_util_clamp_min_rt_default"

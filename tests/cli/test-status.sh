@@ -145,6 +145,9 @@ has '^uclamp_system_clamp\{sysctl="sched_util_clamp_min"\} 512$'
 fake_sysctls 1024 1024 0
 t "check: rt_default evidence" 1 $U check
 has 'sched_util_clamp_min_rt_default = 0'
+# keys shows every knob of the table, in its order
+t "keys: the sysctls' view" 0 $U keys -J -o KEY,VIEW
+is "keys view" '[k["view"] for k in j["keys"] if k["key"] == "sched_uclamp_used"]' "['sysctls 1024/1024/0']"
 fake_sysctls 1024 1024 1024
 
 # ---- System.map + KASLR ---------------------------------------------------------

@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "uclamp/kcore.h"
+#include "uclamp/kmem.h"
 
 static int fd = -1;
 

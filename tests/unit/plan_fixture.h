@@ -1,4 +1,4 @@
-/* The plan under test of the executor and run suites (test_exec.c, test_run.c):
+/* The plan under test of the executor and run suites (test_exec.c, test_plan_run.c):
  * each test's setup inits it, plan_teardown frees it. */
 #ifndef UC_TEST_PLAN_FIXTURE_H
 #define UC_TEST_PLAN_FIXTURE_H

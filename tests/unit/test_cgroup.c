@@ -25,8 +25,8 @@
 
 #include <libcgroup.h>
 
-#include "uclamp/exec.h"
 #include "uclamp/cgroup.h"
+#include "uclamp/plan_run.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/value.h"

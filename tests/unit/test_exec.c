@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "uclamp/exec.h"
 #include "uclamp/plan.h"
+#include "uclamp/plan_run.h"
 #include "uclamp/sched.h"
 #include "uclamp/value.h"
 #include "plan_fixture.h"

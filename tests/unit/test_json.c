@@ -1,5 +1,5 @@
 /*
- * test_json.c: the JSON writer (src/lib/json.c): layout (multi-line and
+ * test_json.c: the JSON writer (src/cmd/json.c): layout (multi-line and
  * one-line containers, both indents in use), every value type, and string
  * escaping including invalid UTF-8.
  */
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "uclamp/json.h"
+#include "cmd/json.h"
 
 static char *buf;
 static size_t len;

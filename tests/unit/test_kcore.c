@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "uclamp/kcore.h"
+#include "uclamp/kmem.h"
 #include "fakeroot.h"
 
 /* ---- pread spy --------------------------------------------------------- */

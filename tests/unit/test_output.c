@@ -1,5 +1,5 @@
 /*
- * test_output.c: the libsmartcols wrapper (src/lib/output.c).
+ * test_output.c: the libsmartcols wrapper (src/cmd/output.c).
  *
  * Column selection (defaults, -o LIST, -o +LIST, unknown names), and the
  * printed text in table, raw, no-headings and JSON modes, captured through
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uclamp/output.h"
+#include "cmd/output.h"
 
 enum { C_PID, C_COMM, C_UTIL_MIN, C_UTIL_MAX, C_RESET_ON_FORK, C_NAME };
 

@@ -20,8 +20,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "uclamp/exec.h"
 #include "uclamp/note.h"
+#include "uclamp/plan_run.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysroot.h"
@@ -400,8 +400,8 @@ static void test_keys_words(void **state)
 	char buf[64], tiny[12];
 
 	(void)state;
-	assert_string_equal(uc_sysctl_keys(buf, sizeof(buf), ""), "min, max or rt-default");
-	assert_string_equal(uc_sysctl_keys(buf, sizeof(buf), "--"),
+	assert_string_equal(uc_sysctl_options(buf, sizeof(buf), ""), "min, max or rt-default");
+	assert_string_equal(uc_sysctl_options(buf, sizeof(buf), "--"),
 			    "--min, --max or --rt-default");
 	assert_string_equal(uc_note_words(buf, sizeof(buf), "", formats, 0),
 			    "text, json or prometheus");

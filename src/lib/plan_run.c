@@ -1,5 +1,5 @@
 /*
- * Running a plan (see run.h): guard, execute, report. The order is the
+ * Running a plan (see plan_run.h): guard, execute, report. The order is the
  * promise: nothing is written before the guard said go, and the report says
  * exactly what happened to every change.
  */
@@ -7,22 +7,7 @@
 #include <string.h>
 
 #include "uclamp/fastpath.h"
-#include "uclamp/run.h"
-
-const char *uc_run_outcome_name(enum uc_run_outcome o)
-{
-	switch (o) {
-	case UC_RUN_NOTHING: return "nothing";
-	case UC_RUN_DRY: return "dry-run";
-	case UC_RUN_REFUSED: return "refused";
-	case UC_RUN_NOT_CONFIRMED: return "not-confirmed";
-	case UC_RUN_UNWRITABLE: return "unwritable";
-	case UC_RUN_OK: return "ok";
-	case UC_RUN_FAILED: return "failed";
-	case UC_RUN_INTERRUPTED: return "interrupted";
-	}
-	return "unknown";
-}
+#include "uclamp/plan_run.h"
 
 /* A change that starts a target: not the 2nd/3rd change of the same TID. */
 static bool starts_target(const struct uc_plan *p, size_t i)
@@ -33,7 +18,8 @@ static bool starts_target(const struct uc_plan *p, size_t i)
 	       p->v[i - 1].tid != c->tid;
 }
 
-void uc_report_count(struct uc_report *r, const struct uc_plan *p)
+/* Count the plan's targets by state into r->targets. */
+static void report_count(struct uc_report *r, const struct uc_plan *p)
 {
 	memset(r->targets, 0, sizeof(r->targets));
 	for (size_t i = 0; i < p->n; i++)
@@ -155,7 +141,7 @@ int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_rep
 		.failed = plan->failed,
 		.plan = plan,
 	};
-	uc_report_count(r, plan);
+	report_count(r, plan);
 	if (r->flips || o->key_always) {
 		r->key_before = r->key_after = key_now(o);
 		r->key_read = true;
@@ -173,7 +159,7 @@ int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_rep
 
 	if (o->mode == UC_EXEC_ATOMIC &&
 	    check_writable(plan, o->ops ? o->ops : &uc_exec_default_ops, r)) {
-		uc_report_count(r, plan);
+		report_count(r, plan);
 		r->outcome = UC_RUN_UNWRITABLE;
 		return r->first_err;
 	}
@@ -198,7 +184,7 @@ int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_rep
 
 	rc = uc_plan_execute(plan, o->mode, o->ops, o->stop, &er);
 	r->first_err = er.first_err;
-	uc_report_count(r, plan);
+	report_count(r, plan);
 	if (er.stopped_by) {
 		r->outcome = UC_RUN_INTERRUPTED;
 		r->stopped_by = er.stopped_by;

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "uclamp/output.h"
+#include "cmd/output.h"
 
 #define MAXCOLS 64
 

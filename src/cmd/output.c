@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/output.h"
 #include "uclamp/escape.h"
-#include "uclamp/output.h"
 
 static int col_by_name(const struct uc_col *cols, size_t ncols, const char *name, size_t len)
 {

@@ -1,8 +1,8 @@
 /* The JSON writer (see json.h). */
 #include <string.h>
 
+#include "cmd/json.h"
 #include "uclamp/escape.h"
-#include "uclamp/json.h"
 
 void uc_json_init(struct uc_json *j, FILE *f, int indent)
 {

@@ -66,7 +66,7 @@ int uc_table_set_int(struct uc_table *t, struct libscols_line *ln, int id, long 
 /* Through uc_table_print_plain() when it can, else libsmartcols. */
 int uc_table_print(struct uc_table *t, FILE *f);
 /* libsmartcols' bytes for a flat, non-JSON table of printable ASCII cells
- * printed to a non-terminal, much faster (src/lib/output_plain.c);
+ * printed to a non-terminal, much faster (src/cmd/output_plain.c);
  * -EAGAIN for any other table. */
 int uc_table_print_plain(struct libscols_table *tb, FILE *f);
 void uc_table_free(struct uc_table *t);

@@ -1,5 +1,5 @@
 /*
- * test_run.c: running a plan (src/lib/run.c) with scripted writes, a
+ * test_plan_run.c: running a plan (src/lib/plan_run.c) with scripted writes, a
  * scripted key state and a scripted answer at the prompt. Checks what the
  * report says and which writes were made: none before the guard said go.
  */
@@ -13,7 +13,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "uclamp/run.h"
+#include "uclamp/plan_run.h"
 #include "uclamp/sched.h"
 #include "plan_fixture.h"
 
@@ -456,14 +456,6 @@ static void test_atomic_tasks_first(void **state)
 	assert_int_equal(rep.outcome, UC_RUN_FAILED);
 }
 
-static void test_outcome_names(void **state)
-{
-	(void)state;
-	assert_string_equal(uc_run_outcome_name(UC_RUN_NOTHING), "nothing");
-	assert_string_equal(uc_run_outcome_name(UC_RUN_REFUSED), "refused");
-	assert_string_equal(uc_run_outcome_name(UC_RUN_INTERRUPTED), "interrupted");
-}
-
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, plan_teardown)
 
 int main(void)
@@ -484,7 +476,6 @@ int main(void)
 		T(test_signal_at_prompt),
 		T(test_signal_mid_run),
 		T(test_atomic_tasks_first),
-		T(test_outcome_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
