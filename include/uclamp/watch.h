@@ -99,6 +99,8 @@ struct uc_watch_stats {
 	/* writes refused: would enable the fast path, no consent */
 	uint64_t refused;
 	uint64_t reloads, reload_failures;
+	/* reloads that did not take and so withdrew the rules' allow-enable */
+	uint64_t consent_withdrawn;
 	uint64_t errors_total;
 	struct { int err; uint64_t n; } errors[UC_WATCH_MAX_ERRNOS];	/* positive errno */
 	uint64_t queue_len, queue_hiwater, queue_cap;
@@ -195,8 +197,11 @@ long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms);
 int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms);
 
 const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w);
-/* Count a reload that took (ok) or kept the old rules. */
-void uc_watch_note_reload(struct uc_watch *w, bool ok);
+/* Count a reload that took (ok) or kept the old rules. One that did not
+ * take withdraws the running rules' allow-enable (--yes stays): no write
+ * that would enable the fast path until rules are set again. True when this
+ * call withdrew it. */
+bool uc_watch_note_reload(struct uc_watch *w, bool ok);
 
 /* Log through the callback (printf-style); used by the loop and the loader too. */
 void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)

@@ -42,6 +42,8 @@ struct uc_watch {
 	struct uc_watch_sys sys;
 	struct uc_watch_ruleset rs;
 	bool have_rules;
+	/* a reload did not take: the rules' allow-enable no longer counts */
+	bool consent_withdrawn;
 	struct uc_wtable table;
 	struct uc_pev *q;
 	size_t qhead, qlen;
@@ -216,6 +218,7 @@ void uc_watch_set_rules(struct uc_watch *w, struct uc_watch_ruleset *rs)
 	w->rs = *rs;
 	memset(rs, 0, sizeof(*rs));
 	w->have_rules = true;
+	w->consent_withdrawn = false;
 	w->st.generation++;
 	w->st.rules = w->rs.nrules;
 	/* a new generation: processes given up on get another chance */
@@ -243,12 +246,23 @@ const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w)
 	return &w->st;
 }
 
-void uc_watch_note_reload(struct uc_watch *w, bool ok)
+/*
+ * A reload that does not take (refused for consent, or a broken file) says
+ * the configuration on disk no longer holds the consent the running rules
+ * came with: from now on they write nothing that would enable the fast path.
+ */
+bool uc_watch_note_reload(struct uc_watch *w, bool ok)
 {
-	if (ok)
+	if (ok) {
 		w->st.reloads++;
-	else
-		w->st.reload_failures++;
+		return false;
+	}
+	w->st.reload_failures++;
+	if (!w->have_rules || !w->rs.allow_enable || w->o.yes || w->consent_withdrawn)
+		return false;
+	w->consent_withdrawn = true;
+	w->st.consent_withdrawn++;
+	return true;
 }
 
 /* ---- identity ----------------------------------------------------------- */
@@ -340,7 +354,7 @@ static bool started_after(const struct uc_watch *w, uint64_t start_ticks, uint64
 struct round {
 	const char *reason;
 	uint64_t ts_ns;		/* EXEC: the event's time, for the latency histogram */
-	bool matched, wrote;
+	bool matched, wrote, refused;
 };
 
 static void note_latency(struct uc_watch *w, uint64_t ts_ns)
@@ -410,11 +424,17 @@ static bool over_limit(struct uc_watch *w, struct uc_wproc *e, pid_t tgid)
 	if (!e->logged) {
 		plog(w, LOG_WARNING, tgid,
 		     "pid %d: its clamps were changed back %u times within a minute by another "
-		     "writer; leaving it alone until the rules change",
+		     "writer; leaving it alone until the rules change or it execs",
 		     (int)tgid, (unsigned)e->writes - 1);
 		e->logged = true;
 	}
 	return true;
+}
+
+/* Consent to enable the fast path: --yes, or the rules' allow-enable while it holds. */
+static bool consent(const struct uc_watch *w)
+{
+	return w->o.yes || (w->rs.allow_enable && !w->consent_withdrawn);
 }
 
 /* The guard's view of the key: what the caller read at start, then ours. */
@@ -438,7 +458,7 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	struct uc_walk_stats ws;
 	struct uc_run_opts ro = {
 		.mode = UC_EXEC_BEST_EFFORT,
-		.yes = w->o.yes || w->rs.allow_enable,
+		.yes = consent(w),
 		.key_state = cached_key,
 		.data = w,
 		.stop = w->stop,
@@ -512,11 +532,14 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	uc_plan_run(&p, &ro, &rep);
 	if (rep.outcome == UC_RUN_REFUSED) {
 		w->st.refused++;
-		if (w->st.refused == 1)
+		if (!r->refused)
 			plog(w, LOG_ERR, id->tgid,
 			     "pid %d tid %d: rule '%s' would enable the uclamp fast path and there "
-			     "is no consent: not applied",
-			     (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?");
+			     "is no consent%s: not applied",
+			     (int)id->tgid, (int)tid, want.rule_name ? want.rule_name : "?",
+			     w->consent_withdrawn ? " (withdrawn by a reload that did not take)" :
+			     "");
+		r->refused = true;
 	} else if (rep.targets[UC_CH_DONE]) {
 		if (rep.flips)
 			w->key = UC_KEY_ON;
@@ -606,12 +629,15 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 	}
 	if (e) {
 		e->scan = w->scan_mark;
-		if (e->given_up)
-			goto out;
 		if (!strcmp(reason, "exec")) {
-			e->writes = 0;	/* a new program: a new chance */
+			/* a new program: a new chance, even for one given up on */
+			e->given_up = false;
+			e->logged = false;
+			e->writes = 0;
 			e->window_start = (uint32_t)(uc_watch_now_ms() / 1000);
 		}
+		if (e->given_up)
+			goto out;
 	}
 	if (only_tid > 0) {
 		apply_task(w, &id, only_tid, &e, &r);

@@ -208,10 +208,14 @@ static void reload(struct loop *l, const char *why)
 	if (rc || (l->lo->may_run && !l->lo->may_run(l->lo->data, &rs))) {
 		if (!rc && rs.ops && rs.ops->free)
 			rs.ops->free(rs.rules);
-		uc_watch_note_reload(l->w, false);
+		bool withdrawn = uc_watch_note_reload(l->w, false);
+
 		uc_watch_logf(l->w, LOG_ERR,
-			      "reload (%s) failed: keeping the rules of generation %llu", why,
-			      (unsigned long long)s->generation);
+			      "reload (%s) failed: keeping the rules of generation %llu%s", why,
+			      (unsigned long long)s->generation,
+			      withdrawn ? " without their consent (allow-enable): nothing that "
+			      "would enable the uclamp fast path is written until a reload "
+			      "takes" : "");
 	} else {
 		uc_watch_set_rules(l->w, &rs);
 		uc_watch_note_reload(l->w, true);

@@ -504,6 +504,101 @@ static void test_give_up(void **state)
 	uc_watch_free(w);
 }
 
+/* An exec is a new program: a process given up on gets a new chance, and a
+ * rule that matches the new program clamps it. */
+static void test_exec_clears_give_up(void **state)
+{
+	const pid_t t[] = { 610 };
+	struct uc_watch *w = mk(0);
+	struct uc_pev e = ev(UC_PEV_EXEC, 610, 610, 0, 1);
+
+	add_proc(610, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 610, 300, false };
+	revert = true;
+	for (int i = 0; i < 6; i++) {
+		uc_watch_mark_dirty(w, UC_RESCAN_OVERRUN);
+		uc_watch_rescan(w, UC_RESCAN_START, (uint64_t)i * 2000);
+	}
+	assert_int_equal(uc_watch_stats(w)->given_up, 1);
+	assert_int_equal(nset, 3);
+	/* the same process execs a program another rule wants at 500 */
+	revert = false;
+	rules[0].max = 500;
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 4);
+	assert_int_equal(task(610)->sched_util_max, 500);
+	uc_watch_free(w);
+}
+
+/* A reload that does not take withdraws the running rules' allow-enable at
+ * once: the next matching process is refused (logged, counted), not written;
+ * rules that are set again bring their own consent. */
+static void test_reload_withdraws_consent(void **state)
+{
+	const pid_t t[] = { 820 }, t2[] = { 821 };
+	struct uc_watch_opts o = { .sys = &fake_sys, .key = UC_KEY_OFF, .log = log_cb };
+	struct uc_watch_ruleset rs = {
+		.ops = &fake_ops, .nrules = 1, .sets_clamps = true, .allow_enable = true
+	};
+	struct uc_pev e = ev(UC_PEV_EXEC, 820, 820, 0, 1), e2 = ev(UC_PEV_EXEC, 821, 821, 0, 2);
+	struct uc_watch *w;
+
+	assert_int_equal(uc_watch_new(&o, &w), 0);
+	uc_watch_set_rules(w, &rs);
+	add_proc(820, t, 1, 1);
+	add_proc(821, t2, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 820, 300, false };
+	rules[nrules++] = (typeof(rules[0])){ 821, 300, false };
+
+	assert_true(uc_watch_note_reload(w, false));
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_int_equal(task(820)->sched_util_max, 1024);
+	assert_int_equal(uc_watch_stats(w)->refused, 1);
+	assert_int_equal(uc_watch_stats(w)->consent_withdrawn, 1);
+	assert_int_equal(uc_watch_stats(w)->generation, 1);
+	assert_non_null(strstr(last_warning, "pid 820 tid 820"));
+	assert_non_null(strstr(last_warning, "withdrawn"));
+
+	/* a second failure: still withdrawn (counted once), each refusal logged */
+	assert_false(uc_watch_note_reload(w, false));
+	last_warning[0] = '\0';
+	uc_watch_push(w, &e2);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_int_equal(uc_watch_stats(w)->refused, 2);
+	assert_int_equal(uc_watch_stats(w)->consent_withdrawn, 1);
+	assert_int_equal(uc_watch_stats(w)->reload_failures, 2);
+	assert_non_null(strstr(last_warning, "pid 821 tid 821"));
+
+	/* a reload that takes, with allow-enable: consent again */
+	rs = (struct uc_watch_ruleset){
+		.ops = &fake_ops, .nrules = 1, .sets_clamps = true, .allow_enable = true
+	};
+	uc_watch_set_rules(w, &rs);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	assert_int_equal(task(820)->sched_util_max, 300);
+	uc_watch_free(w);
+
+	/* --yes is the operator's, not the file's: a failed reload keeps it */
+	o.yes = true;
+	rs = (struct uc_watch_ruleset){
+		.ops = &fake_ops, .nrules = 1, .sets_clamps = true, .allow_enable = true
+	};
+	assert_int_equal(uc_watch_new(&o, &w), 0);
+	uc_watch_set_rules(w, &rs);
+	assert_false(uc_watch_note_reload(w, false));
+	uc_watch_push(w, &e2);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 2);
+	assert_int_equal(uc_watch_stats(w)->consent_withdrawn, 0);
+	uc_watch_free(w);
+}
+
 /* No consent: the core's run refuses a write that would flip the key, even
  * if the caller forgot to check; once the key is on, nothing is left to pay. */
 static void test_refusal_without_consent(void **state)
@@ -617,7 +712,9 @@ int main(void)
 		cmocka_unit_test_setup(test_queue_full, setup),
 		cmocka_unit_test_setup(test_pid_reuse, setup),
 		cmocka_unit_test_setup(test_give_up, setup),
+		cmocka_unit_test_setup(test_exec_clears_give_up, setup),
 		cmocka_unit_test_setup(test_refusal_without_consent, setup),
+		cmocka_unit_test_setup(test_reload_withdraws_consent, setup),
 		cmocka_unit_test_setup(test_load, setup),
 		cmocka_unit_test_setup(test_reload_keeps_rules, setup),
 		cmocka_unit_test(test_stats_roundtrip),
