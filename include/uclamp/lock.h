@@ -1,5 +1,6 @@
 /*
- * One writer at a time: an exclusive flock(2) on /run/uclampctl/lock, held
+ * One writer at a time: an exclusive flock(2) on /run/uclampctl/lock (0600,
+ * root's: flock needs only a read-only open, so nobody else may open it), held
  * by every command that writes from before it plans until its report is out
  * (the watch daemon takes it per batch). The holder's PID is in the file, so
  * a waiter can name it. The lock goes with the process (exit, crash, exec:
@@ -28,5 +29,9 @@ int uc_lock_try(struct uc_lock *l, pid_t *holder);
 int uc_lock_wait(struct uc_lock *l, int timeout_ms);
 
 void uc_lock_release(struct uc_lock *l);
+
+/* The holder's name for a message: its comm with every byte outside printable
+ * ASCII (and the backslash) as \xNN. 0, or -ESRCH when it is gone. */
+int uc_lock_holder_name(pid_t pid, char *buf, size_t n);
 
 #endif

@@ -149,6 +149,8 @@ struct uc_watch_opts {
 	/* re-applies per minute before giving up; 0: default 5 */
 	unsigned reapply_limit;
 	unsigned rescan_interval_ms;	/* minimum between rescans; 0: default 1000 */
+	/* another process holds the writers' lock this long: a warning; 0: 5000 */
+	unsigned lock_warn_ms;
 	uc_watch_log_fn log;
 	void *log_data;
 	const struct uc_watch_sys *sys;	/* NULL: the real ones */

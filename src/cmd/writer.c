@@ -22,9 +22,12 @@ int cli_lock(const struct cli_ctl *ctl)
 		return 0;	/* reads only */
 	rc = uc_lock_try(&lock, &holder);
 	if (rc == -EWOULDBLOCK) {
-		char who[32] = "another process";
+		char who[96] = "another process", name[64];
 
-		if (holder)
+		/* what holds it, by its own name: not necessarily a uclampctl */
+		if (holder && !uc_lock_holder_name(holder, name, sizeof(name)))
+			snprintf(who, sizeof(who), "PID %d (%s)", (int)holder, name);
+		else if (holder)
 			snprintf(who, sizeof(who), "PID %d", (int)holder);
 		if (!ctl->quiet)
 			cli_errx("waiting for the uclampctl lock held by "
@@ -32,8 +35,8 @@ int cli_lock(const struct cli_ctl *ctl)
 				 who, ctl->wait_s);
 		rc = uc_lock_wait(&lock, ctl->wait_s * 1000);
 		if (rc == -ETIMEDOUT) {
-			cli_errx("gave up after %d s: another uclampctl (%s) is still "
-				 "changing clamps; nothing changed",
+			cli_errx("gave up after %d s: %s still holds the uclampctl lock; "
+				 "nothing changed",
 				 ctl->wait_s, who);
 			return CLI_EXIT_FAIL;
 		}

@@ -34,6 +34,7 @@
 #define DEF_QUEUE_CAP 4096
 #define DEF_REAPPLY_LIMIT 5
 #define DEF_RESCAN_MS 1000
+#define DEF_LOCK_WARN_MS 5000
 #define MAX_CPUS 4096
 #define SEQ_SEEN 0x100000000ull
 
@@ -59,6 +60,8 @@ struct uc_watch {
 	enum uc_key_state key;		/* ON after our first write */
 	struct uc_lock lock;		/* the writers' lock, held per batch */
 	bool lock_logged;		/* the current contention was logged */
+	bool lock_warned;		/* ... and warned about: it lasted */
+	uint64_t lock_busy_since;	/* monotonic ms; 0: the lock was ours last time */
 	volatile sig_atomic_t *stop;	/* set by a signal handler: finish the write, stop */
 	struct uc_watch_stats st;
 };
@@ -169,6 +172,8 @@ int uc_watch_new(const struct uc_watch_opts *o, struct uc_watch **out)
 		w->o.reapply_limit = DEF_REAPPLY_LIMIT;
 	if (!w->o.rescan_interval_ms)
 		w->o.rescan_interval_ms = DEF_RESCAN_MS;
+	if (!w->o.lock_warn_ms)
+		w->o.lock_warn_ms = DEF_LOCK_WARN_MS;
 	w->sys = o->sys ? *o->sys : real_sys;
 	w->ncpu = ncpu < 1 ? 1 : ncpu > MAX_CPUS ? MAX_CPUS : (size_t)ncpu;
 	w->q = calloc(w->o.queue_cap, sizeof(*w->q));
@@ -684,8 +689,33 @@ static bool stopping(const struct uc_watch *w)
  * debounce timer, brings every process in line (the queued events are about
  * processes it will see). Dry runs write nothing and take no lock.
  */
+static void locked_out(struct uc_watch *w, pid_t holder, uint64_t now)
+{
+	char name[64] = "", who[96] = "an unknown process";
+
+	if (!w->lock_busy_since)
+		w->lock_busy_since = now;
+	if (w->lock_warned || (w->lock_logged && now - w->lock_busy_since < w->o.lock_warn_ms))
+		return;
+	if (holder > 0 && !uc_lock_holder_name(holder, name, sizeof(name)))
+		snprintf(who, sizeof(who), "PID %d (%s)", (int)holder, name);
+	else if (holder > 0)
+		snprintf(who, sizeof(who), "PID %d", (int)holder);
+	if (!w->lock_logged)
+		uc_watch_logf(w, LOG_INFO, "%s holds the writers' lock: retrying with a rescan",
+			      who);
+	else
+		uc_watch_logf(w, LOG_WARNING,
+			      "%s has held the writers' lock (%s) for %llu s: nothing is clamped "
+			      "until it lets go", who, UC_LOCK_PATH,
+			      (unsigned long long)(now - w->lock_busy_since) / 1000);
+	w->lock_warned = w->lock_logged;
+	w->lock_logged = true;
+}
+
 static bool batch_begin(struct uc_watch *w)
 {
+	uint64_t now = uc_watch_now_ms();
 	pid_t holder;
 	int rc;
 
@@ -703,16 +733,17 @@ static bool batch_begin(struct uc_watch *w)
 		return true;
 	}
 	if (!rc) {
-		w->lock_logged = false;
+		if (w->lock_warned)
+			uc_watch_logf(w, LOG_INFO, "the writers' lock is ours again after %llu s",
+				      (unsigned long long)(now - w->lock_busy_since) / 1000);
+		w->lock_logged = w->lock_warned = false;
+		w->lock_busy_since = 0;
 		return true;
 	}
-	if (!w->lock_logged)
-		uc_watch_logf(w, LOG_INFO, "another uclampctl (PID %d) holds the writers' lock: "
-			      "retrying with a rescan", (int)holder);
-	w->lock_logged = true;
+	locked_out(w, holder, now);
 	uc_watch_mark_dirty(w, UC_RESCAN_LOCKED);
 	w->rescanned = true;
-	w->last_rescan_ms = uc_watch_now_ms();	/* the retry: one interval from now */
+	w->last_rescan_ms = now;	/* the retry: one interval from now */
 	w->qlen = 0;
 	return false;
 }

@@ -379,6 +379,50 @@ static void test_lock_held(void **state)
 	uc_watch_free(w);
 }
 
+/* A lock held for long is a warning that names the holder by its comm,
+ * escaped (the first contention is only information). */
+static void test_lock_held_warns(void **state)
+{
+	const pid_t t[] = { 320 };
+	struct uc_lock other = { .fd = -1 };
+	struct uc_watch_opts o = {
+		.sys = &fake_sys, .yes = true, .key = UC_KEY_OFF, .log = log_cb, .lock_warn_ms = 20,
+	};
+	struct uc_watch_ruleset rs = { .ops = &fake_ops, .nrules = 1, .sets_clamps = true };
+	struct uc_pev e = ev(UC_PEV_EXEC, 320, 320, 0, 1);
+	const struct timespec pause = { 0, 40 * 1000 * 1000 };
+	char rel[64], want[96];
+	struct uc_watch *w;
+
+	assert_int_equal(uc_watch_new(&o, &w), 0);
+	uc_watch_set_rules(w, &rs);
+	add_proc(320, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 320, 300, false };
+	/* the holder: this process (the file's PID: a fake root has no /proc/locks) */
+	mkd("/proc/%d", (int)getpid());
+	snprintf(rel, sizeof(rel), "/proc/%d/comm", (int)getpid());
+	put(rel, "fl\x1b[8mck\n");
+	assert_int_equal(uc_lock_try(&other, NULL), 0);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_string_equal(last_warning, "");
+	nanosleep(&pause, NULL);
+	uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	assert_int_equal(nset, 0);
+	snprintf(want, sizeof(want), "PID %d (fl\\x1b[8mck) has held the writers' lock",
+		 (int)getpid());
+	assert_non_null(strstr(last_warning, want));
+	/* once per contention */
+	last_warning[0] = '\0';
+	uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	assert_string_equal(last_warning, "");
+	uc_lock_release(&other);
+	uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	assert_int_equal(nset, 1);
+	uc_watch_free(w);
+}
+
 static void test_stop_mid_batch(void **state)
 {
 	struct uc_watch *w = mk(0);
@@ -707,6 +751,7 @@ int main(void)
 		cmocka_unit_test_setup(test_threads_and_comm, setup),
 		cmocka_unit_test_setup(test_overrun_rescan, setup),
 		cmocka_unit_test_setup(test_lock_held, setup),
+		cmocka_unit_test_setup(test_lock_held_warns, setup),
 		cmocka_unit_test_setup(test_stop_mid_batch, setup),
 		cmocka_unit_test_setup(test_seq_gap, setup),
 		cmocka_unit_test_setup(test_queue_full, setup),
