@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "uclamp/guard.h"
 #include "uclamp/procevents.h"
@@ -252,15 +253,31 @@ struct uc_watch_loop_opts {
  * SIGTERM or SIGINT (SIGHUP reloads). Returns 0 after a clean stop, or the
  * setup's -errno: -EPERM (the connector needs CAP_NET_ADMIN before 6.6),
  * -ETIMEDOUT (no ack: a non-initial user/PID namespace, or no
- * CONFIG_PROC_EVENTS), -EPROTONOSUPPORT (no CONFIG_CONNECTOR). */
+ * CONFIG_PROC_EVENTS), -EPROTONOSUPPORT (no CONFIG_CONNECTOR), -EADDRINUSE
+ * (a live daemon answers at status_socket). */
 int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo);
 
 /* ---- the status socket (watch_status.c) ----------------------------------- */
 
 #define UC_WATCH_SOCKET "/run/uclampctl/watch.sock"
 
-/* A listening root-only unix socket at path (its directory is created). */
-int uc_watch_status_listen(const char *path);
+/* The listening socket and the file it bound (only that file is removed). */
+struct uc_watch_listener {
+	int fd;			/* -1: none */
+	dev_t dev;
+	ino_t ino;
+	struct timespec ctime;
+};
+/* Who serves path: 1 when a daemon answers there (*pid: its PID, 0 if
+ * unknown), 0 when nothing does (no file, or a socket that refuses
+ * connections: stale), -errno when we cannot tell (-EACCES: not root). */
+int uc_watch_status_owner(const char *path, pid_t *pid);
+/* Listen at path, root only (its directory is created): 0, -EADDRINUSE when a
+ * live daemon answers there (*owner: its PID), -EEXIST when something other
+ * than a socket is there, or -errno. A stale socket is replaced. */
+int uc_watch_status_listen(const char *path, struct uc_watch_listener *ls, pid_t *owner);
+/* Stop listening; remove path only if it is still the socket we bound. */
+void uc_watch_status_close(struct uc_watch_listener *ls, const char *path);
 /* Answer one client on the listening fd: the counters, then close. */
 int uc_watch_status_serve(struct uc_watch *w, int lfd);
 /* Ask the daemon: 0 and s filled, -ENOENT/-ECONNREFUSED (not running), -EACCES. */

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -744,6 +746,85 @@ static void test_stats_roundtrip(void **state)
 	assert_int_equal(uc_watch_stats_parse("applied\n", &b), -EINVAL);
 }
 
+/* ---- the status socket ------------------------------------------------------- */
+
+/* A socket bound at path: listening (a live daemon) or not (a dead one's). */
+static int bound(const char *path, bool listening)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	if (listening)
+		assert_int_equal(listen(fd, 1), 0);
+	return fd;
+}
+
+static bool same_file(const char *path, const struct stat *was)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && st.st_dev == was->st_dev && st.st_ino == was->st_ino;
+}
+
+/* A socket that answers is a live daemon's: left alone, its PID named. One
+ * that refuses is stale: replaced. Not a socket: not ours to remove. At the
+ * end only the socket this listener bound is removed. */
+static void test_status_socket(void **state)
+{
+	struct uc_watch_listener ls, ls2;
+	char path[300];
+	struct stat live, st;
+	pid_t owner = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/s.sock", root);
+	unlink(path);
+	assert_int_equal(uc_watch_status_owner(path, &owner), 0);
+
+	fd = bound(path, true);
+	assert_int_equal(lstat(path, &live), 0);
+	assert_int_equal(uc_watch_status_owner(path, &owner), 1);
+	assert_int_equal(owner, getpid());
+	owner = -1;
+	assert_int_equal(uc_watch_status_listen(path, &ls, &owner), -EADDRINUSE);
+	assert_int_equal(owner, getpid());
+	assert_int_equal(ls.fd, -1);
+	assert_true(same_file(path, &live));	/* not stolen */
+	close(fd);				/* its daemon dies: the socket refuses now */
+
+	assert_int_equal(uc_watch_status_owner(path, &owner), 0);
+	assert_int_equal(uc_watch_status_listen(path, &ls, &owner), 0);
+	assert_true(ls.fd >= 0);		/* the stale one replaced */
+	assert_int_equal(lstat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(uc_watch_status_owner(path, &owner), 1);
+
+	/* someone replaced our socket meanwhile: at exit, theirs stays */
+	assert_int_equal(unlink(path), 0);
+	fd = bound(path, true);
+	assert_int_equal(lstat(path, &live), 0);
+	uc_watch_status_close(&ls, path);
+	assert_int_equal(ls.fd, -1);
+	assert_true(same_file(path, &live));
+	close(fd);
+	assert_int_equal(unlink(path), 0);
+
+	/* ours still: removed at exit */
+	assert_int_equal(uc_watch_status_listen(path, &ls, &owner), 0);
+	uc_watch_status_close(&ls, path);
+	assert_int_not_equal(lstat(path, &st), 0);
+
+	/* not a socket: left alone */
+	put("/s.sock", "x");
+	assert_int_equal(uc_watch_status_listen(path, &ls2, &owner), -EEXIST);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(unlink(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -763,6 +844,7 @@ int main(void)
 		cmocka_unit_test_setup(test_load, setup),
 		cmocka_unit_test_setup(test_reload_keeps_rules, setup),
 		cmocka_unit_test(test_stats_roundtrip),
+		cmocka_unit_test(test_status_socket),
 	};
 
 	uc_sched_set_syscalls(&fake_sc);
