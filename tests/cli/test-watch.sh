@@ -44,6 +44,7 @@ has 'nothing to change|dry run'
 S=$ROOT/status.sock
 python3 "$TESTS_SRCDIR/cli/fake-watch-status.py" "$S" 5 >"$ROOT/fake.out" 2>&1 &
 FAKE=$!
+alias_value "$FAKE" DAEMON
 for _ in $(seq 50); do [ -S "$S" ] && break; sleep 0.1; done
 t "status: the table" 0 $U watch status --socket "$S"
 has '^rescans +start=1 overrun=1 seq_gap=2 queue_full=0 reload=0 locked=0$'
