@@ -4,7 +4,8 @@
 # by an older uclampctl is made 0600 by the next writer; then a user who is
 # not root gets EACCES opening it. A lock held for long (here by root's
 # flock(1), renamed uc-holder) makes the daemon warn (a warning: it runs with
-# -q) naming the holder by what it is; the daemon clamps again once it is let go.
+# -q) naming the holder by what it is, and writes nothing meanwhile; the
+# daemon clamps again once it is let go.
 # vm-timeout: 300
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
@@ -46,15 +47,19 @@ max = 300
 CONF
 "$UCLAMPCTL" -q watch -c "$T/w.conf" --socket "$T/s.sock" >"$T/log" 2>&1 & W=$!
 for _ in $(seq 300); do "$UCLAMPCTL" watch status --socket "$T/s.sock" >/dev/null 2>&1 && break; sleep 0.1; done
-"$T/uc-holder" "$L" sleep 9 & HOLDER=$!
+# -o: flock(1) keeps the lock itself (not its child): killing it lets go
+"$T/uc-holder" -o "$L" sleep 300 & HOLDER=$!
 for _ in $(seq 50); do grep -q "FLOCK.* $HOLDER " /proc/locks && break; sleep 0.1; done
 run cat /proc/locks
 expect_out "FLOCK +ADVISORY +WRITE +$HOLDER "
-"$T/uc-probe" 300 20000 >"$T/probe.out" & P=$!
-sleep 7
-expect_key 0 "while the lock is held"
+"$T/uc-probe" 300 120000 >"$T/probe.out" & P=$!
+for _ in $(seq 300); do grep -q 'has held the writers' "$T/log" && break; sleep 0.1; done
 check "the daemon warns, naming the holder" grep -q "PID $HOLDER (uc-holder) has held the writers' lock ($L) for [5-9] s" "$T/log"
+sleep 3
 check "one warning per contention" test "$(grep -c 'has held the writers' "$T/log")" = 1
+check "the probe is not clamped while the lock is held" test ! -s "$T/probe.out"
+expect_key 0 "while the lock is held"
+kill $HOLDER $(pgrep -P $HOLDER)
 wait $P
 run cat "$T/probe.out"
 expect_out '^clamped [0-9]+$'
