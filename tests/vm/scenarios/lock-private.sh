@@ -6,7 +6,7 @@
 # flock(1), renamed uc-holder) makes the daemon warn (a warning: it runs with
 # -q) naming the holder by what it is, and writes nothing meanwhile; the
 # daemon clamps again once it is let go.
-# vm-timeout: 300
+# vm-timeout: 420
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 H="$VM_DIR/helpers"

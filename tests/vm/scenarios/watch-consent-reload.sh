@@ -6,7 +6,7 @@
 # line, counted as refused) and the key stays 0. A reload that brings the
 # consent back is not needed for that and is not made: the key is read before,
 # between and after. The counters show it in every format.
-# vm-timeout: 300
+# vm-timeout: 420
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 expect_key 0 "right after boot"

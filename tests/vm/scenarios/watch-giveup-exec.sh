@@ -4,7 +4,7 @@
 # re-matches it) is left alone after 5 re-applies a minute. When it then
 # execs another program, which another rule matches, that program is clamped:
 # an exec is a new program and clears the give-up state.
-# vm-timeout: 300
+# vm-timeout: 420
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 expect_key 0 "right after boot"

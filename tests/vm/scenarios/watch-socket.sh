@@ -6,7 +6,7 @@
 # daemon. A daemon removes at exit only the socket it bound: when its socket
 # was replaced meanwhile, the other daemon's socket stays. No rule matches
 # anything here: the key stays 0 throughout.
-# vm-timeout: 300
+# vm-timeout: 420
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 S=/run/uclampctl/watch.sock
