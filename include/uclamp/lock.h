@@ -30,8 +30,4 @@ int uc_lock_wait(struct uc_lock *l, int timeout_ms);
 
 void uc_lock_release(struct uc_lock *l);
 
-/* The holder's name for a message: its comm with every byte outside printable
- * ASCII (and the backslash) as \xNN. 0, or -ESRCH when it is gone. */
-int uc_lock_holder_name(pid_t pid, char *buf, size_t n);
-
 #endif

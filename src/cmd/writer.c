@@ -10,6 +10,7 @@
 
 #include "cmd/common.h"
 #include "uclamp/lock.h"
+#include "uclamp/tasks.h"
 
 static struct uc_lock lock = { .fd = -1 };
 
@@ -24,8 +25,9 @@ int cli_lock(const struct cli_ctl *ctl)
 	if (rc == -EWOULDBLOCK) {
 		char who[96] = "another process", name[64];
 
-		/* what holds it, by its own name: not necessarily a uclampctl */
-		if (holder && !uc_lock_holder_name(holder, name, sizeof(name)))
+		/* what holds it, by its own name (escaped by cli_errx): not
+		 * necessarily a uclampctl */
+		if (holder && !uc_task_comm(holder, 0, name, sizeof(name)))
 			snprintf(who, sizeof(who), "PID %d (%s)", (int)holder, name);
 		else if (holder)
 			snprintf(who, sizeof(who), "PID %d", (int)holder);

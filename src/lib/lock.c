@@ -148,35 +148,6 @@ int uc_lock_wait(struct uc_lock *l, int timeout_ms)
 	}
 }
 
-/* What the holder is: its comm, every byte outside printable ASCII (and
- * the backslash) as \xNN, so that a name cannot drive the terminal. */
-int uc_lock_holder_name(pid_t pid, char *buf, size_t n)
-{
-	char path[64], comm[64];
-	ssize_t len;
-	size_t o = 0;
-
-	if (!n)
-		return -EINVAL;
-	buf[0] = '\0';
-	if (pid <= 0)
-		return -ESRCH;
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	len = uc_read_str(path, comm, sizeof(comm));
-	if (len < 0)
-		return len == -ENOENT ? -ESRCH : (int)len;
-	for (ssize_t i = 0; i < len && o + 5 <= n; i++) {
-		unsigned char c = (unsigned char)comm[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			buf[o++] = (char)c;
-		else
-			o += (size_t)snprintf(buf + o, n - o, "\\x%02x", c);
-	}
-	buf[o] = '\0';
-	return 0;
-}
-
 void uc_lock_release(struct uc_lock *l)
 {
 	if (l->fd >= 0)

@@ -697,7 +697,8 @@ static void locked_out(struct uc_watch *w, pid_t holder, uint64_t now)
 		w->lock_busy_since = now;
 	if (w->lock_warned || (w->lock_logged && now - w->lock_busy_since < w->o.lock_warn_ms))
 		return;
-	if (holder > 0 && !uc_lock_holder_name(holder, name, sizeof(name)))
+	/* its comm as it is: the log escapes names */
+	if (holder > 0 && !uc_task_comm(holder, 0, name, sizeof(name)))
 		snprintf(who, sizeof(who), "PID %d (%s)", (int)holder, name);
 	else if (holder > 0)
 		snprintf(who, sizeof(who), "PID %d", (int)holder);

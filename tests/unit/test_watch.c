@@ -383,8 +383,8 @@ static void test_lock_held(void **state)
 	uc_watch_free(w);
 }
 
-/* A lock held for long is a warning that names the holder by its comm,
- * escaped (the first contention is only information). */
+/* A lock held for long is a warning that names the holder by its comm, as
+ * it is: watch's log escapes it (the first contention is only information). */
 static void test_lock_held_warns(void **state)
 {
 	const pid_t t[] = { 320 };
@@ -414,7 +414,7 @@ static void test_lock_held_warns(void **state)
 	nanosleep(&pause, NULL);
 	uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
 	assert_int_equal(nset, 0);
-	snprintf(want, sizeof(want), "PID %d (fl\\x1b[8mck) has held the writers' lock",
+	snprintf(want, sizeof(want), "PID %d (fl\x1b[8mck) has held the writers' lock",
 		 (int)getpid());
 	assert_non_null(strstr(last_warning, want));
 	/* once per contention */
