@@ -1,5 +1,6 @@
 /*
- * One writer at a time: an exclusive flock(2) on /run/uclampctl/lock, held
+ * One writer at a time: an exclusive flock(2) on /run/uclampctl/lock (0600,
+ * root's: flock needs only a read-only open, so nobody else may open it), held
  * by every command that writes from before it plans until its report is out
  * (the watch daemon takes it per batch). The holder's PID is in the file, so
  * a waiter can name it. The lock goes with the process (exit, crash, exec:

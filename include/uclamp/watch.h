@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "uclamp/guard.h"
 #include "uclamp/procevents.h"
@@ -91,6 +92,8 @@ struct uc_watch_stats {
 	/* writes refused: would enable the fast path, no consent */
 	uint64_t refused;
 	uint64_t reloads, reload_failures;
+	/* reloads that did not take and so withdrew the rules' allow-enable */
+	uint64_t consent_withdrawn;
 	uint64_t errors_total;
 	struct { int err; uint64_t n; } errors[UC_WATCH_MAX_ERRNOS];	/* positive errno */
 	uint64_t queue_len, queue_hiwater, queue_cap;
@@ -139,6 +142,8 @@ struct uc_watch_opts {
 	/* re-applies per minute before giving up; 0: default 5 */
 	unsigned reapply_limit;
 	unsigned rescan_interval_ms;	/* minimum between rescans; 0: default 1000 */
+	/* another process holds the writers' lock this long: a warning; 0: 5000 */
+	unsigned lock_warn_ms;
 	uc_watch_log_fn log;
 	void *log_data;
 	const struct uc_watch_sys *sys;	/* NULL: the real ones */
@@ -187,8 +192,11 @@ long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms);
 int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms);
 
 const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w);
-/* Count a reload that took (ok) or kept the old rules. */
-void uc_watch_note_reload(struct uc_watch *w, bool ok);
+/* Count a reload that took (ok) or kept the old rules. One that did not
+ * take withdraws the running rules' allow-enable (--yes stays): no write
+ * that would enable the fast path until rules are set again. True when this
+ * call withdrew it. */
+bool uc_watch_note_reload(struct uc_watch *w, bool ok);
 
 /* Log through the callback (printf-style); used by the loop and the loader too. */
 void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
@@ -237,15 +245,31 @@ struct uc_watch_loop_opts {
  * SIGTERM or SIGINT (SIGHUP reloads). Returns 0 after a clean stop, or the
  * setup's -errno: -EPERM (the connector needs CAP_NET_ADMIN before 6.6),
  * -ETIMEDOUT (no ack: a non-initial user/PID namespace, or no
- * CONFIG_PROC_EVENTS), -EPROTONOSUPPORT (no CONFIG_CONNECTOR). */
+ * CONFIG_PROC_EVENTS), -EPROTONOSUPPORT (no CONFIG_CONNECTOR), -EADDRINUSE
+ * (a live daemon answers at status_socket). */
 int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo);
 
 /* ---- the status socket (watch_status.c) ----------------------------------- */
 
 #define UC_WATCH_SOCKET "/run/uclampctl/watch.sock"
 
-/* A listening root-only unix socket at path (its directory is created). */
-int uc_watch_status_listen(const char *path);
+/* The listening socket and the file it bound (only that file is removed). */
+struct uc_watch_listener {
+	int fd;			/* -1: none */
+	dev_t dev;
+	ino_t ino;
+	struct timespec ctime;
+};
+/* Who serves path: 1 when a daemon answers there (*pid: its PID, 0 if
+ * unknown), 0 when nothing does (no file, or a socket that refuses
+ * connections: stale), -errno when we cannot tell (-EACCES: not root). */
+int uc_watch_status_owner(const char *path, pid_t *pid);
+/* Listen at path, root only (its directory is created): 0, -EADDRINUSE when a
+ * live daemon answers there (*owner: its PID), -EEXIST when something other
+ * than a socket is there, or -errno. A stale socket is replaced. */
+int uc_watch_status_listen(const char *path, struct uc_watch_listener *ls, pid_t *owner);
+/* Stop listening; remove path only if it is still the socket we bound. */
+void uc_watch_status_close(struct uc_watch_listener *ls, const char *path);
 /* Answer one client on the listening fd: the counters, then close. */
 int uc_watch_status_serve(struct uc_watch *w, int lfd);
 /* Ask the daemon: 0 and s filled, -ENOENT/-ECONNREFUSED (not running), -EACCES. */

@@ -5,7 +5,9 @@
  * Consent: a daemon cannot prompt. If the rules set clamps and the fast
  * path is not already on, watch refuses to start (exit 3) unless the
  * configuration says allow-enable = yes or --yes was given; a reload with
- * such rules is refused the same way and the old rules stay.
+ * such rules is refused the same way and the old rules stay, without the
+ * consent they came with (see uc_watch_note_reload): the file no longer
+ * holds it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,7 +35,8 @@ static void usage(void)
 		"events, scan /proc once, then clamp each process as it execs (and a\n"
 		"thread when it is renamed). Lost events trigger a full rescan.\n"
 		"The configuration: %s and %s/*.conf.\n"
-		"SIGHUP or a change to the files reloads it; a broken one keeps the old rules.\n"
+		"SIGHUP or a change to the files reloads it; a broken or refused one keeps\n"
+		"the old rules, without consent to enable the fast path from the file.\n"
 		"\n"
 		"Options:\n"
 		" -c, --config <path>    read this file or directory instead (repeatable)\n"
@@ -45,9 +48,10 @@ static void usage(void)
 		"     --socket <path>    the status socket (default %s)\n"
 		CLI_HELP_OPTS_HELP
 		"\n"
-		"Exit status: 0 stopped by SIGTERM/SIGINT, 1 the event source failed,\n"
-		"2 an error in the configuration, 3 refused (the rules would enable the\n"
-		"uclamp fast path without consent), 4 the kernel lacks uclamp.\n",
+		"Exit status: 0 stopped by SIGTERM/SIGINT, 1 the event source failed or\n"
+		"another watch answers at the status socket, 2 an error in the\n"
+		"configuration, 3 refused (the rules would enable the uclamp fast path\n"
+		"without consent), 4 the kernel lacks uclamp.\n",
 		UC_CONFIG_FILE, UC_CONFIG_DIR, UC_WATCH_SOCKET);
 }
 
@@ -138,6 +142,10 @@ static int run_error(int rc)
 			 "subscriptions from a non-initial user or PID namespace (a container); "
 			 "run watch on the host");
 		break;
+	case EADDRINUSE:
+		cli_errx("watch: another watch daemon took the status socket while this one "
+			 "started: not started");
+		break;
 	case EPROTONOSUPPORT:
 	case ENOENT:
 		cli_errx("watch: this kernel has no proc connector (it needs CONFIG_CONNECTOR and "
@@ -167,8 +175,16 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 	static const char *const defaults[] = { UC_CONFIG_FILE, UC_CONFIG_DIR };
 	enum uc_key_state key;
 	struct uc_watch *w;
+	pid_t owner;
 	int rc;
 
+	/* one daemon per status socket: a second one would fight the first over
+	 * every task (and used to take its socket); a dry run too, for the socket */
+	if (uc_watch_status_owner(sock, &owner) > 0) {
+		cli_errx("watch: a watch daemon (PID %d) already answers at %s: not started "
+			 "(stop it, or give this one another --socket)", (int)owner, sock);
+		return CLI_EXIT_FAIL;
+	}
 	rc = load(c, &rs);
 	if (rc == -ENOMEM) {
 		cli_errx("out of memory");

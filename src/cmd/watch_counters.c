@@ -51,6 +51,9 @@ static const struct counter counters[] = {
 	{ "reloads", "reloads", "ok", "Successful reloads.", AT(reloads) },
 	{ "reload_failures", "reloads", "failed", "Reloads that kept the old rules.",
 	  AT(reload_failures) },
+	{ "consent_withdrawn", "reloads", "consent_withdrawn",
+	  "Failed reloads that withdrew allow-enable: nothing that would enable the fast path "
+	  "is written since.", AT(consent_withdrawn) },
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 #define LOST 3	/* counters[0..LOST) are the lost events */

@@ -10,6 +10,7 @@
 
 #include "cmd/common.h"
 #include "uclamp/lock.h"
+#include "uclamp/tasks.h"
 
 static struct uc_lock lock = { .fd = -1 };
 
@@ -22,9 +23,13 @@ int cli_lock(const struct cli_ctl *ctl)
 		return 0;	/* reads only */
 	rc = uc_lock_try(&lock, &holder);
 	if (rc == -EWOULDBLOCK) {
-		char who[32] = "another process";
+		char who[96] = "another process", name[64];
 
-		if (holder)
+		/* what holds it, by its own name (escaped by cli_errx): not
+		 * necessarily a uclampctl */
+		if (holder && !uc_task_comm(holder, 0, name, sizeof(name)))
+			snprintf(who, sizeof(who), "PID %d (%s)", (int)holder, name);
+		else if (holder)
 			snprintf(who, sizeof(who), "PID %d", (int)holder);
 		if (!ctl->quiet)
 			cli_errx("waiting for the uclampctl lock held by "
@@ -32,8 +37,8 @@ int cli_lock(const struct cli_ctl *ctl)
 				 who, ctl->wait_s);
 		rc = uc_lock_wait(&lock, ctl->wait_s * 1000);
 		if (rc == -ETIMEDOUT) {
-			cli_errx("gave up after %d s: another uclampctl (%s) is still "
-				 "changing clamps; nothing changed",
+			cli_errx("gave up after %d s: %s still holds the uclampctl lock; "
+				 "nothing changed",
 				 ctl->wait_s, who);
 			return CLI_EXIT_FAIL;
 		}

@@ -12,21 +12,41 @@
 #include "uclamp/lock.h"
 #include "uclamp/sysroot.h"
 
+/*
+ * 0600, ours: flock(2) needs only a read-only open, so a file others can
+ * read is a lock any user can hold, and stop every writer. An existing file
+ * (an older uclampctl made it 0644) is checked on the open descriptor and
+ * corrected, as the symbol cache is.
+ */
 static int open_lock(void)
 {
 	char dir[4096], path[4096];
+	struct stat st;
 	int fd;
 
 	if (uc_path(dir, sizeof(dir), UC_LOCK_DIR) || uc_path(path, sizeof(path), UC_LOCK_PATH))
 		return -ENAMETOOLONG;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
-	/* 0644: others may read the holder's PID; only root can take the lock */
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	return fd < 0 ? -errno : fd;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	if ((st.st_uid != geteuid() && fchown(fd, geteuid(), (gid_t)-1)) ||
+	    ((st.st_mode & 07777) != 0600 && fchmod(fd, 0600))) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	return fd;
 }
 
-/* The kernel's word first: the FLOCK line of our file in /proc/locks. */
+/* The kernel's word first: the FLOCK line of our file in /proc/locks
+ * (0: not there; -1: no /proc/locks to ask). */
 static pid_t holder_in_proc_locks(int fd)
 {
 	char path[4096], line[256];
@@ -38,13 +58,14 @@ static pid_t holder_in_proc_locks(int fd)
 	int p;
 
 	if (fstat(fd, &st) || uc_path(path, sizeof(path), "/proc/locks"))
-		return 0;
+		return -1;
 	f = fopen(path, "re");
 	if (!f)
-		return 0;
-	/* "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" (major:minor hex, inode decimal) */
+		return -1;
+	/* "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" (major:minor hex, inode
+	 * decimal); READ for a shared lock (flock -s), which keeps us out as well */
 	while (!pid && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*d: FLOCK %*s WRITE %d %x:%x:%lu", &p, &maj, &min, &ino) == 4 &&
+		if (sscanf(line, "%*d: FLOCK %*s %*s %d %x:%x:%lu", &p, &maj, &min, &ino) == 4 &&
 		    ino == st.st_ino && maj == major(st.st_dev) && min == minor(st.st_dev) && p > 0)
 			pid = p;
 	fclose(f);
@@ -58,9 +79,10 @@ static pid_t holder_of(int fd)
 	pid_t pid = holder_in_proc_locks(fd);
 	long v;
 
-	if (pid)
+	if (pid >= 0)
 		return pid;
-	/* else what the holder wrote (a fake root in the tests has no /proc/locks) */
+	/* else what the holder wrote (a fake root in the tests has no /proc/locks);
+	 * not when the kernel answered: a holder that is no writer wrote nothing */
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
 		return 0;
@@ -69,14 +91,18 @@ static pid_t holder_of(int fd)
 	return v > 0 && v < (1L << 30) ? (pid_t)v : 0;
 }
 
-/* Held: say who holds it, for the next waiter. */
+/* Held: say who holds it, for the next waiter (a hint: the lock holds without it). */
 static void mark(int fd)
 {
 	char buf[32];
 	int len = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
 
-	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)len, 0) != len)
-		(void)ftruncate(fd, 0);
+	if (ftruncate(fd, 0))
+		return;
+	/* half a PID names someone else: none then (if this fails too, a waiter
+	 * finds the holder in /proc/locks anyway) */
+	if (pwrite(fd, buf, (size_t)len, 0) != len && ftruncate(fd, 0))
+		return;
 }
 
 int uc_lock_try(struct uc_lock *l, pid_t *holder)

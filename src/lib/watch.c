@@ -34,6 +34,7 @@
 #define DEF_QUEUE_CAP 4096
 #define DEF_REAPPLY_LIMIT 5
 #define DEF_RESCAN_MS 1000
+#define DEF_LOCK_WARN_MS 5000
 #define MAX_CPUS 4096
 #define SEQ_SEEN 0x100000000ull
 
@@ -42,6 +43,8 @@ struct uc_watch {
 	struct uc_watch_sys sys;
 	struct uc_watch_ruleset rs;
 	bool have_rules;
+	/* a reload did not take: the rules' allow-enable no longer counts */
+	bool consent_withdrawn;
 	struct uc_wtable table;
 	struct uc_pev *q;
 	size_t qhead, qlen;
@@ -57,6 +60,8 @@ struct uc_watch {
 	enum uc_key_state key;		/* ON after our first write */
 	struct uc_lock lock;		/* the writers' lock, held per batch */
 	bool lock_logged;		/* the current contention was logged */
+	bool lock_warned;		/* ... and warned about: it lasted */
+	uint64_t lock_busy_since;	/* monotonic ms; 0: the lock was ours last time */
 	volatile sig_atomic_t *stop;	/* set by a signal handler: finish the write, stop */
 	struct uc_watch_stats st;
 };
@@ -167,6 +172,8 @@ int uc_watch_new(const struct uc_watch_opts *o, struct uc_watch **out)
 		w->o.reapply_limit = DEF_REAPPLY_LIMIT;
 	if (!w->o.rescan_interval_ms)
 		w->o.rescan_interval_ms = DEF_RESCAN_MS;
+	if (!w->o.lock_warn_ms)
+		w->o.lock_warn_ms = DEF_LOCK_WARN_MS;
 	w->sys = o->sys ? *o->sys : real_sys;
 	w->ncpu = ncpu < 1 ? 1 : ncpu > MAX_CPUS ? MAX_CPUS : (size_t)ncpu;
 	w->q = calloc(w->o.queue_cap, sizeof(*w->q));
@@ -216,6 +223,7 @@ void uc_watch_set_rules(struct uc_watch *w, struct uc_watch_ruleset *rs)
 	w->rs = *rs;
 	memset(rs, 0, sizeof(*rs));
 	w->have_rules = true;
+	w->consent_withdrawn = false;
 	w->st.generation++;
 	w->st.rules = w->rs.nrules;
 	/* a new generation: processes given up on get another chance */
@@ -243,12 +251,23 @@ const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w)
 	return &w->st;
 }
 
-void uc_watch_note_reload(struct uc_watch *w, bool ok)
+/*
+ * A reload that does not take (refused for consent, or a broken file) says
+ * the configuration on disk no longer holds the consent the running rules
+ * came with: from now on they write nothing that would enable the fast path.
+ */
+bool uc_watch_note_reload(struct uc_watch *w, bool ok)
 {
-	if (ok)
+	if (ok) {
 		w->st.reloads++;
-	else
-		w->st.reload_failures++;
+		return false;
+	}
+	w->st.reload_failures++;
+	if (!w->have_rules || !w->rs.allow_enable || w->o.yes || w->consent_withdrawn)
+		return false;
+	w->consent_withdrawn = true;
+	w->st.consent_withdrawn++;
+	return true;
 }
 
 /* ---- identity ----------------------------------------------------------- */
@@ -311,7 +330,7 @@ static bool started_after(const struct uc_watch *w, uint64_t start_ticks, uint64
 struct round {
 	const char *reason;
 	uint64_t ts_ns;		/* EXEC: the event's time, for the latency histogram */
-	bool matched, wrote;
+	bool matched, wrote, refused;
 };
 
 static void note_latency(struct uc_watch *w, uint64_t ts_ns)
@@ -381,11 +400,17 @@ static bool over_limit(struct uc_watch *w, struct uc_wproc *e, pid_t tgid)
 	if (!e->logged) {
 		plog(w, LOG_WARNING, tgid,
 		     "pid %d: its clamps were changed back %u times within a minute by another "
-		     "writer; leaving it alone until the rules change",
+		     "writer; leaving it alone until the rules change or it execs",
 		     (int)tgid, (unsigned)e->writes - 1);
 		e->logged = true;
 	}
 	return true;
+}
+
+/* Consent to enable the fast path: --yes, or the rules' allow-enable while it holds. */
+static bool consent(const struct uc_watch *w)
+{
+	return w->o.yes || (w->rs.allow_enable && !w->consent_withdrawn);
 }
 
 /* The guard's view of the key: what the caller read at start, then ours. */
@@ -411,7 +436,7 @@ static void write_plan(struct uc_watch *w, const struct ident *id, pid_t tid, st
 {
 	struct uc_run_opts ro = {
 		.mode = UC_EXEC_BEST_EFFORT,
-		.yes = w->o.yes || w->rs.allow_enable,
+		.yes = consent(w),
 		.key_state = cached_key,
 		.data = w,
 		.stop = w->stop,
@@ -421,11 +446,14 @@ static void write_plan(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	uc_plan_run(p, &ro, &rep);
 	if (rep.outcome == UC_RUN_REFUSED) {
 		w->st.refused++;
-		if (w->st.refused == 1)
+		if (!r->refused)
 			plog(w, LOG_ERR, id->tgid,
 			     "pid %d tid %d: rule '%s' would enable the uclamp fast path and there "
-			     "is no consent: not applied",
-			     (int)id->tgid, (int)tid, rule ? rule : "?");
+			     "is no consent%s: not applied",
+			     (int)id->tgid, (int)tid, rule ? rule : "?",
+			     w->consent_withdrawn ? " (withdrawn by a reload that did not take)" :
+			     "");
+		r->refused = true;
 	} else if (rep.targets[UC_CH_DONE]) {
 		if (rep.flips)
 			w->key = UC_KEY_ON;
@@ -575,12 +603,15 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 	}
 	if (e) {
 		e->scan = w->scan_mark;
-		if (e->given_up)
-			goto out;
 		if (!strcmp(reason, "exec")) {
-			e->writes = 0;	/* a new program: a new chance */
+			/* a new program: a new chance, even for one given up on */
+			e->given_up = false;
+			e->logged = false;
+			e->writes = 0;
 			e->window_start = (uint32_t)(uc_watch_now_ms() / 1000);
 		}
+		if (e->given_up)
+			goto out;
 	}
 	if (only_tid > 0) {
 		apply_task(w, &id, only_tid, &e, &r);
@@ -625,8 +656,34 @@ static bool stopping(const struct uc_watch *w)
  * debounce timer, brings every process in line (the queued events are about
  * processes it will see). Dry runs write nothing and take no lock.
  */
+static void locked_out(struct uc_watch *w, pid_t holder, uint64_t now)
+{
+	char name[64] = "", who[96] = "an unknown process";
+
+	if (!w->lock_busy_since)
+		w->lock_busy_since = now;
+	if (w->lock_warned || (w->lock_logged && now - w->lock_busy_since < w->o.lock_warn_ms))
+		return;
+	/* its comm as it is: the log escapes names */
+	if (holder > 0 && !uc_task_comm(holder, 0, name, sizeof(name)))
+		snprintf(who, sizeof(who), "PID %d (%s)", (int)holder, name);
+	else if (holder > 0)
+		snprintf(who, sizeof(who), "PID %d", (int)holder);
+	if (!w->lock_logged)
+		uc_watch_logf(w, LOG_INFO, "%s holds the writers' lock: retrying with a rescan",
+			      who);
+	else
+		uc_watch_logf(w, LOG_WARNING,
+			      "%s has held the writers' lock (%s) for %llu s: nothing is clamped "
+			      "until it lets go", who, UC_LOCK_PATH,
+			      (unsigned long long)(now - w->lock_busy_since) / 1000);
+	w->lock_warned = w->lock_logged;
+	w->lock_logged = true;
+}
+
 static bool batch_begin(struct uc_watch *w)
 {
+	uint64_t now = uc_watch_now_ms();
 	pid_t holder;
 	int rc;
 
@@ -644,16 +701,17 @@ static bool batch_begin(struct uc_watch *w)
 		return true;
 	}
 	if (!rc) {
-		w->lock_logged = false;
+		if (w->lock_warned)
+			uc_watch_logf(w, LOG_INFO, "the writers' lock is ours again after %llu s",
+				      (unsigned long long)(now - w->lock_busy_since) / 1000);
+		w->lock_logged = w->lock_warned = false;
+		w->lock_busy_since = 0;
 		return true;
 	}
-	if (!w->lock_logged)
-		uc_watch_logf(w, LOG_INFO, "another uclampctl (PID %d) holds the writers' lock: "
-			      "retrying with a rescan", (int)holder);
-	w->lock_logged = true;
+	locked_out(w, holder, now);
 	uc_watch_mark_dirty(w, UC_RESCAN_LOCKED);
 	w->rescanned = true;
-	w->last_rescan_ms = uc_watch_now_ms();	/* the retry: one interval from now */
+	w->last_rescan_ms = now;	/* the retry: one interval from now */
 	w->qlen = 0;
 	return false;
 }

@@ -39,7 +39,8 @@ struct loop {
 	struct uc_procev *pe;
 	/* what we subscribed to (0: everything, pre-6.6 form) */
 	uint32_t mask;
-	int ep, sfd, ino, tfd, wfd, lfd;
+	int ep, sfd, ino, tfd, wfd;
+	struct uc_watch_listener ls;	/* the status socket */
 	uint64_t reload_at;		/* monotonic ms; 0: none pending */
 	bool stop;
 	sigset_t old_mask, stop_set;
@@ -208,10 +209,14 @@ static void reload(struct loop *l, const char *why)
 	if (rc || (l->lo->may_run && !l->lo->may_run(l->lo->data, &rs))) {
 		if (!rc && rs.ops && rs.ops->free)
 			rs.ops->free(rs.rules);
-		uc_watch_note_reload(l->w, false);
+		bool withdrawn = uc_watch_note_reload(l->w, false);
+
 		uc_watch_logf(l->w, LOG_ERR,
-			      "reload (%s) failed: keeping the rules of generation %llu", why,
-			      (unsigned long long)s->generation);
+			      "reload (%s) failed: keeping the rules of generation %llu%s", why,
+			      (unsigned long long)s->generation,
+			      withdrawn ? " without their consent (allow-enable): nothing that "
+			      "would enable the uclamp fast path is written until a reload "
+			      "takes" : "");
 	} else {
 		uc_watch_set_rules(l->w, &rs);
 		uc_watch_note_reload(l->w, true);
@@ -383,11 +388,16 @@ static int setup(struct loop *l)
 	    (rc = ep_add(l, l->ino, K_INO)) || (rc = ep_add(l, l->tfd, K_TIMER)))
 		return rc;
 	if (l->lo->status_socket) {
-		l->lfd = uc_watch_status_listen(l->lo->status_socket);
-		if (l->lfd < 0)
+		pid_t owner;
+
+		rc = uc_watch_status_listen(l->lo->status_socket, &l->ls, &owner);
+		/* another daemon serves it: two would fight over the same tasks */
+		if (rc == -EADDRINUSE)
+			return rc;
+		if (rc)
 			uc_watch_logf(l->w, LOG_WARNING, "no status socket at %s: %s",
-				      l->lo->status_socket, strerror(-l->lfd));
-		else if ((rc = ep_add(l, l->lfd, K_STATUS)))
+				      l->lo->status_socket, strerror(-rc));
+		else if ((rc = ep_add(l, l->ls.fd, K_STATUS)))
 			return rc;
 	}
 	if (l->lo->watchdog_usec) {
@@ -415,10 +425,8 @@ static void teardown(struct loop *l)
 		uc_procev_subscribe(l->pe, false, 0, 200);
 		uc_procev_close(l->pe);
 	}
-	if (l->lfd >= 0) {
-		close(l->lfd);
-		unlink(l->lo->status_socket);
-	}
+	if (l->lo->status_socket)
+		uc_watch_status_close(&l->ls, l->lo->status_socket);
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
@@ -432,7 +440,8 @@ static void teardown(struct loop *l)
 int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 {
 	struct loop l = {
-		.w = w, .lo = lo, .ep = -1, .sfd = -1, .ino = -1, .tfd = -1, .wfd = -1, .lfd = -1
+		.w = w, .lo = lo, .ep = -1, .sfd = -1, .ino = -1, .tfd = -1, .wfd = -1,
+		.ls = { .fd = -1 },
 	};
 	int rc = setup(&l);
 
@@ -492,7 +501,7 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 				break;
 			}
 			case K_STATUS:
-				uc_watch_status_serve(w, l.lfd);
+				uc_watch_status_serve(w, l.ls.fd);
 				break;
 			}
 		}

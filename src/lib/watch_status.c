@@ -2,6 +2,11 @@
  * The status socket: a root-only unix stream socket; each client gets the
  * counters as "key value" lines (watch_stats.c), then EOF. The daemon never
  * blocks on a slow client: a short send timeout, then it hangs up.
+ *
+ * One daemon per socket: a socket that answers belongs to a live daemon and
+ * is left alone; only one that refuses connections (its daemon died) is
+ * removed, and at exit a daemon removes the file only if it is still the
+ * socket it bound (same device and inode).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,13 +32,43 @@ static int fill_addr(struct sockaddr_un *sa, const char *path)
 	return 0;
 }
 
-int uc_watch_status_listen(const char *path)
+int uc_watch_status_owner(const char *path, pid_t *pid)
+{
+	struct sockaddr_un sa;
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	int fd, rc = fill_addr(&sa, path);
+
+	*pid = 0;
+	if (rc)
+		return rc;
+	/* non-blocking: a daemon whose backlog is full answers EAGAIN, not never */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		rc = errno == ENOENT || errno == ECONNREFUSED ? 0 :
+		     errno == EAGAIN || errno == EINPROGRESS ? 1 : -errno;
+		close(fd);
+		return rc;
+	}
+	/* the listener's credentials, as of its listen() */
+	if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) && cred.pid > 0)
+		*pid = cred.pid;
+	close(fd);
+	return 1;
+}
+
+int uc_watch_status_listen(const char *path, struct uc_watch_listener *ls, pid_t *owner)
 {
 	struct sockaddr_un sa;
 	char dir[sizeof(sa.sun_path)], *slash;
+	struct stat st;
 	mode_t old;
 	int fd, rc = fill_addr(&sa, path);
 
+	ls->fd = -1;
+	*owner = 0;
 	if (rc)
 		return rc;
 	strcpy(dir, path);
@@ -43,19 +78,46 @@ int uc_watch_status_listen(const char *path)
 		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 			return -errno;
 	}
+	rc = uc_watch_status_owner(path, owner);
+	if (rc)
+		return rc > 0 ? -EADDRINUSE : rc;
+	if (!lstat(path, &st)) {
+		if (!S_ISSOCK(st.st_mode))
+			return -EEXIST;	/* not ours to remove */
+		unlink(path);	/* refuses connections: its daemon is gone */
+	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
-	unlink(path);	/* a stale socket of an earlier run */
 	old = umask(0177);	/* 0600 from the start: no window for others */
 	rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
-	if (rc < 0 || listen(fd, 8) < 0) {
+	if (rc < 0 || lstat(path, &st) < 0 || listen(fd, 8) < 0) {
 		rc = -errno;
 		close(fd);
 		return rc;
 	}
-	return fd;
+	ls->fd = fd;
+	ls->dev = st.st_dev;
+	ls->ino = st.st_ino;
+	ls->ctime = st.st_ctim;
+	return 0;
+}
+
+void uc_watch_status_close(struct uc_watch_listener *ls, const char *path)
+{
+	struct stat st;
+
+	if (ls->fd < 0)
+		return;
+	/* another daemon's socket by now (ours was removed and replaced): keep it;
+	 * the change time too, as a file system may give a new file a freed inode */
+	if (!lstat(path, &st) && S_ISSOCK(st.st_mode) && st.st_dev == ls->dev &&
+	    st.st_ino == ls->ino && st.st_ctim.tv_sec == ls->ctime.tv_sec &&
+	    st.st_ctim.tv_nsec == ls->ctime.tv_nsec)
+		unlink(path);
+	close(ls->fd);
+	ls->fd = -1;
 }
 
 int uc_watch_status_serve(struct uc_watch *w, int lfd)

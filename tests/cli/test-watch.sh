@@ -1,7 +1,8 @@
 #!/bin/bash
 # uclampctl watch before the event loop: usage errors, configuration errors
 # (file:line, exit 2), the refusal without consent (exit 3, one line, and it
-# never subscribes), --oneshot as apply, and 'watch status' without a daemon.
+# never subscribes), --oneshot as apply, 'watch status' without a daemon, and a
+# second watch refused while a live one answers at the status socket.
 # The daemon itself runs on the real kernel: tests/vm/scenarios/watch-rules.sh.
 . "$TESTS_SRCDIR/cli/lib.sh"
 U=$UCLAMPCTL
@@ -42,6 +43,8 @@ has 'nothing to change|dry run'
 # Prometheus names the Grafana dashboard queries.
 S=$ROOT/status.sock
 python3 "$TESTS_SRCDIR/cli/fake-watch-status.py" "$S" 5 >"$ROOT/fake.out" 2>&1 &
+FAKE=$!
+alias_value "$FAKE" DAEMON
 for _ in $(seq 50); do [ -S "$S" ] && break; sleep 0.1; done
 t "status: the table" 0 $U watch status --socket "$S"
 has '^rescans +start=1 overrun=1 seq_gap=2 queue_full=0 reload=0 locked=0$'
@@ -67,5 +70,11 @@ t "status: prometheus" 0 $U watch status --socket "$S" --format=prometheus
 has '^uclampctl_watch_rescans_total\{cause="seq_gap"\} 2$'
 has '^uclampctl_watch_exec_apply_latency_seconds_count 3$'
 has '^uclampctl_watch_exec_apply_latency_seconds_bucket\{le="\+Inf"\} 3$'
+# a second watch beside a live one: refused with the live one's PID (from the
+# socket's credentials), before anything else; the socket stays and answers
+t "a second watch: a live daemon answers at the socket" 1 $U watch -c "$C/noconsent.conf" --socket "$S"
+has "^uclampctl: watch: a watch daemon \(PID $FAKE\) already answers at $S: not started"
+t "status: the first one still answers" 0 $U watch status --socket "$S"
+has '^pid +4242$'
 wait
 finish

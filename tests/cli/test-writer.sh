@@ -40,9 +40,13 @@ time.sleep(60)' "$LOCK" &
 }
 hold
 alias_value "$H" HOLDER
+# the holder by its name, whatever it is, escaped: a name cannot drive the terminal
+mkdir -p "$ROOT/proc/$H"
+printf 'evil\033[2J\r\n' >"$ROOT/proc/$H/comm"
 t "--wait 0: gives up at once" 1 $U --wait 0 system set --min 300 -y
-has "waiting for the uclampctl lock held by PID $H"
-has "gave up after 0 s: another uclampctl \(PID $H\) is still changing clamps; nothing changed"
+has "waiting for the uclampctl lock held by PID $H \(evil\\\\x1b\[2J\\\\x0d\)"
+has "gave up after 0 s: PID $H \(evil\\\\x1b\[2J\\\\x0d\) still holds the uclampctl lock; nothing changed"
+if printf '%s' "$OUT" | grep -q $'\033'; then _fail "an escape byte reached the terminal"; else _pass "no escape byte in the output"; fi
 same "$K/sched_util_clamp_min" 500
 start=$(date +%s)
 t "--wait 1: gives up after a second" 1 $U --wait 1 task set --max 50% --all -y

@@ -3,8 +3,10 @@
  * ($UCLAMPCTL_SYSROOT), scripted sched syscalls and a scripted matcher:
  * apply at EXEC, thread walk, COMM re-match, thread forks, overrun / seq
  * gap / full queue -> rescan (debounced), PID reuse -> not applied, giving
- * up on a fought-over process, the writers' lock held -> no write, retried
- * by a rescan, a stop signal -> the write under way finishes, then no more;
+ * up on a fought-over process (until it execs), the writers' lock held ->
+ * no write, retried by a rescan (a warning naming the holder when it lasts), a
+ * stop signal -> the write under way finishes, then no more; a reload that
+ * does not take -> no consent; one daemon per status socket;
  * and the configuration loader: a bad file is refused with file:line,
  * consent comes from allow-enable.
  */
@@ -19,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -393,6 +397,50 @@ static void test_lock_held(void **state)
 	uc_watch_free(w);
 }
 
+/* A lock held for long is a warning that names the holder by its comm, as
+ * it is: watch's log escapes it (the first contention is only information). */
+static void test_lock_held_warns(void **state)
+{
+	const pid_t t[] = { 320 };
+	struct uc_lock other = { .fd = -1 };
+	struct uc_watch_opts o = {
+		.sys = &fake_sys, .yes = true, .key = UC_KEY_OFF, .log = log_cb, .lock_warn_ms = 20,
+	};
+	struct uc_watch_ruleset rs = { .ops = &fake_ops, .nrules = 1, .sets_clamps = true };
+	struct uc_pev e = ev(UC_PEV_EXEC, 320, 320, 0, 1);
+	const struct timespec pause = { 0, 40 * 1000 * 1000 };
+	char rel[64], want[96];
+	struct uc_watch *w;
+
+	assert_int_equal(uc_watch_new(&o, &w), 0);
+	uc_watch_set_rules(w, &rs);
+	add_proc(320, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 320, 300, false };
+	/* the holder: this process (the file's PID: a fake root has no /proc/locks) */
+	mkd("/proc/%d", (int)getpid());
+	snprintf(rel, sizeof(rel), "/proc/%d/comm", (int)getpid());
+	put(rel, "fl\x1b[8mck\n");
+	assert_int_equal(uc_lock_try(&other, NULL), 0);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_string_equal(last_warning, "");
+	nanosleep(&pause, NULL);
+	uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	assert_int_equal(nset, 0);
+	snprintf(want, sizeof(want), "PID %d (fl\x1b[8mck) has held the writers' lock",
+		 (int)getpid());
+	assert_non_null(strstr(last_warning, want));
+	/* once per contention */
+	last_warning[0] = '\0';
+	uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	assert_string_equal(last_warning, "");
+	uc_lock_release(&other);
+	uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	assert_int_equal(nset, 1);
+	uc_watch_free(w);
+}
+
 static void test_stop_mid_batch(void **state)
 {
 	struct uc_watch *w = mk(0);
@@ -500,21 +548,104 @@ static void test_pid_reuse(void **state)
 	uc_watch_free(w);
 }
 
-static void test_give_up(void **state)
+/* Someone undoes every write; six rescans re-apply (limit 2: given up). */
+static void fought_over(struct uc_watch *w)
 {
-	const pid_t t[] = { 600 };
-	struct uc_watch *w = mk(0);
-
-	add_proc(600, t, 1, 1);
-	rules[nrules++] = (typeof(rules[0])){ 600, 300, false };
-	revert = true;	/* someone undoes every write */
+	revert = true;
 	for (int i = 0; i < 6; i++) {
 		uc_watch_mark_dirty(w, UC_RESCAN_OVERRUN);
 		uc_watch_rescan(w, UC_RESCAN_START, (uint64_t)i * 2000);
 	}
+}
+
+static void test_give_up(void **state)
+{
+	const pid_t t[] = { 600 };
+	struct uc_watch *w = mk(0);
+	struct uc_pev e = ev(UC_PEV_EXEC, 600, 600, 0, 1);
+
+	add_proc(600, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 600, 300, false };
+	fought_over(w);
 	/* limit 2 re-applies: 1 + 2 writes, then left alone */
 	assert_int_equal(nset, 3);
 	assert_int_equal(uc_watch_stats(w)->given_up, 1);
+	/* an exec is a new program: a new chance, and the rule for the new
+	 * program (here at 500) clamps it */
+	revert = false;
+	rules[0].max = 500;
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 4);
+	assert_int_equal(task(600)->sched_util_max, 500);
+	uc_watch_free(w);
+}
+
+/* A reload that does not take withdraws the running rules' allow-enable at
+ * once: the next matching process is refused (logged, counted), not written;
+ * rules that are set again bring their own consent. */
+static void test_reload_withdraws_consent(void **state)
+{
+	const pid_t t[] = { 820 }, t2[] = { 821 };
+	struct uc_watch_opts o = { .sys = &fake_sys, .key = UC_KEY_OFF, .log = log_cb };
+	struct uc_watch_ruleset rs = {
+		.ops = &fake_ops, .nrules = 1, .sets_clamps = true, .allow_enable = true
+	};
+	struct uc_pev e = ev(UC_PEV_EXEC, 820, 820, 0, 1), e2 = ev(UC_PEV_EXEC, 821, 821, 0, 2);
+	struct uc_watch *w;
+
+	assert_int_equal(uc_watch_new(&o, &w), 0);
+	uc_watch_set_rules(w, &rs);
+	add_proc(820, t, 1, 1);
+	add_proc(821, t2, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 820, 300, false };
+	rules[nrules++] = (typeof(rules[0])){ 821, 300, false };
+
+	assert_true(uc_watch_note_reload(w, false));
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_int_equal(task(820)->sched_util_max, 1024);
+	assert_int_equal(uc_watch_stats(w)->refused, 1);
+	assert_int_equal(uc_watch_stats(w)->consent_withdrawn, 1);
+	assert_int_equal(uc_watch_stats(w)->generation, 1);
+	assert_non_null(strstr(last_warning, "pid 820 tid 820"));
+	assert_non_null(strstr(last_warning, "withdrawn"));
+
+	/* a second failure: still withdrawn (counted once), each refusal logged */
+	assert_false(uc_watch_note_reload(w, false));
+	last_warning[0] = '\0';
+	uc_watch_push(w, &e2);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_int_equal(uc_watch_stats(w)->refused, 2);
+	assert_int_equal(uc_watch_stats(w)->consent_withdrawn, 1);
+	assert_int_equal(uc_watch_stats(w)->reload_failures, 2);
+	assert_non_null(strstr(last_warning, "pid 821 tid 821"));
+
+	/* a reload that takes, with allow-enable: consent again */
+	rs = (struct uc_watch_ruleset){
+		.ops = &fake_ops, .nrules = 1, .sets_clamps = true, .allow_enable = true
+	};
+	uc_watch_set_rules(w, &rs);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	assert_int_equal(task(820)->sched_util_max, 300);
+	uc_watch_free(w);
+
+	/* --yes is the operator's, not the file's: a failed reload keeps it */
+	o.yes = true;
+	rs = (struct uc_watch_ruleset){
+		.ops = &fake_ops, .nrules = 1, .sets_clamps = true, .allow_enable = true
+	};
+	assert_int_equal(uc_watch_new(&o, &w), 0);
+	uc_watch_set_rules(w, &rs);
+	assert_false(uc_watch_note_reload(w, false));
+	uc_watch_push(w, &e2);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 2);
+	assert_int_equal(uc_watch_stats(w)->consent_withdrawn, 0);
 	uc_watch_free(w);
 }
 
@@ -619,6 +750,85 @@ static void test_stats_roundtrip(void **state)
 	assert_int_equal(uc_watch_stats_parse("applied\n", &b), -EINVAL);
 }
 
+/* ---- the status socket ------------------------------------------------------- */
+
+/* A socket bound at path: listening (a live daemon) or not (a dead one's). */
+static int bound(const char *path, bool listening)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	if (listening)
+		assert_int_equal(listen(fd, 1), 0);
+	return fd;
+}
+
+static bool same_file(const char *path, const struct stat *was)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && st.st_dev == was->st_dev && st.st_ino == was->st_ino;
+}
+
+/* A socket that answers is a live daemon's: left alone, its PID named. One
+ * that refuses is stale: replaced. Not a socket: not ours to remove. At the
+ * end only the socket this listener bound is removed. */
+static void test_status_socket(void **state)
+{
+	struct uc_watch_listener ls, ls2;
+	char path[300];
+	struct stat live, st;
+	pid_t owner = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/s.sock", root);
+	unlink(path);
+	assert_int_equal(uc_watch_status_owner(path, &owner), 0);
+
+	fd = bound(path, true);
+	assert_int_equal(lstat(path, &live), 0);
+	assert_int_equal(uc_watch_status_owner(path, &owner), 1);
+	assert_int_equal(owner, getpid());
+	owner = -1;
+	assert_int_equal(uc_watch_status_listen(path, &ls, &owner), -EADDRINUSE);
+	assert_int_equal(owner, getpid());
+	assert_int_equal(ls.fd, -1);
+	assert_true(same_file(path, &live));	/* not stolen */
+	close(fd);				/* its daemon dies: the socket refuses now */
+
+	assert_int_equal(uc_watch_status_owner(path, &owner), 0);
+	assert_int_equal(uc_watch_status_listen(path, &ls, &owner), 0);
+	assert_true(ls.fd >= 0);		/* the stale one replaced */
+	assert_int_equal(lstat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(uc_watch_status_owner(path, &owner), 1);
+
+	/* someone replaced our socket meanwhile: at exit, theirs stays */
+	assert_int_equal(unlink(path), 0);
+	fd = bound(path, true);
+	assert_int_equal(lstat(path, &live), 0);
+	uc_watch_status_close(&ls, path);
+	assert_int_equal(ls.fd, -1);
+	assert_true(same_file(path, &live));
+	close(fd);
+	assert_int_equal(unlink(path), 0);
+
+	/* ours still: removed at exit */
+	assert_int_equal(uc_watch_status_listen(path, &ls, &owner), 0);
+	uc_watch_status_close(&ls, path);
+	assert_int_not_equal(lstat(path, &st), 0);
+
+	/* not a socket: left alone */
+	put("/s.sock", "x");
+	assert_int_equal(uc_watch_status_listen(path, &ls2, &owner), -EEXIST);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(unlink(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -626,15 +836,18 @@ int main(void)
 		cmocka_unit_test_setup(test_threads_and_comm, setup),
 		cmocka_unit_test_setup(test_overrun_rescan, setup),
 		cmocka_unit_test_setup(test_lock_held, setup),
+		cmocka_unit_test_setup(test_lock_held_warns, setup),
 		cmocka_unit_test_setup(test_stop_mid_batch, setup),
 		cmocka_unit_test_setup(test_seq_gap, setup),
 		cmocka_unit_test_setup(test_queue_full, setup),
 		cmocka_unit_test_setup(test_pid_reuse, setup),
 		cmocka_unit_test_setup(test_give_up, setup),
 		cmocka_unit_test_setup(test_refusal_without_consent, setup),
+		cmocka_unit_test_setup(test_reload_withdraws_consent, setup),
 		cmocka_unit_test_setup(test_load, setup),
 		cmocka_unit_test_setup(test_reload_keeps_rules, setup),
 		cmocka_unit_test(test_stats_roundtrip),
+		cmocka_unit_test(test_status_socket),
 	};
 
 	uc_sched_set_syscalls(&fake_sc);
