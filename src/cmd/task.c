@@ -551,30 +551,33 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 		 w->max == UC_KEEP ? r->end_min : r->end_max);
 }
 
-int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel,
-			  struct uc_task_want *want)
+struct task_plan_ctx {
+	const struct uc_selector *sel;
+	struct uc_task_want *want;
+};
+
+/* The plan for sel/want (cli_run's plan()): refusals and warnings on pass 0 only. */
+static int task_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, void *data)
 {
-	struct refusal_ctx rctx = { .ctl = ctl, .want = want };
+	struct task_plan_ctx *tp = data;
+	struct refusal_ctx rctx = { .ctl = ctl, .want = tp->want };
+	struct uc_task_want *want = tp->want;
 	struct uc_walk_stats st;
-	struct uc_plan plan;
 	char eb[256];
 	int rc;
 
-	rc = cli_lock(ctl);
-	if (rc)
-		return rc;
-	want->on_refusal = on_refusal;
+	want->on_refusal = pass ? NULL : on_refusal;
 	want->data = &rctx;
-	uc_plan_init(&plan);
-	rc = uc_tasks_plan(&plan, sel, want, &st);
+	rc = uc_tasks_plan(plan, tp->sel, want, &st);
 	if (rc) {
 		if (rc == -ESRCH)
 			cli_errx("no such process: %d; nothing changed", (int)st.first_err_tid);
 		else
 			cli_errx("cannot plan the change: %s; nothing changed", strerror(-rc));
-		uc_plan_free(&plan);
 		return CLI_EXIT_FAIL;
 	}
+	if (pass)
+		return 0;
 	if (rctx.n > REFUSALS_SHOWN && !ctl->verbose)
 		cli_errx("... and %zu more task(s) skipped for the same reasons (-v lists them)",
 			rctx.n - REFUSALS_SHOWN);
@@ -582,12 +585,20 @@ int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel,
 		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed,
 			 (int)st.first_err_tid,
 			 cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
-	if (!sel->npids && st.seen == 0 && !ctl->quiet)
+	if (!tp->sel->npids && st.seen == 0 && !ctl->quiet)
 		cli_warnx(ctl, "no task matches the selection");
+	return 0;
+}
 
-	rc = cli_run_plan(ctl, &plan, UC_EXEC_BEST_EFFORT, false);
-	uc_plan_free(&plan);
-	return rc;
+int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_selector *sel,
+			  struct uc_task_want *want)
+{
+	struct task_plan_ctx tp = { .sel = sel, .want = want };
+	const struct cli_run how = {
+		.mode = UC_EXEC_BEST_EFFORT, .may_ask = true, .plan = task_plan, .data = &tp,
+	};
+
+	return cli_run_plan(ctl, &how);
 }
 
 /* ---- task set --------------------------------------------------------------------- */
