@@ -321,6 +321,12 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 		goto out;
 	}
 
+	/* [tasks] take PIDs from /proc */
+	if (cfg.ntasks && (rc = cli_procns_check())) {
+		if (json)
+			json_empty(mode_names[mode], &cfg);
+		goto out;
+	}
 	rc = run(ctl, &plan, mode, json, &cfg);
 out:
 	uc_plan_free(&plan);

@@ -219,6 +219,13 @@ void cli_unlock(void);
 volatile sig_atomic_t *cli_catch_signals(void);
 int cli_signals_caught(void);	/* how many came */
 
+/*
+ * PIDs from /proc name our tasks only under this PID namespace's /proc
+ * (uc_procns_check): 0, or one line saying to mount it and CLI_EXIT_FAIL.
+ * Every command that takes PIDs from /proc asks first (src/cmd/task.c).
+ */
+int cli_procns_check(void);
+
 /* Print the plan (what --dry-run shows). */
 void cli_print_plan(const struct uc_plan *plan, FILE *f);
 

@@ -13,6 +13,7 @@
 #include "cmd/task.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/effective.h"
+#include "uclamp/procns.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 
@@ -258,10 +259,30 @@ static int pids_exist(const struct task_args *a)
 
 /* ---- support ---------------------------------------------------------------- */
 
+int cli_procns_check(void)
+{
+	pid_t seen;
+
+	if (!uc_procns_check(&seen))
+		return 0;
+	if (seen)
+		cli_errx("refused: /proc belongs to another PID namespace (it shows this process "
+			 "as PID %d, not %d): its PIDs name other tasks here; mount this "
+			 "namespace's /proc (unshare --mount-proc, or mount -t proc proc /proc)",
+			 (int)seen, (int)getpid());
+	else
+		cli_errx("refused: /proc is not this PID namespace's (it does not show this "
+			 "process): its PIDs name other tasks here; mount this namespace's /proc "
+			 "(unshare --mount-proc, or mount -t proc proc /proc)");
+	return CLI_EXIT_FAIL;
+}
+
 int cli_task_support(const struct cli_ctl *ctl)
 {
 	int err = 0;
 
+	if (cli_procns_check())
+		return CLI_EXIT_FAIL;
 	/* the sysctls exist exactly when CONFIG_UCLAMP_TASK is built in */
 	if (uc_exists("/proc/sys/kernel/sched_util_clamp_min"))
 		return 0;
