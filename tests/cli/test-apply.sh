@@ -316,6 +316,18 @@ printf '[tasks sleepers]\nargv0 = sleep\npriority = 1\nmax = 5\n' >"$C/prio.conf
 t "[tasks] rules: a higher priority wins" 0 $U apply --config "$C/rules.conf" --config "$C/prio.conf" --dry-run
 has "^pid $S1 \(alpha\) +util_max +[0-9]+ +5 "
 has "^pid $S3 \(gamma\) +util_max +[0-9]+ +5 "	# above the exclude
+# a /proc of another PID namespace (its proc/self names another PID): [tasks]
+# are refused before planning, even a dry run; a config without [tasks] is not
+ln -s 4242 "$ROOT/proc/self"
+t "[tasks] under another namespace's /proc: refused" 1 $U apply --config "$C/rules.conf" --dry-run
+has "^uclampctl: refused: /proc belongs to another PID namespace \(it shows this process as PID 4242, not [0-9]+\): .*mount this namespace's /proc"
+hasnt "alpha|beta|gamma"
+t "[tasks] under another namespace's /proc: -J refused" 1 $U apply --config "$C/rules.conf" -J
+has '"changed": false'
+printf '[system]\nmax = 1024\n' >"$C/sys-only.conf"
+t "no [tasks] under another namespace's /proc: not refused" 0 $U apply --config "$C/sys-only.conf" --dry-run
+hasnt "refused"
+rm "$ROOT/proc/self"
 kill $S1 $S2 $S3 2>/dev/null
 
 # ---- no uclamp in the kernel -------------------------------------------------------------
