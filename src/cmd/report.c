@@ -166,6 +166,7 @@ int cli_plan_run(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run
 	const struct uc_fresh f = {
 		.plan = fresh_plan, .lock = fresh_lock, .unlock = fresh_unlock, .data = &fc,
 	};
+	int rc;
 	struct uc_run_opts o = {
 		.mode = how->mode,
 		.dry_run = ctl->dry_run,
@@ -178,8 +179,7 @@ int cli_plan_run(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run
 		.stop = ctl->dry_run ? NULL : cli_catch_signals(),
 	};
 
-	int rc = uc_plan_run_fresh(plan, &f, &o, r);
-
+	rc = uc_plan_run_fresh(plan, &f, &o, r);
 	return rc > 0 ? rc : 0;	/* a write's -errno is in the report */
 }
 

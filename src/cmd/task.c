@@ -267,9 +267,10 @@ int cli_procns_check(void)
 		return 0;
 	if (seen)
 		cli_errx("refused: /proc belongs to another PID namespace (it shows this process "
-			 "as PID %d, not %d): its PIDs name other tasks here; mount this "
-			 "namespace's /proc (unshare --mount-proc, or mount -t proc proc /proc)",
-			 (int)seen, (int)getpid());
+			 "as PID %d, which is not its PID here): its PIDs name other tasks here; "
+			 "mount this namespace's /proc (unshare --mount-proc, or mount -t proc "
+			 "proc /proc)",
+			 (int)seen);
 	else
 		cli_errx("refused: /proc is not this PID namespace's (it does not show this "
 			 "process): its PIDs name other tasks here; mount this namespace's /proc "

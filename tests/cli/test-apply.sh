@@ -320,7 +320,7 @@ has "^pid $S3 \(gamma\) +util_max +[0-9]+ +5 "	# above the exclude
 # are refused before planning, even a dry run; a config without [tasks] is not
 ln -s 4242 "$ROOT/proc/self"
 t "[tasks] under another namespace's /proc: refused" 1 $U apply --config "$C/rules.conf" --dry-run
-has "^uclampctl: refused: /proc belongs to another PID namespace \(it shows this process as PID 4242, not [0-9]+\): .*mount this namespace's /proc"
+has "^uclampctl: refused: /proc belongs to another PID namespace \(it shows this process as PID 4242, which is not its PID here\): .*mount this namespace's /proc"
 hasnt "alpha|beta|gamma"
 t "[tasks] under another namespace's /proc: -J refused" 1 $U apply --config "$C/rules.conf" -J
 has '"changed": false'

@@ -392,7 +392,7 @@ ln -s 4242 "$ROOT/proc/self"
 for cmd in "task set --max 300 --yes $S1" "task reset --yes $S1" "task set --max 300 --dry-run $S1" \
 	   "task show $S1" "task show --all" "run --max 300 --yes -- echo RAN"; do
 	t "another namespace's /proc: $cmd" 1 "$UCLAMPCTL" $cmd
-	has "^uclampctl: refused: /proc belongs to another PID namespace \(it shows this process as PID 4242, not [0-9]+\): its PIDs name other tasks here; mount this namespace's /proc"
+	has "^uclampctl: refused: /proc belongs to another PID namespace \(it shows this process as PID 4242, which is not its PID here\): its PIDs name other tasks here; mount this namespace's /proc"
 	if [ "$(printf '%s\n' "$OUT" | wc -l)" = 1 ]; then _pass "one line"; else _fail "more than one line"; fi
 done
 rm "$ROOT/proc/self"
