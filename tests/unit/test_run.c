@@ -525,21 +525,29 @@ static void fresh_setup(long from0, long from1, long from2)
 	answer = true;
 }
 
+/* A fresh run's counts: questions, planning passes, locks taken, fresh plans
+ * that differed, writes; and its outcome. */
+static void expect_fresh(size_t asks, size_t plans, size_t locks, unsigned replanned,
+			 enum uc_run_outcome outcome, size_t writes)
+{
+	assert_int_equal(nasks, asks);
+	assert_int_equal(nplans, plans);
+	assert_int_equal(nlocks, locks);
+	assert_int_equal(rep.replanned, replanned);
+	assert_int_equal(rep.outcome, outcome);
+	assert_int_equal(nwrites, writes);
+}
+
 /* Nothing changed while the admin thought: asked unlocked, planned again locked, written once. */
 static void test_fresh_unchanged(void **state)
 {
 	(void)state;
 	fresh_setup(1024, 1024, 1024);
 	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
-	assert_int_equal(nasks, 1);
-	assert_int_equal(nplans, 2);
+	expect_fresh(1, 2, 1, 0, UC_RUN_OK, 1);
 	assert_false(held_at_plan[0]);
 	assert_true(held_at_plan[1]);
-	assert_int_equal(nlocks, 1);
-	assert_int_equal(rep.replanned, 0);
-	assert_int_equal(rep.outcome, UC_RUN_OK);
 	assert_int_equal(rep.verdict, UC_GUARD_ASK);
-	assert_int_equal(nwrites, 1);
 	assert_int_equal(written[0], 512);
 	assert_ptr_equal(rep.plan, &plan);
 }
@@ -551,14 +559,10 @@ static void test_fresh_changed_value(void **state)
 	(void)state;
 	fresh_setup(1024, 300, 1024);
 	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
-	assert_int_equal(nasks, 1);
-	assert_int_equal(nplans, 2);
-	assert_int_equal(rep.replanned, 1);
-	assert_int_equal(rep.outcome, UC_RUN_OK);
+	expect_fresh(1, 2, 1, 1, UC_RUN_OK, 1);
 	assert_int_equal(plan.n, 1);
 	assert_int_equal(plan.v[0].from, 300);
 	assert_int_equal(plan.v[0].state, UC_CH_DONE);
-	assert_int_equal(nwrites, 1);
 	assert_int_equal(written[0], 512);
 }
 
@@ -568,11 +572,8 @@ static void test_fresh_now_unchanged(void **state)
 	(void)state;
 	fresh_setup(1024, 512, 512);
 	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
-	assert_int_equal(nasks, 1);
-	assert_int_equal(rep.replanned, 1);
-	assert_int_equal(rep.outcome, UC_RUN_NOTHING);
+	expect_fresh(1, 2, 1, 1, UC_RUN_NOTHING, 0);
 	assert_int_equal(rep.unchanged, 1);
-	assert_int_equal(nwrites, 0);
 }
 
 /* The fast-path answer changed: the first plan needed no consent (reset-on-fork
@@ -584,16 +585,11 @@ static void test_fresh_answer_changed(void **state)
 	fresh_setup(1024, 1024, 1024);
 	passes[0] = (struct pass_want){ UC_ATTR_RESET_ON_FORK, 0, 1 };
 	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
-	assert_int_equal(nasks, 1);
-	assert_int_equal(nplans, 3);
+	expect_fresh(1, 3, 2, 1, UC_RUN_OK, 1);
 	assert_false(held_at_plan[0]);
 	assert_true(held_at_plan[1]);
 	assert_true(held_at_plan[2]);
-	assert_int_equal(nlocks, 2);
-	assert_int_equal(rep.replanned, 1);
-	assert_int_equal(rep.outcome, UC_RUN_OK);
 	assert_int_equal(plan.v[0].attr, UC_ATTR_MAX);
-	assert_int_equal(nwrites, 1);
 	assert_int_equal(written[0], 512);
 }
 
@@ -604,10 +600,7 @@ static void test_fresh_no(void **state)
 	fresh_setup(1024, 1024, 1024);
 	answer = false;
 	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
-	assert_int_equal(rep.outcome, UC_RUN_NOT_CONFIRMED);
-	assert_int_equal(nplans, 1);
-	assert_int_equal(nlocks, 0);
-	assert_int_equal(nwrites, 0);
+	expect_fresh(1, 1, 0, 0, UC_RUN_NOT_CONFIRMED, 0);
 }
 
 /* --yes and no terminal: nobody is asked, so lock, plan once, run (as before). */
@@ -617,12 +610,9 @@ static void test_fresh_nobody_asked(void **state)
 	fresh_setup(1024, 1024, 1024);
 	opts.yes = true;
 	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
-	assert_int_equal(nplans, 1);
+	expect_fresh(0, 1, 1, 0, UC_RUN_OK, 1);
 	assert_true(held_at_plan[0]);
-	assert_int_equal(nasks, 0);
-	assert_int_equal(rep.outcome, UC_RUN_OK);
 	assert_int_equal(rep.verdict, UC_GUARD_GO_WARN);
-	assert_int_equal(nwrites, 1);
 
 	uc_plan_free(&plan);
 	fresh_setup(1024, 1024, 1024);
@@ -631,10 +621,8 @@ static void test_fresh_nobody_asked(void **state)
 	opts.yes = false;
 	opts.ask = NULL;
 	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
-	assert_int_equal(nplans, 1);
+	expect_fresh(0, 1, 1, 0, UC_RUN_REFUSED, 0);
 	assert_true(held_at_plan[0]);
-	assert_int_equal(rep.outcome, UC_RUN_REFUSED);
-	assert_int_equal(nwrites, 0);
 }
 
 /* A planner's or the lock's stop value comes back as is. */
