@@ -36,7 +36,7 @@ expect_key 0 "nothing written"
 
 # ---- nsenter -p into a namespace (a container's) from the guest's /proc
 unshare -p -f --kill-child sleep 600 & U=$!
-for i in $(seq 1 50); do NS1=$(cat /proc/$U/task/$U/children 2>/dev/null); [ -n "$NS1" ] && break; sleep 0.1; done
+for i in $(seq 1 50); do NS1=$(pgrep -P "$U"); [ -n "$NS1" ] && break; sleep 0.1; done
 NS1=${NS1// /}
 check "namespace init started" test -n "$NS1"
 expect_rc 1 nsenter -t "$NS1" -p -- "$UCLAMPCTL" task set --max 300 --yes 1
