@@ -25,6 +25,12 @@ const char *uc_sysroot(void);
 #define UC_TEST_RCVBUF_ENV "UCLAMPCTL_TEST_RCVBUF"
 int uc_test_rcvbuf(void);
 
+/* The test programs' cgroup v2 mount: $UCLAMPCTL_TEST_CGROUP2 names a
+ * directory tree taken as the cpu hierarchy instead of the real mount table
+ * (libcgroup reads that, not the fake root); NULL in the installed binary. */
+#define UC_TEST_CG2_ENV "UCLAMPCTL_TEST_CGROUP2"
+const char *uc_test_cg2_mount(void);
+
 /* Prefix an absolute path: buf = sysroot + abspath. 0 or -ENAMETOOLONG. */
 int uc_path(char *buf, size_t n, const char *abspath);
 

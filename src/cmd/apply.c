@@ -101,12 +101,13 @@ static void print_errors(const struct uc_config *cfg)
 	for (size_t i = 0; i < cfg->nerrors; i++) {
 		const struct uc_conf_error *e = &cfg->errors[i];
 
+		/* escaped: a message may quote a file name or a value */
 		if (!e->file)
-			fprintf(stderr, "uclampctl: %s\n", e->msg);
+			cli_line(stderr, "uclampctl: %s", e->msg);
 		else if (e->line)
-			fprintf(stderr, "%s:%d: %s\n", e->file, e->line, e->msg);
+			cli_line(stderr, "%s:%d: %s", e->file, e->line, e->msg);
 		else
-			fprintf(stderr, "%s: %s\n", e->file, e->msg);
+			cli_line(stderr, "%s: %s", e->file, e->msg);
 	}
 	if (cfg->nerrors_total > cfg->nerrors)
 		fprintf(stderr, "uclampctl: ... and %zu more\n", cfg->nerrors_total - cfg->nerrors);

@@ -73,16 +73,17 @@ int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 	uc_fastpath_detect(&fp);
 	if (ctl->quiet)
 		return exit_of(fp.state);
+	/* the evidence names tasks and cgroups: escaped lines */
 	if (fp.source == UC_FP_SRC_NONE)
-		printf("%s: %s\n", uc_key_state_name(fp.state), fp.how);
+		cli_line(stdout, "%s: %s", uc_key_state_name(fp.state), fp.how);
 	else
-		printf("%s (%s): %s\n", uc_key_state_name(fp.state), uc_fp_source_name(fp.source),
-		       fp.how);
+		cli_line(stdout, "%s (%s): %s", uc_key_state_name(fp.state),
+			 uc_fp_source_name(fp.source), fp.how);
 	if (ctl->verbose) {
 		for (size_t i = 0; i < fp.nevidence; i++)
-			printf("  evidence: %s\n", fp.evidence[i]);
+			cli_line(stdout, "  evidence: %s", fp.evidence[i]);
 		for (size_t i = 0; i < fp.nunavailable; i++)
-			printf("  unavailable: %s\n", fp.unavailable[i]);
+			cli_line(stdout, "  unavailable: %s", fp.unavailable[i]);
 	}
 	return exit_of(fp.state);
 }

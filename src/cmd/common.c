@@ -6,14 +6,41 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "uclamp/escape.h"
+
+void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[1024], *line = buf, *esc;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, aq);
+	va_end(aq);
+	if (n >= (int)sizeof(buf) && vasprintf(&line, fmt, ap) < 0)
+		line = NULL;
+	/* names from /proc and cgroupfs are hostile: no raw byte reaches the terminal */
+	esc = line ? uc_escape_name_dup(line) : NULL;
+	fprintf(f, "%s%s\n", prefix, esc ? esc : "(out of memory)");
+	free(esc);
+	if (line != buf)
+		free(line);
+}
+
+void cli_line(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_vline(f, "", fmt, ap);
+	va_end(ap);
+}
 
 __attribute__((format(printf, 3, 0)))
 static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
-	fprintf(f, "%s", prefix);
-	vfprintf(f, fmt, ap);
-	fputc('\n', f);
+	cli_vline(f, prefix, fmt, ap);
 }
 
 void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt, ...)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdnoreturn.h>
 #include <sys/types.h>
@@ -71,6 +72,12 @@ void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt,
 #define cli_warnx(ctl, ...) cli_msg(ctl, CLI_MSG_WARNING, __VA_ARGS__)
 #define cli_info(ctl, ...) cli_msg(ctl, CLI_MSG_INFO, __VA_ARGS__)
 #define cli_verbose(ctl, ...) cli_msg(ctl, CLI_MSG_VERBOSE, __VA_ARGS__)
+/* One line: prefix, then the formatted text escaped (uc_escape_name: every
+ * byte outside printable ASCII as \xNN), then a newline. Every text line that
+ * can carry a name from /proc or cgroupfs goes through here. */
+void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+void cli_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "uclampctl: MSG" and "Try 'uclampctl CMD --help' for more information." and exit 2. */
 noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

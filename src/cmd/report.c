@@ -112,6 +112,14 @@ static void plan_head(const struct uc_plan *plan)
 			plan->n - head.n);
 }
 
+/* The guard's words: the library's fixed two lines, printed as they are
+ * (cli_msg escapes every byte that is not printable, the line break too). */
+static void guard_words(const char *what, enum uc_key_state key)
+{
+	fflush(stdout);
+	fprintf(stderr, "uclampctl: %s: %s\n", what, uc_guard_warning(key));
+}
+
 static bool ask_yes(const struct uc_plan *plan, enum uc_key_state key, void *data)
 {
 	static unsigned asked;
@@ -122,7 +130,7 @@ static bool ask_yes(const struct uc_plan *plan, enum uc_key_state key, void *dat
 		fprintf(stderr, "uclampctl: the values changed while waiting for the answer, and "
 			"the fresh plan needs consent again:\n");
 	plan_head(plan);
-	fprintf(stderr, "uclampctl: warning: %s\n", uc_guard_warning(key));
+	guard_words("warning", key);
 	fputs("Continue? [y/N] ", stderr);
 	fflush(stderr);
 	if (!fgets(line, sizeof(line), stdin))
@@ -189,7 +197,7 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 {
 	switch (r->outcome) {
 	case UC_RUN_REFUSED:
-		cli_errx("refused: %s", uc_guard_warning(r->key_before));
+		guard_words("refused", r->key_before);
 		cli_errx("nothing changed; consent with %s, or see the plan with --dry-run",
 			 ctl->consent_hint ? ctl->consent_hint : "--yes");
 		return;
@@ -208,9 +216,10 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 	if (r->replanned)
 		cli_warnx(ctl, "the values changed while waiting for the answer: the plan was "
 			  "made again from what was read under the lock, and that is what ran");
-	if (r->verdict == UC_GUARD_GO_WARN)
-		cli_warnx(ctl, "%s", uc_guard_warning(r->key_before));
-	else if (r->verdict == UC_GUARD_GO && r->flips)
+	if (r->verdict == UC_GUARD_GO_WARN) {
+		if (!ctl->quiet)
+			guard_words("warning", r->key_before);
+	} else if (r->verdict == UC_GUARD_GO && r->flips)
 		cli_verbose(ctl, "the uclamp fast path is already %s: no new cost",
 			    uc_key_state_name(r->key_before));
 }

@@ -13,6 +13,7 @@
 
 #include "cmd/common.h"
 #include "uclamp/cgroup.h"
+#include "uclamp/escape.h"
 #include "uclamp/fastpath.h"
 #include "uclamp/json.h"
 #include "uclamp/keys.h"
@@ -26,13 +27,13 @@ enum format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
 static void row(const char *label, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void row(const char *label, const char *fmt, ...)
 {
+	char prefix[32];
 	va_list ap;
 
-	printf("%-13s ", label);
+	snprintf(prefix, sizeof(prefix), "%-13s ", label);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	cli_vline(stdout, prefix, fmt, ap);	/* evidence names tasks and cgroups */
 	va_end(ap);
-	putchar('\n');
 }
 
 static const char *yes_no(int v)
@@ -238,17 +239,17 @@ static void print_json(const struct uc_sysinfo *s)
 
 /* ---- Prometheus text format (node_exporter textfile collector) ---- */
 
-/* a label value: backslash, double quote and newline escaped */
+/* a label value as the exposition format wants it (uc_prom_label) */
 static void prom_label(const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			printf("\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", stdout);
-		else
-			putchar(*s);
-	}
+	char buf[256], *v = buf;
+	size_t n = uc_prom_label(s, buf, sizeof(buf));
+
+	if (n >= sizeof(buf) && (v = malloc(n + 1)))
+		uc_prom_label(s, v, n + 1);
+	fputs(v ? v : buf, stdout);
+	if (v != buf)
+		free(v);
 }
 
 static void prom_head(const char *name, const char *help)

@@ -27,6 +27,7 @@
 #endif
 
 #include "cmd/watch_log.h"
+#include "uclamp/escape.h"
 
 #ifdef HAVE_LIBSYSTEMD
 static struct {
@@ -125,21 +126,31 @@ static void journal(const struct uc_watch_log *l)
 void watch_log(void *data, const struct uc_watch_log *l)
 {
 	const struct watch_log_ctx *c = data;
+	struct uc_watch_log e = *l;
+	char *msg, *file;
 
 	if (c && l->prio > c->max_prio)
 		return;
+	/* messages name processes and cgroups: hostile bytes, escaped (escape.h) */
+	msg = uc_escape_name_dup(l->msg ? l->msg : "");
+	file = l->file ? uc_escape_name_dup(l->file) : NULL;
+	e.msg = msg ? msg : "(out of memory)";
+	e.file = l->file ? (file ? file : "?") : NULL;
 #ifdef HAVE_LIBSYSTEMD
 	if (to_journal() && have_sd()) {
-		journal(l);
-		return;
+		journal(&e);
+		goto out;
 	}
 #endif
-	if (l->file && l->line > 0)
-		fprintf(stderr, "%s:%d: %s\n", l->file, l->line, l->msg);
-	else if (l->file)
-		fprintf(stderr, "%s: %s\n", l->file, l->msg);
+	if (e.file && e.line > 0)
+		fprintf(stderr, "%s:%d: %s\n", e.file, e.line, e.msg);
+	else if (e.file)
+		fprintf(stderr, "%s: %s\n", e.file, e.msg);
 	else
-		fprintf(stderr, "uclampctl watch: %s\n", l->msg);
+		fprintf(stderr, "uclampctl watch: %s\n", e.msg);
+out:
+	free(msg);
+	free(file);
 }
 
 static void notify_by_hand(const char *state)

@@ -1,4 +1,7 @@
 /* The JSON writer (see json.h). */
+#include <string.h>
+
+#include "uclamp/escape.h"
 #include "uclamp/json.h"
 
 void uc_json_init(struct uc_json *j, FILE *f, int indent)
@@ -12,13 +15,10 @@ void uc_json_string(FILE *f, const char *s)
 
 	fputc('"', f);
 	while (*p) {
-		size_t len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3
-			   : (*p & 0xf8) == 0xf0 ? 4 : 0;
-		bool ok = len > 0 && !(len == 2 && *p < 0xc2);
+		/* well-formed UTF-8 only (escape.h): no overlong forms, no surrogates */
+		size_t len = *p < 0x80 ? 1 : uc_utf8_len(p, strnlen((const char *)p, 4));
 
-		for (size_t i = 1; ok && i < len; i++)
-			ok = (p[i] & 0xc0) == 0x80;
-		if (!ok) {
+		if (!len) {
 			fputs("\\ufffd", f);
 			p++;
 			continue;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uclamp/escape.h"
 #include "uclamp/output.h"
 
 static int col_by_name(const struct uc_col *cols, size_t ncols, const char *name, size_t len)
@@ -152,6 +153,20 @@ int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const cha
 
 		if (cl)
 			scols_column_set_json_type(cl, SCOLS_JSON_STRING);
+	}
+	/* libsmartcols' JSON copies bytes >= 0x80 as they are: names from
+	 * /proc and cgroupfs need not be UTF-8, JSON must be */
+	if (scols_table_is_json(t->tb) && !uc_utf8_valid(val)) {
+		size_t n = uc_utf8_sanitize(val, NULL, 0) + 1;
+		char *v = malloc(n);
+		int rc;
+
+		if (!v)
+			return -ENOMEM;
+		uc_utf8_sanitize(val, v, n);
+		rc = scols_line_set_data(ln, (size_t)t->map[id], v);
+		free(v);
+		return rc;
 	}
 	return scols_line_set_data(ln, (size_t)t->map[id], val);
 }

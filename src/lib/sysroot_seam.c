@@ -1,6 +1,6 @@
 /*
  * The test seams (see sysroot.h): the root prefix of every /proc and /sys
- * path, and the watch daemon's receive buffer size.
+ * path, the watch daemon's receive buffer size, and a fake cgroup v2 mount.
  *
  * Built twice: into the installed uclampctl without UC_TEST_SEAMS, where the
  * prefix is always "" and no environment variable can redirect the tool
@@ -31,6 +31,13 @@ int uc_test_rcvbuf(void)
 
 	return e ? atoi(e) : 0;
 }
+
+const char *uc_test_cg2_mount(void)
+{
+	const char *e = getenv(UC_TEST_CG2_ENV);
+
+	return e && *e ? e : NULL;
+}
 #else
 const char *uc_sysroot(void)
 {
@@ -40,5 +47,10 @@ const char *uc_sysroot(void)
 int uc_test_rcvbuf(void)
 {
 	return 0;
+}
+
+const char *uc_test_cg2_mount(void)
+{
+	return NULL;
 }
 #endif

@@ -41,7 +41,8 @@ _anon() {	# the text with ROOT, temp dirs and registered values by name
 	[ -n "${TESTS_BUILDDIR-}" ] && s=${s//"$TESTS_BUILDDIR"/BUILD/tests}
 	[ -n "${TESTS_SRCDIR-}" ] && s=${s//"$TESTS_SRCDIR"/SRC/tests}
 	for ((i = ${#_alias_from[@]} - 1; i >= 0; i--)); do
-		s=$(printf '%s' "$s" | sed -E "s/(^|[^0-9])${_alias_from[i]}([^0-9]|\$)/\1${_alias_to[i]}\2/g")
+		# a value right after an escape (\x09 of a tab) is still one
+		s=$(printf '%s' "$s" | sed -E "s/(^|[^0-9]|\\\\x[0-9a-f]{2})${_alias_from[i]}([^0-9]|\$)/\1${_alias_to[i]}\2/g")
 	done
 	# any other process (run's own, ...): its number differs each run
 	printf '%s' "$s" | sed -E -e "s#${TMPDIR:-/tmp}/[A-Za-z_-]+\.[A-Za-z0-9]{6}#TMP#g" -e 's/\<pid [0-9]+/pid N/g'

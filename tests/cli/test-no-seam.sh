@@ -48,8 +48,8 @@ hasnt '333'
 same "$K/sched_util_clamp_min" 333
 
 # the variables' names are not even in the binary (compiled out, not ignored):
-# the fake root, and the watch daemon's shrunk receive buffer
-for v in UCLAMPCTL_SYSROOT UCLAMPCTL_TEST_RCVBUF; do
+# the fake root, the watch daemon's shrunk receive buffer, the fake cgroup tree
+for v in UCLAMPCTL_SYSROOT UCLAMPCTL_TEST_RCVBUF UCLAMPCTL_TEST_CGROUP2; do
 	if grep -q "$v" "$R"; then
 		_fail "uclampctl contains the string $v"
 	else

@@ -103,6 +103,18 @@ static void test_escaping(void **state)
 			    "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
 }
 
+/* Python's strict decoder and every JSON parser refuse these: overlong
+ * forms, UTF-16 surrogates, code points above U+10FFFF (a hostile comm) */
+static void test_ill_formed(void **state)
+{
+	(void)state;
+	uc_json_string(f, "a\xe0\x80\x80" "b\xed\xa0\x80" "c\xf4\x90\x80\x80" "d\xf0\x8f\xbf\xbf"
+		       "e\xed\x9f\xbf");
+	assert_string_equal(text(), "\"a\\ufffd\\ufffd\\ufffd" "b\\ufffd\\ufffd\\ufffd"
+				    "c\\ufffd\\ufffd\\ufffd\\ufffd" "d\\ufffd\\ufffd\\ufffd\\ufffd"
+				    "e\xed\x9f\xbf\"");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -111,6 +123,7 @@ int main(void)
 		T(test_layout),
 		T(test_indent3),
 		T(test_escaping),
+		T(test_ill_formed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,7 +83,7 @@ check() {
 	CHECKS=$((CHECKS + 1))
 	if "$@"; then _ok "$what"; else _fail "$what"; fi
 }
-tclamp() { uclampset -p "$1" | sed -E 's/.*min: ([0-9]+) max: ([0-9]+).*/\1 \2/'; }
+tclamp() { uclampset -p "$1" | LC_ALL=C sed -E 's/.*min: ([0-9]+) max: ([0-9]+).*/\1 \2/'; }	# C: a name may not be UTF-8
 task_eff() { awk -F: '/^effective uclamp\.m/ { gsub(/ /, "", $2); printf "%s ", $2 }' /proc/$1/sched; }
 expect_group_eff() {
 	local tool
