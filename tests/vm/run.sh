@@ -34,11 +34,18 @@ skip_or_die() {
 kernel=${UCLAMP_VM_KERNEL:-}
 if [ -z "$kernel" ]; then
 	cache=${UCLAMP_KERNEL_CACHE:-/var/tmp/uclampctl-kernel}
-	kernel=$cache/$(sha256sum <"$here/kernel.config" | cut -c1-12)/bzImage
+	kdir=$cache/$(sha256sum <"$here/kernel.config" | cut -c1-12)
+	kernel=$kdir/bzImage
 	if [ ! -f "$kernel" ]; then
-		echo "vm: building the test kernel from Debian's linux-source-6.1 and" \
-		     "tests/vm/kernel.config into $(dirname "$kernel") (~5-10 min, once)" >&2
-		"$here/build-kernel.sh" -w "$cache/work" -o "$kernel" >&2 || die "kernel build failed"
+		# its own work tree per fragment, one build at a time: two builds in
+		# one tree (another fragment's .config) break each other
+		mkdir -p "$kdir" && exec 9>"$kdir/.lock" && flock 9 || die "cannot lock $kdir"
+		if [ ! -f "$kernel" ]; then
+			echo "vm: building the test kernel from Debian's linux-source-6.1 and" \
+			     "tests/vm/kernel.config into $kdir (~5-10 min, once)" >&2
+			"$here/build-kernel.sh" -w "$kdir/work" -o "$kernel" >&2 || die "kernel build failed"
+		fi
+		exec 9>&-
 	fi
 fi
 [ -f "$kernel" ] || skip_or_die "no uclamp kernel at $kernel"
