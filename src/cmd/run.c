@@ -3,9 +3,12 @@
  * survive exec and are inherited by children (unless reset-on-fork).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/task.h"
@@ -29,10 +32,67 @@ static void usage(void)
 	       CLI_HELP_OPTS_HELP
 	       "\n"
 	       "Values: %s.\n"
+	       "CMD is looked up (in PATH unless it has a '/') before any clamp is set.\n"
 	       "Exit status: CMD's, or 126 when CMD cannot be executed, 127 when it is not\n"
-	       "found; 2-4 as for every command when the clamps cannot be set (CMD does\n"
-	       "not run then).\n",
+	       "found (nothing set then); 2-4 as for every command when the clamps cannot\n"
+	       "be set (CMD does not run then).\n",
 	       uc_value_forms);
+}
+
+/* 0 if execve() could start @path as a program: a file we may execute */
+static int exec_check(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno;
+	if (S_ISDIR(st.st_mode) || faccessat(AT_FDCWD, path, X_OK, AT_EACCESS))
+		return EACCES;	/* what execve() says for a directory too */
+	return 0;
+}
+
+/*
+ * Find CMD as execvp() will, before any clamp is written: a name with a '/'
+ * is the path; otherwise each $PATH entry in turn (unset: glibc's
+ * /bin:/usr/bin, an empty entry: the working directory). Like execvp(), a
+ * later entry may still hold a runnable one after EACCES, and EACCES wins
+ * over ENOENT at the end. Returns 0 or the errno execvp() would fail with.
+ */
+static int exec_resolve(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+	int err = ENOENT;
+
+	if (!*cmd)
+		return ENOENT;
+	if (strchr(cmd, '/'))
+		return exec_check(cmd);
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (const char *p = path;; p++) {
+		const char *end = strchrnul(p, ':');
+		int len = (int)(end - p), r;
+
+		if (snprintf(buf, sizeof(buf), "%.*s%s%s", len, p, len ? "/" : "", cmd) <
+		    (int)sizeof(buf)) {
+			r = exec_check(buf);
+			if (!r)
+				return 0;
+			if (r == EACCES)
+				err = EACCES;
+		}
+		if (!*end)
+			return err;
+		p = end;
+	}
+}
+
+static int exec_error(const char *cmd, int err)
+{
+	cli_errx("cannot run '%s': %s", cmd, strerror(err));
+	/* util-linux errexec(): 127 not found, 126 found but not runnable */
+	return err == ENOENT ? CLI_EXIT_EXEC_ENOENT : CLI_EXIT_EXEC_FAIL;
 }
 
 static bool run_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
@@ -57,6 +117,10 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	if (optind >= argc)
 		cli_usage_error(ctl, "no command to run: give CMD [ARGS...] after the options");
 	cli_want_check(ctl, &want, " before CMD");
+	/* a command that cannot start must not leave clamps (and the key) behind */
+	rc = exec_resolve(argv[optind]);
+	if (rc)
+		return exec_error(argv[optind], rc);
 
 	rc = cli_task_support(ctl);
 	if (rc)
@@ -76,8 +140,5 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	}
 
 	execvp(argv[optind], argv + optind);
-	rc = errno;
-	cli_errx("cannot run '%s': %s", argv[optind], strerror(rc));
-	/* util-linux errexec(): 127 not found, 126 found but not runnable */
-	return rc == ENOENT ? CLI_EXIT_EXEC_ENOENT : CLI_EXIT_EXEC_FAIL;
+	return exec_error(argv[optind], errno);	/* changed between the check and here */
 }

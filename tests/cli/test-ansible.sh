@@ -113,6 +113,108 @@ has 'out of range'
 grep -q '^max = 80%$' "$A/uclampctl.conf" && _pass "old file kept" || _fail "file replaced: $(cat "$A/uclampctl.conf")"
 sys3 1024 1024 1024
 
+# ---- the template renders every key the configuration accepts ------------------------------
+# The keys come from uclampctl itself (its "use ..." hint for an unknown key):
+# a key added to the parser and not to the template fails here.
+printf '[tasks k]\ncomm = x\nbogus-key = 1\n[system]\nbogus-key = 1\n[cgroup k]\nbogus-key = 1\n' >"$A/keys.conf"
+OUT=$($UCLAMPCTL apply --check --config "$A/keys.conf" 2>&1)
+keys_of() { printf '%s\n' "$OUT" | sed -n "s/.*unknown key 'bogus-key' in \[$1[^]]*\]; use //p" | sed 's/,\| or / /g'; }
+TASK_KEYS=$(keys_of tasks)
+SYS_KEYS=$(keys_of system)
+CG_KEYS=$(keys_of cgroup)
+[ -n "$TASK_KEYS" ] && [ -n "$SYS_KEYS" ] && [ -n "$CG_KEYS" ] && _pass "the parser's keys: $TASK_KEYS" ||
+	_fail "no key lists from: $OUT"
+{
+	cat <<VARS
+uclampctl_bin: $UCLAMPCTL
+uclampctl_config_file: $A/all.conf
+uclampctl_config_dir: $A/uclampctl.d
+uclampctl_boot_service: false
+uclampctl_apply_now: false
+uclampctl_system:
+  min: "50%"
+  max: 900
+  rt_default: 0
+uclampctl_tasks:
+  - name: every-key
+    comm: [chrome, "chrom*"]
+    user: [root, 0]
+    group: [root]
+    policy: [other, batch]
+    cgroup: [app.slice, "app.slice/*"]
+    exe: [/usr/bin/chromium]
+    argv0: [chrome]
+    parent: [systemd]
+    cmdline: "* --type=renderer *"
+    min: 100
+    max: "30%"
+    priority: 5
+    reset_on_fork: true
+    threads: true
+    rt: false
+    kernel_threads: false
+VARS
+	# a selector another change adds: only when this uclampctl knows it
+	case " $TASK_KEYS " in *" unit "*) echo "    unit: [app.service]" ;; esac
+	cat <<VARS
+  - name: keep-out
+    comm: [sshd]
+    priority: 10
+    exclude: true
+VARS
+} >"$A/all.yml"
+OUT=$(ansible-playbook -i localhost, -c local "$PLAYBOOK" -e "@$A/all.yml" </dev/null 2>&1)
+[ $? = 0 ] && _pass "the role renders a rule with every key" || _fail "role run: $OUT"
+F=$A/all.conf
+# one section's lines (SECTION NEXT-SECTION-PATTERN)
+section() { awk -v s="$1" '$0 == s { on = 1; next } /^\[/ { on = 0 } on && NF' "$F"; }
+for k in $TASK_KEYS; do
+	[ "$k" = exclude ] && continue
+	section "[tasks every-key]" | grep -q "^$k = " && _pass "[tasks] $k rendered" || _fail "[tasks] $k missing: $(cat "$F")"
+done
+section "[tasks keep-out]" | grep -qx "exclude = yes" && _pass "[tasks] exclude rendered" || _fail "[tasks] exclude missing"
+for k in $SYS_KEYS; do
+	section "[system]" | grep -q "^$k = " && _pass "[system] $k rendered" || _fail "[system] $k missing"
+done
+# [cgroup]: uclampctl finds cgroups in the real mount table, so the role's
+# validation cannot pass in a fake root: the template alone renders them
+OUT=$(ansible -i localhost, -c local localhost -m ansible.builtin.template \
+	-a "src=$TESTS_SRCDIR/../contrib/ansible/roles/uclampctl/templates/uclampctl.conf.j2 dest=$A/cg.conf" \
+	-e "@$A/all.yml" -e '{"uclampctl_allow_enable": false, "uclampctl_cgroups": [{"path": "app.slice", "min": 100, "max": "40%"}]}' 2>&1)
+F=$A/cg.conf
+for k in $CG_KEYS; do
+	section "[cgroup app.slice]" | grep -q "^$k = " && _pass "[cgroup] $k rendered" || _fail "[cgroup] $k missing: $(cat "$F")"
+done
+F=$A/all.conf
+# the values as given: lists joined, the glob whole, booleans as yes/no
+for line in "comm = chrome chrom*" "user = root 0" "cgroup = app.slice app.slice/*" \
+	"cmdline = * --type=renderer *" "max = 30%" "priority = 5" "reset-on-fork = yes" \
+	"kernel-threads = no" "rt = no"; do
+	section "[tasks every-key]" | grep -qxF "$line" && _pass "rendered: $line" || _fail "not rendered: $line"
+done
+# read back: uclampctl takes the file as it is (no error; 1 = the fake host differs)
+t "apply --check reads the rendered file" 1 $UCLAMPCTL apply --check --config "$F"
+hasnt "error|unknown"
+
+# ---- argument_specs: bad variables stop the play before anything is written ----------------
+refused() {	# SED WHAT GREP: all.yml edited by SED must stop the play, writing nothing
+	sed "$1" "$A/all.yml" | sed "s|$A/all.conf|$A/bad.conf|" >"$A/bad.yml"
+	OUT=$(ansible-playbook -i localhost, -c local "$PLAYBOOK" -e "@$A/bad.yml" </dev/null 2>&1)
+	[ $? != 0 ] && _pass "$2 is refused" || _fail "$2 accepted"
+	has "$3"
+	[ ! -e "$A/bad.conf" ] && _pass "nothing written" || _fail "bad.conf written"
+}
+refused 's/^    priority: 5$/    priority: high/' "priority: high" "argument|priority"
+refused 's/^    comm: \[chrome, "chrom\*"\]$/    comms: [chrome]/' "a misspelt key (comms)" "comms"
+
+# ---- local.yml adds nothing: no consent, no RT default unless the variables say so ----------
+printf 'uclampctl_bin: %s\nuclampctl_config_file: %s\nuclampctl_boot_service: false\nuclampctl_apply_now: false\n' \
+	"$UCLAMPCTL" "$A/plain.conf" >"$A/plain.yml"
+OUT=$(ansible-playbook -i localhost, -c local "$PLAYBOOK" -e "@$A/plain.yml" </dev/null 2>&1)
+[ $? = 0 ] && _pass "local.yml with paths only" || _fail "local.yml: $OUT"
+grep -qx "allow-enable = no" "$A/plain.conf" && _pass "local.yml: no consent" || _fail "local.yml consents: $(cat "$A/plain.conf")"
+grep -q "rt-default\|^\[system\]" "$A/plain.conf" && _fail "local.yml sets [system]" || _pass "local.yml: no [system]"
+
 # the role as a collection: built, installed, and used by its full name
 TOP=$TESTS_SRCDIR/..
 OUT=$(ansible-galaxy collection build "$TOP/contrib/ansible" --output-path "$A/build" 2>&1)

@@ -19,19 +19,36 @@ fake_key 0 || _fail "mkkcore.py"
 D=$ROOT/textfile
 mkdir -p "$D"
 
-t "the textfile writer runs" 0 env UCLAMPCTL="$UCLAMPCTL" sh "$TOP/contrib/prometheus/uclampctl-textfile" "$D"
+# no watch daemon: the file has no uclampctl_watch_* metrics, and is written
+t "the textfile writer runs" 0 env UCLAMPCTL="$UCLAMPCTL" UCLAMPCTL_WATCH_SOCKET="$ROOT/none.sock" \
+	sh "$TOP/contrib/prometheus/uclampctl-textfile" "$D"
 OUT=$(cat "$D/uclamp.prom" 2>&1)
 has '^uclamp_fast_path_state\{state="off",source="kcore"\} 0$'
 has '^uclamp_threads_nondefault [0-9]+$'
 has '^uclamp_config_drift -?[01]$'
+hasnt '^uclampctl_watch_'
 
-# the watch daemon's metrics, as 'watch status' prints them (from a stand-in socket)
+# a failing part (status exits 4 on a kernel without uclamp) does not stop the
+# script under set -eu: the rest is still written
+printf '#!/bin/sh\n[ "$1" = -q ] && [ "$2" = status ] && { echo "uclamp_partial 1"; exit 4; }\nexec "$REAL" "$@"\n' >"$ROOT/failing-status"
+chmod 755 "$ROOT/failing-status"
+mkdir -p "$ROOT/t2"
+t "the writer goes on after status fails" 0 env REAL="$UCLAMPCTL" UCLAMPCTL="$ROOT/failing-status" sh "$TOP/contrib/prometheus/uclampctl-textfile" "$ROOT/t2"
+OUT=$(cat "$ROOT/t2/uclamp.prom" 2>&1)
+has '^uclamp_partial 1$'
+has '^uclamp_config_drift -?[01]$'
+
+# the watch daemon's metrics, collected by the script from its socket (a stand-in)
 S=$ROOT/watch.sock
 python3 "$TESTS_SRCDIR/cli/fake-watch-status.py" "$S" 1 >/dev/null 2>&1 &
 for _ in $(seq 50); do [ -S "$S" ] && break; sleep 0.1; done
-t "watch status --format=prometheus" 0 $UCLAMPCTL watch status --socket "$S" --format=prometheus
-printf '%s\n' "$OUT" >>"$D/uclamp.prom"
+t "the textfile writer with watch running" 0 env UCLAMPCTL="$UCLAMPCTL" UCLAMPCTL_WATCH_SOCKET="$S" \
+	sh "$TOP/contrib/prometheus/uclampctl-textfile" "$D"
 wait
+OUT=$(cat "$D/uclamp.prom" 2>&1)
+has '^uclamp_fast_path_state\{state="off",source="kcore"\} 0$'
+has '^uclampctl_watch_rescans_total\{cause="start"\} [0-9]+$'
+has '^uclampctl_watch_exec_apply_latency_seconds_bucket\{le="\+Inf"\} [0-9]+$'
 
 OUT=$(python3 "$TESTS_SRCDIR/cli/test-grafana.py" "$TOP/contrib/grafana/uclamp-fleet.json" "$D/uclamp.prom" 2>&1)
 RC=$?

@@ -304,6 +304,36 @@ if [ "$HOST_UCLAMP" = 0 ]; then
 	has "util_max: the kernel has no uclamp support"
 	hasnt "^RAN$"
 fi
+# CMD is resolved before the guard and the write: a command that cannot
+# start stops 'run' first (here the guard would refuse with 3, the kernel with 4)
+t "run: CMD not found, checked before the guard" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" -- /nonexistent/cmd
+has "cannot run '/nonexistent/cmd': No such file"
+hasnt "refused|fast path"
+t "run --yes: CMD not found, nothing written" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- uclampctl-no-such-cmd
+has "cannot run 'uclampctl-no-such-cmd'"
+hasnt "uclamp support|util_max"
+t "run --dry-run: CMD not found" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- /nonexistent/cmd
+hasnt "util_max"
+RDIR=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-run.XXXXXX")
+_tmpdirs+=("$RDIR")
+mkdir -p "$RDIR/a" "$RDIR/b" "$RDIR/c/ucl-dir"
+printf '#!/bin/sh\necho RAN-A\n' >"$RDIR/a/ucl-cmd"
+printf '#!/bin/sh\necho RAN-B\n' >"$RDIR/b/ucl-cmd"
+chmod 644 "$RDIR/a/ucl-cmd"
+chmod 755 "$RDIR/b/ucl-cmd"
+t "run: non-executable CMD, path given" 126 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- "$RDIR/a/ucl-cmd"
+has "Permission denied"
+hasnt "uclamp support|util_max"
+t "run: CMD is a directory" 126 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- "$RDIR/c/ucl-dir"
+hasnt "uclamp support|util_max"
+t "run: PATH has only a non-executable CMD" 126 env PATH="$RDIR/a:$RDIR/c" "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- ucl-cmd
+has "cannot run 'ucl-cmd': Permission denied"
+hasnt "uclamp support|util_max"
+t "run: PATH's directory named like CMD" 126 env PATH="$RDIR/c" "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- ucl-dir
+t "run: PATH without CMD" 127 env PATH="$RDIR/c:$RDIR" "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- ucl-cmd
+# like execvp: a runnable one later in PATH is found past a non-executable one
+t "run: the executable CMD later in PATH" 0 env PATH="$RDIR/a:$RDIR/b" "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- ucl-cmd
+has "util_max"
 ROOT=$MAIN_ROOT
 export UCLAMPCTL_SYSROOT=$ROOT
 if [ "$HOST_UCLAMP" = 0 ]; then

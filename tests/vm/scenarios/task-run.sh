@@ -21,6 +21,24 @@ expect_out "exclude each other"
 check "usage error: CMD not run" test ! -e /tmp/ran2
 expect_key 0 "after --no-reset-on-fork and a usage error"
 
+# CMD is looked up before any clamp: missing (127) or not executable (126)
+# with real changes and --yes: nothing written, the key stays off
+expect_rc 127 uclampctl run --min 200 --max 800 --yes -- /nonexistent/cmd
+expect_out "cannot run '/nonexistent/cmd': No such file"
+expect_no_out "util_min|util_max"
+expect_rc 127 uclampctl run --min 200 --yes -- uclampctl-no-such-cmd
+expect_out "cannot run 'uclampctl-no-such-cmd'"
+printf '#!/bin/sh\ntouch /tmp/ran3\n' >/tmp/noexec
+chmod 644 /tmp/noexec
+expect_rc 126 uclampctl run --min 200 --max 800 --yes -- /tmp/noexec
+expect_out "Permission denied"
+mkdir -p /tmp/pathdir/noexec-dir
+cp /tmp/noexec /tmp/pathdir/noexec
+expect_rc 126 env PATH=/tmp/pathdir "$UCLAMPCTL" run --max 800 --yes -- noexec
+expect_rc 126 uclampctl run --max 800 --yes -- /tmp/pathdir/noexec-dir
+check "not-runnable CMD: not run" test ! -e /tmp/ran3
+expect_key 0 "after a missing and a non-executable CMD (real changes, --yes)"
+
 # the command and its children carry the clamps (uclampset -p 0 = a forked child)
 expect_rc 5 uclampctl -q run --min 200 --max 800 --yes -- sh -c 'exit 5'
 expect_rc 0 uclampctl run --min 200 --max 800 --yes -- sh -c 'uclampset -p $$; uclampset -p 0; grep "^uclamp" /proc/$$/sched; true'
