@@ -2,7 +2,8 @@
  * One writer at a time: an exclusive flock(2) on /run/uclampctl/lock (0600,
  * root's: flock needs only a read-only open, so nobody else may open it), held
  * by every command that writes from before it plans until its report is out
- * (the watch daemon takes it per batch). The holder's PID is in the file, so
+ * (the watch daemon takes it per batch); released while a person is asked,
+ * then the plan is made again under it (uc_plan_run_fresh). The holder's PID is in the file, so
  * a waiter can name it. The lock goes with the process (exit, crash, exec:
  * the descriptor is close-on-exec), so a stale lock cannot exist.
  */

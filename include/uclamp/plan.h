@@ -86,6 +86,10 @@ void uc_plan_drop_from(struct uc_plan *p, size_t n);
 
 bool uc_plan_flips(const struct uc_plan *p);
 
+/* The same changes in the same order: targets (tasks: PID, TID and start
+ * time), attributes, from and to. */
+bool uc_plan_same(const struct uc_plan *a, const struct uc_plan *b);
+
 /* "util_min", "util_max", "util_min_rt_default", "reset_on_fork", "cpu.uclamp.min", ... */
 const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr);
 const char *uc_kind_name(enum uc_kind kind);	/* "task", "sysctl", "cgroup", "subtree" */

@@ -115,6 +115,8 @@ struct uc_report {
 	size_t unchanged, gone, failed;
 	int first_err;			/* -errno of the first failed write, 0 if none */
 	int stopped_by;			/* INTERRUPTED: *stop's value (the signal) */
+	/* uc_plan_run_fresh: fresh plans that differed from the one before */
+	unsigned replanned;
 	const struct uc_plan *plan;	/* per change: target, attribute, from, to, state, err */
 };
 
@@ -136,5 +138,33 @@ size_t uc_report_failed(const struct uc_report *r);
  * happened.
  */
 int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_report *r);
+
+/* Where a writer's plan comes from, and the writers' lock (uc_plan_run_fresh). */
+struct uc_fresh {
+	/*
+	 * Build the plan into p (initialised, empty) from what the host holds
+	 * now. pass 0 is the first; later passes read again under the lock
+	 * (say things once: on pass 0). 0, or a positive value that stops the
+	 * run (returned as is).
+	 */
+	int (*plan)(struct uc_plan *p, unsigned pass, void *data);
+	int (*lock)(void *data);	/* 0, or a positive value that stops the run */
+	void (*unlock)(void *data);
+	void *data;
+};
+
+/*
+ * uc_plan_run without keeping anyone waiting on the lock. When nobody is
+ * asked (o->ask NULL, o->yes, a dry run): lock, plan, run, as one writer.
+ * Otherwise: plan, and when the guard wants consent ask with the lock not
+ * held; then lock, plan again and run the fresh plan through the guard with
+ * the consent given so far (r->replanned counts fresh plans that differed).
+ * A fresh plan that needs consent nobody gave yet releases the lock and asks
+ * again. *plan (initialised, empty) receives the plan that ran; free it after
+ * the report. Returns a callback's positive value as is (the report is not
+ * to be used then), else as uc_plan_run. The lock, once taken, stays held.
+ */
+int uc_plan_run_fresh(struct uc_plan *plan, const struct uc_fresh *f, const struct uc_run_opts *o,
+		      struct uc_report *r);
 
 #endif

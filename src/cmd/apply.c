@@ -144,22 +144,53 @@ static const char *const mode_names[] = { "apply", "check", "dry-run" };
  * --dry-run are dry runs of it. -J reports the same run as data and never
  * prompts.
  */
-static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, bool json,
-	       const struct uc_config *cfg)
+struct config_plan_ctx {
+	struct uc_config *cfg;
+	enum apply_mode mode;
+	bool json;
+};
+
+/* The configuration's plan against the host (cli_run's plan()). */
+static int config_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, void *data)
 {
+	struct config_plan_ctx *cp = data;
+	int rc;
+
+	(void)pass;
+	rc = uc_config_plan(cp->cfg, plan);
+	if (rc == -ENOMEM)
+		oom();
+	if (!rc && !cp->cfg->nerrors_total)
+		return 0;
+	rc = errors_exit(cp->cfg);
+	if (cp->json)
+		json_empty(ctl, mode_names[cp->mode], cp->cfg);
+	print_errors(cp->cfg);
+	cli_errx("cannot apply the configuration: nothing changed");
+	return rc;
+}
+
+static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, bool json,
+	       struct uc_config *cfg)
+{
+	struct config_plan_ctx cp = { .cfg = cfg, .mode = mode, .json = json };
 	struct cli_run how = {
 		.mode = UC_EXEC_ATOMIC,
 		.consent_from_config = cfg->allow_enable.set && cfg->allow_enable.value,
 		.may_ask = !json,
 		.key_always = json,
+		.plan = config_plan,
+		.data = &cp,
 	};
 	const char *error = NULL;
 	struct uc_report r;
 	int rc;
 
 	if (mode == MODE_CHECK)
-		ctl->dry_run = true;
-	cli_run_unrendered(ctl, plan, &how, &r);
+		ctl->dry_run = true;	/* reads only: no lock */
+	rc = cli_run_unrendered(ctl, plan, &how, &r);
+	if (rc)
+		return rc;
 	rc = cli_report_exit(&r);
 	if (mode == MODE_CHECK) {
 		rc = plan->n ? CLI_EXIT_FAIL : CLI_EXIT_OK;
@@ -263,19 +294,10 @@ int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, 
 		goto out;
 	}
 
-	/* one writer at a time: from before the host is read (--check only reads) */
-	rc = check ? 0 : cli_lock(ctl);
-	if (rc)
-		goto out;
-	rc = uc_config_plan(&cfg, &plan);
-	if (rc == -ENOMEM)
-		oom();
-	if (rc || cfg.nerrors_total) {
-		rc = errors_exit(&cfg);
+	/* [tasks] take PIDs from /proc */
+	if (cfg.ntasks && (rc = cli_procns_check())) {
 		if (json)
 			json_empty(ctl, mode_names[mode], &cfg);
-		print_errors(&cfg);
-		cli_errx("cannot apply the configuration: nothing changed");
 		goto out;
 	}
 	rc = run(ctl, &plan, mode, json, &cfg);

@@ -340,6 +340,7 @@ static int final_util(const struct uc_plan *p, const char *rel, enum uc_attr att
 struct set_args {
 	struct uc_value vmin, vmax;
 	bool has_min, has_max, enable_cpu;
+	char rel[PATH_MAX];	/* the group, resolved */
 };
 
 static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
@@ -359,6 +360,70 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 	return true;
 }
 
+/* The plan for a group (cli_run's plan()): its state, values, and a warning. */
+static int set_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, void *data)
+{
+	const struct set_args *a = data;
+	const char *rel = a->rel;
+	char parent[PATH_MAX];
+	enum uc_cg_state st;
+	int rc, cur_min = 0, cur_max = UC_PCT_MAX;
+
+	rc = uc_cg_state(rel, &st);
+	if (rc) {
+		cli_errx("cannot inspect cgroup '%s': %s", rel, strerror(-rc));
+		return CLI_EXIT_FAIL;
+	}
+	uc_cg_parent(rel, parent, sizeof(parent));
+
+	switch (st) {
+	case UC_CG_HAS_CLAMPS:
+		break;
+	case UC_CG_CPU_OFF:
+		if (!a->enable_cpu) {
+			cli_errx("'%s' has no cpu.uclamp files: cpu is not enabled in "
+				 "%s/cgroup.subtree_control; add --enable-cpu to enable it (a "
+				 "planned change, shown by --dry-run)",
+				 rel, *parent ? parent : "the root's");
+			return CLI_EXIT_FAIL;
+		}
+		rc = uc_cg_plan_enable_cpu(plan, rel);
+		if (rc < 0) {
+			cli_errx("cannot plan enabling cpu above '%s': %s", rel, strerror(-rc));
+			return CLI_EXIT_FAIL;
+		}
+		break;
+	case UC_CG_NO_GROUP_CLAMPS:
+		cli_errx("this kernel has no cgroup uclamp (CONFIG_UCLAMP_TASK_GROUP): '%s' has no "
+			 "cpu.uclamp files although the cpu controller is on", a->rel);
+		return CLI_EXIT_NOTSUPP;
+	case UC_CG_IS_ROOT:
+		break;	/* refused before planning */
+	}
+
+	if (st == UC_CG_HAS_CLAMPS) {
+		if ((rc = uc_cg_read(rel, UC_ATTR_MIN, &cur_min)) ||
+		    (rc = uc_cg_read(rel, UC_ATTR_MAX, &cur_max))) {
+			cli_errx("cannot read the clamps of '%s': %s", rel, strerror(-rc));
+			return CLI_EXIT_FAIL;
+		}
+	}
+	if (a->has_min || a->has_max) {
+		rc = uc_cg_plan_values(plan, rel, a->has_min ? &a->vmin : NULL,
+				       a->has_max ? &a->vmax : NULL);
+		if (rc) {
+			cli_errx("cannot plan the change of '%s': %s", rel, strerror(-rc));
+			return CLI_EXIT_FAIL;
+		}
+	}
+	if (!pass && final_util(plan, rel, UC_ATTR_MIN, cur_min) >
+		     final_util(plan, rel, UC_ATTR_MAX, cur_max))
+		cli_warnx(ctl, "'%s': cpu.uclamp.min would be above cpu.uclamp.max; the kernel "
+			  "allows it for cgroups, but the effective min is then the max",
+			  rel);
+	return 0;
+}
+
 static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 {
 	const struct cli_opts opts = {
@@ -367,11 +432,10 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 		.shared = CLI_OPTS_WRITE, .own = set_opt, .usage = usage_set,
 	};
 	struct set_args a = { .enable_cpu = false };
+	const struct cli_run how = {
+		.mode = UC_EXEC_ATOMIC, .may_ask = true, .plan = set_plan, .data = &a,
+	};
 	const struct uc_cg_info *info;
-	char rel[PATH_MAX], parent[PATH_MAX];
-	enum uc_cg_state st;
-	struct uc_plan plan;
-	int rc, cur_min = 0, cur_max = UC_PCT_MAX;
 
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &a))
 		return CLI_EXIT_OK;
@@ -385,73 +449,11 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 		cli_usage_error(ctl, "nothing to set: give --min and/or --max (or --enable-cpu)");
 
 	info = layout_or_exit(ctl);
-	resolve_or_exit(ctl, info, argv[optind], rel, sizeof(rel));
-	if (!*rel)
+	resolve_or_exit(ctl, info, argv[optind], a.rel, sizeof(a.rel));
+	if (!*a.rel)
 		cli_usage_error(ctl, "the root cgroup has no cpu.uclamp files: for system-wide "
 				"limits use 'uclampctl system set'");
-	rc = cli_lock(ctl);
-	if (rc)
-		return rc;
-	rc = uc_cg_state(rel, &st);
-	if (rc) {
-		cli_errx("cannot inspect cgroup '%s': %s", rel, strerror(-rc));
-		return CLI_EXIT_FAIL;
-	}
-	uc_cg_parent(rel, parent, sizeof(parent));
-
-	uc_plan_init(&plan);
-	switch (st) {
-	case UC_CG_HAS_CLAMPS:
-		break;
-	case UC_CG_CPU_OFF:
-		if (!a.enable_cpu) {
-			cli_errx("'%s' has no cpu.uclamp files: cpu is not enabled in "
-				 "%s/cgroup.subtree_control; add --enable-cpu to enable it (a "
-				 "planned change, shown by --dry-run)",
-				 rel, *parent ? parent : "the root's");
-			return CLI_EXIT_FAIL;
-		}
-		rc = uc_cg_plan_enable_cpu(&plan, rel);
-		if (rc < 0) {
-			cli_errx("cannot plan enabling cpu above '%s': %s", rel, strerror(-rc));
-			uc_plan_free(&plan);
-			return CLI_EXIT_FAIL;
-		}
-		break;
-	case UC_CG_NO_GROUP_CLAMPS:
-		cli_errx("this kernel has no cgroup uclamp (CONFIG_UCLAMP_TASK_GROUP): '%s' has no "
-			 "cpu.uclamp files although the cpu controller is on", rel);
-		return CLI_EXIT_NOTSUPP;
-	case UC_CG_IS_ROOT:
-		break;	/* refused above */
-	}
-
-	if (st == UC_CG_HAS_CLAMPS) {
-		if ((rc = uc_cg_read(rel, UC_ATTR_MIN, &cur_min)) ||
-		    (rc = uc_cg_read(rel, UC_ATTR_MAX, &cur_max))) {
-			cli_errx("cannot read the clamps of '%s': %s", rel, strerror(-rc));
-			uc_plan_free(&plan);
-			return CLI_EXIT_FAIL;
-		}
-	}
-	if (a.has_min || a.has_max) {
-		rc = uc_cg_plan_values(&plan, rel, a.has_min ? &a.vmin : NULL,
-				       a.has_max ? &a.vmax : NULL);
-		if (rc) {
-			cli_errx("cannot plan the change of '%s': %s", rel, strerror(-rc));
-			uc_plan_free(&plan);
-			return CLI_EXIT_FAIL;
-		}
-	}
-	if (final_util(&plan, rel, UC_ATTR_MIN, cur_min) >
-	    final_util(&plan, rel, UC_ATTR_MAX, cur_max))
-		cli_warnx(ctl, "'%s': cpu.uclamp.min would be above cpu.uclamp.max; the kernel "
-			  "allows it for cgroups, but the effective min is then the max",
-			  rel);
-
-	rc = cli_run_plan(ctl, &plan, UC_EXEC_ATOMIC, false);
-	uc_plan_free(&plan);
-	return rc;
+	return cli_run_plan(ctl, &how);
 }
 
 int cmd_cgroup(struct cli_ctl *ctl, int argc, char **argv)

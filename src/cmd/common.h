@@ -192,18 +192,29 @@ void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char 
 /* The fast path's state, as the guard needs it (fastpath.c; -v explains). */
 enum uc_key_state cli_key_state_now(const struct cli_ctl *ctl);
 
-/* How a write command runs its plan. */
+/* How a write command makes and runs its plan. */
 struct cli_run {
 	enum uc_exec_mode mode;
 	bool consent_from_config;	/* allow-enable = yes counts as --yes */
 	bool may_ask;			/* prompt on a terminal (-J never does) */
 	bool key_always;		/* report the key's state even if the plan cannot flip it */
+	/*
+	 * Build the plan into p from what the host holds now: pass 0 first
+	 * (its messages are said once), again under the lock after a person
+	 * answered. 0, or the exit code after saying why not (nothing changed).
+	 */
+	int (*plan)(struct cli_ctl *ctl, struct uc_plan *p, unsigned pass, void *data);
+	void *data;			/* for plan() */
 };
 
-/* Run the plan (uc_plan_run) with the terminal's prompt and -v's key reader;
- * fills r and renders nothing (apply renders its own; cli_run_plan below renders). */
-void cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
-			struct uc_report *r);
+/*
+ * Plan and run (uc_plan_run_fresh) with the terminal's prompt, the writers'
+ * lock (not held while a person answers) and -v's key reader. 0 with the
+ * report filled, or the exit code plan() or the lock gave. *plan
+ * (initialised) holds the plan that ran: free it after the report.
+ */
+int cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
+		 struct uc_report *r);
 /* The guard's words on stderr: warning, refusal, "not confirmed". */
 void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r);
 /* The report as text: "nothing to change", the dry-run plan, failures, the summary. */
@@ -214,11 +225,10 @@ void cli_report_json(struct uc_json *j, const struct uc_report *r, const char *m
 int cli_report_exit(const struct uc_report *r);
 
 /*
- * The common tail of every write command: run, then the guard's words and
- * the report as text; returns the exit code. 'consent_from_config' counts as --yes.
+ * The common tail of every write command: plan and run (cli_run_unrendered), then
+ * the guard's words and the report as text; returns the exit code.
  */
-int cli_run_plan(struct cli_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
-		 bool consent_from_config);
+int cli_run_plan(struct cli_ctl *ctl, const struct cli_run *how);
 
 /* ---- what a writer holds (src/cmd/writer.c) ---- */
 
@@ -227,13 +237,22 @@ int cli_run_plan(struct cli_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mo
 /*
  * Take the uclampctl lock (not for --dry-run): waits up to ctl->wait_s with
  * one "waiting for the uclampctl lock held by PID n" line. 0, or
- * CLI_EXIT_FAIL after saying it gave up (nothing changed). Held until exit.
+ * CLI_EXIT_FAIL after saying it gave up (nothing changed). Held until exit
+ * or cli_unlock (before a question to a person: nobody waits on an answer).
  */
 int cli_lock(const struct cli_ctl *ctl);
+void cli_unlock(void);
 /* SIGINT/SIGTERM/SIGHUP set the returned flag (to the first signal's number)
  * instead of killing: the run stops, undoes and reports. */
 volatile sig_atomic_t *cli_catch_signals(void);
 int cli_signals_caught(void);	/* how many came */
+
+/*
+ * PIDs from /proc name our tasks only under this PID namespace's /proc
+ * (uc_procns_check): 0, or one line saying to mount it and CLI_EXIT_FAIL.
+ * Every command that takes PIDs from /proc asks first (src/cmd/task.c).
+ */
+int cli_procns_check(void);
 
 /* Print the plan (what --dry-run shows). */
 void cli_print_plan(const struct uc_plan *plan, FILE *f);

@@ -122,9 +122,13 @@ static void guard_words(const char *what, enum uc_key_state key)
 
 static bool ask_yes(const struct uc_plan *plan, enum uc_key_state key, void *data)
 {
+	static unsigned asked;
 	char line[32];
 
 	(void)data;
+	if (asked++)
+		fprintf(stderr, "uclampctl: the values changed while waiting for the answer, and "
+			"the fresh plan needs consent again:\n");
 	plan_head(plan);
 	guard_words("warning", key);
 	fputs("Continue? [y/N] ", stderr);
@@ -139,9 +143,38 @@ static enum uc_key_state key_state(void *data)
 	return cli_key_state_now(data);
 }
 
-void cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
-			struct uc_report *r)
+/* The command's planner and the writers' lock, for uc_plan_run_fresh. */
+struct fresh_ctx {
+	struct cli_ctl *ctl;
+	const struct cli_run *how;
+};
+
+static int fresh_plan(struct uc_plan *p, unsigned pass, void *data)
 {
+	struct fresh_ctx *fc = data;
+
+	return fc->how->plan(fc->ctl, p, pass, fc->how->data);
+}
+
+static int fresh_lock(void *data)
+{
+	return cli_lock(((struct fresh_ctx *)data)->ctl);
+}
+
+static void fresh_unlock(void *data)
+{
+	(void)data;
+	cli_unlock();
+}
+
+int cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
+		 struct uc_report *r)
+{
+	struct fresh_ctx fc = { .ctl = ctl, .how = how };
+	const struct uc_fresh f = {
+		.plan = fresh_plan, .lock = fresh_lock, .unlock = fresh_unlock, .data = &fc,
+	};
+	int rc;
 	struct uc_run_opts o = {
 		.mode = how->mode,
 		.dry_run = ctl->dry_run,
@@ -154,7 +187,8 @@ void cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct 
 		.stop = ctl->dry_run ? NULL : cli_catch_signals(),
 	};
 
-	uc_plan_run(plan, &o, r);
+	rc = uc_plan_run_fresh(plan, &f, &o, r);
+	return rc > 0 ? rc : 0;	/* a write's -errno is in the report */
 }
 
 /* ---- text --------------------------------------------------------------------- */
@@ -179,6 +213,9 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 	case UC_RUN_INTERRUPTED:
 		break;
 	}
+	if (r->replanned)
+		cli_warnx(ctl, "the values changed while waiting for the answer: the plan was "
+			  "made again from what was read under the lock, and that is what ran");
 	/* consent was given: one line (the cost is in the refusal and --help),
 	 * the warning's first without its ':' */
 	if (r->verdict == UC_GUARD_GO_WARN) {
@@ -473,16 +510,19 @@ int cli_report_exit(const struct uc_report *r)
 	return any_notsupp(r->plan) ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
 }
 
-int cli_run_plan(struct cli_ctl *ctl, struct uc_plan *plan, enum uc_exec_mode mode,
-		 bool consent_from_config)
+int cli_run_plan(struct cli_ctl *ctl, const struct cli_run *how)
 {
-	struct cli_run how = {
-		.mode = mode, .consent_from_config = consent_from_config, .may_ask = true
-	};
 	struct uc_report r;
+	struct uc_plan plan;
+	int rc;
 
-	cli_run_unrendered(ctl, plan, &how, &r);
-	cli_report_guard(ctl, &r);
-	cli_report_text(ctl, &r);
-	return cli_report_exit(&r);
+	uc_plan_init(&plan);
+	rc = cli_run_unrendered(ctl, &plan, how, &r);
+	if (!rc) {
+		cli_report_guard(ctl, &r);
+		cli_report_text(ctl, &r);
+		rc = cli_report_exit(&r);
+	}
+	uc_plan_free(&plan);
+	return rc;
 }

@@ -195,6 +195,52 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 	return true;
 }
 
+/* The plan for want (cli_run's plan()): read the knobs, refuse what cannot be. */
+static int sys_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, void *data)
+{
+	const struct uc_sysctl_values *want = data;
+	struct uc_sysctl_values cur;
+	int rc;
+
+	(void)pass;
+	rc = read_sysctls(&cur);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+
+		if (uc_sysctl_value(want, k->attr) == UC_KEEP ||
+		    uc_sysctl_value(&cur, k->attr) != UC_SYSCTL_ABSENT)
+			continue;
+		cli_errx("cannot set --%s: kernel.%s does not exist (the kernel is older than "
+			 "%s); nothing changed", k->option, k->file, k->since);
+		return CLI_EXIT_NOTSUPP;
+	}
+
+	rc = uc_sysctl_plan(plan, &cur, want);
+	if (rc == -EINVAL)
+		refuse_min_above_max(ctl, &cur, want);
+	if (rc) {
+		cli_errx("cannot plan the change: %s", strerror(-rc));
+		return rc == -ENOENT ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
+	}
+
+	/* a read-only /proc/sys (container) or a non-root user: say so before
+	 * asking for consent, instead of failing half-way */
+	for (size_t i = 0; i < plan->n && !ctl->dry_run; i++) {
+		char pb[128], eb[256];
+		int err = uc_sysctl_writable(plan->v[i].attr);
+
+		if (!err)
+			continue;
+		cli_errx("cannot write %s: %s; nothing changed",
+			 uc_sysctl_path(plan->v[i].attr, pb, sizeof(pb)),
+			 why_unwritable(err, eb, sizeof(eb)));
+		return err == -ENOENT ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
+	}
+	return 0;
+}
+
 static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 {
 	struct option longopts[UC_SYSCTL_NKNOBS + 1] = { { NULL, 0, NULL, 0 } };
@@ -203,10 +249,11 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 		.longopts = longopts, .shared = CLI_OPTS_WRITE, .own = set_opt,
 		.usage = usage_set, .no_args = no_args,
 	};
-	struct uc_sysctl_values cur, want;
+	struct uc_sysctl_values want;
+	const struct cli_run how = {
+		.mode = UC_EXEC_ATOMIC, .may_ask = true, .plan = sys_plan, .data = &want,
+	};
 	bool any = false;
-	struct uc_plan plan;
-	int rc;
 
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
 		longopts[i] = (struct option){ uc_sysctl_knobs[i].option, required_argument, NULL,
@@ -221,50 +268,7 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 	if (!any)
 		cli_usage_error(ctl, "nothing to set: give %s (one or more)", knob_opts);
 
-	rc = cli_lock(ctl);
-	if (!rc)
-		rc = read_sysctls(&cur);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
-		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
-
-		if (uc_sysctl_value(&want, k->attr) == UC_KEEP ||
-		    uc_sysctl_value(&cur, k->attr) != UC_SYSCTL_ABSENT)
-			continue;
-		cli_errx("cannot set --%s: kernel.%s does not exist (the kernel is older than "
-			 "%s); nothing changed", k->option, k->file, k->since);
-		return CLI_EXIT_NOTSUPP;
-	}
-
-	uc_plan_init(&plan);
-	rc = uc_sysctl_plan(&plan, &cur, &want);
-	if (rc == -EINVAL)
-		refuse_min_above_max(ctl, &cur, &want);
-	if (rc) {
-		cli_errx("cannot plan the change: %s", strerror(-rc));
-		uc_plan_free(&plan);
-		return rc == -ENOENT ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
-	}
-
-	/* a read-only /proc/sys (container) or a non-root user: say so before
-	 * asking for consent, instead of failing half-way */
-	for (size_t i = 0; i < plan.n && !ctl->dry_run; i++) {
-		char pb[128], eb[256];
-		int err = uc_sysctl_writable(plan.v[i].attr);
-
-		if (!err)
-			continue;
-		cli_errx("cannot write %s: %s; nothing changed",
-			 uc_sysctl_path(plan.v[i].attr, pb, sizeof(pb)),
-			 why_unwritable(err, eb, sizeof(eb)));
-		uc_plan_free(&plan);
-		return err == -ENOENT ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
-	}
-
-	rc = cli_run_plan(ctl, &plan, UC_EXEC_ATOMIC, false);
-	uc_plan_free(&plan);
-	return rc;
+	return cli_run_plan(ctl, &how);
 }
 
 int cmd_system(struct cli_ctl *ctl, int argc, char **argv)

@@ -13,6 +13,7 @@
 #include "cmd/task.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/effective.h"
+#include "uclamp/procns.h"
 #include "uclamp/sched.h"
 #include "uclamp/selectors.h"
 #include "uclamp/sysroot.h"
@@ -238,10 +239,31 @@ static unsigned walk_flags(const struct task_args *a)
 
 /* ---- support ---------------------------------------------------------------- */
 
+int cli_procns_check(void)
+{
+	pid_t seen;
+
+	if (!uc_procns_check(&seen))
+		return 0;
+	if (seen)
+		cli_errx("refused: /proc belongs to another PID namespace (it shows this process "
+			 "as PID %d, which is not its PID here): its PIDs name other tasks here; "
+			 "mount this namespace's /proc (unshare --mount-proc, or mount -t proc "
+			 "proc /proc)",
+			 (int)seen);
+	else
+		cli_errx("refused: /proc is not this PID namespace's (it does not show this "
+			 "process): its PIDs name other tasks here; mount this namespace's /proc "
+			 "(unshare --mount-proc, or mount -t proc proc /proc)");
+	return CLI_EXIT_FAIL;
+}
+
 int cli_task_support(const struct cli_ctl *ctl)
 {
 	int err = 0;
 
+	if (cli_procns_check())
+		return CLI_EXIT_FAIL;
 	/* the sysctls exist exactly when CONFIG_UCLAMP_TASK is built in */
 	if (uc_exists("/proc/sys/kernel/sched_util_clamp_min"))
 		return 0;
@@ -533,32 +555,37 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 		 w->max == UC_KEEP ? r->end_min : r->end_max);
 }
 
-int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_rule *want, const pid_t *pids,
-			  size_t npids, unsigned flags)
+struct task_plan_ctx {
+	const struct uc_rule *want;
+	const pid_t *pids;
+	size_t npids;
+	unsigned flags;
+};
+
+/* The plan for one selection (cli_run's plan()): refusals and warnings on pass 0 only. */
+static int task_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, void *data)
 {
-	struct refusal_ctx rctx = { .ctl = ctl, .want = want };
+	struct task_plan_ctx *tp = data;
+	struct refusal_ctx rctx = { .ctl = ctl, .want = tp->want };
 	struct uc_walk_stats st;
 	struct uc_rules rs;
-	struct uc_plan plan;
 	char eb[256];
 	int rc;
 
-	rc = cli_lock(ctl);
-	if (rc)
-		return rc;
-	uc_plan_init(&plan);
-	rc = uc_rules_init(&rs, want, 1);
+	rc = uc_rules_init(&rs, tp->want, 1);
 	if (!rc)
-		rc = uc_tasks_plan(&plan, &rs, pids, npids, flags, on_refusal, &rctx, &st);
+		rc = uc_tasks_plan(plan, &rs, tp->pids, tp->npids, tp->flags,
+				   pass ? NULL : on_refusal, &rctx, &st);
 	uc_rules_free(&rs);
 	if (rc) {
 		if (rc == -ESRCH)
 			cli_errx("no such process: %d; nothing changed", (int)st.first_err_tid);
 		else
 			cli_errx("cannot plan the change: %s; nothing changed", strerror(-rc));
-		uc_plan_free(&plan);
 		return CLI_EXIT_FAIL;
 	}
+	if (pass)
+		return 0;
 	if (rctx.n > REFUSALS_SHOWN && !ctl->verbose)
 		cli_errx("... and %zu more task(s) skipped for the same reasons (-v lists them)",
 			rctx.n - REFUSALS_SHOWN);
@@ -566,12 +593,20 @@ int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_rule *want, const
 		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed,
 			 (int)st.first_err_tid,
 			 cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
-	if (!npids && st.seen == 0 && !ctl->quiet)
+	if (!tp->npids && st.seen == 0 && !ctl->quiet)
 		cli_warnx(ctl, "no task matches the selection");
+	return 0;
+}
 
-	rc = cli_run_plan(ctl, &plan, UC_EXEC_BEST_EFFORT, false);
-	uc_plan_free(&plan);
-	return rc;
+int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_rule *want, const pid_t *pids,
+			  size_t npids, unsigned flags)
+{
+	struct task_plan_ctx tp = { .want = want, .pids = pids, .npids = npids, .flags = flags };
+	const struct cli_run how = {
+		.mode = UC_EXEC_BEST_EFFORT, .may_ask = true, .plan = task_plan, .data = &tp,
+	};
+
+	return cli_run_plan(ctl, &how);
 }
 
 /* ---- task set --------------------------------------------------------------------- */

@@ -16,8 +16,9 @@ bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_r
 /* After parsing: something to set, and min <= max; else a usage error. */
 void cli_want_check(const struct cli_ctl *ctl, const struct uc_rule *want, const char *where);
 
-/* Per-task clamps need CONFIG_UCLAMP_TASK: 0 when present, else print why
- * (sched_getattr would only show zeros there) and return CLI_EXIT_NOTSUPP. */
+/* Per-task clamps need this PID namespace's /proc (cli_procns_check, exit 1)
+ * and CONFIG_UCLAMP_TASK: 0 when both are there, else print why (sched_getattr
+ * would only show zeros there) and return CLI_EXIT_NOTSUPP. */
 int cli_task_support(const struct cli_ctl *ctl);
 
 /* Explains (once) what 'default' does on a kernel before 5.11. */

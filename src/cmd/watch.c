@@ -294,7 +294,7 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 		rc = cli_watch_status((enum cli_watch_fmt)ctl->format, c.sock);
 	else if (c.oneshot)
 		rc = oneshot(ctl, &c);
-	else
+	else if (!(rc = cli_procns_check()))	/* event PIDs are looked up in /proc */
 		rc = do_watch(ctl, &c, c.sock);
 	free(paths);
 	return rc;

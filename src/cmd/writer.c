@@ -1,6 +1,7 @@
 /*
  * What every writing command holds while it works: the uclampctl lock (one
- * writer at a time, from before planning until the report is out) and the
+ * writer at a time, from the plan that is written until the report is out;
+ * never while a person is asked, see uc_plan_run_fresh) and the
  * signal handlers that turn SIGINT/SIGTERM/SIGHUP into a stop request for the
  * run (finish the write under way, undo, report) instead of a kill.
  */
@@ -51,6 +52,11 @@ int cli_lock(const struct cli_ctl *ctl)
 		return 0;
 	}
 	return 0;
+}
+
+void cli_unlock(void)
+{
+	uc_lock_release(&lock);
 }
 
 /* ---- signals ------------------------------------------------------------------ */

@@ -104,6 +104,25 @@ bool uc_plan_flips(const struct uc_plan *p)
 	return false;
 }
 
+static bool same_change(const struct uc_change *a, const struct uc_change *b)
+{
+	if (a->kind != b->kind || a->attr != b->attr || a->from != b->from || a->to != b->to)
+		return false;
+	if (a->kind == UC_KIND_TASK)
+		return a->pid == b->pid && a->tid == b->tid && a->start == b->start;
+	return a->target && b->target ? !strcmp(a->target, b->target) : a->target == b->target;
+}
+
+bool uc_plan_same(const struct uc_plan *a, const struct uc_plan *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (!same_change(&a->v[i], &b->v[i]))
+			return false;
+	return true;
+}
+
 const char *uc_kind_name(enum uc_kind kind)
 {
 	switch (kind) {

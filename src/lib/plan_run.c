@@ -124,12 +124,18 @@ static bool stopped(const struct uc_run_opts *o, struct uc_report *r)
 	return true;
 }
 
-int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_report *r)
+/*
+ * Everything before the write: the report, the key, the order, a dry run,
+ * writability, the guard's verdict. True when the run ends here (r->outcome
+ * says how; *rc is what uc_plan_run returns); false when the verdict is GO,
+ * GO_WARN or ASK.
+ */
+static bool prepare(struct uc_plan *plan, const struct uc_run_opts *o, bool yes,
+		    struct uc_report *r, int *rc)
 {
-	struct uc_consent consent = { .yes = o->yes, .interactive = o->ask != NULL };
-	struct uc_exec_report er;
-	int rc;
+	struct uc_consent consent = { .yes = yes, .interactive = o->ask != NULL };
 
+	*rc = 0;
 	*r = (struct uc_report){
 		.mode = o->mode,
 		.verdict = UC_GUARD_GO,
@@ -148,39 +154,51 @@ int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_rep
 	}
 	if (plan->n == 0) {
 		r->outcome = UC_RUN_NOTHING;
-		return 0;
+		return true;
 	}
 	if (o->mode == UC_EXEC_ATOMIC)
 		tasks_first(plan);	/* also what a dry run shows: the order of the writes */
 	if (o->dry_run) {
 		r->outcome = UC_RUN_DRY;
-		return 0;
+		return true;
 	}
 
 	if (o->mode == UC_EXEC_ATOMIC &&
 	    check_writable(plan, o->ops ? o->ops : &uc_exec_default_ops, r)) {
 		report_count(r, plan);
 		r->outcome = UC_RUN_UNWRITABLE;
-		return r->first_err;
+		*rc = r->first_err;
+		return true;
 	}
 	if (stopped(o, r))
-		return 0;
+		return true;
 	r->verdict = uc_guard_check(plan, r->key_before, &consent);
 	if (r->verdict == UC_GUARD_REFUSE) {
 		r->outcome = UC_RUN_REFUSED;
-		return 0;
+		return true;
 	}
-	if (r->verdict == UC_GUARD_ASK) {
-		bool yes = o->ask(plan, r->key_before, o->data);
+	return false;
+}
 
-		/* a signal at the prompt: interrupted, not a "no" */
-		if (stopped(o, r))
-			return 0;
-		if (!yes) {
-			r->outcome = UC_RUN_NOT_CONFIRMED;
-			return 0;
-		}
-	}
+/* The question, when the guard wants one: true = go on. */
+static bool confirmed(const struct uc_plan *plan, const struct uc_run_opts *o,
+		      struct uc_report *r)
+{
+	bool yes = o->ask(plan, r->key_before, o->data);
+
+	/* a signal at the prompt: interrupted, not a "no" */
+	if (stopped(o, r))
+		return false;
+	if (!yes)
+		r->outcome = UC_RUN_NOT_CONFIRMED;
+	return yes;
+}
+
+/* The write, after the guard said go (and the person, if asked, yes). */
+static int write_plan(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_report *r)
+{
+	struct uc_exec_report er;
+	int rc;
 
 	rc = uc_plan_execute(plan, o->mode, o->ops, o->stop, &er);
 	r->first_err = er.first_err;
@@ -194,4 +212,73 @@ int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_rep
 	if (r->flips && !key_paid(r->key_before) && attempted(plan))
 		r->key_after = key_now(o);
 	return rc;
+}
+
+int uc_plan_run(struct uc_plan *plan, const struct uc_run_opts *o, struct uc_report *r)
+{
+	int rc;
+
+	if (prepare(plan, o, o->yes, r, &rc))
+		return rc;
+	if (r->verdict == UC_GUARD_ASK && !confirmed(plan, o, r))
+		return 0;
+	return write_plan(plan, o, r);
+}
+
+/*
+ * Plan, ask, lock, plan again, write: the person answers without the lock
+ * held, the write uses what was read under it. A fresh plan is compared
+ * with the one before (in the order the run writes it); whatever it says,
+ * it goes through the guard again, with the consent given so far: a plan
+ * that now needs consent nobody gave (the fast-path answer changed) is asked
+ * about again, with the lock released first.
+ */
+int uc_plan_run_fresh(struct uc_plan *plan, const struct uc_fresh *f, const struct uc_run_opts *o,
+		      struct uc_report *r)
+{
+	bool held = false, consented = false;
+	unsigned pass = 0, replanned = 0;
+	int rc;
+
+	if (!o->ask || o->yes || o->dry_run) {
+		/* nobody is asked: plan and write under the lock */
+		if ((rc = f->lock(f->data)) || (rc = f->plan(plan, 0, f->data)))
+			return rc;
+		return uc_plan_run(plan, o, r);
+	}
+	if ((rc = f->plan(plan, pass++, f->data)))
+		return rc;
+	for (;;) {
+		struct uc_plan fresh;
+		bool done = prepare(plan, o, consented, r, &rc);
+
+		r->replanned = replanned;
+		if (done)
+			return rc;
+		if (r->verdict == UC_GUARD_ASK) {
+			if (held)
+				f->unlock(f->data);
+			held = false;
+			if (!confirmed(plan, o, r))
+				return 0;
+			consented = true;
+		} else if (consented && r->verdict == UC_GUARD_GO_WARN) {
+			r->verdict = UC_GUARD_ASK;	/* the consent was the person's answer */
+		}
+		if (held)
+			return write_plan(plan, o, r);
+		if ((rc = f->lock(f->data)))
+			return rc;
+		held = true;
+		uc_plan_init(&fresh);
+		if ((rc = f->plan(&fresh, pass++, f->data))) {
+			uc_plan_free(&fresh);
+			return rc;
+		}
+		if (o->mode == UC_EXEC_ATOMIC)
+			tasks_first(&fresh);
+		replanned += !uc_plan_same(plan, &fresh);
+		uc_plan_free(plan);
+		*plan = fresh;
+	}
 }

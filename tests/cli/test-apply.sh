@@ -324,6 +324,18 @@ if ! [ -e /proc/sys/kernel/sched_util_clamp_min ]; then
 	hasnt 'may enable'
 	mv "$C/saved"/* "$K/"
 fi
+# a /proc of another PID namespace (its proc/self names another PID): [tasks]
+# are refused before planning, even a dry run; a config without [tasks] is not
+ln -s 4242 "$ROOT/proc/self"
+t "[tasks] under another namespace's /proc: refused" 1 $U apply --config "$C/rules.conf" --dry-run
+has "^uclampctl: refused: /proc belongs to another PID namespace \(it shows this process as PID 4242, which is not its PID here\): .*mount this namespace's /proc"
+hasnt "alpha|beta|gamma"
+t "[tasks] under another namespace's /proc: -J refused" 1 $U apply --config "$C/rules.conf" -J
+has '"changed": false'
+printf '[system]\nmax = 1024\n' >"$C/sys-only.conf"
+t "no [tasks] under another namespace's /proc: not refused" 0 $U apply --config "$C/sys-only.conf" --dry-run
+hasnt "refused"
+rm "$ROOT/proc/self"
 kill $S1 $S2 $S3 2>/dev/null
 
 # ---- no uclamp in the kernel -------------------------------------------------------------

@@ -472,4 +472,33 @@ chmod 644 "$TMPD/noexec"
 t "run: CMD not executable" 126 "$UCLAMPCTL" run --max "$CUR_MAX" -- "$TMPD/noexec"
 has "Permission denied"
 
+# ---- a /proc of another PID namespace: refused before planning --------------------------
+# (unshare -p -f without --mount-proc: /proc/self names another PID; the VM
+# scenario pidns-proc proves it on a real namespace)
+rm -rf "$ROOT/proc/self"
+ln -s 4242 "$ROOT/proc/self"
+for cmd in "task set --max 300 --yes $S1" "task reset --yes $S1" "task set --max 300 --dry-run $S1" \
+	   "task show $S1" "task show --all" "run --max 300 --yes -- echo RAN"; do
+	t "another namespace's /proc: $cmd" 1 "$UCLAMPCTL" $cmd
+	has "^uclampctl: refused: /proc belongs to another PID namespace \(it shows this process as PID 4242, which is not its PID here\): its PIDs name other tasks here; mount this namespace's /proc"
+	if [ "$(printf '%s\n' "$OUT" | wc -l)" = 1 ]; then _pass "one line"; else _fail "more than one line"; fi
+done
+rm "$ROOT/proc/self"
+t "this namespace's /proc again: task show" 0 "$UCLAMPCTL" task show "$S1"
+# a real PID namespace where this host allows one (root), on the real /proc
+# (not through t: the PID in the message varies, bad-inputs.md must not)
+in_ns() { OUT=$(env -u UCLAMPCTL_SYSROOT unshare -p -f "$@" </dev/null 2>&1); RC=$?; }
+if env -u UCLAMPCTL_SYSROOT unshare -p -f true 2>/dev/null; then
+	in_ns "$UCLAMPCTL" task set --max 300 --yes 1
+	if [ "$RC" = 1 ]; then _pass "unshare -p -f: task set 1 refused (exit 1)"; else _fail "unshare -p -f: exit $RC"; fi
+	has "^uclampctl: refused: /proc belongs to another PID namespace \(it shows this process as PID [0-9]+, which is not its PID here\)"
+	# control: with the namespace's /proc the check passes (PID 1 is uclampctl itself)
+	in_ns --mount-proc "$UCLAMPCTL" task show -r -n -o PID,COMM 1
+	if [ "$HOST_UCLAMP" = 1 ]; then want=0; else want=4; fi
+	if [ "$RC" = "$want" ]; then _pass "unshare -p -f --mount-proc: task show 1 (exit $RC)"; else _fail "unshare -p -f --mount-proc: exit $RC, expected $want"; fi
+	hasnt "refused"
+else
+	echo "# skip - no PID namespace for us here (unshare -p -f failed)"
+fi
+
 finish

@@ -31,9 +31,15 @@ static bool answer;		/* what the admin answers */
 static size_t nasks;
 static enum uc_key_state asked_key;
 
+/* uc_plan_run_fresh's writers' lock: writes only while it is held */
+static bool lock_held, lock_modelled;
+static size_t nlocks;
+
 static int scripted(long value)
 {
 	assert_true(nwrites < MAX_CALLS);
+	if (lock_modelled)
+		assert_true(lock_held);
 	written[nwrites] = value;
 	return script[nwrites++];
 }
@@ -102,8 +108,9 @@ static bool fake_ask(const struct uc_plan *p, enum uc_key_state key, void *data)
 		stop = SIGINT;
 	assert_ptr_equal(data, &answer);
 	assert_non_null(p);
-	/* asked before anything is written */
+	/* asked before anything is written, and never with the lock held */
 	assert_int_equal(nwrites, 0);
+	assert_false(lock_held);
 	asked_key = key;
 	nasks++;
 	return answer;
@@ -126,6 +133,8 @@ static int setup(void **state)
 	opts = (struct uc_run_opts){ .mode = UC_EXEC_ATOMIC, .key_state = fake_key, .data = &answer,
 				     .ops = &fake_ops, .stop = &stop };
 	uc_plan_init(&plan);
+	lock_held = lock_modelled = false;
+	nlocks = 0;
 	return 0;
 }
 
@@ -456,6 +465,195 @@ static void test_atomic_tasks_first(void **state)
 	assert_int_equal(rep.outcome, UC_RUN_FAILED);
 }
 
+/* ---- plan, ask, lock, plan again, write (uc_plan_run_fresh) ------------------- */
+
+/* What the host holds at each planning pass: task 10's change, or none (attr -1). */
+struct pass_want {
+	int attr;
+	long from, to;
+};
+static struct pass_want passes[4];
+static bool held_at_plan[4];
+static size_t nplans;
+
+static int fresh_plan(struct uc_plan *p, unsigned pass, void *data)
+{
+	assert_ptr_equal(data, &answer);
+	assert_int_equal(pass, nplans);
+	assert_true(nplans < 4);
+	held_at_plan[nplans++] = lock_held;
+	if (passes[pass].attr < 0) {
+		p->unchanged++;
+		return 0;
+	}
+	assert_non_null(uc_plan_add_task(p, 10, 10, "t", NULL, (enum uc_attr)passes[pass].attr,
+					 passes[pass].from, passes[pass].to));
+	return 0;
+}
+
+static int fake_lock(void *data)
+{
+	assert_ptr_equal(data, &answer);
+	assert_false(lock_held);
+	lock_held = true;
+	nlocks++;
+	return 0;
+}
+
+static void fake_unlock(void *data)
+{
+	assert_ptr_equal(data, &answer);
+	assert_true(lock_held);
+	lock_held = false;
+}
+
+static const struct uc_fresh fresh = {
+	.plan = fresh_plan, .lock = fake_lock, .unlock = fake_unlock, .data = &answer,
+};
+
+/* Every pass sees task 10's max at from; the admin wants 512 and answers yes. */
+static void fresh_setup(long from0, long from1, long from2)
+{
+	const long from[] = { from0, from1, from2 };
+
+	for (size_t i = 0; i < 3; i++)
+		passes[i] = from[i] == 512 ? (struct pass_want){ -1, 0, 0 }
+					   : (struct pass_want){ UC_ATTR_MAX, from[i], 512 };
+	nplans = 0;
+	lock_modelled = true;
+	opts.ask = fake_ask;
+	answer = true;
+}
+
+/* A fresh run's counts: questions, planning passes, locks taken, fresh plans
+ * that differed, writes; and its outcome. */
+static void expect_fresh(size_t asks, size_t plans, size_t locks, unsigned replanned,
+			 enum uc_run_outcome outcome, size_t writes)
+{
+	assert_int_equal(nasks, asks);
+	assert_int_equal(nplans, plans);
+	assert_int_equal(nlocks, locks);
+	assert_int_equal(rep.replanned, replanned);
+	assert_int_equal(rep.outcome, outcome);
+	assert_int_equal(nwrites, writes);
+}
+
+/* Nothing changed while the admin thought: asked unlocked, planned again locked, written once. */
+static void test_fresh_unchanged(void **state)
+{
+	(void)state;
+	fresh_setup(1024, 1024, 1024);
+	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
+	expect_fresh(1, 2, 1, 0, UC_RUN_OK, 1);
+	assert_false(held_at_plan[0]);
+	assert_true(held_at_plan[1]);
+	assert_int_equal(rep.verdict, UC_GUARD_ASK);
+	assert_int_equal(written[0], 512);
+	assert_ptr_equal(rep.plan, &plan);
+}
+
+/* Another writer changed the value meanwhile: a fresh plan (its from), still the
+ * consented answer (enables the fast path): written without a second question. */
+static void test_fresh_changed_value(void **state)
+{
+	(void)state;
+	fresh_setup(1024, 300, 1024);
+	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
+	expect_fresh(1, 2, 1, 1, UC_RUN_OK, 1);
+	assert_int_equal(plan.n, 1);
+	assert_int_equal(plan.v[0].from, 300);
+	assert_int_equal(plan.v[0].state, UC_CH_DONE);
+	assert_int_equal(written[0], 512);
+}
+
+/* Another writer already wrote the wanted value: the fresh plan is empty, nothing written. */
+static void test_fresh_now_unchanged(void **state)
+{
+	(void)state;
+	fresh_setup(1024, 512, 512);
+	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
+	expect_fresh(1, 2, 1, 1, UC_RUN_NOTHING, 0);
+	assert_int_equal(rep.unchanged, 1);
+}
+
+/* The fast-path answer changed: the first plan needed no consent (reset-on-fork
+ * only), the fresh one enables the key: the lock is released, the admin asked,
+ * the plan made again under the lock, then written. */
+static void test_fresh_answer_changed(void **state)
+{
+	(void)state;
+	fresh_setup(1024, 1024, 1024);
+	passes[0] = (struct pass_want){ UC_ATTR_RESET_ON_FORK, 0, 1 };
+	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
+	expect_fresh(1, 3, 2, 1, UC_RUN_OK, 1);
+	assert_false(held_at_plan[0]);
+	assert_true(held_at_plan[1]);
+	assert_true(held_at_plan[2]);
+	assert_int_equal(plan.v[0].attr, UC_ATTR_MAX);
+	assert_int_equal(written[0], 512);
+}
+
+/* No: nothing written, the lock never taken, planned once. */
+static void test_fresh_no(void **state)
+{
+	(void)state;
+	fresh_setup(1024, 1024, 1024);
+	answer = false;
+	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
+	expect_fresh(1, 1, 0, 0, UC_RUN_NOT_CONFIRMED, 0);
+}
+
+/* --yes and no terminal: nobody is asked, so lock, plan once, run (as before). */
+static void test_fresh_nobody_asked(void **state)
+{
+	(void)state;
+	fresh_setup(1024, 1024, 1024);
+	opts.yes = true;
+	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
+	expect_fresh(0, 1, 1, 0, UC_RUN_OK, 1);
+	assert_true(held_at_plan[0]);
+	assert_int_equal(rep.verdict, UC_GUARD_GO_WARN);
+
+	uc_plan_free(&plan);
+	fresh_setup(1024, 1024, 1024);
+	nwrites = nkey_reads = nlocks = 0;
+	lock_held = false;
+	opts.yes = false;
+	opts.ask = NULL;
+	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
+	expect_fresh(0, 1, 1, 0, UC_RUN_REFUSED, 0);
+	assert_true(held_at_plan[0]);
+}
+
+/* A planner's or the lock's stop value comes back as is. */
+static int lock_gives_up(void *data)
+{
+	(void)data;
+	nlocks++;
+	return 7;
+}
+
+static void test_fresh_stop_values(void **state)
+{
+	const struct uc_fresh f = { .plan = fresh_plan, .lock = lock_gives_up,
+				    .unlock = fake_unlock, .data = &answer };
+
+	(void)state;
+	fresh_setup(1024, 1024, 1024);
+	assert_int_equal(uc_plan_run_fresh(&plan, &f, &opts, &rep), 7);
+	assert_int_equal(nasks, 1);	/* asked, then the lock could not be had */
+	assert_int_equal(nlocks, 1);
+	assert_int_equal(nwrites, 0);
+}
+
+static void test_outcome_names(void **state)
+{
+	(void)state;
+	assert_string_equal(uc_run_outcome_name(UC_RUN_NOTHING), "nothing");
+	assert_string_equal(uc_run_outcome_name(UC_RUN_REFUSED), "refused");
+	assert_string_equal(uc_run_outcome_name(UC_RUN_INTERRUPTED), "interrupted");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, plan_teardown)
 
 int main(void)
@@ -476,6 +674,14 @@ int main(void)
 		T(test_signal_at_prompt),
 		T(test_signal_mid_run),
 		T(test_atomic_tasks_first),
+		T(test_fresh_unchanged),
+		T(test_fresh_changed_value),
+		T(test_fresh_now_unchanged),
+		T(test_fresh_answer_changed),
+		T(test_fresh_no),
+		T(test_fresh_nobody_asked),
+		T(test_fresh_stop_values),
+		T(test_outcome_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,9 +4,12 @@
 #
 # usage: tests/vm/run.sh [--builddir DIR] [SCENARIO...]
 #   SCENARIO: a name under tests/vm/scenarios (without .sh); default all.
-# Kernel: $UCLAMP_VM_KERNEL, else ../shared/vm/bzImage beside the source
-# tree, else built once with tests/vm/build-kernel.sh (Debian linux-source-6.1)
-# into $UCLAMP_KERNEL_CACHE (default /var/tmp/uclampctl-kernel).
+# Kernel: $UCLAMP_VM_KERNEL, else the project's own: built once with
+# tests/vm/build-kernel.sh (Debian linux-source-6.1 + tests/vm/kernel.config,
+# which has PID namespaces for pidns-proc) into
+# $UCLAMP_KERNEL_CACHE/<hash of kernel.config>/bzImage (default cache
+# /var/tmp/uclampctl-kernel): a changed fragment is a new directory, so a
+# stale kernel is never booted. ~5-10 min the first time, then cached.
 # In CI (CI=true) a missing prerequisite is a failure, never a skip.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,16 +33,19 @@ skip_or_die() {
 
 kernel=${UCLAMP_VM_KERNEL:-}
 if [ -z "$kernel" ]; then
-	for k in "$src/../shared/vm/bzImage"; do
-		[ -f "$k" ] && { kernel=$(cd "$(dirname "$k")" && pwd)/bzImage; break; }
-	done
-fi
-if [ -z "$kernel" ]; then
 	cache=${UCLAMP_KERNEL_CACHE:-/var/tmp/uclampctl-kernel}
-	kernel=$cache/bzImage
+	kdir=$cache/$(sha256sum <"$here/kernel.config" | cut -c1-12)
+	kernel=$kdir/bzImage
 	if [ ! -f "$kernel" ]; then
-		echo "vm: no kernel given; building one from Debian's linux-source-6.1 (~5 min)" >&2
-		"$here/build-kernel.sh" -w "$cache/work" -o "$kernel" >&2 || die "kernel build failed"
+		# its own work tree per fragment, one build at a time: two builds in
+		# one tree (another fragment's .config) break each other
+		mkdir -p "$kdir" && exec 9>"$kdir/.lock" && flock 9 || die "cannot lock $kdir"
+		if [ ! -f "$kernel" ]; then
+			echo "vm: building the test kernel from Debian's linux-source-6.1 and" \
+			     "tests/vm/kernel.config into $kdir (~5-10 min, once)" >&2
+			"$here/build-kernel.sh" -w "$kdir/work" -o "$kernel" >&2 || die "kernel build failed"
+		fi
+		exec 9>&-
 	fi
 fi
 [ -f "$kernel" ] || skip_or_die "no uclamp kernel at $kernel"
