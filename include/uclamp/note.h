@@ -7,11 +7,13 @@
 #ifndef UCLAMP_NOTE_H
 #define UCLAMP_NOTE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 /* printf into dst[len], truncated to fit. */
 void uc_note_set(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void uc_note_vset(char *dst, size_t len, const char *fmt, va_list ap);
 
 /* Append one note to notes[max][len] that holds *n: false, and nothing
  * written, when all max are taken. */

@@ -10,7 +10,7 @@
 #include "uclamp/effect.h"
 #include "uclamp/fastpath.h"
 #include "uclamp/findings.h"
-#include "uclamp/json.h"
+#include "cmd/json.h"
 
 enum {
 	CHECK_OFF = 0,

@@ -4,7 +4,7 @@
 
 #include "uclamp/note.h"
 
-static void note_vset(char *dst, size_t len, const char *fmt, va_list ap)
+void uc_note_vset(char *dst, size_t len, const char *fmt, va_list ap)
 {
 	if (len)
 		vsnprintf(dst, len, fmt, ap);
@@ -15,7 +15,7 @@ void uc_note_set(char *dst, size_t len, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	note_vset(dst, len, fmt, ap);
+	uc_note_vset(dst, len, fmt, ap);
 	va_end(ap);
 }
 
@@ -26,7 +26,7 @@ bool uc_note_add(char *notes, size_t len, size_t max, size_t *n, const char *fmt
 	if (*n >= max)
 		return false;
 	va_start(ap, fmt);
-	note_vset(notes + *n * len, len, fmt, ap);
+	uc_note_vset(notes + *n * len, len, fmt, ap);
 	va_end(ap);
 	(*n)++;
 	return true;
