@@ -35,7 +35,15 @@ on_tty() {
 	tmux -L "$SOCK" -f /dev/null new-session -d -x 80 -y 300 -e "UCLAMPCTL_SYSROOT=$ROOT" \
 		"stty cols 80 rows 300; $q; tmux -L $SOCK wait-for -S done; sleep 60"
 	tmux -L "$SOCK" wait-for done
-	OUT=$(tmux -L "$SOCK" capture-pane -p -J -S - | sed -e 's/[[:space:]]*$//' -e '/^$/d')
+	# the server may not have read all of the pane's output when the signal
+	# arrives (a loaded machine): read until two captures agree (up to 3 s)
+	local prev= i
+	for i in $(seq 30); do
+		OUT=$(tmux -L "$SOCK" capture-pane -p -J -S - | sed -e 's/[[:space:]]*$//' -e '/^$/d')
+		[ -n "$OUT" ] && [ "$OUT" = "$prev" ] && break
+		prev=$OUT
+		sleep 0.1
+	done
 	tmux -L "$SOCK" kill-server 2>/dev/null
 }
 # fits WHAT: no line of $OUT is wider than 80 columns

@@ -25,7 +25,7 @@ lists "etc/uclampctl.conf [system]" \
 	"$(sed -n '/^#\[system\]$/,/^#$/p' "$TOP/etc/uclampctl.conf" | sed -nE 's/^#([a-z-]+) = .*/\1/p' | xargs)"
 # the template's loop over the [system] keys (role variables spell - as _)
 lists "the Ansible template" \
-	"$(grep -E "^\{% for key in \[.*\] if key in uclampctl_system %\}$" "$ROLE/templates/uclampctl.conf.j2" |
+	"$(grep -E "^\{% for key in \[.*\] if (key in )?uclampctl_system.* %\}$" "$ROLE/templates/uclampctl.conf.j2" |
 		grep -oE "'[a-z_]+'" | tr -d "'" | tr _ - | xargs)"
 lists "the Ansible role's defaults" \
 	"$(sed -nE 's/^# \[system\]: any of (.*) \(values.*/\1/p' "$ROLE/defaults/main.yml" |

@@ -42,7 +42,7 @@ has 'nothing to change|dry run'
 # daemon's wire format): the table, JSON through the one JSON writer, and the
 # Prometheus names the Grafana dashboard queries.
 S=$ROOT/status.sock
-python3 "$TESTS_SRCDIR/cli/fake-watch-status.py" "$S" 5 >"$ROOT/fake.out" 2>&1 &
+python3 "$TESTS_SRCDIR/cli/fake-watch-status.py" "$S" 7 >"$ROOT/fake.out" 2>&1 &
 FAKE=$!
 alias_value "$FAKE" DAEMON
 for _ in $(seq 50); do [ -S "$S" ] && break; sleep 0.1; done

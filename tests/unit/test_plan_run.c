@@ -646,14 +646,6 @@ static void test_fresh_stop_values(void **state)
 	assert_int_equal(nwrites, 0);
 }
 
-static void test_outcome_names(void **state)
-{
-	(void)state;
-	assert_string_equal(uc_run_outcome_name(UC_RUN_NOTHING), "nothing");
-	assert_string_equal(uc_run_outcome_name(UC_RUN_REFUSED), "refused");
-	assert_string_equal(uc_run_outcome_name(UC_RUN_INTERRUPTED), "interrupted");
-}
-
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, plan_teardown)
 
 int main(void)
@@ -681,7 +673,6 @@ int main(void)
 		T(test_fresh_no),
 		T(test_fresh_nobody_asked),
 		T(test_fresh_stop_values),
-		T(test_outcome_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
