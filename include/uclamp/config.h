@@ -119,14 +119,6 @@ void uc_config_free(struct uc_config *c);
  * Problems go to c->errors. Returns 0 or -ENOMEM. Any bytes: never crashes.
  */
 int uc_config_load_stream(struct uc_config *c, FILE *f, const char *name);
-/*
- * Open and read path: 0, -ENOMEM, or -errno when it is not read (recorded
- * as "file: message"): missing or unreadable, a dangling symbolic link,
- * not a regular file (-EINVAL, never opened), not trusted (-EPERM).
- * "/dev/stdin" is the invoker's own input and is read as it is; the null
- * device is an empty file.
- */
-int uc_config_load_file(struct uc_config *c, const char *path);
 /* A file, or a directory whose *.conf files are read in name order (the
  * directory must be trusted too; subdirectories are skipped, any other
  * entry is read or refused as a file). A path ending in '/' is a
@@ -187,12 +179,6 @@ void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t);
 /* [system] against a given current state. */
 int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur,
 			  struct uc_plan *p);
-/* [cgroup PATH]: resolves every path (uc_cg_resolve) first. */
-int uc_config_plan_cgroups(struct uc_config *c, struct uc_plan *p);
-/* [tasks NAME]: every running task matched against all sections in one
- * walk; per task and value the section with the highest priority wins, on
- * a tie the later one. */
-int uc_config_plan_tasks(struct uc_config *c, struct uc_plan *p);
 /* The sections as rules (rules.h), pointing into c (which must outlive
  * them): v[i] is c->tasks[i], origin its section. NULL: no memory. The
  * watch daemon matches these too. Free with free(). */

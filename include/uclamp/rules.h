@@ -137,8 +137,6 @@ struct uc_rules {
 /* Compile v[0..n) (which must outlive rs). -ENOMEM, or 0. */
 int uc_rules_init(struct uc_rules *rs, const struct uc_rule *v, size_t n);
 void uc_rules_free(struct uc_rules *rs);
-/* The UC_PF_* fields one rule's selectors need. */
-unsigned uc_rule_need(const struct uc_rule *r);
 
 struct uc_rules_result {
 	int winner[UC_RA_N];		/* index into rs->v per attribute, -1: none */

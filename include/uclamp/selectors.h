@@ -63,8 +63,7 @@ const char *uc_sel_keys(char *buf, size_t n);
 int uc_sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *text, bool append,
 	       char *err, size_t n);
 
-/* Free what uc_sel_set allocated in r (one list, or all), and empty it. */
-void uc_sel_free_one(struct uc_rule *r, const struct uc_sel_def *d);
+/* Free what uc_sel_set allocated in r, and empty it. */
 void uc_sel_free(struct uc_rule *r);
 
 /* A rule that changes nothing and selects every task (its selectors still

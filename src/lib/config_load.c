@@ -87,7 +87,14 @@ static int load_stdin(struct uc_config *c, const char *path)
 	return rc;
 }
 
-int uc_config_load_file(struct uc_config *c, const char *path)
+/*
+ * Open and read path: 0, -ENOMEM, or -errno when it is not read (recorded
+ * as "file: message"): missing or unreadable, a dangling symbolic link,
+ * not a regular file (-EINVAL, never opened), not trusted (-EPERM).
+ * "/dev/stdin" is the invoker's own input and is read as it is; the null
+ * device is an empty file.
+ */
+static int load_file(struct uc_config *c, const char *path)
 {
 	struct stat st;
 	FILE *f;
@@ -137,7 +144,7 @@ static void free_names(char **v, size_t n)
 
 /* The names of dir's *.conf entries, sorted (strcmp: the same order in
  * every locale). Names starting with '.' and directories are skipped;
- * anything else is listed, for uc_config_load_file to read or refuse. */
+ * anything else is listed, for load_file to read or refuse. */
 static int list_dir(DIR *d, char ***out, size_t *nout)
 {
 	struct dirent *de;
@@ -209,7 +216,7 @@ static int load_dir(struct uc_config *c, const char *dir, bool missing_ok)
 			rc = -ENOMEM;
 			break;
 		}
-		rc = uc_config_load_file(c, path);
+		rc = load_file(c, path);
 		free(path);
 	}
 	free_names(names, n);
@@ -232,7 +239,7 @@ int uc_config_load_path(struct uc_config *c, const char *path)
 		rc = load_dir(c, path, false);
 		return rc < 0 ? rc : 0;
 	}
-	return uc_config_load_file(c, path);
+	return load_file(c, path);
 }
 
 int uc_config_load_default(struct uc_config *c)
@@ -244,7 +251,7 @@ int uc_config_load_default(struct uc_config *c)
 	if ((rc = uc_path(path, sizeof(path), UC_CONFIG_FILE)))
 		return rc;
 	if (!lstat(path, &st)) {	/* a dangling link is an error, not "no file" */
-		rc = uc_config_load_file(c, path);
+		rc = load_file(c, path);
 		if (rc == -ENOMEM)
 			return rc;
 		n++;

@@ -83,7 +83,8 @@ static int cg_pct(const struct uc_conf_value *v, bool is_max)
 	return v->v.pct100;
 }
 
-int uc_config_plan_cgroups(struct uc_config *c, struct uc_plan *p)
+/* [cgroup PATH]: resolves every path (uc_cg_resolve) first. */
+static int plan_cgroups(struct uc_config *c, struct uc_plan *p)
 {
 	struct uc_cg_info info;
 	struct cg_want *w;
@@ -282,7 +283,10 @@ static int report_walk(struct uc_config *c, const struct uc_walk_stats *st,
 	return rc;
 }
 
-int uc_config_plan_tasks(struct uc_config *c, struct uc_plan *p)
+/* [tasks NAME]: every running task matched against all sections in one
+ * walk; per task and value the section with the highest priority wins, on
+ * a tie the later one. */
+static int plan_tasks(struct uc_config *c, struct uc_plan *p)
 {
 	struct uc_rule *v;
 	struct uc_rules rs;
@@ -353,12 +357,12 @@ int uc_config_plan(struct uc_config *c, struct uc_plan *p)
 	}
 	if (first == -ENOMEM)
 		return first;
-	rc = uc_config_plan_cgroups(c, p);
+	rc = plan_cgroups(c, p);
 	if (!first)
 		first = rc;
 	if (first == -ENOMEM)
 		return first;
-	rc = uc_config_plan_tasks(c, p);
+	rc = plan_tasks(c, p);
 	if (!first)
 		first = rc;
 	uc_config_sort_errors(c);

@@ -49,7 +49,8 @@ int uc_proc_need(struct uc_proc *p, unsigned want)
 	return (want & ~p->have) ? -ENODATA : 0;
 }
 
-unsigned uc_rule_need(const struct uc_rule *r)
+/* The UC_PF_* fields one rule's selectors need. */
+static unsigned rule_need(const struct uc_rule *r)
 {
 	unsigned need = 0;
 
@@ -88,7 +89,7 @@ int uc_rules_init(struct uc_rules *rs, const struct uc_rule *v, size_t n)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		rs->order[i] = i;
-		rs->need |= uc_rule_need(&v[i]);
+		rs->need |= rule_need(&v[i]);
 		rs->any_threads |= v[i].threads && !v[i].exclude;
 	}
 	/* insertion sort: rule sets are small, and no comparator needs a global */

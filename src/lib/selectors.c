@@ -345,6 +345,22 @@ static int set_flag(struct uc_rule *r, const struct uc_sel_def *d, const char *t
 	*(bool *)((char *)r + d->off) = b;
 	return 0;
 }
+/* Free one selector's list in r, and empty it. */
+static void sel_free_one(struct uc_rule *r, const struct uc_sel_def *d)
+{
+	size_t *cnt = count_at(r, d);
+	void **list = list_at(r, d);
+
+	if (d->kind == UC_SEL_FLAG)
+		return;
+	if (d->kind == UC_SEL_NAMES || d->kind == UC_SEL_GLOB)
+		free_words(*list, *cnt);
+	else
+		free(*list);
+	*list = NULL;
+	*cnt = 0;
+}
+
 
 int uc_sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *text, bool append,
 	       char *err, size_t n)
@@ -384,29 +400,14 @@ int uc_sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *text, 
 	memcpy(nv + keep * esize, vals, nw * esize);
 	free(vals);	/* the strings (or IDs) are in nv now */
 	if (!append)
-		uc_sel_free_one(r, d);
+		sel_free_one(r, d);
 	*list = nv;
 	*cnt = keep + nw;
 	return 0;
 }
 
-void uc_sel_free_one(struct uc_rule *r, const struct uc_sel_def *d)
-{
-	size_t *cnt = count_at(r, d);
-	void **list = list_at(r, d);
-
-	if (d->kind == UC_SEL_FLAG)
-		return;
-	if (d->kind == UC_SEL_NAMES || d->kind == UC_SEL_GLOB)
-		free_words(*list, *cnt);
-	else
-		free(*list);
-	*list = NULL;
-	*cnt = 0;
-}
-
 void uc_sel_free(struct uc_rule *r)
 {
 	for (size_t i = 0; i < uc_sel_ndefs; i++)
-		uc_sel_free_one(r, &uc_sel_defs[i]);
+		sel_free_one(r, &uc_sel_defs[i]);
 }
