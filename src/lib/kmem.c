@@ -337,8 +337,13 @@ static bool cache_line(char *line, const char **name, uint64_t *addr, bool *on)
 	uint64_t a = 0;
 	size_t digits = 0;
 	char *sp;
+	/* "name -": not in this boot's kallsyms (which lists data symbols),
+	 * so every later read need not scan it again; addr 0 says so */
+	bool absent = len > 2 && !strcmp(line + len - 2, " -");
 
-	*on = len > 2 && !strcmp(line + len - 2, " 1");
+	if (absent)
+		line[len - 1] = '\0';
+	*on = !absent && len > 2 && !strcmp(line + len - 2, " 1");
 	if (*on)
 		line[len - 2] = '\0';
 	sp = strchr(line, ' ');
@@ -348,6 +353,14 @@ static bool cache_line(char *line, const char **name, uint64_t *addr, bool *on)
 		if (!(*c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
 		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
 			return false;
+	if (absent) {
+		if (sp[1])
+			return false;
+		*sp = '\0';
+		*name = line;
+		*addr = 0;
+		return true;
+	}
 	for (const char *c = sp + 1; *c; c++, digits++) {
 		int h = *c >= '0' && *c <= '9' ? *c - '0' :
 			*c >= 'a' && *c <= 'f' ? *c - 'a' + 10 : -1;
@@ -385,16 +398,17 @@ static bool cache_load(struct uc_kmem_key *k, size_t n)
 
 		if (nseen == KSYM_CACHE_LINES || !cache_line(line, &name, &addr, &on))
 			goto bad;
-		for (size_t j = 0; j < nseen; j++)
+		for (size_t j = 0; addr && j < nseen; j++)
 			if (seen[j] == addr)
 				goto bad;
 		seen[nseen++] = addr;
 		for (size_t i = 0; i < n; i++) {
 			if (strcmp(k[i].name, name))
 				continue;
-			if (k[i].addr)
+			if (k[i].addr || k[i].absent)
 				goto bad;	/* the same name twice */
 			k[i].addr = addr;
+			k[i].absent = !addr;
 			k[i].cached_on = on;
 			found++;
 		}
@@ -407,6 +421,7 @@ static bool cache_load(struct uc_kmem_key *k, size_t n)
 bad:
 	for (size_t i = 0; i < n; i++) {
 		k[i].addr = 0;
+		k[i].absent = false;
 		k[i].cached_on = false;
 	}
 	return false;
@@ -417,7 +432,8 @@ bad:
 static const struct uc_kmem_key *cache_doubt(const struct uc_kmem_key *k, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (k[i].rc || (k[i].boolean && k[i].value != (k[i].cached_on ? 1 : 0)))
+		if ((k[i].rc && !k[i].absent) ||
+		    (k[i].boolean && k[i].value != (k[i].cached_on ? 1 : 0)))
 			return &k[i];
 	return NULL;
 }
@@ -425,7 +441,8 @@ static const struct uc_kmem_key *cache_doubt(const struct uc_kmem_key *k, size_t
 static bool stored(const struct uc_kmem_key *k, size_t n, const char *name, uint64_t addr)
 {
 	for (size_t i = 0; i < n; i++)
-		if (k[i].addr && !k[i].via_map && (!strcmp(k[i].name, name) || k[i].addr == addr))
+		if (((k[i].addr && !k[i].via_map) || k[i].absent) &&
+		    (!strcmp(k[i].name, name) || (addr && k[i].addr == addr)))
 			return true;
 	return false;
 }
@@ -448,14 +465,19 @@ static size_t cache_keep(const struct uc_kmem_key *k, size_t n, const char *id, 
 
 		if (!cache_line(line, &name, &addr, &on))
 			return len;	/* a bad file: only ours */
-		if (!stored(k, n, name, addr))
+		if (stored(k, n, name, addr))
+			continue;
+		if (!addr)
+			len += (size_t)snprintf(buf + len, size - len, "%s -\n", name);
+		else
 			len += (size_t)snprintf(buf + len, size - len, "%s %llx%s\n", name,
 						(unsigned long long)addr, on ? " 1" : "");
 	}
 	return len;
 }
 
-static void cache_store(const struct uc_kmem_key *k, size_t n)
+/* absent_ok: kallsyms lists data symbols, so a key it lacks is not in this kernel */
+static void cache_store(const struct uc_kmem_key *k, size_t n, bool absent_ok)
 {
 	char id[64], buf[4096], p[4096];
 	size_t len;
@@ -469,7 +491,9 @@ static void cache_store(const struct uc_kmem_key *k, size_t n)
 		return;
 	len = (size_t)snprintf(buf, sizeof(buf), "%s\n", id);
 	for (size_t i = 0; i < n && len < sizeof(buf); i++)
-		if (k[i].addr && !k[i].via_map)
+		if (k[i].absent && absent_ok)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s -\n", k[i].name);
+		else if (k[i].addr && !k[i].via_map)
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %llx%s\n",
 						k[i].name, (unsigned long long)k[i].addr,
 						k[i].boolean && !k[i].rc && k[i].value == 1 ?
@@ -545,6 +569,12 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 		/* addresses root read from this boot's kallsyms: it lists data symbols */
 		info->data_symbols = true;
 		for (size_t i = 0; i < n; i++) {
+			if (k[i].absent) {
+				set_why(&k[i], -ENOENT,
+					"not in /proc/kallsyms, which lists data "
+					"symbols: not in this kernel");
+				continue;
+			}
 			k[i].listed = true;
 			k[i].rc = -EINPROGRESS;
 		}
@@ -621,7 +651,7 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	read_values(k, n, any, info);
 	/* after the values: a key at 1 is stored as confirmed */
 	if (any && !info->hidden)
-		cache_store(k, n);
+		cache_store(k, n, info->data_symbols);
 	if (doubt[0] && !(confirm && k[di].addr == daddr))
 		note(info, "%s", doubt);
 out:

@@ -34,6 +34,17 @@ same_fp "$(printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s' \
 grep -q '^sched_asym_cpucapacity ffffffff89d46770$' "$cache" && _pass "the placement keys are cached too" ||
 	_fail "no sched_asym_cpucapacity line in the cache"
 [ "$(stat -c %a "$cache")" = 600 ] && _pass "cache is 0600" || _fail "cache mode $(stat -c %a "$cache")"
+# a key this boot's kallsyms does not list (it lists data symbols) is cached
+# as absent, "name -": the next run needs no kallsyms pass (the file keeps its inode)
+grep -v ' sched_energy_present$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
+rm -f "$cache"
+t "a key the kernel lacks: cached as absent" 0 $U check
+grep -qx 'sched_energy_present -' "$cache" && _pass "absent key cached as 'sched_energy_present -'" ||
+	_fail "no 'sched_energy_present -' line in the cache"
+ino=$(stat -c %i "$cache")
+t "an absent key from the cache: no kallsyms pass" 0 $U check
+[ "$(stat -c %i "$cache")" = "$ino" ] && _pass "cache file kept (no kallsyms pass)" ||
+	_fail "the cache was rewritten: a kallsyms pass for a key known absent"
 
 # 'check -v' says on, read from kernel memory
 expect_on() {
