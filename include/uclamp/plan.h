@@ -89,6 +89,13 @@ bool uc_plan_flips(const struct uc_plan *p);
 /* The same changes in the same order: targets (tasks: PID, TID and start
  * time), attributes, from and to. */
 bool uc_plan_same(const struct uc_plan *a, const struct uc_plan *b);
+/*
+ * Drop from fresh every task change whose identity (PID, TID, start time)
+ * is not in shown, the plan a person consented to: a task started, or a PID
+ * reused, while the question was open is not what they agreed to. The
+ * dropped tasks count as gone; returns how many.
+ */
+size_t uc_plan_keep_shown(struct uc_plan *fresh, const struct uc_plan *shown);
 
 /* "util_min", "util_max", "util_min_rt_default", "reset_on_fork", "cpu.uclamp.min", ... */
 const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr);

@@ -123,6 +123,43 @@ bool uc_plan_same(const struct uc_plan *a, const struct uc_plan *b)
 	return true;
 }
 
+static bool same_task(const struct uc_change *a, const struct uc_change *b)
+{
+	return a->kind == UC_KIND_TASK && b->kind == UC_KIND_TASK && a->pid == b->pid &&
+	       a->tid == b->tid && a->start == b->start;
+}
+
+size_t uc_plan_keep_shown(struct uc_plan *fresh, const struct uc_plan *shown)
+{
+	size_t out = 0, dropped = 0;
+	pid_t lpid = -1, ltid = -1;	/* the last task dropped: one task, one count */
+
+	for (size_t i = 0; i < fresh->n; i++) {
+		struct uc_change *c = &fresh->v[i];
+		/* both plans come from the same walk: the same index first */
+		bool keep = c->kind != UC_KIND_TASK || (i < shown->n && same_task(c, &shown->v[i]));
+
+		for (size_t j = 0; !keep && j < shown->n; j++)
+			keep = same_task(c, &shown->v[j]);
+		if (!keep) {
+			/* a task nobody was shown (a new one, or a reused PID): gone */
+			free(c->target);
+			free(c->label);
+			if (c->pid != lpid || c->tid != ltid)
+				dropped++;
+			lpid = c->pid;
+			ltid = c->tid;
+			continue;
+		}
+		if (out != i)
+			fresh->v[out] = *c;
+		out++;
+	}
+	fresh->n = out;
+	fresh->gone += dropped;
+	return dropped;
+}
+
 const char *uc_kind_name(enum uc_kind kind)
 {
 	switch (kind) {

@@ -275,6 +275,7 @@ int uc_plan_run_fresh(struct uc_plan *plan, const struct uc_fresh *f, const stru
 			uc_plan_free(&fresh);
 			return rc;
 		}
+		uc_plan_keep_shown(&fresh, plan);
 		if (o->mode == UC_EXEC_ATOMIC)
 			tasks_first(&fresh);
 		replanned += !uc_plan_same(plan, &fresh);

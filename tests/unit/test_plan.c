@@ -441,6 +441,44 @@ static void test_guard_warning_text(void **state)
 	}
 }
 
+/* A fresh plan under the lock keeps only the tasks the person was shown:
+ * a reused PID (same PID, another start time) and a new task are dropped
+ * and counted gone; a changed value of a shown task and a sysctl stay. */
+static void test_keep_shown(void **state)
+{
+	struct uc_plan shown, fresh;
+
+	(void)state;
+	uc_plan_init(&shown);
+	uc_plan_init(&fresh);
+	assert_non_null(uc_plan_add_task(&shown, 10, 10, "a", NULL, UC_ATTR_MAX, 1024, 300));
+	shown.v[0].start = 111;
+	assert_non_null(uc_plan_add_task(&shown, 20, 20, "b", NULL, UC_ATTR_MAX, 1024, 300));
+	shown.v[1].start = 222;
+	assert_non_null(uc_plan_add(&shown, UC_KIND_SYSCTL, UC_ATTR_MIN, "sched_util_clamp_min",
+				    1024, 512));
+
+	assert_non_null(uc_plan_add_task(&fresh, 10, 10, "a", NULL, UC_ATTR_MAX, 800, 300));
+	fresh.v[0].start = 111;	/* shown, its value changed meanwhile: kept */
+	assert_non_null(uc_plan_add_task(&fresh, 20, 20, "new", NULL, UC_ATTR_MIN, 0, 10));
+	fresh.v[1].start = 999;	/* PID 20 reused: two changes, one task */
+	assert_non_null(uc_plan_add_task(&fresh, 20, 20, "new", NULL, UC_ATTR_MAX, 1024, 300));
+	fresh.v[2].start = 999;
+	assert_non_null(uc_plan_add_task(&fresh, 30, 30, "c", NULL, UC_ATTR_MAX, 1024, 300));
+	fresh.v[3].start = 333;	/* started while the question was open */
+	assert_non_null(uc_plan_add(&fresh, UC_KIND_SYSCTL, UC_ATTR_MIN, "sched_util_clamp_min",
+				    1024, 512));
+
+	assert_int_equal(uc_plan_keep_shown(&fresh, &shown), 2);
+	assert_int_equal(fresh.n, 2);
+	assert_int_equal(fresh.gone, 2);
+	assert_int_equal(fresh.v[0].pid, 10);
+	assert_int_equal(fresh.v[0].from, 800);
+	assert_int_equal(fresh.v[1].kind, UC_KIND_SYSCTL);
+	uc_plan_free(&fresh);
+	uc_plan_free(&shown);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_guard_empty_plan),
 		cmocka_unit_test(test_guard_cgroup_same_value),
 		cmocka_unit_test(test_guard_warning_text),
+		cmocka_unit_test(test_keep_shown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
