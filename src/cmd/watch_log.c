@@ -123,6 +123,16 @@ static void journal(const struct uc_watch_log *l)
 }
 #endif
 
+static void log_stderr(const struct uc_watch_log *e)
+{
+	if (e->file && e->line > 0)
+		fprintf(stderr, "%s:%d: %s\n", e->file, e->line, e->msg);
+	else if (e->file)
+		fprintf(stderr, "%s: %s\n", e->file, e->msg);
+	else
+		fprintf(stderr, "uclampctl watch: %s\n", e->msg);
+}
+
 void watch_log(void *data, const struct uc_watch_log *l)
 {
 	const struct watch_log_ctx *c = data;
@@ -137,18 +147,11 @@ void watch_log(void *data, const struct uc_watch_log *l)
 	e.msg = msg ? msg : "(out of memory)";
 	e.file = l->file ? (file ? file : "?") : NULL;
 #ifdef HAVE_LIBSYSTEMD
-	if (to_journal() && have_sd()) {
+	if (to_journal() && have_sd())
 		journal(&e);
-		goto out;
-	}
-#endif
-	if (e.file && e.line > 0)
-		fprintf(stderr, "%s:%d: %s\n", e.file, e.line, e.msg);
-	else if (e.file)
-		fprintf(stderr, "%s: %s\n", e.file, e.msg);
 	else
-		fprintf(stderr, "uclampctl watch: %s\n", e.msg);
-out:
+#endif
+		log_stderr(&e);
 	free(msg);
 	free(file);
 }

@@ -26,12 +26,12 @@ read -ra cppflags <<<"${FUZZ_CPPFLAGS:-}"
 read -ra libs <<<"${FUZZ_LIBS:-}"
 read -ra lib_srcs <<<"${FUZZ_LIB_SRCS:?FUZZ_LIB_SRCS: the library sources}"
 
-command -v "$cc" >/dev/null || { echo "fuzz: no $cc (apt-get install clang, or make fuzz FUZZ_CC=...)" >&2; exit 1; }
+command -v "$cc" >/dev/null || { echo "fuzz: no $cc (apt-get install clang libclang-rt-dev, or make fuzz FUZZ_CC=...)" >&2; exit 1; }
 probe=$out/obj/probe
 printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return d && n > 1 && d[0] == 1; }\n' >"$probe.c"
 if ! "$cc" -fsanitize=fuzzer,address,undefined "$probe.c" -o "$probe" 2>"$probe.log"; then
 	cat "$probe.log" >&2
-	echo "fuzz: $cc cannot build libFuzzer targets (-fsanitize=fuzzer); use clang (apt-get install clang)" >&2
+	echo "fuzz: $cc cannot build libFuzzer targets (-fsanitize=fuzzer); use clang with its runtime (apt-get install clang libclang-rt-dev)" >&2
 	exit 1
 fi
 
