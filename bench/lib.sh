@@ -16,6 +16,14 @@ UCLAMPCTL=$WORK/uclampctl
 # the next, against 22-23 ms for the floor).
 UCLAMPSET=$WORK/uclampset
 cp "$(command -v uclampset)" "$UCLAMPSET" 2>/dev/null || UCLAMPSET=uclampset
+# Their shared libraries too (libc included, so every tool alike): from 9p,
+# each exec reads them from the host again, and under -icount (sleep=on) that
+# wait counts as guest time: with a loaded host, uclampctl (more libraries)
+# measured 40 to 250 ms from one round to the next.
+mkdir -p "$WORK/lib"
+for _b in "$UCLAMPCTL" "$UCLAMPSET"; do ldd "$_b" 2>/dev/null; done |
+	awk '$3 ~ /^\// { print $3 }' | sort -u | xargs -r cp -t "$WORK/lib"
+export LD_LIBRARY_PATH=$WORK/lib
 
 die() { echo "bench: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "run as root, in the uclamp VM"

@@ -129,12 +129,14 @@ static void args_free(struct task_args *a)
 static void cgroup_check(const struct cli_ctl *ctl, const struct uc_sel_def *d, const char *arg,
 			 const struct uc_rule *r)
 {
-	const struct uc_cg_info *info = uc_cg_layout();
 	const struct uc_strs *l = (const struct uc_strs *)((const char *)r + d->off);
+	const struct uc_cg_info *info;
 	char rel[PATH_MAX];
 
 	if (!(d->need & UC_PF_CGROUP))
 		return;
+	/* only here: finding the hierarchy (libcgroup's init) is ~0.9 M instructions */
+	info = uc_cg_layout();
 	if (!info)
 		cli_usage_error(ctl, "invalid --%s '%s': no cgroup hierarchy has the cpu "
 				"controller here", d->option, arg);

@@ -317,6 +317,20 @@ has "2 to change, 0 unchanged"
 has "dry run: nothing changed"
 t "set --dry-run --threads" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n -a "$S1"
 has "^pid $S1 tid $S3 \(alpha\) +util_max "
+# the cgroup layout (libcgroup's init: the mount table, /proc/cgroups, ~0.9 M
+# instructions) only for a selector that reads cgroups: --threads does not (the
+# values as they are: no plan, so no fast-path check, which may read cgroups)
+if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+	strace -f -e trace=openat,open -o "$ROOT/strace.log" "$UCLAMPCTL" task set --max "$CUR_MAX" -a "$S1" >/dev/null 2>&1
+	OUT=$(grep -c '"/proc/cgroups"' "$ROOT/strace.log")
+	same_out 0	# set --threads: /proc/cgroups not opened
+	strace -f -e trace=openat,open -o "$ROOT/strace.log" "$UCLAMPCTL" task set --max "$CUR_MAX" -a --all --cgroup / >/dev/null 2>&1
+	OUT=$(grep -c '"/proc/cgroups"' "$ROOT/strace.log")
+	same_out 1	# set --cgroup /: opened once
+	rm -f "$ROOT/strace.log"
+else
+	echo "# skip: no usable strace (the cgroup layout read only for cgroup selectors)"
+fi
 t "dry run: --all --comm alpha,beta --user 4343" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n --all --comm alpha,beta --user 4343
 has "^pid $S2 \(beta\) "
 hasnt "alpha\)"
