@@ -103,6 +103,7 @@ vars false 80%
 play "no consent" 2
 recap "changed=1 failed=1 "
 has 'refused'
+has 'Set uclampctl_allow_enable: true to'	# the role's variable, not only uclampctl's config key
 sys3 1024 1024 1024
 
 # a bad value: the file is not even installed (validate), nothing applied
