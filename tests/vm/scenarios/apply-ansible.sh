@@ -8,10 +8,12 @@
 #   3. the same run again: changed=0; 4. --check --diff after it: no change
 #   5. one variable changed: --check --diff shows exactly that change, and
 #   6. the run makes exactly that change.
-# ansible-playbook costs 1-3 minutes a run under TCG: these six and no more;
-# the refusal without consent, drift, bad values and every key of the template
-# are covered quickly by tests/cli/test-ansible.sh against a fake root.
-# vm-timeout: 1800
+# ansible-playbook costs over a minute a run under TCG (the controller's start
+# more than the module runs): these six and no more; the refusal without
+# consent, drift, bad values and every key of the template are covered quickly
+# by tests/cli/test-ansible.sh against a fake root. On a host loaded ~15x
+# (2026-12-02) a run took ~10 min of wall time: scale with UCLAMP_VM_TIMEOUT_SCALE.
+# vm-timeout: 1200
 . "$(dirname "$0")/../lib.sh"
 SRC=$(cd "$VM_DIR/../.." && pwd)
 CG=/sys/fs/cgroup
@@ -69,7 +71,7 @@ t = json.load(sys.stdin)["tasks"][0]
 print(t["util_min"], t["util_max"])'
 }
 # the diff's added and removed lines ("+max = 300"), without the headers
-diff_lines() { printf '%s\n' "$OUT" | grep -E '^[-+]' | grep -vE '^(\+\+\+|---) ' | sort | tr '\n' '|'; }
+diff_lines() { printf '%s\n' "$OUT" | grep -E '^[-+]' | grep -vE '^(\+\+\+|---) ' | LC_ALL=C sort | tr '\n' '|'; }
 state() { echo "$(clamps $IN)/$(clamps $OUTSIDE)/$(cat $CG/uctest.slice/cpu.uclamp.max)"; }
 check "clamps before: defaults" test "$(state)" = "0 1024/0 1024/max"
 
