@@ -96,6 +96,18 @@ play "a run repairs it" 0
 recap "changed=1 failed=0 "
 sys3 512 922 0
 
+# one variable changed: exactly that line of the file and that value of the host
+vars true 80%
+play "check mode of one changed variable" 0 --check --diff
+recap "changed=2 failed=0 "
+got=$(printf '%s\n' "$OUT" | grep -E '^[-+]' | grep -vE '^(\+\+\+|---) ' | LC_ALL=C sort | tr '\n' '|')
+want="+kernel.sched_util_clamp_max = 819|+max = 80%|-kernel.sched_util_clamp_max = 922|-max = 90%|"
+[ "$got" = "$want" ] && _pass "the diff is exactly the change" || _fail "diff '$got', expected '$want'"
+sys3 512 922 0
+play "the run of it" 0
+recap "changed=2 failed=0 "
+sys3 512 819 0
+
 # a change without consent after a "reboot" (defaults again, so the fast path
 # is not known to be on): the file is written, nothing applied, the play fails
 fake_sysctls 1024 1024 1024
@@ -103,6 +115,7 @@ vars false 80%
 play "no consent" 2
 recap "changed=1 failed=1 "
 has 'refused'
+has 'Set uclampctl_allow_enable: true to'	# the role's variable, not only uclampctl's config key
 sys3 1024 1024 1024
 
 # a bad value: the file is not even installed (validate), nothing applied
