@@ -486,7 +486,7 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 	notify_status(&l);
 	uc_watch_logf(w, LOG_INFO, "watching: %llu rule(s), %s events%s",
 		      (unsigned long long)uc_watch_stats(w)->rules,
-		      l.bpf ? "filtered (socket filter)" : l.mask ? "filtered" : "all",
+		      l.bpf ? "socket-filtered" : l.mask ? "filtered" : "all",
 		      uc_watch_stats(w)->applied ? "; running processes clamped" : "");
 	while (!l.stop) {
 		struct epoll_event evs[8];

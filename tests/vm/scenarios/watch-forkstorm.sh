@@ -24,7 +24,7 @@ metric() { status | awk -v m="$1" 'index($0, m " ") == 1 { print $2 }'; }
 "$UCLAMPCTL" watch -c "$T/w.conf" --socket "$T/s.sock" >"$T/log" 2>&1 & W=$!
 for _ in $(seq 300); do status >/dev/null 2>&1 && break; sleep 0.1; done
 check "the daemon answers" status >/dev/null
-check "the log says the socket filter is on" grep -q 'events filtered (socket filter)' "$T/log"
+check "the log says the socket filter is on" grep -q 'socket-filtered events' "$T/log"
 F0=$(metric 'uclampctl_watch_events_total{type="fork"}')
 X0=$(metric 'uclampctl_watch_events_total{type="exit"}')
 E0=$(metric 'uclampctl_watch_events_total{type="exec"}')
