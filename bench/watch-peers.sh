@@ -87,7 +87,8 @@ start_cgrulesengd() {
 		{ SKIP="nothing moved in 60 s: $(tail -n 3 "$WORK/cgred.log" "$WORK/cgred.out" | tr '\n' ' ')"; return 1; }
 }
 stop_peer() {
-	stop_watch
+	[ -z "${WP-}" ] || stop_watch
+	WP=
 	if [ -n "$PEER_PID" ]; then
 		kill "$PEER_PID" 2>/dev/null || true
 		wait "$PEER_PID" 2>/dev/null || true
