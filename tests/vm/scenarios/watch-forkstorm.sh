@@ -1,17 +1,18 @@
-# uclampctl watch under a fork storm no rule can match: 10,000 children of a
-# shell that fork and exit without exec. The socket filter (procev_filter.c,
+# uclampctl watch under a fork storm no rule can match: 10,000 children of
+# helpers/forks.c that exit at once without exec. The socket filter (procev_filter.c,
 # derived from the rules: name selectors need exec and comm events only)
 # keeps their fork and exit events in the kernel, so the daemon wakes at most
 # MAXWAKE times in the storm (its context switches, read with shell builtins
 # only: no exec of ours reaches it) and receives none of them (its event
 # counters). A matching program started after the storm is still clamped:
 # the filter drops nothing the rules need.
-# vm-timeout: 900
+# vm-timeout: 1500
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 N=10000
 MAXWAKE=20
 gcc -O2 -o "$T/uc-probe" "$VM_DIR/helpers/clampwait.c" || exit 1
+gcc -O2 -o "$T/forks" "$VM_DIR/helpers/forks.c" || exit 1
 expect_key 0 "right after boot"
 consented_conf "$T/w.conf" <<CONF
 
@@ -39,7 +40,7 @@ cs() {	# CS = the daemon's context switches (voluntary + not), builtins only
 	done <"/proc/$W/status"
 }
 cs; c0=$CS
-for ((i = 0; i < N; i++)); do ( : ); done
+"$T/forks" $N	# one exec (its own): the rest are forks and exits
 read -r -t 1 -u 3 _ || true
 cs; c1=$CS
 echo "  $N forks and exits: the daemon woke $((c1 - c0)) times"
