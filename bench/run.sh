@@ -229,9 +229,9 @@ fi
 
 # ---- watch against its peers: last, its daemons see the same kernel state ----------------
 if want peers; then
-	bash "$BENCH_DIR/watch-peers.sh" >"$WORK/peers" 2>&1 ||
+	# shown as it goes (one line per daemon): a run cut short still tells something
+	bash "$BENCH_DIR/watch-peers.sh" 2>&1 | tee "$WORK/peers" | grep -v '^|' ||
 		die "watch-peers.sh failed: $(tail -n 5 "$WORK/peers")"
-	grep -v '^|' "$WORK/peers"
 fi
 
 echo
