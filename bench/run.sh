@@ -11,6 +11,8 @@
 #           apply of NAPPLY (500) [cgroup] sections already in place vs cat of their files
 #   cold    check without the symbol cache: the VM's /proc/kallsyms, and a fake
 #           KSYMS (150,000) line table (a distro kernel's size) through a fake root
+#   peers   watch against tuned and cgrulesengd (bench/watch-peers.sh: run its
+#           --setup on the host first); its own tables follow this one
 #
 # Each round runs every tool of a group once, in turn, so load changes hit
 # them alike; a tool's figure is the median over R rounds, and its ratios are
@@ -22,7 +24,7 @@ NCG=${NCG:-2000}
 NAPPLY=${NAPPLY:-500}
 KSYMS=${KSYMS:-150000}
 GROUPS_RUN=("$@")
-[ ${#GROUPS_RUN[@]} = 0 ] && GROUPS_RUN=(show set status rss cgroup cold)
+[ ${#GROUPS_RUN[@]} = 0 ] && GROUPS_RUN=(show set status rss cgroup cold peers)
 CG=/sys/fs/cgroup
 
 for h in getattr-loop setattr-loop; do gcc -O2 -o "$WORK/$h" "$BENCH_DIR/$h.c" || die "gcc $h.c"; done
@@ -225,7 +227,18 @@ if want cold; then
 		"state it; stop early"
 fi
 
+# ---- watch against its peers: last, its daemons see the same kernel state ----------------
+if want peers; then
+	# shown as it goes (one line per daemon): a run cut short still tells something
+	bash "$BENCH_DIR/watch-peers.sh" 2>&1 | tee "$WORK/peers" | grep -v '^|' ||
+		die "watch-peers.sh failed: $(tail -n 5 "$WORK/peers")"
+fi
+
 echo
 echo "| job | median ms | x peer | x floor | goal |"
 echo "|---|---|---|---|---|"
 cat "$WORK/table"
+if want peers; then
+	echo
+	grep '^|' "$WORK/peers"
+fi

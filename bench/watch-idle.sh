@@ -18,22 +18,15 @@ read -r -t "${SETTLE:-2}" -u 3 _ || true	# a builtin: the query's own events rea
 # Inside the window only bash builtins, and no file written: an exec or fork
 # is a proc connector event, and a file written in $WORK (the config's
 # directory, watched with inotify) an inotify event; either would wake it.
-cs() {	# CS = the daemon's context switches so far
-	local k v
-	CS=0
-	while read -r k v _; do
-		case $k in *ctxt_switches:) CS=$((CS + v)) ;; esac
-	done <"/proc/$WP/status"
-}
 ticks() {	# TICKS = its utime + stime
 	local l f
 	read -r l <"/proc/$WP/stat"
 	read -ra f <<<"${l##*) }"
 	TICKS=$((f[11] + f[12]))
 }
-cs; ticks; c0=$CS k0=$TICKS
+ctxt "$WP"; ticks; c0=$CS k0=$TICKS
 read -r -t "$S" -u 3 _ || true
-cs; ticks; c1=$CS k1=$TICKS
+ctxt "$WP"; ticks; c1=$CS k1=$TICKS
 watch_status | awk '$1 == "events"' >"$WORK/e1"
 echo "bench: watch idle for ${S}s; kernel $(uname -r)"
 echo "wakeups (context switches): $((c1 - c0)); CPU ticks: $((k1 - k0)); RSS: $(awk '/VmRSS/ { print $2, $3 }' "/proc/$WP/status")"

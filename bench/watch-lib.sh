@@ -6,6 +6,8 @@
 #                           WP = its PID once it answers 'watch status'
 #   watch_status [ARGS]     'uclampctl watch status' against it
 #   stop_watch
+#   ctxt PID                CS = the context switches (wakeups) of all its threads, read
+#                           with shell builtins only: no exec or fork of ours reaches a daemon
 build_probe() {
 	gcc -O2 -o "$WORK/uc-probe" "$SRC_DIR/tests/vm/helpers/clampwait.c"
 	cp "$WORK/uc-probe" "$WORK/uc-other"
@@ -37,4 +39,13 @@ allow-enable = yes
 comm = uc-probe
 max = 300
 CONF
+}
+ctxt() {
+	local t k v
+	CS=0
+	for t in /proc/"$1"/task/*; do
+		while read -r k v _; do
+			case $k in *ctxt_switches:) CS=$((CS + v)) ;; esac
+		done <"$t/status"
+	done
 }

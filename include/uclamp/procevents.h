@@ -62,6 +62,18 @@ enum uc_pev_kind uc_pev_decode(const void *payload, size_t len, struct uc_pev *e
 size_t uc_pev_encode_op(void *buf, size_t n, bool listen, uint32_t mask, uint32_t seq,
 			uint32_t ack);
 
+/*
+ * The socket filter (procev_filter.c): a classic BPF program that keeps the
+ * events in 'keep' (UC_PEV_* bits; FORK and EXIT: of processes only, never
+ * of threads), exec, comm and the acks always, and anything it cannot read
+ * as a proc event; it drops the other proc events in the kernel, before they
+ * wake us. Writes at most 'cap' instructions to prog; returns how many, or
+ * -E2BIG. Pure: tests run the program on crafted messages.
+ */
+#define UC_PEV_FILTER_MAX 32
+struct sock_filter;
+int uc_pev_filter_build(struct sock_filter *prog, size_t cap, uint32_t keep);
+
 struct uc_procev;
 
 /* Open the socket and join CN_IDX_PROC. rcvbuf: bytes (SO_RCVBUFFORCE when
@@ -87,6 +99,10 @@ int uc_procev_subscribe(struct uc_procev *pe, bool listen, uint32_t mask, int ti
 /* True when the kernel filters for us (the 6.6+ form was accepted): the
  * per-CPU sequence then skips the events we did not ask for. */
 bool uc_procev_filtered(const struct uc_procev *pe);
+/* Attach (or replace) the socket filter for 'keep' (see uc_pev_filter_build).
+ * 0 or -errno; on failure the socket has no filter (every event comes).
+ * Filtered events still use up the kernel's per-CPU sequence numbers. */
+int uc_procev_set_filter(struct uc_procev *pe, uint32_t keep);
 
 /* Called per event (acks too, what == UC_PEV_NONE: they use up sequence
  * numbers); return nonzero to stop reading (the rest stays queued). */

@@ -161,6 +161,9 @@ const struct uc_watch_ruleset *uc_watch_rules(const struct uc_watch *w);
 /* Whether the per-CPU sequence can show losses (false when the kernel
  * filters events for us: filtered ones use up numbers too). */
 void uc_watch_set_seq_check(struct uc_watch *w, bool on);
+/* Exit events do not come (the socket filter keeps them in the kernel): the
+ * table drops exited processes itself, each time it has doubled. */
+void uc_watch_set_lazy_exits(struct uc_watch *w, bool on);
 
 /* Queue one event (a gap in its CPU's sequence or a full queue marks the
  * state dirty). Cheap: no /proc access. */

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/filter.h>
 #include <linux/netlink.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
@@ -141,6 +142,23 @@ int uc_procev_fd(const struct uc_procev *pe)
 bool uc_procev_filtered(const struct uc_procev *pe)
 {
 	return pe->filtered;
+}
+
+int uc_procev_set_filter(struct uc_procev *pe, uint32_t keep)
+{
+	struct sock_filter prog[UC_PEV_FILTER_MAX];
+	struct sock_fprog fp = { .filter = prog };
+	int n = uc_pev_filter_build(prog, UC_PEV_FILTER_MAX, keep);
+
+	if (n < 0)
+		return n;
+	fp.len = (unsigned short)n;
+	if (!setsockopt(pe->fd, SOL_SOCKET, SO_ATTACH_FILTER, &fp, sizeof(fp)))
+		return 0;
+	n = -errno;
+	/* an old filter may lack what the caller now needs: everything, then */
+	setsockopt(pe->fd, SOL_SOCKET, SO_DETACH_FILTER, &n, sizeof(n));
+	return n;
 }
 
 /* libnl returns -NLE_*; the errno behind it is what we report. */

@@ -37,6 +37,7 @@
 #define DEF_LOCK_WARN_MS 5000
 #define MAX_CPUS 4096
 #define SEQ_SEEN 0x100000000ull
+#define FORGET_MIN 64
 
 struct uc_watch {
 	struct uc_watch_opts o;
@@ -51,6 +52,10 @@ struct uc_watch {
 	uint64_t *cpu_seq;		/* last seq | SEQ_SEEN */
 	size_t ncpu;
 	bool seq_check;
+	/* exit events stay in the kernel: forget exited processes when the table
+	 * reaches forget_at */
+	bool lazy_exits;
+	size_t forget_at;
 	unsigned dirty;			/* 1 << cause */
 	uint64_t last_rescan_ms;
 	bool rescanned;
@@ -244,6 +249,12 @@ void uc_watch_set_seq_check(struct uc_watch *w, bool on)
 	w->seq_check = on;
 }
 
+void uc_watch_set_lazy_exits(struct uc_watch *w, bool on)
+{
+	w->lazy_exits = on;
+	w->forget_at = FORGET_MIN;
+}
+
 const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w)
 {
 	w->st.tracked = w->table.n;
@@ -323,6 +334,40 @@ static bool started_after(const struct uc_watch *w, uint64_t start_ticks, uint64
 	uint64_t boot_off = clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
 
 	return start_ticks * w->tick_ns > ts_ns + boot_off;
+}
+
+/* ---- forgetting ----------------------------------------------------------- */
+
+static bool exited(const struct uc_wproc *e, void *data)
+{
+	unsigned long long start;
+
+	(void)data;
+	return uc_task_start_time(e->tgid, e->tgid, &start) || start != e->start;
+}
+
+static void next_forget(struct uc_watch *w)
+{
+	size_t n = w->table.n;
+
+	w->forget_at = n + (n > FORGET_MIN ? n : FORGET_MIN);
+}
+
+/*
+ * Without exit events the table learns of an exit only here: once it has
+ * doubled since the last look, drop the processes that are gone (their PID
+ * gone or reused: the start time differs). Amortized O(1) per entry added,
+ * and the table stays within twice the live processes we track.
+ */
+static void forget_exited(struct uc_watch *w)
+{
+	if (!w->lazy_exits || w->table.n < w->forget_at)
+		return;
+	uc_wtable_forget(&w->table, exited, NULL);
+	next_forget(w);
+	/* full of live processes: stop looking until a rescan tidies up */
+	if (w->table.n >= w->table.max)
+		w->forget_at = SIZE_MAX;
 }
 
 /* ---- applying ----------------------------------------------------------- */
@@ -500,6 +545,7 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	rule = w->rs.ops->name ? w->rs.ops->name(w->rs.rules, deciding_rule(&res)) : NULL;
 	r->matched = true;
 	if (!*ep) {
+		forget_exited(w);
 		*ep = uc_wtable_add(&w->table, id->tgid);
 		if (*ep)
 			(*ep)->start = id->start;
@@ -927,6 +973,7 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 	}
 	batch_end(w);
 	uc_wtable_sweep(&w->table, w->scan_mark);
+	next_forget(w);
 #ifdef __GLIBC__
 	/* a scan's transient buffers: give them back, the daemon lives long */
 	malloc_trim(0);

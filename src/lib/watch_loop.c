@@ -29,7 +29,7 @@
 
 #define RELOAD_DEBOUNCE_MS 200
 #define READ_BATCH 256
-#define BASE_EVENTS (UC_PEV_EXEC | UC_PEV_COMM | UC_PEV_EXIT)
+#define BASE_EVENTS (UC_PEV_EXEC | UC_PEV_COMM)
 
 enum { K_NL, K_SIG, K_INO, K_TIMER, K_WDOG, K_STATUS };
 
@@ -39,6 +39,8 @@ struct loop {
 	struct uc_procev *pe;
 	/* what we subscribed to (0: everything, pre-6.6 form) */
 	uint32_t mask;
+	/* the socket filter is on: exits and threads' forks never reach us */
+	bool bpf;
 	int ep, sfd, ino, tfd, wfd;
 	struct uc_watch_listener ls;	/* the status socket */
 	uint64_t reload_at;		/* monotonic ms; 0: none pending */
@@ -82,25 +84,42 @@ static int ep_add(struct loop *l, int fd, uint64_t key)
 	return epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
 
-static uint32_t want_mask(const struct uc_watch *w)
+/*
+ * What the rules need from the kernel. Exits only free table entries: with
+ * the socket filter on they stay in the kernel (a fork storm of processes no
+ * rule matches wakes us for nothing) and the table forgets lazily (watch.c).
+ */
+static uint32_t want_mask(const struct loop *l)
 {
-	const struct uc_watch_ruleset *rs = uc_watch_rules(w);
+	const struct uc_watch_ruleset *rs = uc_watch_rules(l->w);
 
-	return BASE_EVENTS | (rs ? rs->events : 0);
+	return BASE_EVENTS | (l->bpf ? 0 : UC_PEV_EXIT) | (rs ? rs->events : 0);
+}
+
+/* (Re)build the socket filter from the rules; off when the kernel refuses it. */
+static void set_filter(struct loop *l)
+{
+	l->bpf = true;
+	if (uc_procev_set_filter(l->pe, want_mask(l)))
+		l->bpf = false;	/* no filter at all: every event comes */
+	uc_watch_set_lazy_exits(l->w, l->bpf);
 }
 
 static int subscribe(struct loop *l)
 {
 	int tmo = l->lo->ack_timeout_ms ? l->lo->ack_timeout_ms : 3000;
 	/* before 6.6 the 8-byte request is dropped without an answer: do not wait for it */
-	uint32_t mask = uc_kernel_version() >= UC_KVER(6, 6, 0) ? want_mask(l->w) : 0;
-	int rc = uc_procev_subscribe(l->pe, true, mask, tmo);
+	uint32_t mask;
+	int rc;
 
+	set_filter(l);	/* first: the ack passes it, events after it are filtered */
+	mask = uc_kernel_version() >= UC_KVER(6, 6, 0) ? want_mask(l) : 0;
+	rc = uc_procev_subscribe(l->pe, true, mask, tmo);
 	if (rc)
 		return rc;
 	l->mask = uc_procev_filtered(l->pe) ? mask : 0;
 	/* filtered events still use up sequence numbers: gaps mean nothing then */
-	uc_watch_set_seq_check(l->w, !uc_procev_filtered(l->pe));
+	uc_watch_set_seq_check(l->w, !uc_procev_filtered(l->pe) && !l->bpf);
 	return 0;
 }
 
@@ -223,7 +242,9 @@ static void reload(struct loop *l, const char *why)
 		uc_watch_logf(l->w, LOG_INFO, "reload (%s): rules generation %llu, %llu rule(s)",
 			      why, (unsigned long long)s->generation, (unsigned long long)s->rules);
 		/* a filter that lacks what the new rules need: ask again */
-		if (l->mask && (want_mask(l->w) & ~l->mask) && subscribe(l))
+		if (l->bpf)
+			set_filter(l);
+		if (l->mask && (want_mask(l) & ~l->mask) && subscribe(l))
 			uc_watch_logf(l->w, LOG_WARNING,
 				      "could not widen the event subscription; rescans cover it");
 		uc_watch_mark_dirty(l->w, UC_RESCAN_RELOAD);
@@ -464,7 +485,8 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 	notify(&l, "READY=1");
 	notify_status(&l);
 	uc_watch_logf(w, LOG_INFO, "watching: %llu rule(s), %s events%s",
-		      (unsigned long long)uc_watch_stats(w)->rules, l.mask ? "filtered" : "all",
+		      (unsigned long long)uc_watch_stats(w)->rules,
+		      l.bpf ? "socket-filtered" : l.mask ? "filtered" : "all",
 		      uc_watch_stats(w)->applied ? "; running processes clamped" : "");
 	while (!l.stop) {
 		struct epoll_event evs[8];

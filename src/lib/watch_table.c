@@ -119,3 +119,15 @@ void uc_wtable_sweep(struct uc_wtable *t, uint32_t scan)
 			i++;
 	}
 }
+
+void uc_wtable_forget(struct uc_wtable *t, bool (*gone)(const struct uc_wproc *e, void *data),
+		      void *data)
+{
+	for (size_t i = 0; i < t->cap;) {
+		/* a shifted entry lands in i: look at i again */
+		if (t->v[i].tgid && gone(&t->v[i], data))
+			del_slot(t, i);
+		else
+			i++;
+	}
+}

@@ -39,7 +39,7 @@ static const struct fr_suite suite = { root, sizeof(root), "test-watch", true, {
 
 /* ---- the fake kernel ---------------------------------------------------- */
 
-#define NT 16
+#define NT 96
 static struct {
 	pid_t tid;
 	struct uc_sched_attr a;
@@ -169,7 +169,7 @@ static struct {
 	pid_t tid;
 	int max;
 	bool threads;
-} rules[8];
+} rules[NT];
 static int nrules;
 
 static int fake_match(void *r, pid_t pid, pid_t tid, struct uc_rules_result *res)
@@ -548,6 +548,45 @@ static void test_pid_reuse(void **state)
 	uc_watch_free(w);
 }
 
+/* Exit events filtered in the kernel: the table forgets the exited itself,
+ * once it has reached 64 entries (then each time it doubles). */
+static void test_lazy_exits(void **state)
+{
+	struct uc_watch *w = mk(0);
+	char rel[32];
+	struct uc_pev e;
+
+	(void)state;
+	for (pid_t p = 1000; p < 1066; p++) {
+		add_proc(p, (pid_t[]){ p }, 1, 1);
+		rules[nrules++] = (typeof(rules[0])){ p, 300, false };
+	}
+	uc_watch_set_lazy_exits(w, true);
+	for (pid_t p = 1000; p < 1064; p++) {
+		e = ev(UC_PEV_EXEC, p, p, 0, (uint32_t)p);
+		uc_watch_push(w, &e);
+	}
+	uc_watch_process(w, 100);
+	assert_int_equal(uc_watch_stats(w)->tracked, 64);
+	/* half of them exit: no event tells us, /proc does */
+	for (pid_t p = 1000; p < 1032; p++) {
+		snprintf(rel, sizeof(rel), "proc/%d", (int)p);
+		assert_int_equal(fr_remove(root, rel), 0);
+	}
+	e = ev(UC_PEV_EXEC, 1064, 1064, 0, 2000);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(uc_watch_stats(w)->tracked, 33);
+	/* below the next mark (66): no look, an exit stays until then */
+	assert_int_equal(fr_remove(root, "proc/1032"), 0);
+	e = ev(UC_PEV_EXEC, 1065, 1065, 0, 2001);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(uc_watch_stats(w)->tracked, 34);
+	assert_int_equal(nset, 66);
+	uc_watch_free(w);
+}
+
 /* Someone undoes every write; six rescans re-apply (limit 2: given up). */
 static void fought_over(struct uc_watch *w)
 {
@@ -841,6 +880,7 @@ int main(void)
 		cmocka_unit_test_setup(test_seq_gap, setup),
 		cmocka_unit_test_setup(test_queue_full, setup),
 		cmocka_unit_test_setup(test_pid_reuse, setup),
+		cmocka_unit_test_setup(test_lazy_exits, setup),
 		cmocka_unit_test_setup(test_give_up, setup),
 		cmocka_unit_test_setup(test_refusal_without_consent, setup),
 		cmocka_unit_test_setup(test_reload_withdraws_consent, setup),

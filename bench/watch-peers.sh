@@ -1,0 +1,166 @@
+#!/bin/bash
+# uclampctl watch against the daemons admins run for the same job today, on
+# the same kernel in the same run, one at a time, all matching the same
+# program (the probe, tests/vm/helpers/clampwait.c, named uc-probe):
+#
+#   uclampctl   watch, [tasks] comm = uc-probe, max = 300     probe polls util_max
+#   tuned       scheduler plugin (perf COMM events), group     probe polls its policy
+#               uc-probe -> SCHED_BATCH (the VM has 1 CPU: no affinity to set)
+#   cgrulesengd cgroup-tools (proc connector), *:uc-probe      probe polls /proc/self/cgroup
+#               -> /sys/fs/cgroup/uc-peer
+#
+# Per daemon: exec->applied latency as the child sees it (NL, 300 execs one
+# after another, p50/p99/max), a storm of S (10) seconds with one exec every
+# EVERY (4,000) us, children side by side (bench/execstorm.c; each waits up
+# to 1 s), counting those never applied; the daemon's CPU time (utime +
+# stime) per 1,000 storm execs; its context switches over IDLE (60) s
+# without any process starting; its RSS.
+#
+# usage: on the host, once, as root (the VM sees the host's root read-only):
+#            bench/watch-peers.sh --setup
+#        in the VM (bench/README.md): UCLAMPCTL=... bench/watch-peers.sh [DAEMON...]
+if [ "${1-}" = --setup ]; then
+	set -e
+	apt-get install -y --no-install-recommends tuned linux-perf cgroup-tools
+	# the VM bind-mounts its rules over this one; empty = the package's default
+	[ -e /etc/cgrules.conf ] || echo "# no rules (bench/watch-peers.sh)" >/etc/cgrules.conf
+	# a service on the host would start in the VM's systemd mode too
+	rm -f /etc/systemd/system/multi-user.target.wants/tuned.service
+	exit 0
+fi
+. "$(dirname "$0")/lib.sh"
+. "$BENCH_DIR/watch-lib.sh"
+NL=${NL:-300}
+S=${S:-10}
+EVERY=${EVERY:-4000}
+IDLE=${IDLE:-60}
+DAEMONS=("$@")
+[ ${#DAEMONS[@]} = 0 ] && DAEMONS=(uclampctl tuned cgrulesengd)
+CG=/sys/fs/cgroup
+PEER_PID=
+trap 'stop_peer; rm -rf "$WORK"' EXIT
+build_probe
+gcc -O2 -o "$WORK/execstorm" "$BENCH_DIR/execstorm.c" || die "gcc execstorm.c"
+: >"$WORK/table"
+mkfifo "$WORK/never"
+exec 3<>"$WORK/never"	# read -t on it: a sleep without an exec
+
+# ---- the daemons: start_NAME sets DP (its PID) and WANT (the probe's check) --------------
+start_uclampctl() {
+	probe_conf
+	start_watch "$WORK/w.conf"
+	DP=$WP WANT=300
+}
+start_tuned() {
+	command -v tuned >/dev/null || { SKIP="not installed (run bench/watch-peers.sh --setup on the host)"; return 1; }
+	mkdir -p "$WORK/tuned/uc-peer"
+	cat >"$WORK/tuned/tuned-main.conf" <<-CONF
+	daemon = 1
+	dynamic_tuning = 0
+	sleep_interval = 1
+	update_interval = 10
+	recommend_command = 0
+	CONF
+	# the cmdline, anchored: execstorm's own cmdline names the probe too
+	printf '[main]\nsummary=bench\n[scheduler]\ngroup.probe=0:b:0:*:^[^ ]*/uc-probe( |$)\n' \
+		>"$WORK/tuned/uc-peer/tuned.conf"
+	mount --bind "$WORK/tuned" /etc/tuned || die "cannot bind $WORK/tuned over /etc/tuned"
+	tuned --no-dbus --no-socket --profile uc-peer --log "$WORK/tuned.log" >"$WORK/tuned.out" 2>&1 &
+	PEER_PID=$! DP=$! WANT=batch
+	# ready once it tuned a matching process already there
+	"$WORK/uc-probe" batch 600000 >"$WORK/first" &
+	local fp=$!
+	wait "$fp"
+	grep -q '^clamped' "$WORK/first" ||
+		{ SKIP="no process tuned in 600 s: $(tail -n 3 "$WORK/tuned.log" "$WORK/tuned.out" | tr '\n' ' ')"; return 1; }
+}
+start_cgrulesengd() {
+	command -v cgrulesengd >/dev/null || { SKIP="not installed (run bench/watch-peers.sh --setup on the host)"; return 1; }
+	mkdir -p $CG/uc-peer
+	printf '*:uc-probe\tcpu\tuc-peer/\n' >"$WORK/cgrules.conf"
+	mount --bind "$WORK/cgrules.conf" /etc/cgrules.conf ||
+		{ SKIP="no /etc/cgrules.conf to bind over (run bench/watch-peers.sh --setup on the host)"; return 1; }
+	cgrulesengd -n -f "$WORK/cgred.log" >"$WORK/cgred.out" 2>&1 &
+	PEER_PID=$! DP=$! WANT=cgroup:/uc-peer
+	"$WORK/uc-probe" "$WANT" 60000 >"$WORK/first"
+	grep -q '^clamped' "$WORK/first" ||
+		{ SKIP="nothing moved in 60 s: $(tail -n 3 "$WORK/cgred.log" "$WORK/cgred.out" | tr '\n' ' ')"; return 1; }
+}
+stop_peer() {
+	[ -z "${WP-}" ] || stop_watch
+	WP=
+	if [ -n "$PEER_PID" ]; then
+		kill "$PEER_PID" 2>/dev/null || true
+		wait "$PEER_PID" 2>/dev/null || true
+	fi
+	PEER_PID=
+	umount /etc/tuned 2>/dev/null || true
+	umount /etc/cgrules.conf 2>/dev/null || true
+	rmdir $CG/uc-peer 2>/dev/null || true
+}
+
+# cpu_ms PID: CPU time of all its threads so far (the scheduler's ns, not ticks)
+cpu_ms() { cat /proc/"$1"/task/*/sched | awk '$1 == "se.sum_exec_runtime" { s += $3 } END { printf "%.3f", s }'; }
+
+# ---- one daemon ----------------------------------------------------------------------------
+measure() {
+	local name=$1 t0 t1 n execs miss cpu idle rss lat c0
+	SKIP=
+	if ! "start_$name"; then
+		printf '| %s | - | - | - | - | - | - | - | %s |\n' "$name" "$SKIP" >>"$WORK/table"
+		stop_peer
+		return
+	fi
+	# latency: one probe after another
+	for _ in $(seq "$NL"); do "$WORK/uc-probe" "$WANT" 1000; done >"$WORK/lat"
+	sed -n 's/^clamped //p' "$WORK/lat" >"$WORK/us"
+	lat="$(pct 50 <"$WORK/us") / $(pct 99 <"$WORK/us") / $(pct 100 <"$WORK/us")"
+	n=$(grep -c '^unclamped' "$WORK/lat" || true)
+	# the storm
+	t0=$(cpu_ms "$DP")
+	POLL_US=20000 "$WORK/execstorm" "$S" "$EVERY" "$WORK/uc-probe" "$WANT" 1000 \
+		>"$WORK/storm" 2>"$WORK/storm.err"
+	t1=$(cpu_ms "$DP")
+	execs=$(sed -n 's/^execs //p' "$WORK/storm.err")
+	miss=$(grep -c '^unclamped' "$WORK/storm" || true)
+	cpu=$(awk -v a="$t0" -v b="$t1" -v n="$execs" 'BEGIN { printf "%.1f", (b - a) * 1000 / n }')
+	# idle: nothing starts in the window (builtins only)
+	sleep 2
+	ctxt "$DP"
+	c0=$CS
+	read -r -t "$IDLE" -u 3 _ || true
+	ctxt "$DP"
+	idle=$((CS - c0))
+	rss=$(awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$DP/status")
+	P50[$name]=$(pct 50 <"$WORK/us") P99[$name]=$(pct 99 <"$WORK/us") MISS[$name]=$((n + miss))
+	CPU[$name]=$cpu
+	echo "$name: latency p50/p99/max $lat us ($n of $NL unapplied after 1 s); storm $execs execs, $miss never applied; $cpu ms CPU per 1,000 execs; idle wakeups $idle in ${IDLE}s; RSS $rss MiB"
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | |\n' "$name" "$lat" "$n" "$execs" "$miss" \
+		"$cpu" "$idle" "$rss" >>"$WORK/table"
+	stop_peer
+}
+
+declare -A P50 P99 MISS CPU
+echo "bench: watch vs peers; kernel $(uname -r), $(nproc) CPU(s); $NL latency execs, storm ${S}s every ${EVERY}us"
+for d in "${DAEMONS[@]}"; do measure "$d"; done
+echo
+echo "| daemon | exec->applied us p50 / p99 / max | unapplied after 1 s (of $NL) | storm execs | never applied | CPU ms per 1,000 execs | idle wakeups in ${IDLE} s | RSS MiB | note |"
+echo "|---|---|---|---|---|---|---|---|---|"
+cat "$WORK/table"
+
+# ---- the goals (issue 19) ------------------------------------------------------------------
+verdict() { if "$@"; then echo met; else echo "NOT met"; fi; }
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "-" && b != "-" && a + 0 < b + 0) }'; }
+if [ -n "${P99[uclampctl]-}" ]; then
+	u=uclampctl
+	below_p50() { local p; for p in "${!P50[@]}"; do [ "$p" = $u ] || lt "${P99[$u]}" "${P50[$p]}" || return 1; done; }
+	lowest_cpu() { local p; for p in "${!CPU[@]}"; do [ "$p" = $u ] || lt "${CPU[$u]}" "${CPU[$p]}" || return 1; done; }
+	peers=$(printf '%s ' "${!P50[@]}" | sed "s/\b$u \?//")
+	echo
+	echo "| goal | uclampctl | peers that ran: ${peers:-none} | met |"
+	echo "|---|---|---|---|"
+	echo "| p99 below every peer's p50 | ${P99[$u]} us | $(for p in $peers; do printf '%s p50 %s us; ' "$p" "${P50[$p]}"; done) | $(verdict below_p50) |"
+	echo "| never applied: 0 | ${MISS[$u]} | $(for p in $peers; do printf '%s %s; ' "$p" "${MISS[$p]}"; done) | $(verdict test "${MISS[$u]}" = 0) |"
+	echo "| lowest CPU per exec | ${CPU[$u]} ms/1,000 | $(for p in $peers; do printf '%s %s; ' "$p" "${CPU[$p]}"; done) | $(verdict lowest_cpu) |"
+	echo "| exec->applied p99 <= 2 ms | ${P99[$u]} us | | $(verdict lt "${P99[$u]}" 2001) |"
+fi
