@@ -138,6 +138,10 @@ static int plan_cgroups(struct uc_config *c, struct uc_plan *p)
 		if (rc == -ENOMEDIUM)
 			uc_config_error(c, &g->loc, rc, "unit '%s' has no cgroup: it is not "
 					"running", g->path);
+		else if (rc == -EHOSTDOWN || rc == -ENOPKG)
+			uc_config_error(c, &g->loc, rc, "no cgroup '%s' under %s, and no %s to "
+					"resolve it as a unit name: give the cgroup path", g->path,
+					info.mount, rc == -ENOPKG ? "libsystemd" : "systemd");
 		else if (rc == -EXDEV)
 			uc_config_error(c, &g->loc, -EINVAL,
 					"cgroup path '%s' resolves outside the cgroup mount %s",

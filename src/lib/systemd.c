@@ -324,6 +324,8 @@ int uc_sd_unit_cgroup(const char *unit, char *cg, size_t n)
 {
 	if (!uc_sd_unit_name_ok(unit))
 		return -EINVAL;
+	if (!uc_sd_booted())
+		return -EHOSTDOWN;
 	return get_ops()->unit_cgroup(unit, cg, n);
 }
 
@@ -332,6 +334,8 @@ int uc_sd_cpu_weight(const char *unit, long *weight)
 	*weight = UC_SD_WEIGHT_UNSET;
 	if (!uc_sd_unit_name_ok(unit))
 		return -EINVAL;
+	if (!uc_sd_booted())
+		return -EHOSTDOWN;
 	return get_ops()->cpu_weight(unit, weight);
 }
 
@@ -339,6 +343,8 @@ int uc_sd_set_cpu_weight(const char *unit, long weight)
 {
 	if (!uc_sd_unit_name_ok(unit))
 		return -EINVAL;
+	if (!uc_sd_booted())
+		return -EHOSTDOWN;
 	if (weight < 1 || weight > 10000)
 		return -ERANGE;
 	return get_ops()->set_cpu_weight(unit, weight);
