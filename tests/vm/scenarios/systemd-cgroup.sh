@@ -30,9 +30,11 @@ check "and above uckey.service" test ! -e "$CG/uckey.slice/uckey.service/cpu.ucl
 run cat "$CG/cgroup.subtree_control" "$CG/system.slice/cgroup.subtree_control"
 
 # enabling cpu alone (the clamp already at the wanted value): no key flip
-expect_rc 0 uclampctl cgroup set uckey.service --max max
+expect_rc 0 uclampctl cgroup set uckey.service --max max --dry-run
 expect_out 'ask systemd: enable cpu for uckey\.service +CPUWeight \(runtime\) +unset +100'
 expect_no_out 'subtree_control'
+expect_rc 0 uclampctl cgroup set uckey.service --max max
+expect_out '^changed 1, unchanged 1'
 check "systemd enabled cpu above uckey.service" has_cpu uckey.slice
 check "its cpu.uclamp.max reads max" test "$(cat "$CG/uckey.slice/uckey.service/cpu.uclamp.max")" = max
 expect_key 0 "after systemd enabled cpu (no clamp written)"
@@ -50,7 +52,7 @@ expect_key 0 "after the dry run"
 # the set itself, traced: no write to any cgroup.subtree_control
 T=$B/trace
 expect_rc 0 strace -f -qq -e trace=openat -o "$T" "$UCLAMPCTL" cgroup set uctest.service --max 40% --yes
-expect_out 'may enable the uclamp fast path'
+expect_out 'warning: this will enable the uclamp fast path'
 check "systemd enabled cpu in system.slice" has_cpu system.slice
 check "uclampctl opened no cgroup.subtree_control for writing" \
 	sh -c "! grep 'cgroup.subtree_control' '$T' | grep -q 'O_WRONLY\|O_RDWR'"
