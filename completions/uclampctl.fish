@@ -105,7 +105,8 @@ end
 
 # the units and slices in the processes' cgroups (no bus call: cheap)
 function __uclampctl_units
-    sed -n 's#^0::.*/\([^/]*\.\(service\|scope\|slice\)\)\(/.*\)\{0,1\}$#\1#p' /proc/[0-9]*/cgroup 2>/dev/null | sort -u
+    # fish globs have no [0-9]: /proc/self and thread-self repeat a line, sort -u drops it
+    sed -n 's#^0::.*/\([^/]*\.\(service\|scope\|slice\)\)\(/.*\)\{0,1\}$#\1#p' /proc/*/cgroup 2>/dev/null | sort -u
 end
 
 # cgroup paths: relative to the cpu hierarchy, or absolute
