@@ -4,18 +4,20 @@
 # uclampctl-apply.service as installed (systemd/uclampctl-apply.service.in,
 # WantedBy=sysinit.target; a drop-in points it at the test configuration,
 # [cgroup system.slice] max = 40%) and uctest-boot.service, an ordinary
-# service (default dependencies) pulled in by basic.target, which records
-# system.slice's cpu.uclamp.max as its first action. cpu is off in the root
-# at that point: apply asks systemd (its private bus, before dbus runs).
-# (This VM boots into its test unit after basic.target, so multi-user.target
-# is never reached: basic.target stands for it.)
+# service (default dependencies: After=sysinit.target basic.target) pulled
+# into the boot transaction, which records system.slice's cpu.uclamp.max as
+# its first action. cpu is off in the root at that point: apply asks systemd
+# (its private bus, before dbus runs). This VM boots into its test unit
+# (uclamp-vm-test.service, guest-init.sh), not multi-user.target, and a
+# service's default dependencies do not pull basic.target in: the test unit
+# wants uctest-boot.service (a drop-in), as multi-user.target wants services.
 # vm-append: uclamp.init=systemd uclamp.bootphase=1
 # vm-timeout: 900
 B=/run/uclamp-test
 U=/run/systemd/system
 if [ "${UCLAMP_VM_PHASE-}" = boot ]; then
 	SRC=$(cd "$(dirname "$0")/../../.." && pwd)
-	mkdir -p "$B" "$U/sysinit.target.wants" "$U/basic.target.wants" \
+	mkdir -p "$B" "$U/sysinit.target.wants" "$U/uclamp-vm-test.service.d" \
 		"$U/uclampctl-apply.service.d" || exit 1
 	install -m 755 "$UCLAMPCTL" "$B/uclampctl" || exit 1
 	/usr/bin/python3 "$SRC/tests/vm/keyread.py" sched_uclamp_used >"$B/key-before" 2>&1
@@ -33,7 +35,7 @@ Type=oneshot
 RemainAfterExit=yes
 ExecStart=/bin/sh -c 'cat /sys/fs/cgroup/system.slice/cpu.uclamp.max >/run/uclamp-test/seen 2>&1; cat /proc/self/cgroup >>/run/uclamp-test/seen'
 UNIT
-	ln -s ../uctest-boot.service "$U/basic.target.wants/"
+	printf '[Unit]\nWants=uctest-boot.service\n' >"$U/uclamp-vm-test.service.d/boot.conf"
 	exit 0
 fi
 . "$(dirname "$0")/../lib.sh"
