@@ -65,6 +65,11 @@ int uc_sd_set_cpu_weight(const char *unit, long weight);
  * back to the default. A test seam: only tests/unit call it. */
 void uc_sd_use(const struct uc_sd_ops *ops);
 
+/* libsystemd's functions by name into fns (libsystemd.so.0 opened once and
+ * kept): true when every one was found, false when it is not installed (or
+ * the build has no HAVE_LIBSYSTEMD). For the bus here and watch's log. */
+bool uc_sd_lib(const char *const *names, void **fns, size_t n);
+
 /* systemd_seam.c: the CLI tests' stand-in systemd in the test build
  * ($UCLAMPCTL_TEST_SYSTEMD), NULL in the installed binary. */
 #define UC_TEST_SYSTEMD_ENV "UCLAMPCTL_TEST_SYSTEMD"

@@ -102,55 +102,55 @@ int uc_sd_owns_subtree(const char *rel, bool *owned)
 /* ---- the bus ---------------------------------------------------------------- */
 
 #ifdef HAVE_LIBSYSTEMD
-static struct {
-	__typeof__(sd_bus_new) *new_bus;
-	__typeof__(sd_bus_set_address) *set_address;
-	__typeof__(sd_bus_start) *start;
-	__typeof__(sd_bus_open_system) *open_system;
-	__typeof__(sd_bus_flush_close_unref) *close_unref;
-	__typeof__(sd_bus_call_method) *call_method;
-	__typeof__(sd_bus_message_read) *message_read;
-	__typeof__(sd_bus_message_unref) *message_unref;
-	__typeof__(sd_bus_get_property_string) *get_string;
-	__typeof__(sd_bus_get_property_trivial) *get_trivial;
-	__typeof__(sd_bus_error_free) *error_free;
-	__typeof__(sd_bus_error_has_name) *error_has_name;
-	__typeof__(sd_bus_error_get_errno) *error_errno;
-} sd;
+bool uc_sd_lib(const char *const *names, void **fns, size_t n)
+{
+	static void *h;
+
+	if (!h && !(h = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL)))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(fns[i] = dlsym(h, names[i])))
+			return false;
+	return true;
+}
+
+/* the bus calls; a union: dlsym's void * in, typed functions out (POSIX
+ * function pointers and void * are alike) */
+static const char *const sd_names[] = {
+	"sd_bus_new", "sd_bus_set_address", "sd_bus_start", "sd_bus_open_system",
+	"sd_bus_flush_close_unref", "sd_bus_call_method", "sd_bus_message_read",
+	"sd_bus_message_unref", "sd_bus_get_property_string", "sd_bus_get_property_trivial",
+	"sd_bus_error_free", "sd_bus_error_has_name", "sd_bus_error_get_errno",
+};
+#define SD_NFNS (sizeof(sd_names) / sizeof(sd_names[0]))
+static union {
+	struct {
+		__typeof__(sd_bus_new) *new_bus;
+		__typeof__(sd_bus_set_address) *set_address;
+		__typeof__(sd_bus_start) *start;
+		__typeof__(sd_bus_open_system) *open_system;
+		__typeof__(sd_bus_flush_close_unref) *close_unref;
+		__typeof__(sd_bus_call_method) *call_method;
+		__typeof__(sd_bus_message_read) *message_read;
+		__typeof__(sd_bus_message_unref) *message_unref;
+		__typeof__(sd_bus_get_property_string) *get_string;
+		__typeof__(sd_bus_get_property_trivial) *get_trivial;
+		__typeof__(sd_bus_error_free) *error_free;
+		__typeof__(sd_bus_error_has_name) *error_has_name;
+		__typeof__(sd_bus_error_get_errno) *error_errno;
+	} f;
+	void *v[SD_NFNS];
+} sdu;
+#define sd sdu.f
+_Static_assert(sizeof(sdu.f) == sizeof(sdu.v), "one pointer per name");
 
 static bool have_sd(void)
 {
 	static int state = -1;
-	void *h;
 
-	if (state >= 0)
-		return state;
-	state = 0;
-	h = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return false;
-	/* POSIX's way to take a function pointer from dlsym */
-	*(void **)&sd.new_bus = dlsym(h, "sd_bus_new");
-	*(void **)&sd.set_address = dlsym(h, "sd_bus_set_address");
-	*(void **)&sd.start = dlsym(h, "sd_bus_start");
-	*(void **)&sd.open_system = dlsym(h, "sd_bus_open_system");
-	*(void **)&sd.close_unref = dlsym(h, "sd_bus_flush_close_unref");
-	*(void **)&sd.call_method = dlsym(h, "sd_bus_call_method");
-	*(void **)&sd.message_read = dlsym(h, "sd_bus_message_read");
-	*(void **)&sd.message_unref = dlsym(h, "sd_bus_message_unref");
-	*(void **)&sd.get_string = dlsym(h, "sd_bus_get_property_string");
-	*(void **)&sd.get_trivial = dlsym(h, "sd_bus_get_property_trivial");
-	*(void **)&sd.error_free = dlsym(h, "sd_bus_error_free");
-	*(void **)&sd.error_has_name = dlsym(h, "sd_bus_error_has_name");
-	*(void **)&sd.error_errno = dlsym(h, "sd_bus_error_get_errno");
-	if (!sd.new_bus || !sd.set_address || !sd.start || !sd.open_system || !sd.close_unref ||
-	    !sd.call_method || !sd.message_read || !sd.message_unref || !sd.get_string ||
-	    !sd.get_trivial || !sd.error_free || !sd.error_has_name || !sd.error_errno) {
-		dlclose(h);
-		return false;
-	}
-	state = 1;
-	return true;
+	if (state < 0)
+		state = uc_sd_lib(sd_names, sdu.v, SD_NFNS);
+	return state;
 }
 
 static const char sd_dest[] = "org.freedesktop.systemd1";
@@ -211,35 +211,13 @@ static int unit_path(sd_bus *bus, const char *unit, char *path, size_t n)
 	return rc;
 }
 
-static int real_unit_cgroup(const char *unit, char *cg, size_t n)
+/* Read one property of the unit (a loaded one) through get(). */
+static int unit_property(const char *unit, const char *name,
+			 int (*get)(sd_bus *bus, const char *path, const char *iface,
+				    const char *name, sd_bus_error *e, void *out),
+			 void *out)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
-	char path[512], *s = NULL;
-	sd_bus *bus;
-	int rc = bus_open(&bus);
-
-	if (rc)
-		return rc;
-	rc = unit_path(bus, unit, path, sizeof(path));
-	if (!rc) {
-		rc = sd.get_string(bus, sd_dest, path, iface_of(unit), "ControlGroup", &e, &s);
-		if (rc < 0)
-			rc = bus_err(&e, rc);
-		else if (!s || !*s)
-			rc = -ENOMEDIUM;
-		else
-			rc = (size_t)snprintf(cg, n, "%s", s) >= n ? -ENAMETOOLONG : 0;
-	}
-	free(s);
-	sd.error_free(&e);
-	sd.close_unref(bus);
-	return rc;
-}
-
-static int real_cpu_weight(const char *unit, long *weight)
-{
-	sd_bus_error e = SD_BUS_ERROR_NULL;
-	uint64_t w = UINT64_MAX;
 	char path[512];
 	sd_bus *bus;
 	int rc = bus_open(&bus);
@@ -247,17 +225,44 @@ static int real_cpu_weight(const char *unit, long *weight)
 	if (rc)
 		return rc;
 	rc = unit_path(bus, unit, path, sizeof(path));
-	if (!rc) {
-		rc = sd.get_trivial(bus, sd_dest, path, iface_of(unit), "CPUWeight", &e, 't', &w);
-		if (rc < 0)
-			rc = bus_err(&e, rc);
-		else
-			rc = 0;
-	}
-	/* UINT64_MAX: systemd's CGROUP_WEIGHT_INVALID, not set */
-	*weight = w > 10000 ? UC_SD_WEIGHT_UNSET : (long)w;
+	if (!rc && (rc = get(bus, path, iface_of(unit), name, &e, out)) < 0)
+		rc = bus_err(&e, rc);
 	sd.error_free(&e);
 	sd.close_unref(bus);
+	return rc < 0 ? rc : 0;
+}
+
+static int get_string(sd_bus *bus, const char *path, const char *iface, const char *name,
+		      sd_bus_error *e, void *out)
+{
+	return sd.get_string(bus, sd_dest, path, iface, name, e, out);
+}
+
+static int get_u64(sd_bus *bus, const char *path, const char *iface, const char *name,
+		   sd_bus_error *e, void *out)
+{
+	return sd.get_trivial(bus, sd_dest, path, iface, name, e, 't', out);
+}
+
+static int real_unit_cgroup(const char *unit, char *cg, size_t n)
+{
+	char *s = NULL;
+	int rc = unit_property(unit, "ControlGroup", get_string, &s);
+
+	if (!rc)
+		rc = !s || !*s ? -ENOMEDIUM :
+		     (size_t)snprintf(cg, n, "%s", s) >= n ? -ENAMETOOLONG : 0;
+	free(s);
+	return rc;
+}
+
+static int real_cpu_weight(const char *unit, long *weight)
+{
+	uint64_t w = UINT64_MAX;
+	int rc = unit_property(unit, "CPUWeight", get_u64, &w);
+
+	/* UINT64_MAX: systemd's CGROUP_WEIGHT_INVALID, not set */
+	*weight = w > 10000 ? UC_SD_WEIGHT_UNSET : (long)w;
 	return rc;
 }
 
@@ -277,6 +282,12 @@ static int real_set_cpu_weight(const char *unit, long weight)
 	return rc;
 }
 #else
+bool uc_sd_lib(const char *const *names, void **fns, size_t n)
+{
+	(void)names, (void)fns, (void)n;
+	return false;
+}
+
 static int real_unit_cgroup(const char *unit, char *cg, size_t n)
 {
 	(void)unit, (void)cg, (void)n;
