@@ -30,15 +30,25 @@ trap 'kill $S1 2>/dev/null; tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "${_
 # on_tty ARGS...: uclampctl ARGS on an 80-column terminal; what it showed, wrapped
 # lines joined, in $OUT (trailing blanks dropped)
 on_tty() {
-	local q
+	local q try
 	q=$(printf '%q ' "$U" "$@")
+	# a loaded machine (load 30+) has been seen to lose the tmux server
+	# before the capture: one fresh try when nothing was captured
+	for try in 1 2; do
+		on_tty_once "$q"
+		[ -n "$OUT" ] && return
+		echo "# on_tty: nothing captured (try $try): $*"
+	done
+}
+on_tty_once() {
 	tmux -L "$SOCK" -f /dev/null new-session -d -x 80 -y 300 -e "UCLAMPCTL_SYSROOT=$ROOT" \
-		"stty cols 80 rows 300; $q; tmux -L $SOCK wait-for -S done; sleep 60"
+		"stty cols 80 rows 300; $1; tmux -L $SOCK wait-for -S done; sleep 60"
 	tmux -L "$SOCK" wait-for done
 	# the server may not have read all of the pane's output when the signal
-	# arrives (a loaded machine): read until two captures agree (up to 3 s)
+	# arrives (a loaded machine): read until two captures agree (up to 10 s)
 	local prev= i
-	for i in $(seq 30); do
+	OUT=
+	for i in $(seq 100); do
 		OUT=$(tmux -L "$SOCK" capture-pane -p -J -S - | sed -e 's/[[:space:]]*$//' -e '/^$/d')
 		[ -n "$OUT" ] && [ "$OUT" = "$prev" ] && break
 		prev=$OUT

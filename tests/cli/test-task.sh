@@ -367,7 +367,9 @@ fi
 t "run: CMD not found, checked before the guard" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" -- /nonexistent/cmd
 has "cannot run '/nonexistent/cmd': No such file"
 hasnt "refused|fast path"
-t "run --yes: CMD not found, nothing written" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- uclampctl-no-such-cmd
+# a PATH of searchable directories only: like execvp(), an entry this user
+# cannot search (root's ~/.cargo/bin for nobody in distcheck) makes it EACCES, 126
+t "run --yes: CMD not found, nothing written" 127 env PATH=/usr/bin:/bin "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- uclampctl-no-such-cmd
 has "cannot run 'uclampctl-no-such-cmd'"
 hasnt "uclamp support|util_max"
 t "run --dry-run: CMD not found" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- /nonexistent/cmd
