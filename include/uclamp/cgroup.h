@@ -70,6 +70,13 @@ int uc_cg_path_next(const char **s, char *prefix, size_t n, size_t *len);
  * -ENOENT when the group does not exist; -ENOTDIR when it is not a directory. */
 int uc_cg_resolve(const struct uc_cg_info *info, const char *user_path, char *rel, size_t n);
 
+/* uc_cg_resolve, and where no such group exists but name is a unit name
+ * (uc_sd_unit_name_ok: nginx.service, user-1000.slice), the unit's cgroup
+ * as systemd names it (ControlGroup, over sd-bus), checked the same way.
+ * Also -ENOMEDIUM (the unit is not running), -ENOPKG (no libsystemd),
+ * -EHOSTDOWN (systemd not PID 1), -EACCES, -EIO (uclamp/systemd.h). */
+int uc_cg_resolve_name(const struct uc_cg_info *info, const char *name, char *rel, size_t n);
+
 /* The cpu-hierarchy cgroup of a process (/proc/PID/cgroup, through the
  * sysroot): the "0::" line on v2, the line listing "cpu" on v1. -ESRCH when
  * the process does not exist, -ENOENT when it has no such line, -EXDEV when
@@ -89,6 +96,10 @@ int uc_cg_writable(const char *rel, const char *name);
  * -EOPNOTSUPP on v1 (no subtree_control: cpu is in every group). */
 int uc_cg_subtree_cpu(const char *rel, bool *enabled);
 int uc_cg_set_subtree_cpu(const char *rel, bool enable);
+
+/* Is rel marked delegated by systemd (xattr trusted.delegate or
+ * user.delegate = 1)? 0 or -errno. */
+int uc_cg_delegated(const char *rel, bool *delegated);
 
 /* Why a group has, or lacks, the clamp files. */
 enum uc_cg_state {
@@ -145,5 +156,24 @@ int uc_cg_plan_values(struct uc_plan *p, const char *rel, const struct uc_value 
  * every ancestor of rel, top-down, whose subtree lacks cpu, so that rel gets
  * the cpu files. Returns how many were added, or -errno (-EOPNOTSUPP on v1). */
 int uc_cg_plan_enable_cpu(struct uc_plan *p, const char *rel);
+/* The same for the ancestors from top (a group, NULL: the root) down. */
+int uc_cg_plan_enable_cpu_below(struct uc_plan *p, const char *rel, const char *top);
+
+/*
+ * v2: what gives rel the cpu files, whoever owns each parent's
+ * subtree_control (uclamp/systemd.h). Where systemd owns a parent that
+ * lacks cpu: one UC_KIND_SYSTEMD change, for the unit whose group is the
+ * child of the deepest such parent on the way to rel (unit receives its
+ * name), asking systemd to enable cpu (a runtime CPUWeight equal to the
+ * current one, or the default 100 when unset); systemd then enables it up to
+ * the root. Never a subtree_control write in systemd's tree. Other parents
+ * (below a delegated unit, outside systemd's tree, no systemd) get
+ * UC_KIND_SUBTREE writes when write_subtree (--enable-cpu), else -EPERM and
+ * nothing is added. Returns how many changes were added (0: cpu is on), or
+ * -errno: -EINVAL (that group is not a unit's: unit holds its name), the bus
+ * errors of uc_sd_cpu_weight (-ENOPKG, -EHOSTDOWN, -ENOENT, -EACCES, -EIO),
+ * -EOPNOTSUPP (v1).
+ */
+int uc_cg_plan_cpu(struct uc_plan *p, const char *rel, bool write_subtree, char *unit, size_t n);
 
 #endif

@@ -19,6 +19,9 @@ enum uc_kind {
 	UC_KIND_SYSCTL,		/* /proc/sys/kernel/sched_util_clamp_* */
 	UC_KIND_CGROUP,		/* cpu.uclamp.{min,max} of one cgroup */
 	UC_KIND_SUBTREE,	/* +cpu in a cgroup's cgroup.subtree_control */
+	/* ask systemd (a runtime CPUWeight of a unit) to enable cpu above a
+	 * group whose parents systemd owns: it then writes their subtree_control */
+	UC_KIND_SYSTEMD,
 };
 
 enum uc_attr {
@@ -27,6 +30,7 @@ enum uc_attr {
 	UC_ATTR_RT_DEFAULT,	/* sched_util_clamp_min_rt_default */
 	UC_ATTR_RESET_ON_FORK,	/* task flag, 0/1 */
 	UC_ATTR_CPU_CONTROLLER,	/* subtree_control cpu, 0/1 */
+	UC_ATTR_CPU_WEIGHT,	/* systemd: the unit's CPUWeight (-1 = not set) */
 };
 
 enum uc_change_state {
@@ -42,7 +46,8 @@ enum uc_change_state {
 struct uc_change {
 	enum uc_kind kind;
 	enum uc_attr attr;
-	/* cgroup path (relative to the cpu hierarchy root), sysctl file name; NULL for tasks */
+	/* cgroup path (relative to the cpu hierarchy root), sysctl file name; NULL for
+	 * tasks; systemd: the unit's cgroup (label: the unit) */
 	char *target;
 	pid_t pid, tid;		/* tasks */
 	char *label;		/* tasks: comm, may be NULL */
@@ -81,6 +86,11 @@ struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, cons
 				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
 				   long to);
 
+/* Ask systemd to enable cpu for unit (its cgroup rel): a runtime CPUWeight
+ * from -> to (from -1: not set). Never flips the key. NULL on ENOMEM. */
+struct uc_change *uc_plan_add_systemd(struct uc_plan *p, const char *rel, const char *unit,
+				      long from, long to);
+
 /* Drop the changes from index n on (a builder undoing its part of a plan). */
 void uc_plan_drop_from(struct uc_plan *p, size_t n);
 
@@ -99,7 +109,8 @@ size_t uc_plan_keep_shown(struct uc_plan *fresh, const struct uc_plan *shown);
 
 /* "util_min", "util_max", "util_min_rt_default", "reset_on_fork", "cpu.uclamp.min", ... */
 const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr);
-const char *uc_kind_name(enum uc_kind kind);	/* "task", "sysctl", "cgroup", "subtree" */
+/* "task", "sysctl", "cgroup", "subtree", "systemd" */
+const char *uc_kind_name(enum uc_kind kind);
 const char *uc_change_state_name(enum uc_change_state st);
 /* "pid 12 tid 13 (bash)", "kernel.sched_util_clamp_min", "system.slice/foo" */
 const char *uc_change_target(const struct uc_change *c, char *buf, size_t n);

@@ -31,6 +31,9 @@ struct uc_exec_ops {
 	int (*cgroup_write)(const char *path, enum uc_attr attr, long pct100);
 	/* path: the parent whose subtree_control changes */
 	int (*subtree_set)(const char *path, int enable);
+	/* ask systemd to enable cpu for c->label (c->to: the CPUWeight), and
+	 * wait until it did (c->target then has the cpu files); never undone */
+	int (*systemd_cpu)(const struct uc_change *c);
 	/* A process's identity now (start time, /proc/PID/stat field 22); -ESRCH when gone.
 	 * NULL: identities are not checked. */
 	int (*task_start)(pid_t pid, pid_t tid, unsigned long long *start);

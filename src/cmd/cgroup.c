@@ -13,6 +13,7 @@
 #include "cmd/common.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/sysctl.h"
+#include "uclamp/systemd.h"
 
 static const char about[] =
 	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n"
@@ -20,8 +21,8 @@ static const char about[] =
 	"parent's, and the root group's by the system clamps (uclampctl system).\n"
 	"The kernel stores percentages with two decimals; a value in capacity units is\n"
 	"written as the percentage that maps back to exactly that unit.\n";
-static const char show_synopsis[] = "[PATH...] [-R] [--pid PID] [options]";
-static const char set_synopsis[] = "PATH [--min V] [--max V] [--enable-cpu] [options]";
+static const char show_synopsis[] = "[PATH|UNIT...] [-R] [--pid PID] [options]";
+static const char set_synopsis[] = "PATH|UNIT [--min V] [--max V] [--enable-cpu] [options]";
 
 /* The cpu hierarchy, or exit 4 with the reason. */
 static const struct uc_cg_info *layout_or_exit(const struct cli_ctl *ctl)
@@ -42,21 +43,42 @@ static const struct uc_cg_info *layout_or_exit(const struct cli_ctl *ctl)
 	return &info;
 }
 
-/* A user path to rel, or exit 2 naming the path and what is wrong. */
+/* A user path or unit name to rel, or exit 2 naming it and what is wrong. */
 static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *info,
 			    const char *path, char *rel, size_t n)
 {
-	int rc = uc_cg_resolve(info, path, rel, n);
+	int rc = uc_cg_resolve_name(info, path, rel, n);
+	bool unit = uc_sd_unit_name_ok(path);
 
 	switch (-rc) {
 	case 0:
 		return;
 	case EXDEV:
+		if (unit && !strchr(path, '/'))
+			cli_usage_error(ctl, "refusing unit '%s': systemd names a cgroup for it "
+					"outside the cpu hierarchy at %s; give the cgroup path",
+					path, info->mount);
 		cli_usage_error(ctl, "refusing cgroup path '%s': it leads outside the cpu "
 				"hierarchy at %s; give a path relative to it or below it",
 				path, info->mount);
 	case ENOENT:
+		if (unit)
+			cli_usage_error(ctl, "no cgroup '%s' under %s and no unit of that name "
+					"loaded (systemctl list-units '%s')", path, info->mount,
+					path);
 		cli_usage_error(ctl, "no cgroup '%s' under %s", path, info->mount);
+	case ENOMEDIUM:
+		cli_usage_error(ctl, "unit '%s' has no cgroup: it is not running (systemctl "
+				"start %s)", path, path);
+	case EHOSTDOWN:
+		cli_usage_error(ctl, "no cgroup '%s' under %s, and no systemd (not PID 1) to "
+				"resolve it as a unit name: give the cgroup path", path,
+				info->mount);
+	case ENOPKG:
+		cli_usage_error(ctl, "no cgroup '%s' under %s; a unit name needs libsystemd "
+				"(libsystemd.so.0 missing, or built without it): give the cgroup "
+				"path (systemctl show -p ControlGroup --value %s)", path,
+				info->mount, path);
 	case ENOTDIR:
 		cli_usage_error(ctl, "'%s' is not a cgroup (not a directory under %s)", path,
 				info->mount);
@@ -65,7 +87,8 @@ static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *
 				"bytes; a path has at most %d)",
 				path, strlen(path), PATH_MAX - 1);
 	default:
-		cli_errx("cannot resolve cgroup '%s': %s", path, strerror(-rc));
+		cli_errx("cannot resolve %s '%s': %s", unit ? "unit or cgroup" : "cgroup", path,
+			 rc == -EACCES ? "systemd refused (run as root)" : strerror(-rc));
 		exit(CLI_EXIT_FAIL);
 	}
 }
@@ -202,7 +225,8 @@ static void usage_show(void)
 	       "the parent's effective value, min capped by max, the root by the system\n"
 	       "clamps). Groups without clamp files are listed with the reason.\n"
 	       "PATH is relative to the cpu hierarchy (system.slice/foo.service) or absolute\n"
-	       "below its mount; without PATH or --pid, the whole hierarchy is shown.\n\n"
+	       "below its mount, or a unit name (system.slice, nginx.service): its cgroup\n"
+	       "as systemd names it; without PATH or --pid, the whole hierarchy is shown.\n\n"
 	       "Options:\n"
 	       " -R, --recursive        show the groups below each PATH too, as a tree\n"
 	       " -p, --pid <pid>        the cgroup of this process (repeatable)\n"
@@ -319,11 +343,19 @@ static void usage_set(void)
 	       "     --enable-cpu       cgroup v2: when cpu is not in the parent's\n"
 	       "                        cgroup.subtree_control (so the group has no clamp\n"
 	       "                        files), add it there and in every ancestor that lacks\n"
-	       "                        it; planned and reported like the clamp writes\n"
+	       "                        it; planned and reported like the clamp writes.\n"
+	       "                        Never in systemd's tree: there systemd is asked\n"
+	       "                        instead, without this option (see below)\n"
 	       CLI_WRITE_OPTS_HELP
 	       CLI_HELP_OPTS_HELP
 	       "\n"
-	       "Values: %s.\n\n%s", uc_value_forms, about);
+	       "Values: %s.\n\n"
+	       "PATH may be a unit name (nginx.service, user-1000.slice): its cgroup, as\n"
+	       "systemd names it. Where systemd owns the parents (PID 1 is systemd, the\n"
+	       "path is of units, none with Delegate=yes) and cpu is off, the plan asks\n"
+	       "systemd to enable it: a runtime CPUWeight equal to the unit's (100 when\n"
+	       "unset), kept until reboot, as 'systemctl set-property --runtime' would.\n\n"
+	       "%s", uc_value_forms, about);
 }
 
 /* The requested value a group will hold once the plan has run. */
@@ -360,12 +392,49 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 	return true;
 }
 
+/*
+ * Why cpu cannot be enabled for rel (uc_cg_plan_cpu's error): one line
+ * naming the fix. Exit 1; nothing was changed.
+ */
+static int cpu_off_error(const char *rel, const char *parent, const char *unit, int rc)
+{
+	switch (-rc) {
+	case EPERM:
+		cli_errx("'%s' has no cpu.uclamp files: cpu is not enabled in "
+			 "%s/cgroup.subtree_control; add --enable-cpu to enable it (a "
+			 "planned change, shown by --dry-run)",
+			 rel, *parent ? parent : "the root's");
+		break;
+	case EINVAL:
+		cli_errx("'%s' has no cpu.uclamp files and '%s' above it is not a unit's "
+			 "cgroup, so systemd cannot be asked to enable cpu: give the unit "
+			 "Delegate=yes and enable it there", rel, unit);
+		break;
+	case ENOPKG:
+	case EHOSTDOWN:
+	case EACCES:
+		cli_errx("'%s' has no cpu.uclamp files and systemd owns its parents' "
+			 "cgroup.subtree_control, but cannot be asked (%s): run 'systemctl "
+			 "set-property --runtime %s CPUWeight=100' (or give it Delegate=yes)",
+			 rel, -rc == ENOPKG ? "no libsystemd" :
+			 -rc == EACCES ? "permission denied" : "no bus", unit);
+		break;
+	case ENOENT:
+		cli_errx("'%s' has no cpu.uclamp files, and systemd has no unit '%s' to "
+			 "enable cpu for", rel, unit);
+		break;
+	default:
+		cli_errx("cannot plan enabling cpu above '%s': %s", rel, strerror(-rc));
+	}
+	return CLI_EXIT_FAIL;
+}
+
 /* The plan for a group (cli_run's plan()): its state, values, and a warning. */
 static int set_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, void *data)
 {
 	const struct set_args *a = data;
 	const char *rel = a->rel;
-	char parent[PATH_MAX];
+	char parent[PATH_MAX], unit[UC_SD_UNIT_MAX];
 	enum uc_cg_state st;
 	int rc, cur_min = 0, cur_max = UC_PCT_MAX;
 
@@ -380,18 +449,9 @@ static int set_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, vo
 	case UC_CG_HAS_CLAMPS:
 		break;
 	case UC_CG_CPU_OFF:
-		if (!a->enable_cpu) {
-			cli_errx("'%s' has no cpu.uclamp files: cpu is not enabled in "
-				 "%s/cgroup.subtree_control; add --enable-cpu to enable it (a "
-				 "planned change, shown by --dry-run)",
-				 rel, *parent ? parent : "the root's");
-			return CLI_EXIT_FAIL;
-		}
-		rc = uc_cg_plan_enable_cpu(plan, rel);
-		if (rc < 0) {
-			cli_errx("cannot plan enabling cpu above '%s': %s", rel, strerror(-rc));
-			return CLI_EXIT_FAIL;
-		}
+		rc = uc_cg_plan_cpu(plan, rel, a->enable_cpu, unit, sizeof(unit));
+		if (rc < 0)
+			return cpu_off_error(rel, parent, unit, rc);
 		break;
 	case UC_CG_NO_GROUP_CLAMPS:
 		cli_errx("this kernel has no cgroup uclamp (CONFIG_UCLAMP_TASK_GROUP): '%s' has no "

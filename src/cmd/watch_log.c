@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #ifdef HAVE_LIBSYSTEMD
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
@@ -28,36 +27,28 @@
 
 #include "cmd/watch_log.h"
 #include "uclamp/escape.h"
+#include "uclamp/systemd.h"
 
 #ifdef HAVE_LIBSYSTEMD
-static struct {
-	__typeof__(sd_notify) *notify;
-	__typeof__(sd_journal_sendv) *journal_sendv;
-	__typeof__(sd_watchdog_enabled) *watchdog_enabled;
-} sd;
+static const char *const sd_names[] = { "sd_notify", "sd_journal_sendv", "sd_watchdog_enabled" };
+static union {
+	struct {
+		__typeof__(sd_notify) *notify;
+		__typeof__(sd_journal_sendv) *journal_sendv;
+		__typeof__(sd_watchdog_enabled) *watchdog_enabled;
+	} f;
+	void *v[3];
+} sdu;
+#define sd sdu.f
 
 /* libsystemd's three functions, looked up once; false: not installed */
 static bool have_sd(void)
 {
 	static int state = -1;
-	void *h;
 
-	if (state >= 0)
-		return state;
-	state = 0;
-	h = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return false;
-	/* POSIX's way to take a function pointer from dlsym */
-	*(void **)&sd.notify = dlsym(h, "sd_notify");
-	*(void **)&sd.journal_sendv = dlsym(h, "sd_journal_sendv");
-	*(void **)&sd.watchdog_enabled = dlsym(h, "sd_watchdog_enabled");
-	if (!sd.notify || !sd.journal_sendv || !sd.watchdog_enabled) {
-		dlclose(h);
-		return false;
-	}
-	state = 1;
-	return true;
+	if (state < 0)
+		state = uc_sd_lib(sd_names, sdu.v, 3);
+	return state;
 }
 
 /* stderr is connected to the journal (systemd sets JOURNAL_STREAM=dev:ino). */

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <libcgroup.h>
@@ -36,6 +37,7 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
+#include "uclamp/systemd.h"
 
 static struct uc_cg_info layout;
 static int layout_state;	/* 0: not looked for, 1: have one, -errno: none */
@@ -316,6 +318,24 @@ int uc_cg_resolve(const struct uc_cg_info *info, const char *user_path, char *re
 	return set_rel(rest, rel, n);
 }
 
+int uc_cg_resolve_name(const struct uc_cg_info *info, const char *name, char *rel, size_t n)
+{
+	char cg[PATH_MAX];
+	const char *s = cg;
+	int rc = uc_cg_resolve(info, name, rel, n);
+
+	if (rc != -ENOENT || !uc_sd_unit_name_ok(name))
+		return rc;
+	if ((rc = uc_sd_unit_cgroup(name, cg, sizeof(cg))))
+		return rc;
+	/* systemd's answer is hostile input like any path: same checks */
+	while (*s == '/')
+		s++;
+	if (uc_cg_path_escapes(s))
+		return -EXDEV;
+	return uc_cg_resolve(info, *s ? s : ".", rel, n);
+}
+
 /* "/a/b" from /proc/PID/cgroup -> "a/b", refusing paths that climb out. */
 static int cg_path_to_rel(const char *path, char *rel, size_t n)
 {
@@ -508,6 +528,34 @@ int uc_cg_set_subtree_cpu(const char *rel, bool enable)
 	int rc = need_v2();
 
 	return rc ? rc : write_file(rel, "cgroup.subtree_control", enable ? "+cpu" : "-cpu");
+}
+
+/* systemd marks a delegated unit's cgroup (Delegate=yes) with one of these */
+int uc_cg_delegated(const char *rel, bool *delegated)
+{
+	static const char *const names[] = { "trusted.delegate", "user.delegate" };
+	char path[PATH_MAX], v[8];
+	int rc = cg_path(rel, NULL, path, sizeof(path));
+
+	*delegated = false;
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		ssize_t len = getxattr(path, names[i], v, sizeof(v) - 1);
+
+		if (len < 0) {
+			/* ENODATA: not set; ENOTSUP/EPERM: this fs or user cannot have it */
+			if (errno == ENODATA || errno == ENOTSUP || errno == EPERM)
+				continue;
+			return -errno;
+		}
+		v[len] = '\0';
+		if (v[0] == '1') {
+			*delegated = true;
+			return 0;
+		}
+	}
+	return 0;
 }
 
 static int exists(const char *rel, const char *name)

@@ -6,22 +6,31 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "uclamp/cgroup.h"
+#include "uclamp/systemd.h"
 #include "uclamp/value.h"
 
-/* Does p already enable cpu in rel's parent? */
+/* Does p already enable cpu in rel's parent (itself, or by asking systemd
+ * for the unit whose cgroup rel is)? */
 static bool plan_enables_cpu_for(const struct uc_plan *p, const char *rel)
 {
 	char parent[PATH_MAX];
 
 	if (!uc_cg_parent(rel, parent, sizeof(parent)))
 		return false;
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].kind == UC_KIND_SUBTREE && p->v[i].to == 1 && p->v[i].target &&
-		    !strcmp(p->v[i].target, parent))
+	for (size_t i = 0; i < p->n; i++) {
+		const struct uc_change *c = &p->v[i];
+
+		if (!c->target)
+			continue;
+		if (c->kind == UC_KIND_SUBTREE && c->to == 1 && !strcmp(c->target, parent))
 			return true;
+		if (c->kind == UC_KIND_SYSTEMD && !strcmp(c->target, rel))
+			return true;
+	}
 	return false;
 }
 
@@ -128,7 +137,125 @@ int uc_cg_plan(struct uc_plan *p, const char *rel, int want_min, int want_max)
 	return uc_cg_plan_values(p, rel, a, b);
 }
 
+/* The systemd change planned already for rel or one of its ancestors
+ * (its group), or NULL. */
+static const char *plan_asks_systemd(const struct uc_plan *p, const char *rel)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const char *t = p->v[i].target;
+		size_t len;
+
+		if (p->v[i].kind != UC_KIND_SYSTEMD || !t)
+			continue;
+		len = strlen(t);
+		if (!strncmp(t, rel, len) && (rel[len] == '\0' || rel[len] == '/'))
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * The ancestors of rel, root first, down to its parent: the deepest one
+ * systemd owns that lacks cpu (*owned, -1: none) and whether any other one
+ * lacks it (*foreign: the payload's, below a delegated unit or outside
+ * systemd's tree).
+ */
+static int cpu_gaps(const char *rel, ssize_t *owned_len, bool *foreign)
+{
+	char anc[PATH_MAX] = "";
+	const char *comp = rel;
+	size_t len = 0;
+	int rc;
+
+	*owned_len = -1;
+	*foreign = false;
+	while (*comp == '/')
+		comp++;
+	while (*comp) {
+		bool on, owned;
+
+		if ((rc = uc_cg_subtree_cpu(anc, &on)))
+			return rc;
+		if (!on) {
+			if ((rc = uc_sd_owns_subtree(anc, &owned)))
+				return rc;
+			if (owned)
+				*owned_len = (ssize_t)len;
+			else
+				*foreign = true;
+		}
+		if ((rc = uc_cg_path_next(&comp, anc, sizeof(anc), &len)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int uc_cg_plan_cpu(struct uc_plan *p, const char *rel, bool write_subtree, char *unit, size_t n)
+{
+	char child[PATH_MAX];
+	const char *base, *asked, *r = rel;
+	ssize_t owned_len;
+	bool foreign;
+	long weight;
+	size_t n0 = p->n, next;
+	int rc, added;
+
+	if (n)
+		unit[0] = '\0';
+	while (*r == '/')
+		r++;
+	if (uc_cg_path_escapes(r))
+		return -EXDEV;
+	if ((rc = cpu_gaps(r, &owned_len, &foreign)))
+		return rc;
+	asked = plan_asks_systemd(p, r);
+	if (owned_len < 0 || asked) {
+		if (!foreign)
+			return 0;
+		return write_subtree ? uc_cg_plan_enable_cpu_below(p, r, asked) : -EPERM;
+	}
+	/* the group below the deepest owned gap, on the way to rel: its unit
+	 * asks for cpu, and systemd enables it in every parent up to the root */
+	next = (size_t)owned_len + (owned_len > 0);
+	while (r[next] && r[next] != '/')
+		next++;
+	if (next >= sizeof(child))
+		return -ENAMETOOLONG;
+	memcpy(child, r, next);
+	child[next] = '\0';
+	base = strrchr(child, '/');
+	base = base ? base + 1 : child;
+	if ((size_t)snprintf(unit, n, "%s", base) >= n)
+		return -ENAMETOOLONG;
+	if (!uc_sd_unit_name_ok(base))
+		return -EINVAL;
+	/* the weight it has (or the kernel's default): the ask changes nothing else */
+	if ((rc = uc_sd_cpu_weight(base, &weight)))
+		return rc;
+	if (!uc_plan_add_systemd(p, child, base, weight,
+				 weight == UC_SD_WEIGHT_UNSET ? UC_SD_WEIGHT_DEFAULT : weight))
+		return -ENOMEM;
+	if (!foreign)
+		return 1;
+	/* what is left below the unit (a delegated subtree) is not systemd's */
+	if (!write_subtree) {
+		uc_plan_drop_from(p, n0);
+		return -EPERM;
+	}
+	added = uc_cg_plan_enable_cpu_below(p, r, child);
+	if (added < 0) {
+		uc_plan_drop_from(p, n0);
+		return added;
+	}
+	return added + 1;
+}
+
 int uc_cg_plan_enable_cpu(struct uc_plan *p, const char *rel)
+{
+	return uc_cg_plan_enable_cpu_below(p, rel, NULL);
+}
+
+int uc_cg_plan_enable_cpu_below(struct uc_plan *p, const char *rel, const char *top)
 {
 	struct uc_cg_info info;
 	char anc[PATH_MAX] = "";
@@ -150,7 +277,7 @@ int uc_cg_plan_enable_cpu(struct uc_plan *p, const char *rel)
 
 		if ((rc = uc_cg_subtree_cpu(anc, &on)))
 			goto fail;
-		if (!on) {
+		if (!on && (!top || len >= strlen(top))) {
 			if (!uc_plan_add(p, UC_KIND_SUBTREE, UC_ATTR_CPU_CONTROLLER, anc, 0, 1)) {
 				rc = -ENOMEM;
 				goto fail;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "uclamp/cgroup.h"
+#include "uclamp/systemd.h"
 #include "uclamp/config.h"
 #include "uclamp/sched.h"
 #include "uclamp/selectors.h"
@@ -83,6 +84,30 @@ static int cg_pct(const struct uc_conf_value *v, bool is_max)
 	return v->v.pct100;
 }
 
+/*
+ * A group without cpu files: where systemd owns the parents' subtree_control,
+ * the plan asks systemd to enable cpu (uc_cg_plan_cpu); 0 then. -ENOENT when
+ * that is not the case (the caller explains), another -errno when systemd
+ * cannot be asked (explained here).
+ */
+static int cpu_by_systemd(struct uc_config *c, struct uc_plan *p, const struct cg_want *w)
+{
+	char unit[UC_SD_UNIT_MAX];
+	enum uc_cg_state st;
+	int rc = uc_cg_state(w->rel, &st);
+
+	if (rc || st != UC_CG_CPU_OFF)
+		return -ENOENT;
+	rc = uc_cg_plan_cpu(p, w->rel, false, unit, sizeof(unit));
+	if (rc >= 0 || rc == -EPERM || rc == -EINVAL)
+		return rc > 0 ? 0 : -ENOENT;
+	uc_config_error(c, &w->g->loc, rc,
+			"cgroup '%s' has no cpu.uclamp files and systemd, which owns its parents, "
+			"cannot be asked to enable cpu for %s (%s): run 'systemctl set-property "
+			"--runtime %s CPUWeight=100'", w->g->path, unit, strerror(-rc), unit);
+	return rc;
+}
+
 /* [cgroup PATH]: resolves every path (uc_cg_resolve) first. */
 static int plan_cgroups(struct uc_config *c, struct uc_plan *p)
 {
@@ -109,8 +134,15 @@ static int plan_cgroups(struct uc_config *c, struct uc_plan *p)
 		char rel[PATH_MAX];
 		size_t j;
 
-		rc = uc_cg_resolve(&info, g->path, rel, sizeof(rel));
-		if (rc == -EXDEV)
+		rc = uc_cg_resolve_name(&info, g->path, rel, sizeof(rel));
+		if (rc == -ENOMEDIUM)
+			uc_config_error(c, &g->loc, rc, "unit '%s' has no cgroup: it is not "
+					"running", g->path);
+		else if (rc == -EHOSTDOWN || rc == -ENOPKG)
+			uc_config_error(c, &g->loc, rc, "no cgroup '%s' under %s, and no %s to "
+					"resolve it as a unit name: give the cgroup path", g->path,
+					info.mount, rc == -ENOPKG ? "libsystemd" : "systemd");
+		else if (rc == -EXDEV)
 			uc_config_error(c, &g->loc, -EINVAL,
 					"cgroup path '%s' resolves outside the cgroup mount %s",
 					g->path, info.mount);
@@ -140,6 +172,15 @@ static int plan_cgroups(struct uc_config *c, struct uc_plan *p)
 	}
 	for (size_t i = 0; i < n && !first; i++) {
 		rc = uc_cg_plan(p, w[i].rel, w[i].min, w[i].max);
+		if (rc == -ENOENT) {
+			rc = cpu_by_systemd(c, p, &w[i]);
+			if (!rc)
+				rc = uc_cg_plan(p, w[i].rel, w[i].min, w[i].max);
+			else if (rc != -ENOENT) {
+				first = rc;	/* said */
+				break;
+			}
+		}
 		if (rc == -ENOENT)
 			uc_config_error(c, &w[i].g->loc, -ENOENT,
 					"cgroup '%s' has no cpu.uclamp files: enable the cpu "

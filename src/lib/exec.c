@@ -7,12 +7,14 @@
  * ends the run between two writes, never inside an undo.
  */
 #include <errno.h>
+#include <time.h>
 
 #include "uclamp/cgroup.h"
 #include "uclamp/plan_run.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/identity.h"
+#include "uclamp/systemd.h"
 
 static int real_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
 {
@@ -30,6 +32,23 @@ static int real_subtree_set(const char *path, int enable)
 	return uc_cg_set_subtree_cpu(path, enable);
 }
 
+/* systemd realizes the unit's cgroup after answering: wait (10 s at most,
+ * a slow boot) until cpu is on in the group's parent */
+static int real_systemd_cpu(const struct uc_change *c)
+{
+	const struct timespec step = { 0, 50 * 1000 * 1000 };
+	int rc = uc_sd_set_cpu_weight(c->label, c->to);
+
+	for (int i = 0; !rc && i < 200; i++) {
+		enum uc_cg_state st;
+
+		if ((rc = uc_cg_state(c->target, &st)) || st != UC_CG_CPU_OFF)
+			return rc;
+		nanosleep(&step, NULL);
+	}
+	return rc ? rc : -ETIMEDOUT;
+}
+
 static int real_writable(const struct uc_change *c)
 {
 	switch (c->kind) {
@@ -39,6 +58,7 @@ static int real_writable(const struct uc_change *c)
 	case UC_KIND_SUBTREE:
 		return uc_cg_writable(c->target, uc_attr_name(c->kind, c->attr));
 	case UC_KIND_TASK:
+	case UC_KIND_SYSTEMD:
 		break;
 	}
 	return 0;
@@ -49,6 +69,7 @@ const struct uc_exec_ops uc_exec_default_ops = {
 	.sysctl_write = uc_sysctl_write,
 	.cgroup_write = real_cgroup_write,
 	.subtree_set = real_subtree_set,
+	.systemd_cpu = real_systemd_cpu,
 	.task_start = uc_task_start_time,
 	.task_member = uc_task_in_process,
 	.writable = real_writable,
@@ -132,6 +153,8 @@ static int run_one(const struct uc_exec_ops *ops, struct uc_change *c, size_t n,
 		return ops->cgroup_write(c->target, c->attr, undo ? c->from : c->to);
 	case UC_KIND_SUBTREE:
 		return ops->subtree_set(c->target, (int)(undo ? c->from : c->to));
+	case UC_KIND_SYSTEMD:
+		return undo ? 0 : ops->systemd_cpu ? ops->systemd_cpu(c) : -ENOSYS;
 	}
 	return -EINVAL;
 }
@@ -161,7 +184,9 @@ static void roll_back(struct uc_plan *p, size_t upto, const struct uc_exec_ops *
 			start--;
 		n = i - start;
 		i = start;
-		if (p->v[start].state != UC_CH_DONE)
+		/* systemd's cpu stays on (a runtime property, like systemctl
+		 * set-property --runtime): no clamp came with it, it is done */
+		if (p->v[start].state != UC_CH_DONE || p->v[start].kind == UC_KIND_SYSTEMD)
 			continue;
 		rc = run_one(ops, &p->v[start], n, true, &seen);
 		if (rc == 0) {

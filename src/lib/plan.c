@@ -44,6 +44,7 @@ static bool change_flips(enum uc_kind kind, enum uc_attr attr, long from, long t
 	case UC_KIND_SYSCTL:
 		return from != to;
 	case UC_KIND_SUBTREE:
+	case UC_KIND_SYSTEMD:	/* cpu.uclamp.* are created with the defaults: no write */
 		return false;
 	}
 	return true;
@@ -91,6 +92,20 @@ struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, cons
 		c->sa = *sa;
 	if (comm && *comm && !(c->label = strdup(comm))) {
 		p->n--;
+		return NULL;
+	}
+	return c;
+}
+
+struct uc_change *uc_plan_add_systemd(struct uc_plan *p, const char *rel, const char *unit,
+				      long from, long to)
+{
+	struct uc_change *c = uc_plan_add(p, UC_KIND_SYSTEMD, UC_ATTR_CPU_WEIGHT, rel, from, to);
+
+	if (!c)
+		return NULL;
+	if (!(c->label = strdup(unit))) {
+		uc_plan_drop_from(p, p->n - 1);
 		return NULL;
 	}
 	return c;
@@ -167,6 +182,7 @@ const char *uc_kind_name(enum uc_kind kind)
 	case UC_KIND_SYSCTL: return "sysctl";
 	case UC_KIND_CGROUP: return "cgroup";
 	case UC_KIND_SUBTREE: return "subtree";
+	case UC_KIND_SYSTEMD: return "systemd";
 	}
 	return "?";
 }
@@ -178,6 +194,8 @@ const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr)
 		return attr == UC_ATTR_MIN ? "cpu.uclamp.min" : "cpu.uclamp.max";
 	case UC_KIND_SUBTREE:
 		return "cgroup.subtree_control";
+	case UC_KIND_SYSTEMD:
+		return "CPUWeight (runtime)";
 	case UC_KIND_SYSCTL:	/* the knob: the target already names the sysctl */
 		return uc_sysctl_knob(attr) ? uc_sysctl_knob(attr)->knob : "?";
 	case UC_KIND_TASK:
@@ -220,13 +238,18 @@ const char *uc_change_target(const struct uc_change *c, char *buf, size_t n)
 	case UC_KIND_SUBTREE:
 		snprintf(buf, n, "%s", c->target && *c->target ? c->target : "/");
 		break;
+	case UC_KIND_SYSTEMD:
+		snprintf(buf, n, "ask systemd: enable cpu for %s", c->label ? c->label : "?");
+		break;
 	}
 	return buf;
 }
 
 const char *uc_change_value(const struct uc_change *c, long v, char *buf, size_t n)
 {
-	if (c->attr == UC_ATTR_RESET_ON_FORK || c->attr == UC_ATTR_CPU_CONTROLLER)
+	if (c->kind == UC_KIND_SYSTEMD && v < 0)
+		snprintf(buf, n, "unset");
+	else if (c->attr == UC_ATTR_RESET_ON_FORK || c->attr == UC_ATTR_CPU_CONTROLLER)
 		snprintf(buf, n, "%s", v ? "yes" : "no");
 	else if (c->kind == UC_KIND_CGROUP)
 		uc_pct100_format((int)v, buf, n);

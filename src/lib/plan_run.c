@@ -80,7 +80,7 @@ static int check_writable(struct uc_plan *p, const struct uc_exec_ops *ops, stru
 
 		if (c->kind == UC_KIND_TASK)
 			continue;
-		enables_cpu |= c->kind == UC_KIND_SUBTREE;
+		enables_cpu |= c->kind == UC_KIND_SUBTREE || c->kind == UC_KIND_SYSTEMD;
 		rc = ops->writable(c);
 		if (!rc || (rc == -ENOENT && enables_cpu && c->kind == UC_KIND_CGROUP))
 			continue;

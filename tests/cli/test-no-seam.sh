@@ -49,7 +49,7 @@ same "$K/sched_util_clamp_min" 333
 
 # the variables' names are not even in the binary (compiled out, not ignored):
 # the fake root, the watch daemon's shrunk receive buffer, the fake cgroup tree
-for v in UCLAMPCTL_SYSROOT UCLAMPCTL_TEST_RCVBUF UCLAMPCTL_TEST_CGROUP2; do
+for v in UCLAMPCTL_SYSROOT UCLAMPCTL_TEST_RCVBUF UCLAMPCTL_TEST_CGROUP2 UCLAMPCTL_TEST_SYSTEMD; do
 	if grep -q "$v" "$R"; then
 		_fail "uclampctl contains the string $v"
 	else

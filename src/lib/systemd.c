@@ -1,0 +1,362 @@
+/*
+ * systemd's cgroups: unit names, who owns a subtree_control, and the three
+ * bus calls (uclamp/systemd.h). The bus goes to systemd's private socket
+ * when root (as systemctl does: it answers before dbus.service runs, e.g.
+ * for uclampctl-apply.service at boot), else to the system bus.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef HAVE_LIBSYSTEMD
+#include <dlfcn.h>
+#include <systemd/sd-bus.h>
+#endif
+
+#include "uclamp/cgroup.h"
+#include "uclamp/sysroot.h"
+#include "uclamp/systemd.h"
+
+/* The unit types that have a cgroup, and their D-Bus interface. */
+static const struct {
+	const char *suffix, *iface;
+} types[] = {
+	{ ".service", "org.freedesktop.systemd1.Service" },
+	{ ".scope", "org.freedesktop.systemd1.Scope" },
+	{ ".slice", "org.freedesktop.systemd1.Slice" },
+	{ ".socket", "org.freedesktop.systemd1.Socket" },
+	{ ".mount", "org.freedesktop.systemd1.Mount" },
+	{ ".swap", "org.freedesktop.systemd1.Swap" },
+};
+
+static const char *iface_of(const char *unit)
+{
+	size_t len = strlen(unit);
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t sl = strlen(types[i].suffix);
+
+		if (len > sl && !strcmp(unit + len - sl, types[i].suffix))
+			return types[i].iface;
+	}
+	return NULL;
+}
+
+bool uc_sd_unit_name_ok(const char *name)
+{
+	size_t len = strlen(name);
+	int at = 0;
+
+	if (!len || len >= UC_SD_UNIT_MAX || name[0] == '.' || !iface_of(name))
+		return false;
+	for (const char *s = name; *s; s++) {
+		if (*s == '@' && ++at > 1)
+			return false;
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    ":_.\\-@", *s))
+			return false;
+	}
+	/* "a@.service" is a template: it never has a cgroup */
+	return !strstr(name, "@.");
+}
+
+bool uc_sd_booted(void)
+{
+	return uc_exists("/run/systemd/system");
+}
+
+int uc_sd_owns_subtree(const char *rel, bool *owned)
+{
+	char prefix[PATH_MAX] = "";
+	const char *s = rel;
+	size_t len = 0;
+	int rc;
+
+	*owned = false;
+	if (!uc_sd_booted())
+		return 0;
+	while (*s == '/')
+		s++;
+	/* every component a unit, none delegated; the root is systemd's */
+	while ((rc = uc_cg_path_next(&s, prefix, sizeof(prefix), &len)) == 1) {
+		const char *base = strrchr(prefix, '/');
+		bool delegated;
+
+		if (!uc_sd_unit_name_ok(base ? base + 1 : prefix))
+			return 0;
+		if ((rc = uc_cg_delegated(prefix, &delegated)))
+			return rc;
+		if (delegated)
+			return 0;
+	}
+	if (rc < 0)
+		return rc;
+	*owned = true;
+	return 0;
+}
+
+/* ---- the bus ---------------------------------------------------------------- */
+
+#ifdef HAVE_LIBSYSTEMD
+bool uc_sd_lib(const char *const *names, void **fns, size_t n)
+{
+	static void *h;
+
+	if (!h && !(h = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL)))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(fns[i] = dlsym(h, names[i])))
+			return false;
+	return true;
+}
+
+/* the bus calls; a union: dlsym's void * in, typed functions out (POSIX
+ * function pointers and void * are alike) */
+static const char *const sd_names[] = {
+	"sd_bus_new", "sd_bus_set_address", "sd_bus_start", "sd_bus_open_system",
+	"sd_bus_flush_close_unref", "sd_bus_call_method", "sd_bus_message_read",
+	"sd_bus_message_unref", "sd_bus_get_property_string", "sd_bus_get_property_trivial",
+	"sd_bus_error_free", "sd_bus_error_has_name", "sd_bus_error_get_errno",
+};
+#define SD_NFNS (sizeof(sd_names) / sizeof(sd_names[0]))
+static union {
+	struct {
+		__typeof__(sd_bus_new) *new_bus;
+		__typeof__(sd_bus_set_address) *set_address;
+		__typeof__(sd_bus_start) *start;
+		__typeof__(sd_bus_open_system) *open_system;
+		__typeof__(sd_bus_flush_close_unref) *close_unref;
+		__typeof__(sd_bus_call_method) *call_method;
+		__typeof__(sd_bus_message_read) *message_read;
+		__typeof__(sd_bus_message_unref) *message_unref;
+		__typeof__(sd_bus_get_property_string) *get_string;
+		__typeof__(sd_bus_get_property_trivial) *get_trivial;
+		__typeof__(sd_bus_error_free) *error_free;
+		__typeof__(sd_bus_error_has_name) *error_has_name;
+		__typeof__(sd_bus_error_get_errno) *error_errno;
+	} f;
+	void *v[SD_NFNS];
+} sdu;
+#define sd sdu.f
+_Static_assert(sizeof(sdu.f) == sizeof(sdu.v), "one pointer per name");
+
+static bool have_sd(void)
+{
+	static int state = -1;
+
+	if (state < 0)
+		state = uc_sd_lib(sd_names, sdu.v, SD_NFNS);
+	return state;
+}
+
+static const char sd_dest[] = "org.freedesktop.systemd1";
+static const char sd_path[] = "/org/freedesktop/systemd1";
+static const char sd_manager[] = "org.freedesktop.systemd1.Manager";
+
+static int bus_open(sd_bus **bus)
+{
+	int rc;
+
+	*bus = NULL;
+	if (!have_sd())
+		return -ENOPKG;
+	if (!uc_sd_booted())
+		return -EHOSTDOWN;
+	if (geteuid() == 0 && sd.new_bus(bus) >= 0) {
+		if (sd.set_address(*bus, "unix:path=/run/systemd/private") >= 0 &&
+		    sd.start(*bus) >= 0)
+			return 0;
+		sd.close_unref(*bus);
+		*bus = NULL;
+	}
+	rc = sd.open_system(bus);
+	return rc < 0 ? -EHOSTDOWN : 0;
+}
+
+/* A bus error as one of uclamp/systemd.h's -errno. */
+static int bus_err(const sd_bus_error *e, int rc)
+{
+	int err = sd.error_errno(e);
+
+	if (sd.error_has_name(e, "org.freedesktop.systemd1.NoSuchUnit"))
+		return -ENOENT;
+	if (err == EACCES || err == EPERM ||
+	    sd.error_has_name(e, "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired"))
+		return -EACCES;
+	if (rc == -ENOENT || rc == -ECONNREFUSED)
+		return -EHOSTDOWN;
+	return -EIO;
+}
+
+/* The unit's object path into path (a loaded unit). */
+static int unit_path(sd_bus *bus, const char *unit, char *path, size_t n)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *m = NULL;
+	const char *p = NULL;
+	int rc = sd.call_method(bus, sd_dest, sd_path, sd_manager, "GetUnit", &e, &m, "s", unit);
+
+	if (rc < 0)
+		rc = bus_err(&e, rc);
+	else if (sd.message_read(m, "o", &p) < 0 || !p)
+		rc = -EIO;
+	else
+		rc = (size_t)snprintf(path, n, "%s", p) >= n ? -ENAMETOOLONG : 0;
+	sd.error_free(&e);
+	sd.message_unref(m);
+	return rc;
+}
+
+/* Read one property of the unit (a loaded one) through get(). */
+static int unit_property(const char *unit, const char *name,
+			 int (*get)(sd_bus *bus, const char *path, const char *iface,
+				    const char *name, sd_bus_error *e, void *out),
+			 void *out)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	char path[512];
+	sd_bus *bus;
+	int rc = bus_open(&bus);
+
+	if (rc)
+		return rc;
+	rc = unit_path(bus, unit, path, sizeof(path));
+	if (!rc && (rc = get(bus, path, iface_of(unit), name, &e, out)) < 0)
+		rc = bus_err(&e, rc);
+	sd.error_free(&e);
+	sd.close_unref(bus);
+	return rc < 0 ? rc : 0;
+}
+
+static int get_string(sd_bus *bus, const char *path, const char *iface, const char *name,
+		      sd_bus_error *e, void *out)
+{
+	return sd.get_string(bus, sd_dest, path, iface, name, e, out);
+}
+
+static int get_u64(sd_bus *bus, const char *path, const char *iface, const char *name,
+		   sd_bus_error *e, void *out)
+{
+	return sd.get_trivial(bus, sd_dest, path, iface, name, e, 't', out);
+}
+
+static int real_unit_cgroup(const char *unit, char *cg, size_t n)
+{
+	char *s = NULL;
+	int rc = unit_property(unit, "ControlGroup", get_string, &s);
+
+	if (!rc)
+		rc = !s || !*s ? -ENOMEDIUM :
+		     (size_t)snprintf(cg, n, "%s", s) >= n ? -ENAMETOOLONG : 0;
+	free(s);
+	return rc;
+}
+
+static int real_cpu_weight(const char *unit, long *weight)
+{
+	uint64_t w = UINT64_MAX;
+	int rc = unit_property(unit, "CPUWeight", get_u64, &w);
+
+	/* UINT64_MAX: systemd's CGROUP_WEIGHT_INVALID, not set */
+	*weight = w > 10000 ? UC_SD_WEIGHT_UNSET : (long)w;
+	return rc;
+}
+
+static int real_set_cpu_weight(const char *unit, long weight)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus *bus;
+	int rc = bus_open(&bus);
+
+	if (rc)
+		return rc;
+	rc = sd.call_method(bus, sd_dest, sd_path, sd_manager, "SetUnitProperties", &e, NULL,
+			    "sba(sv)", unit, 1, 1, "CPUWeight", "t", (uint64_t)weight);
+	rc = rc < 0 ? bus_err(&e, rc) : 0;
+	sd.error_free(&e);
+	sd.close_unref(bus);
+	return rc;
+}
+#else
+bool uc_sd_lib(const char *const *names, void **fns, size_t n)
+{
+	(void)names, (void)fns, (void)n;
+	return false;
+}
+
+static int real_unit_cgroup(const char *unit, char *cg, size_t n)
+{
+	(void)unit, (void)cg, (void)n;
+	return -ENOPKG;
+}
+
+static int real_cpu_weight(const char *unit, long *weight)
+{
+	(void)unit;
+	*weight = UC_SD_WEIGHT_UNSET;
+	return -ENOPKG;
+}
+
+static int real_set_cpu_weight(const char *unit, long weight)
+{
+	(void)unit, (void)weight;
+	return -ENOPKG;
+}
+#endif
+
+static const struct uc_sd_ops real_ops = {
+	.unit_cgroup = real_unit_cgroup,
+	.cpu_weight = real_cpu_weight,
+	.set_cpu_weight = real_set_cpu_weight,
+};
+
+static const struct uc_sd_ops *ops;
+
+void uc_sd_use(const struct uc_sd_ops *o)
+{
+	ops = o;
+}
+
+static const struct uc_sd_ops *get_ops(void)
+{
+	const struct uc_sd_ops *t;
+
+	if (ops)
+		return ops;
+	t = uc_test_sd_ops();
+	return t ? t : &real_ops;
+}
+
+int uc_sd_unit_cgroup(const char *unit, char *cg, size_t n)
+{
+	if (!uc_sd_unit_name_ok(unit))
+		return -EINVAL;
+	if (!uc_sd_booted())
+		return -EHOSTDOWN;
+	return get_ops()->unit_cgroup(unit, cg, n);
+}
+
+int uc_sd_cpu_weight(const char *unit, long *weight)
+{
+	*weight = UC_SD_WEIGHT_UNSET;
+	if (!uc_sd_unit_name_ok(unit))
+		return -EINVAL;
+	if (!uc_sd_booted())
+		return -EHOSTDOWN;
+	return get_ops()->cpu_weight(unit, weight);
+}
+
+int uc_sd_set_cpu_weight(const char *unit, long weight)
+{
+	if (!uc_sd_unit_name_ok(unit))
+		return -EINVAL;
+	if (!uc_sd_booted())
+		return -EHOSTDOWN;
+	if (weight < 1 || weight > 10000)
+		return -ERANGE;
+	return get_ops()->set_cpu_weight(unit, weight);
+}
