@@ -29,7 +29,8 @@
 #
 # Knobs (environment): R (rounds, default 7), MODES (default "icount wall"),
 # PIPE_LOOPS (50000), MSG_GROUPS (2), MSG_LOOPS (50), UDP_ROUNDS (20000),
-# OUT (raw results, default ./fastpath-cost.out), VM_TIMEOUT (s, 3000).
+# OUT (raw results, default ./fastpath-cost.out), VM_TIMEOUT (s, 3000),
+# BOOT=0 (no boot: the table again from the results in OUT).
 set -euo pipefail
 
 PIPE_LOOPS=${PIPE_LOOPS:-50000}
@@ -118,6 +119,7 @@ for mode in $MODES; do
 	*) echo "fastpath-cost: unknown mode '$mode' in MODES (icount, wall)" >&2; exit 2 ;;
 	esac
 	for key in off on; do
+		[ "${BOOT:-1}" = 0 ] && continue
 		echo "fastpath-cost: $mode, key $key (R=$R) -> $OUT/$mode-$key.txt" >&2
 		# tsc=reliable: the clocksource watchdog drops the TSC under TCG and
 		# leaves jiffies (4 ms steps); under -icount the TSC counts instructions
@@ -144,6 +146,7 @@ for mode in $MODES; do
 	icount) what="instructions per" ;;
 	wall) what="wall ns per" ;;
 	esac
+	[ -s "$OUT/$mode-off.txt" ] && [ -s "$OUT/$mode-on.txt" ] || continue
 	for w in $WORKLOADS; do
 		off=$(per_op "$OUT/$mode-off.txt" "$w" | median)
 		on=$(per_op "$OUT/$mode-on.txt" "$w" | median)
