@@ -3,6 +3,7 @@
 set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC_DIR=$(cd "$BENCH_DIR/.." && pwd)
+. "$BENCH_DIR/stats.sh"
 : "${UCLAMPCTL:?set UCLAMPCTL to the uclampctl binary (run-vm.sh -e UCLAMPCTL=...)}"
 R=${R:-7}	# rounds; medians count
 WORK=$(mktemp -d /tmp/uclampctl-bench.XXXXXX)
@@ -59,9 +60,6 @@ need_pids() {
 			die "cannot raise kernel.pid_max ($max) for $1 tasks"
 	fi
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# ratio A B: A/B with two decimals
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 # ksyms_pad FILE LINES: pad a mkkcore.py kallsyms to LINES lines in a
 # distro kernel's order: text (60%) before _etext, data (15%) before the
 # static keys, module symbols (25%) last

@@ -27,10 +27,8 @@ const char *uc_guard_warning(enum uc_key_state key)
 	if (key == UC_KEY_OFF)
 		return "this will enable the uclamp fast path (static key "
 		       "sched_uclamp_used) until reboot:\n"
-		       "every task wakeup then pays for clamp accounting (upstream measured up to "
-		       "3% on wakeup-heavy netperf UDP)";
+		       "every task wakeup then pays for clamp accounting (" UC_FASTPATH_COST ")";
 	return "this may enable the uclamp fast path (static key sched_uclamp_used; its state "
 	       "is unknown) until reboot:\n"
-	       "every task wakeup then pays for clamp accounting (upstream measured up to 3% on "
-	       "wakeup-heavy netperf UDP)";
+	       "every task wakeup then pays for clamp accounting (" UC_FASTPATH_COST ")";
 }
