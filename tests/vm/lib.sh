@@ -18,6 +18,8 @@
 #   consented_conf FILE     write '[fast-path] allow-enable = yes', then stdin, to FILE
 #   expect_cg_layout REGEX  fail unless the key is still 0 after boot and 'cgroup show -v'
 #                           names the layout REGEX
+#   watch_prom SOCK         'watch status --format=prometheus' of the daemon on SOCK
+#   watch_metric SOCK NAME  the value of uclampctl_watch_NAME (labels included) there
 #   skip_scenario "why"     this kernel lacks what the scenario needs: exit 77
 #                           after the checks made so far (run.sh: SKIP, a failure
 #                           when UCLAMP_VM_NO_SKIP=1, as CI sets for its own kernel)
@@ -99,6 +101,8 @@ expect_cg_layout() {
 	expect_rc 0 uclampctl -v cgroup show
 	expect_out "$1"
 }
+watch_prom() { "$UCLAMPCTL" watch status --format=prometheus --socket "$1"; }
+watch_metric() { watch_prom "$1" | awk -v m="uclampctl_watch_$2" 'index($0, m " ") == 1 { print $2 }'; }
 skip_scenario() {
 	if [ "$FAILS" != 0 ]; then done_scenario; fi
 	echo "  scenario SKIPPED: $*"

@@ -20,15 +20,15 @@ consented_conf "$T/w.conf" <<CONF
 comm = uc-probe
 max = 300
 CONF
-status() { "$UCLAMPCTL" watch status --format=prometheus --socket "$T/s.sock"; }
-metric() { status | awk -v m="$1" 'index($0, m " ") == 1 { print $2 }'; }
+status() { watch_prom "$T/s.sock"; }
+metric() { watch_metric "$T/s.sock" "$1"; }
 "$UCLAMPCTL" watch -c "$T/w.conf" --socket "$T/s.sock" >"$T/log" 2>&1 & W=$!
 for _ in $(seq 300); do status >/dev/null 2>&1 && break; sleep 0.1; done
 check "the daemon answers" status >/dev/null
 check "the log says the socket filter is on" grep -q 'socket-filtered events' "$T/log"
-F0=$(metric 'uclampctl_watch_events_total{type="fork"}')
-X0=$(metric 'uclampctl_watch_events_total{type="exit"}')
-E0=$(metric 'uclampctl_watch_events_total{type="exec"}')
+F0=$(metric 'events_total{type="fork"}')
+X0=$(metric 'events_total{type="exit"}')
+E0=$(metric 'events_total{type="exec"}')
 mkfifo "$T/never"
 exec 3<>"$T/never"
 read -r -t 2 -u 3 _ || true	# the queries' own events reach it first
@@ -45,16 +45,16 @@ read -r -t 1 -u 3 _ || true
 cs; c1=$CS
 echo "  $N forks and exits: the daemon woke $((c1 - c0)) times"
 check "at most $MAXWAKE wakeups in the storm ($((c1 - c0)))" test $((c1 - c0)) -le $MAXWAKE
-F1=$(metric 'uclampctl_watch_events_total{type="fork"}')
-X1=$(metric 'uclampctl_watch_events_total{type="exit"}')
-E1=$(metric 'uclampctl_watch_events_total{type="exec"}')
+F1=$(metric 'events_total{type="fork"}')
+X1=$(metric 'events_total{type="exit"}')
+E1=$(metric 'events_total{type="exec"}')
 echo "  events received: fork $F0 -> $F1, exit $X0 -> $X1, exec $E0 -> $E1"
 check "no fork event reached it ($F0 -> $F1)" test "$F1" = "$F0"
 check "no exit event reached it ($X0 -> $X1)" test "$X1" = "$X0"
 run "$T/uc-probe" 300 5000
 expect_out '^clamped'
-check "and it counted that exec ($E1 -> $(metric 'uclampctl_watch_events_total{type="exec"}'))" \
-	test "$(metric 'uclampctl_watch_events_total{type="exec"}')" -gt "$E1"
+check "and it counted that exec ($E1 -> $(metric 'events_total{type="exec"}'))" \
+	test "$(metric 'events_total{type="exec"}')" -gt "$E1"
 kill -TERM $W
 wait $W
 check "SIGTERM: exit 0" test $? = 0

@@ -17,8 +17,8 @@ consented_conf "$T/w.conf" <<CONF
 comm = uc-sleep
 max = 300
 CONF
-status() { "$UCLAMPCTL" watch status --format=prometheus --socket "$T/s.sock"; }
-metric() { status | awk -v m="uclampctl_watch_$1" '$1 == m { print $2 }'; }
+status() { watch_prom "$T/s.sock"; }
+metric() { watch_metric "$T/s.sock" "$1"; }
 
 UCLAMPCTL_TEST_RCVBUF=4096 "$UCLAMPCTL_TEST" watch -c "$T/w.conf" --socket "$T/s.sock" \
 	>"$T/log" 2>&1 & W=$!
