@@ -7,7 +7,8 @@
 #   FUZZ_CC        a compiler with libFuzzer (default clang)
 #   FUZZ_SRCDIR    the source tree (default: two levels up from here)
 #   FUZZ_CPPFLAGS  include paths and defines of the library build
-#   FUZZ_LIB_SRCS  the library's .c files, relative to FUZZ_SRCDIR
+#   FUZZ_LIB_SRCS  the library's .c files and its test seams (built with
+#                  -DUC_TEST_SEAMS), relative to FUZZ_SRCDIR
 #   FUZZ_LIBS      the libraries libuclamp links with
 # Objects are rebuilt when a source or any header is newer than them.
 # A listed target whose source is missing is skipped with a warning (the
@@ -50,7 +51,7 @@ compile() {	# OBJ SRC [extra flags]
 }
 
 objs=()
-for s in "${lib_srcs[@]}" src/lib/sysroot_seam.c tests/fuzz/fuzz_root.c; do
+for s in "${lib_srcs[@]}" tests/fuzz/fuzz_root.c; do
 	o=$out/obj/$(basename "$s" .c).o
 	compile "$o" "$src/$s" -DUC_TEST_SEAMS -I"$here" '-DSYSCONFDIR="/nonexistent"'
 	objs+=("$o")
