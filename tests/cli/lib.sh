@@ -10,6 +10,7 @@
 #   same FILE TEXT          FILE's content is exactly TEXT
 #   finish                  print "N passed, N failed" and exit accordingly
 #   alias_value VALUE NAME  show VALUE as NAME in the bad-input log (PIDs, paths)
+#   use_tmux                skip (77) without tmux; panes run under /bin/sh
 #
 # Bad inputs: every case expected to fail (any nonzero exit but check's
 # states) is logged to $TESTS_BUILDDIR/cli/NAME.bad, one tab-separated line:
@@ -123,4 +124,17 @@ is() {	# is "what" EXPR WANT
 finish() {
 	echo "$PASS passed, $FAIL failed"
 	[ "$FAIL" = 0 ] && [ "$PASS" -gt 0 ]
+}
+
+# use_tmux: the test drives a real terminal through tmux (skipped without it).
+# tmux runs a pane's command with $SHELL, else with the user's login shell: as
+# nobody in CI's distcheck (no SHELL in the environment) that is
+# /usr/sbin/nologin, the pane never runs, and a 'tmux wait-for' on it waited
+# until CI's time limit. Name a real shell.
+use_tmux() {
+	if ! command -v tmux >/dev/null; then
+		echo "SKIP: tmux is not installed"
+		exit 77
+	fi
+	export SHELL=/bin/sh
 }

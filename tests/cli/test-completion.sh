@@ -28,6 +28,9 @@ USERS=$(getent passwd | cut -d: -f1 | grep '^ro' | sort -u | tr '\n' ' ')
 # bash in tmux: the completion function is wrapped to record what it answered
 # for the words readline gave it (e.g. "--format" "=" "j" for --format=j)
 bt() { tmux -L "$BSOCK" "$@"; }
+# tmux runs the pane's command with $SHELL, else the login shell (nologin for
+# nobody): see use_tmux in lib.sh (tmux is optional here, so not use_tmux)
+export SHELL=/bin/sh
 bash_start() {
 	local n=0
 	cat >"$T/bashrc" <<EOF
