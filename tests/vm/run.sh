@@ -8,12 +8,8 @@
 #   output of each is printed whole when it ends.
 # A scenario that exits 77 (skip_scenario: this kernel lacks a feature) is a
 # SKIP, or a failure when UCLAMP_VM_NO_SKIP=1.
-# Kernel: $UCLAMP_VM_KERNEL, else the project's own: built once with
-# tests/vm/build-kernel.sh (Debian linux-source-6.1 + tests/vm/kernel.config,
-# which has PID namespaces for pidns-proc) into
-# $UCLAMP_KERNEL_CACHE/<hash of kernel.config>/bzImage (default cache
-# /var/tmp/uclampctl-kernel): a changed fragment is a new directory, so a
-# stale kernel is never booted. ~5-10 min the first time, then cached.
+# Kernel: $UCLAMP_VM_KERNEL, else the project's own (tests/vm/kernel.sh: built
+# once from Debian's linux-source-6.1 + tests/vm/kernel.config, then cached).
 # In CI (CI=true) a missing prerequisite is a failure, never a skip.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -40,20 +36,7 @@ skip_or_die() {
 
 kernel=${UCLAMP_VM_KERNEL:-}
 if [ -z "$kernel" ]; then
-	cache=${UCLAMP_KERNEL_CACHE:-/var/tmp/uclampctl-kernel}
-	kdir=$cache/$(sha256sum <"$here/kernel.config" | cut -c1-12)
-	kernel=$kdir/bzImage
-	if [ ! -f "$kernel" ]; then
-		# its own work tree per fragment, one build at a time: two builds in
-		# one tree (another fragment's .config) break each other
-		mkdir -p "$kdir" && exec 9>"$kdir/.lock" && flock 9 || die "cannot lock $kdir"
-		if [ ! -f "$kernel" ]; then
-			echo "vm: building the test kernel from Debian's linux-source-6.1 and" \
-			     "tests/vm/kernel.config into $kdir (~5-10 min, once)" >&2
-			"$here/build-kernel.sh" -w "$kdir/work" -o "$kernel" >&2 || die "kernel build failed"
-		fi
-		exec 9>&-
-	fi
+	kernel=$("$here/kernel.sh") || die "no project kernel (tests/vm/kernel.sh failed)"
 fi
 [ -f "$kernel" ] || skip_or_die "no uclamp kernel at $kernel"
 export UCLAMP_VM_KERNEL=$kernel RUN_VM_QUIET_TCG=1
