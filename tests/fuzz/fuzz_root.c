@@ -87,3 +87,19 @@ char *fuzz_str(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	return s;
 }
+
+bool fuzz_dotdot(const char *path)
+{
+	const char *c = path;
+
+	while (*c) {
+		size_t len = strcspn(c, "/");
+
+		if (len == 2 && c[0] == '.' && c[1] == '.')
+			return true;
+		c += len;
+		if (*c)
+			c++;
+	}
+	return false;
+}
