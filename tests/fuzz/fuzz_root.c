@@ -90,16 +90,17 @@ char *fuzz_str(const uint8_t *data, size_t size)
 
 bool fuzz_dotdot(const char *path)
 {
-	const char *c = path;
+	/* "/path/" holds "/../" exactly when path has a ".." component */
+	size_t len = strlen(path);
+	char *s = malloc(len + 3);
+	bool found;
 
-	while (*c) {
-		size_t len = strcspn(c, "/");
-
-		if (len == 2 && c[0] == '.' && c[1] == '.')
-			return true;
-		c += len;
-		if (*c)
-			c++;
-	}
-	return false;
+	if (!s)
+		abort();
+	s[0] = '/';
+	memcpy(s + 1, path, len);
+	memcpy(s + 1 + len, "/", 2);
+	found = strstr(s, "/../") != NULL;
+	free(s);
+	return found;
 }

@@ -26,10 +26,17 @@
 
 /* the groups of the fake tree, relative to the mount */
 static const char *const groups[] = {
-	"", "init.scope", "system.slice", "system.slice/u.service",
-	"system.slice/nginx.service", "system.slice/foo\\x2dbar.service",
-	"system.slice/system-getty.slice", "system.slice/system-getty.slice/getty@tty1.service",
-	"user.slice", "user.slice/user-1000.slice", "user.slice/user-1000.slice/user@1000.service",
+	"",
+	"init.scope",
+	"system.slice",
+	"system.slice/u.service",
+	"system.slice/nginx.service",
+	"system.slice/foo\\x2dbar.service",
+	"system.slice/system-getty.slice",
+	"system.slice/system-getty.slice/getty@tty1.service",
+	"user.slice",
+	"user.slice/user-1000.slice",
+	"user.slice/user-1000.slice/user@1000.service",
 	"user.slice/user-1000.slice/session-2.scope",
 };
 
@@ -37,7 +44,7 @@ static struct uc_cg_info info;
 static char mreal[PATH_MAX];
 
 static struct {
-	int rc;			/* the bus's result, 0: answer */
+	int rc; /* the bus's result, 0: answer */
 	const char *name, *answer;
 	int calls;
 } bus;
@@ -63,7 +70,7 @@ static int s_unit_cgroup(const char *unit, char *cg, size_t n)
 static int s_cpu_weight(const char *unit, long *weight)
 {
 	(void)unit, (void)weight;
-	abort();	/* resolving never asks for these */
+	abort(); /* resolving never asks for these */
 }
 
 static int s_set_cpu_weight(const char *unit, long weight)
@@ -143,8 +150,9 @@ static bool alnum(char c)
  */
 static bool unit_rule(const char *n)
 {
-	static const char *const types[] = { "service", "scope", "slice", "socket", "mount",
-					     "swap" };
+	static const char *const types[] = {
+		"service", "scope", "slice", "socket", "mount", "swap"
+	};
 	const char *e = strrchr(n, '.'), *at = strchr(n, '@');
 	size_t len = strlen(n);
 	bool typed = false;
@@ -159,7 +167,7 @@ static bool unit_rule(const char *n)
 		if (!alnum(*c) && !strchr(":-_.\\@", *c))
 			return false;
 	if (at == n || (at && e <= at + 1))
-		return false;	/* "@x.service"; a template has no cgroup */
+		return false; /* "@x.service"; a template has no cgroup */
 	return n[0] != '.' && !(at && (strchr(at + 1, '@') || at[1] == '.'));
 }
 
