@@ -45,7 +45,7 @@ const char *uc_key_state_name(enum uc_key_state s);
  * and status's advice quote this one wording. */
 #define UC_FASTPATH_COST \
 	"measured here: +5.8% instructions per pipe ping-pong, +3.0% per UDP " \
-	"ping-pong (6.1, TCG); published: -8% to +16%; see bench/README.md"
+	"ping-pong (6.1, TCG); published: -8% to +16%; see uclampctl(8)"
 
 enum uc_fp_source {
 	UC_FP_SRC_NONE,

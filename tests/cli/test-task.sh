@@ -419,7 +419,7 @@ if command -v python3 >/dev/null; then
 	fake_key 0
 	t "set without --yes, no terminal, key off" 3 "$UCLAMPCTL" task set --max "$OTHER_MAX" "$S1" "$S2"
 	has "refused: this will enable the uclamp fast path"
-	has "clamp accounting \(measured here: .*; see bench/README\.md\)$"
+	has "clamp accounting \(measured here: .*; see uclampctl\(8\)\)$"
 	has "nothing changed"
 	hasnt "changed [0-9]"
 	t "dry run says it would enable the key" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n "$S1"

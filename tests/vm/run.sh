@@ -62,14 +62,14 @@ run_one() {
 		# (stretched by UCLAMP_VM_TIMEOUT_SCALE on a loaded machine)
 		tmo=$(sed -n 's/^# vm-timeout: *\([0-9][0-9]*\).*/\1/p' "$s" | head -n 1)
 		tmo=$(( ${tmo:-240} * ${UCLAMP_VM_TIMEOUT_SCALE:-1} ))
-		"$here/run-vm.sh" -t "$tmo" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} "${deb_args[@]}" -- bash "$s" 2>&1
+		"$here/run-vm.sh" -t "$tmo" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} "${pkg_args[@]}" -- bash "$s" 2>&1
 		rc=$?
 		# 125: the VM died without reporting a status (TCG has been seen to
 		# panic on int3 while the kernel patches in the static key); a test
 		# failure is never 125, so one retry hides no real failure
 		if [ "$rc" = 125 ]; then
 			echo "vm: $name: the VM died (exit 125); retrying once on a fresh boot"
-			"$here/run-vm.sh" -t "$tmo" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} "${deb_args[@]}" -- bash "$s" 2>&1
+			"$here/run-vm.sh" -t "$tmo" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} "${pkg_args[@]}" -- bash "$s" 2>&1
 			rc=$?
 		fi
 		if [ "$rc" = 0 ]; then
@@ -85,14 +85,16 @@ run_one() {
 }
 
 for s in "${scenarios[@]}"; do [ -f "$s" ] || die "no scenario $s"; done
-# UCLAMP_VM_DEB: a built .deb for deb-systemd (its directory is shared: the
-# guest's /tmp and /var/tmp are its own)
-deb_args=()
-if [ -n "${UCLAMP_VM_DEB-}" ]; then
-	[ -f "$UCLAMP_VM_DEB" ] || die "UCLAMP_VM_DEB=$UCLAMP_VM_DEB: no such file"
-	UCLAMP_VM_DEB=$(cd "$(dirname "$UCLAMP_VM_DEB")" && pwd)/$(basename "$UCLAMP_VM_DEB")
-	deb_args=(-s "$(dirname "$UCLAMP_VM_DEB")" -e "UCLAMP_VM_DEB=$UCLAMP_VM_DEB")
-fi
+# UCLAMP_VM_DEB, UCLAMP_VM_RPM: built packages for pkg-systemd (their
+# directories are shared: the guest's /tmp and /var/tmp are its own)
+pkg_args=()
+for v in UCLAMP_VM_DEB UCLAMP_VM_RPM; do
+	f=${!v-}
+	[ -n "$f" ] || continue
+	[ -f "$f" ] || die "$v=$f: no such file"
+	f=$(cd "$(dirname "$f")" && pwd)/$(basename "$f")
+	pkg_args+=(-s "$(dirname "$f")" -e "$v=$f")
+done
 logs=$(mktemp -d "${TMPDIR:-/tmp}/vm-suite.XXXXXX") || die "mktemp"
 trap 'rm -rf "$logs"' EXIT
 # -j N: N VMs at once (each is one qemu process; on 2 host cores two VMs
