@@ -27,7 +27,7 @@
 
 /* A name systemd accepts for a unit of a type that has a cgroup (.service,
  * .scope, .slice, .socket, .mount, .swap): [A-Za-z0-9:_.\\-] plus at most one
- * '@', no '/', at most 255 bytes. Lexical only. */
+ * '@' (not first), no '/', at most 255 bytes. Lexical only. */
 bool uc_sd_unit_name_ok(const char *name);
 
 /* Is systemd PID 1 (through the sysroot, like sd_booted())? */
@@ -62,7 +62,7 @@ int uc_sd_cpu_weight(const char *unit, long *weight);
 int uc_sd_set_cpu_weight(const char *unit, long weight);
 
 /* Use these calls instead of the bus (unit tests script them); NULL goes
- * back to the default. A test seam: only tests/unit call it. */
+ * back to the default. A test seam: only tests/unit and tests/fuzz call it. */
 void uc_sd_use(const struct uc_sd_ops *ops);
 
 /* libsystemd's functions by name into fns (libsystemd.so.0 opened once and

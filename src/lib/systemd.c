@@ -51,7 +51,8 @@ bool uc_sd_unit_name_ok(const char *name)
 	size_t len = strlen(name);
 	int at = 0;
 
-	if (!len || len >= UC_SD_UNIT_MAX || name[0] == '.' || !iface_of(name))
+	/* systemd's unit_name_is_valid() refuses an empty prefix ("@x.service") */
+	if (!len || len >= UC_SD_UNIT_MAX || name[0] == '.' || name[0] == '@' || !iface_of(name))
 		return false;
 	for (const char *s = name; *s; s++) {
 		if (*s == '@' && ++at > 1)

@@ -3,6 +3,7 @@
 #ifndef UCLAMP_FUZZ_H
 #define UCLAMP_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,5 +16,9 @@ void fuzz_put(const char *abspath, const uint8_t *data, size_t size);
 
 /* A NUL-terminated copy of data (free() it). */
 char *fuzz_str(const uint8_t *data, size_t size);
+
+/* Has path a ".." component (stated apart from uc_cg_path_escapes, to
+ * check it)? Runs of '/' allowed, absolute or relative. */
+bool fuzz_dotdot(const char *path);
 
 #endif

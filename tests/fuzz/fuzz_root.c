@@ -87,3 +87,20 @@ char *fuzz_str(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	return s;
 }
+
+bool fuzz_dotdot(const char *path)
+{
+	/* "/path/" holds "/../" exactly when path has a ".." component */
+	size_t len = strlen(path);
+	char *s = malloc(len + 3);
+	bool found;
+
+	if (!s)
+		abort();
+	s[0] = '/';
+	memcpy(s + 1, path, len);
+	memcpy(s + 1 + len, "/", 2);
+	found = strstr(s, "/../") != NULL;
+	free(s);
+	return found;
+}

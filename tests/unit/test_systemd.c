@@ -127,6 +127,7 @@ static void test_unit_names(void **state)
 		"", "nginx", "nginx.timer", "a/b.service", ".service", "a@b@c.service",
 		"getty@.service", "x\033[2J.service", "nginx.service ", "n ginx.service",
 		"../x.slice", "nginx.service/", "nginx.Service",
+		"@x.service",	/* systemd: the prefix before '@' is not empty */
 	};
 	char longname[300];
 
@@ -323,6 +324,7 @@ static void test_resolve_name(void **state)
 	/* not a unit name: the path's answer, no bus */
 	assert_int_equal(uc_cg_resolve_name(info, "nosuch", rel, sizeof(rel)), -ENOENT);
 	assert_int_equal(uc_cg_resolve_name(info, "x\033.service", rel, sizeof(rel)), -ENOENT);
+	assert_int_equal(uc_cg_resolve_name(info, "@x.service", rel, sizeof(rel)), -ENOENT);
 	assert_int_equal(bus.calls, 1);
 	/* the bus's answers */
 	bus.cgroup = NULL;
