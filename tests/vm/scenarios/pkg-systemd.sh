@@ -35,6 +35,10 @@ if dpkg-query -W -f='${Status}' uclampctl 2>/dev/null | grep -q installed; then
 fi
 # man-db's trigger would index every manual page of the host under TCG
 rm -f /var/lib/man-db/auto-update
+# a container image's policy (Docker's exit 101: "no service starts or stops
+# during package operations") is not a host's: without this, deb-systemd-invoke
+# skips the restart and the stop, as the first run of this scenario showed
+rm -f /usr/sbin/policy-rc.d
 D=/tmp/pkg
 mkdir -p "$D"
 
@@ -109,6 +113,8 @@ lifecycle dpkg "$D/deb.new" "dpkg -i $V1" "dpkg -i $D/v2.deb" "dpkg -i $V1" "dpk
 
 # ---- rpm (Debian's rpm: --force-debian; no rpm database of dependencies) ----
 if [ -n "${UCLAMP_VM_RPM-}" ]; then
+	# from a clean state whatever the dpkg part left (its checks said so)
+	run systemctl stop "$W"
 	R="rpm --nodeps --force-debian"
 	# %post runs 'systemctl preset': rpm distributions disable what their
 	# presets do not name (Fedora's 99-default-disable.preset); Debian names
