@@ -24,6 +24,8 @@ if [ "${1-}" = --setup ]; then
 	apt-get install -y --no-install-recommends tuned linux-perf cgroup-tools
 	# the VM bind-mounts its rules over this one; empty = the package's default
 	[ -e /etc/cgrules.conf ] || echo "# no rules (bench/watch-peers.sh)" >/etc/cgrules.conf
+	# cgrulesengd refuses to start without it ("cannot open /etc/cgconfig.d")
+	mkdir -p /etc/cgconfig.d
 	# a service on the host would start in the VM's systemd mode too
 	rm -f /etc/systemd/system/multi-user.target.wants/tuned.service
 	exit 0
@@ -33,6 +35,10 @@ fi
 NL=${NL:-300}
 S=${S:-10}
 EVERY=${EVERY:-4000}
+# how long a probe waits to be applied: tuned reads its perf events in
+# batches (its poll times out each sleep_interval, 1 s), so a 1 s wait counted
+# most of its execs as never applied when they were applied late
+WAIT_MS=${WAIT_MS:-3000}
 IDLE=${IDLE:-60}
 DAEMONS=("$@")
 [ ${#DAEMONS[@]} = 0 ] && DAEMONS=(uclampctl tuned cgrulesengd)
@@ -112,13 +118,13 @@ measure() {
 		return
 	fi
 	# latency: one probe after another
-	for _ in $(seq "$NL"); do "$WORK/uc-probe" "$WANT" 1000; done >"$WORK/lat"
+	for _ in $(seq "$NL"); do "$WORK/uc-probe" "$WANT" "$WAIT_MS"; done >"$WORK/lat"
 	sed -n 's/^clamped //p' "$WORK/lat" >"$WORK/us"
 	lat="$(pct 50 <"$WORK/us") / $(pct 99 <"$WORK/us") / $(pct 100 <"$WORK/us")"
 	n=$(grep -c '^unclamped' "$WORK/lat" || true)
 	# the storm
 	t0=$(cpu_ms "$DP")
-	POLL_US=20000 "$WORK/execstorm" "$S" "$EVERY" "$WORK/uc-probe" "$WANT" 1000 \
+	POLL_US=20000 "$WORK/execstorm" "$S" "$EVERY" "$WORK/uc-probe" "$WANT" "$WAIT_MS" \
 		>"$WORK/storm" 2>"$WORK/storm.err"
 	t1=$(cpu_ms "$DP")
 	execs=$(sed -n 's/^execs //p' "$WORK/storm.err")
