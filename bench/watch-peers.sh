@@ -35,9 +35,8 @@ fi
 NL=${NL:-300}
 S=${S:-10}
 EVERY=${EVERY:-4000}
-# how long a probe waits to be applied: tuned reads its perf events in
-# batches (its poll times out each sleep_interval, 1 s), so a 1 s wait counted
-# most of its execs as never applied when they were applied late
+# how long a probe waits to be applied (it was 1 s; a daemon slower than that
+# still applies, and counts as late, not as never)
 WAIT_MS=${WAIT_MS:-3000}
 IDLE=${IDLE:-60}
 DAEMONS=("$@")
