@@ -12,7 +12,7 @@
 # Per daemon: exec->applied latency as the child sees it (NL, 300 execs one
 # after another, p50/p99/max), a storm of S (10) seconds with one exec every
 # EVERY (4,000) us, children side by side (bench/execstorm.c; each waits up
-# to 1 s), counting those never applied; the daemon's CPU time (utime +
+# to WAIT_MS, 3 s), counting those never applied; the daemon's CPU time (utime +
 # stime) per 1,000 storm execs; its context switches over IDLE (60) s
 # without any process starting; its RSS.
 #
@@ -139,7 +139,7 @@ measure() {
 	rss=$(awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$DP/status")
 	P50[$name]=$(pct 50 <"$WORK/us") P99[$name]=$(pct 99 <"$WORK/us") MISS[$name]=$((n + miss))
 	CPU[$name]=$cpu
-	echo "$name: latency p50/p99/max $lat us ($n of $NL unapplied after 1 s); storm $execs execs, $miss never applied; $cpu ms CPU per 1,000 execs; idle wakeups $idle in ${IDLE}s; RSS $rss MiB"
+	echo "$name: latency p50/p99/max $lat us ($n of $NL unapplied after $((WAIT_MS / 1000)) s); storm $execs execs, $miss never applied; $cpu ms CPU per 1,000 execs; idle wakeups $idle in ${IDLE}s; RSS $rss MiB"
 	printf '| %s | %s | %s | %s | %s | %s | %s | %s | |\n' "$name" "$lat" "$n" "$execs" "$miss" \
 		"$cpu" "$idle" "$rss" >>"$WORK/table"
 	stop_peer
@@ -149,7 +149,7 @@ declare -A P50 P99 MISS CPU
 echo "bench: watch vs peers; kernel $(uname -r), $(nproc) CPU(s); $NL latency execs, storm ${S}s every ${EVERY}us"
 for d in "${DAEMONS[@]}"; do measure "$d"; done
 echo
-echo "| daemon | exec->applied us p50 / p99 / max | unapplied after 1 s (of $NL) | storm execs | never applied | CPU ms per 1,000 execs | idle wakeups in ${IDLE} s | RSS MiB | note |"
+echo "| daemon | exec->applied us p50 / p99 / max | unapplied after $((WAIT_MS / 1000)) s (of $NL) | storm execs | never applied | CPU ms per 1,000 execs | idle wakeups in ${IDLE} s | RSS MiB | note |"
 echo "|---|---|---|---|---|---|---|---|---|"
 cat "$WORK/table"
 
