@@ -24,8 +24,10 @@ if [ "${1-}" = --setup ]; then
 	apt-get install -y --no-install-recommends tuned linux-perf cgroup-tools
 	# the VM bind-mounts its rules over this one; empty = the package's default
 	[ -e /etc/cgrules.conf ] || echo "# no rules (bench/watch-peers.sh)" >/etc/cgrules.conf
-	# cgrulesengd refuses to start without it ("cannot open /etc/cgconfig.d")
+	# cgrulesengd refuses to start without them ("cannot open /etc/cgconfig.d",
+	# "failed to open file /etc/cgconfig.conf")
 	mkdir -p /etc/cgconfig.d
+	[ -e /etc/cgconfig.conf ] || echo "# empty (bench/watch-peers.sh)" >/etc/cgconfig.conf
 	# a service on the host would start in the VM's systemd mode too
 	rm -f /etc/systemd/system/multi-user.target.wants/tuned.service
 	exit 0
@@ -158,9 +160,10 @@ verdict() { if "$@"; then echo met; else echo "NOT met"; fi; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "-" && b != "-" && a + 0 < b + 0) }'; }
 if [ -n "${P99[uclampctl]-}" ]; then
 	u=uclampctl
-	below_p50() { local p; for p in "${!P50[@]}"; do [ "$p" = $u ] || lt "${P99[$u]}" "${P50[$p]}" || return 1; done; }
-	lowest_cpu() { local p; for p in "${!CPU[@]}"; do [ "$p" = $u ] || lt "${CPU[$u]}" "${CPU[$p]}" || return 1; done; }
 	peers=$(printf '%s ' "${!P50[@]}" | sed "s/\b$u \?//")
+	# against no peer, a comparison is not met (not "met" by default)
+	below_p50() { local p; [ -n "$peers" ] || return 1; for p in $peers; do lt "${P99[$u]}" "${P50[$p]}" || return 1; done; }
+	lowest_cpu() { local p; [ -n "$peers" ] || return 1; for p in $peers; do lt "${CPU[$u]}" "${CPU[$p]}" || return 1; done; }
 	echo
 	echo "| goal | uclampctl | peers that ran: ${peers:-none} | met |"
 	echo "|---|---|---|---|"
