@@ -131,7 +131,10 @@ t "not a unit name: a path" 2 $U cgroup set "$(printf 'x\033[2J.service')" --max
 has "no cgroup 'x.*\.service' under .*/sys/fs/cgroup$"
 t "a template is no unit" 2 $U cgroup show getty@.service
 hasnt 'unit of that name'
+t "no prefix before '@' is no unit (systemd refuses it)" 2 $U cgroup set @x.service --max 40% --yes
+has "no cgroup '@x\.service' under .*/sys/fs/cgroup$"
 t "  nothing asked" 0 test ! -e "$UNITS.calls"
+t "  nothing written" 0 test -z "$(find "$CGR" -name cpu.uclamp.max -newer "$UNITS" 2>/dev/null)"
 
 # ---- delegated (Delegate=yes): below it, the payload's -----------------------------------------
 tree
