@@ -15,6 +15,7 @@ set -u
 deb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/cli/fake-systemd.sh"
+. "$here/pkg-lib.sh"
 W=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-debup.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 fails=0
@@ -27,11 +28,8 @@ hasnt() { if printf '%s\n' "$OUT" | grep -Eq -- "$1"; then bad "$2"; else ok "$2
 unshare -m true || { echo "deb-upgrade: needs a private mount namespace (unshare -m)" >&2; exit 2; }
 dpkg-query -W uclampctl >/dev/null 2>&1 && { echo "deb-upgrade: uclampctl is installed already" >&2; exit 2; }
 ver=$(dpkg-deb -f "$deb" Version)
-dpkg-deb -R "$deb" "$W/v2" &&
-	sed -i "s/^Version: .*/Version: $ver+up1/" "$W/v2/DEBIAN/control" &&
-	dpkg-deb --root-owner-group -b "$W/v2" "$W/v2.deb" >/dev/null || exit 1
-dpkg-deb -c "$deb" | awk '{ sub(/^\./, "", $6); sub(/\/$/, "", $6); if ($6 != "") print $6 }' >"$W/paths"
-while read -r f; do [ -e "$f" ] || [ -L "$f" ] || echo "$f"; done <"$W/paths" >"$W/new"
+deb_repack_up "$deb" "$W/v2.deb" || exit 1
+deb_paths "$deb" | absent_paths >"$W/new"
 fake_systemd_init "$W/fs"
 
 fake_systemd yes yes dpkg -i "$deb"
@@ -51,10 +49,9 @@ fake_systemd no no dpkg --purge uclampctl
 [ $RC = 0 ] && ok "dpkg --purge" || bad "dpkg --purge: exit $RC"
 has 'deb-systemd-invoke stop uclampctl-watch.service' "removal stops the daemon"
 has 'run-dir removed' "purge removes /run/uclampctl"
-left=
-while read -r f; do if [ -e "$f" ] || [ -L "$f" ]; then left+=" $f"; fi; done <"$W/new"
+left=$(left_paths <"$W/new")
 OUT=$left
-[ -z "$left" ] && ok "purge removed all $(wc -l <"$W/new") paths the package added" || bad "left behind:$left"
+[ -z "$left" ] && ok "purge removed all $(wc -l <"$W/new") paths the package added" || bad "left behind: $left"
 if dpkg-query -W uclampctl >/dev/null 2>&1; then dpkg --purge uclampctl >/dev/null 2>&1; fi
 echo "deb-upgrade: $fails failed"
 ((fails == 0))

@@ -16,9 +16,13 @@
 #   - removal stops it; purge removes the units, the configuration,
 #     /run/uclampctl and every path the package added;
 #   - the key stays 0 through all of it (the shipped configuration sets no clamp).
+# The host's root is the overlay's lower layer, live: installing or removing
+# packages on the host while this runs breaks the guest's dpkg (seen: "unable
+# to make backup link"). .ci/run installs on the host only after the VM suite.
 # vm-append: uclamp.init=systemd uclamp.rootfs=overlay
 # vm-timeout: 900
 . "$(dirname "$0")/../lib.sh"
+. "$VM_DIR/../pkg-lib.sh"
 W=uclampctl-watch.service
 
 check "systemd is PID 1" test "$(cat /proc/1/comm)" = systemd
@@ -51,7 +55,7 @@ exe() { readlink "/proc/$1/exe"; }
 # three upgrades (watch enabled+running, then stopped, then running but
 # disabled), the purge. PATHS-FILE: the package's paths this root lacks.
 lifecycle() {
-	local name=$1 new=$2 p1 p2 p3 left= f
+	local name=$1 new=$2 p1 p2 p3 left
 	echo "  -- $name"
 	check "$name: the package adds paths to this root ($(wc -l <"$new"))" test -s "$new"
 	expect_rc 0 $3
@@ -91,23 +95,17 @@ lifecycle() {
 	check "$name: systemd no longer knows the units" test -z "$OUT"
 	check "$name: /run/uclampctl removed" test ! -e /run/uclampctl
 	check "$name: /etc/uclampctl.conf removed" test ! -e /etc/uclampctl.conf
-	while read -r f; do if [ -e "$f" ] || [ -L "$f" ]; then left+=" $f"; fi; done <"$new"
-	check "$name: purge removed all $(wc -l <"$new") paths the package added${left:+ (left:$left)}" \
+	left=$(left_paths <"$new")
+	check "$name: purge removed all $(wc -l <"$new") paths the package added${left:+ (left: $left)}" \
 		test -z "$left"
 	expect_key 0 "after $name: the package never turned the fast path on"
 }
-# the paths of a package listing (stdin) that this root does not have
-new_paths() { while read -r f; do [ -e "$f" ] || [ -L "$f" ] || echo "$f"; done; }
 
 # ---- dpkg: the package, and the same one version up --------------------------
 V1=$UCLAMP_VM_DEB
-ver=$(dpkg-deb -f "$V1" Version)
-dpkg-deb -R "$V1" "$D/v2" &&
-	sed -i "s/^Version: .*/Version: $ver+up1/" "$D/v2/DEBIAN/control" &&
-	dpkg-deb --root-owner-group -b "$D/v2" "$D/v2.deb" >/dev/null
-check "repacked $ver as $ver+up1" test -f "$D/v2.deb"
-dpkg-deb -c "$V1" | awk '{ sub(/^\./, "", $6); sub(/\/$/, "", $6); if ($6 != "") print $6 }' |
-	new_paths >"$D/deb.new"
+deb_repack_up "$V1" "$D/v2.deb"
+check "repacked $(dpkg-deb -f "$V1" Version) one version up" test -f "$D/v2.deb"
+deb_paths "$V1" | absent_paths >"$D/deb.new"
 lifecycle dpkg "$D/deb.new" "dpkg -i $V1" "dpkg -i $D/v2.deb" "dpkg -i $V1" "dpkg -i $D/v2.deb" \
 	"dpkg --purge uclampctl"
 
@@ -121,7 +119,7 @@ if [ -n "${UCLAMP_VM_RPM-}" ]; then
 	# no default, and systemd's own default is enable
 	mkdir -p /etc/systemd/system-preset
 	echo 'disable *' >/etc/systemd/system-preset/99-default-disable.preset
-	rpm -qlp "$UCLAMP_VM_RPM" 2>/dev/null | new_paths >"$D/rpm.new"
+	rpm -qlp "$UCLAMP_VM_RPM" 2>/dev/null | absent_paths >"$D/rpm.new"
 	lifecycle rpm "$D/rpm.new" "$R -i $UCLAMP_VM_RPM" "$R -U --replacepkgs $UCLAMP_VM_RPM" \
 		"$R -U --replacepkgs $UCLAMP_VM_RPM" "$R -U --replacepkgs $UCLAMP_VM_RPM" "$R -e uclampctl"
 else
