@@ -132,6 +132,10 @@ int uc_tasks_plan_one(struct uc_plan *p, const struct uc_task *t, uc_refusal_fn 
  * thread's exe, an empty cmdline, no cpu cgroup line, a parent gone) are
  * marked absent; a task that exited is -ESRCH. */
 int uc_task_fill(struct uc_proc *p, unsigned want, void *data);
+/* The process's stat fields from a stat the caller has read already
+ * (uc_task_stat of the process): uc_task_fill then does not read it again. */
+struct uc_stat;
+void uc_proc_take_stat(struct uc_proc *p, const struct uc_stat *st);
 
 int uc_task_exists(pid_t pid);		/* 0 or -ESRCH; the calling process always exists */
 int uc_task_comm(pid_t pid, pid_t tid, char *buf, size_t n);

@@ -25,15 +25,27 @@
 
 #include "uclamp/guard.h"
 #include "uclamp/procevents.h"
+#include "uclamp/identity.h"
 #include "uclamp/rules.h"
+#include "uclamp/sched.h"
+
+/* What the daemon and the matcher know of a task: each read once. */
+struct uc_watch_seen {
+	const struct uc_stat *st;	/* in: the process's stat (its identity), or NULL */
+	struct uc_sched_attr sa;	/* out, if have_sa: the thread's attributes */
+	bool have_sa;
+	char comm[UC_PROC_COMM_LEN];	/* out: the thread's name if the rules read it, or "" */
+};
 
 /* One generation of rules behind the matcher seam (watch_rules.c adapts
  * the rules module; tests plug in a script). */
 struct uc_watch_rules_ops {
 	/* Match thread tid of process pid once: 0 and res filled (see
 	 * rules.h), -ESRCH when the task is gone, other -errno. The daemon
-	 * plans from res (uc_tasks_plan_one). */
-	int (*match)(void *rules, pid_t pid, pid_t tid, struct uc_rules_result *res);
+	 * plans from res (uc_tasks_plan_one). seen: what the daemon has read
+	 * already, and what the match read that it can use. */
+	int (*match)(void *rules, pid_t pid, pid_t tid, struct uc_watch_seen *seen,
+		     struct uc_rules_result *res);
 	/* Rule idx's name, for logs (NULL: none); valid while the rules live. */
 	const char *(*name)(void *rules, int idx);
 	void (*free)(void *rules);

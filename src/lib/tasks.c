@@ -235,6 +235,15 @@ static int fill_cmdline(struct uc_proc *p)
 	return 0;
 }
 
+void uc_proc_take_stat(struct uc_proc *p, const struct uc_stat *st)
+{
+	p->state = st->state;
+	p->ppid = st->ppid;
+	p->kthread = (st->flags & UC_PF_KTHREAD) != 0;
+	p->start_time = st->start;
+	p->have |= UC_PF_STAT;
+}
+
 static int fill_stat(struct uc_proc *p)
 {
 	char buf[1024];
@@ -243,10 +252,7 @@ static int fill_stat(struct uc_proc *p)
 	int rc = uc_task_stat(p->pid, p->pid, &st);
 
 	if (!rc) {
-		p->state = st.state;
-		p->ppid = st.ppid;
-		p->kthread = (st.flags & UC_PF_KTHREAD) != 0;
-		p->start_time = st.start;
+		uc_proc_take_stat(p, &st);
 		return 0;
 	}
 	if (rc != -ESRCH && rc != -EINVAL)

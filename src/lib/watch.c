@@ -64,6 +64,14 @@ struct uc_watch {
 	pid_t self;
 	enum uc_key_state key;		/* ON after our first write */
 	struct uc_lock lock;		/* the writers' lock, held per batch */
+	/*
+	 * A batch takes the lock at its first write, not before: most events
+	 * (execs no rule matches, tasks already at their values) write nothing,
+	 * and the lock is eight system calls.
+	 */
+	enum { BATCH_OPEN, BATCH_LOCKED, BATCH_LOCKED_OUT } batch;
+	/* the executor for a main thread whose pidfd was just found alive */
+	struct uc_exec_ops pidfd_ops;
 	bool lock_logged;		/* the current contention was logged */
 	bool lock_warned;		/* ... and warned about: it lasted */
 	uint64_t lock_busy_since;	/* monotonic ms; 0: the lock was ours last time */
@@ -192,6 +200,15 @@ int uc_watch_new(const struct uc_watch_opts *o, struct uc_watch **out)
 	w->self = getpid();
 	w->key = o->key;
 	w->lock.fd = -1;
+	/*
+	 * A live pidfd, opened before the start time was read, says the PID
+	 * still names that process: reading the start time again (four system
+	 * calls) would prove nothing more. Other threads keep the executor's
+	 * per-thread check: a pidfd is the process's, not a thread's.
+	 */
+	w->pidfd_ops = uc_exec_default_ops;
+	w->pidfd_ops.task_start = NULL;
+	w->pidfd_ops.task_member = NULL;
 	uc_wtable_init(&w->table, w->o.max_tracked);
 	w->st.tracked_cap = w->o.max_tracked;
 	w->st.queue_cap = w->o.queue_cap;
@@ -288,6 +305,7 @@ struct ident {
 	int pidfd;		/* -1: none (no pidfd_open): re-read the start time instead */
 	uint64_t start;
 	char state;		/* 'Z': exited, not reaped yet */
+	struct uc_stat st;	/* as read: the rules' stat fields come from it */
 };
 
 static int ident_open(struct uc_watch *w, pid_t tgid, struct ident *id)
@@ -302,6 +320,7 @@ static int ident_open(struct uc_watch *w, pid_t tgid, struct ident *id)
 	if (id->pidfd < 0)
 		id->pidfd = -1;
 	rc = uc_task_stat(tgid, tgid, &st);
+	id->st = st;
 	id->start = st.start;
 	id->state = st.state;
 	if (rc && id->pidfd >= 0) {
@@ -391,8 +410,9 @@ static void note_latency(struct uc_watch *w, uint64_t ts_ns)
 	w->st.lat_sum_ns += d;
 }
 
+/* known: the task's name as the rules read it ("": read it here) */
 static void log_change(struct uc_watch *w, const struct uc_plan *p, const char *rule,
-		       const struct round *r, bool dry)
+		       const char *known, const struct round *r, bool dry)
 {
 	struct uc_watch_log l = {
 		.prio = LOG_INFO, .pid = p->v[0].pid, .tid = p->v[0].tid, .rule = rule,
@@ -403,7 +423,10 @@ static void log_change(struct uc_watch *w, const struct uc_plan *p, const char *
 
 	if (!w->o.log)
 		return;
-	uc_task_comm(p->v[0].pid, p->v[0].tid, comm, sizeof(comm));
+	if (*known)
+		snprintf(comm, sizeof(comm), "%s", known);
+	else
+		uc_task_comm(p->v[0].pid, p->v[0].tid, comm, sizeof(comm));
 	for (size_t i = 0; i < p->n; i++) {
 		const struct uc_change *c = &p->v[i];
 
@@ -475,9 +498,104 @@ static int deciding_rule(const struct uc_rules_result *res)
 	return -1;
 }
 
+/* ---- batches: the writers' lock, the stop flag ------------------------------ */
+
+void uc_watch_set_stop(struct uc_watch *w, volatile sig_atomic_t *stop)
+{
+	w->stop = stop;
+}
+
+static bool stopping(const struct uc_watch *w)
+{
+	return w->stop && *w->stop;
+}
+
+/*
+ * A batch of writes holds the writers' lock, taken without waiting at its
+ * first write: a daemon must not hang behind an 'apply'. On contention the
+ * rest of the batch is not done now: the state is marked dirty and the
+ * rescan, one interval later from the debounce timer, brings every process
+ * in line (the queued events are about processes it will see). Dry runs
+ * write nothing and take no lock.
+ */
+static void locked_out(struct uc_watch *w, pid_t holder, uint64_t now)
+{
+	char name[64] = "", who[96] = "an unknown process";
+
+	if (!w->lock_busy_since)
+		w->lock_busy_since = now;
+	if (w->lock_warned || (w->lock_logged && now - w->lock_busy_since < w->o.lock_warn_ms))
+		return;
+	/* its comm as it is: the log escapes names */
+	if (holder > 0 && !uc_task_comm(holder, 0, name, sizeof(name)))
+		snprintf(who, sizeof(who), "PID %d (%s)", (int)holder, name);
+	else if (holder > 0)
+		snprintf(who, sizeof(who), "PID %d", (int)holder);
+	if (!w->lock_logged)
+		uc_watch_logf(w, LOG_INFO, "%s holds the writers' lock: retrying with a rescan",
+			      who);
+	else
+		uc_watch_logf(w, LOG_WARNING,
+			      "%s has held the writers' lock (%s) for %llu s: nothing is clamped "
+			      "until it lets go", who, UC_LOCK_PATH,
+			      (unsigned long long)(now - w->lock_busy_since) / 1000);
+	w->lock_warned = w->lock_logged;
+	w->lock_logged = true;
+}
+
+static bool batch_begin(struct uc_watch *w)
+{
+	uint64_t now = uc_watch_now_ms();
+	pid_t holder;
+	int rc;
+
+	if (w->o.dry_run)
+		return true;
+	rc = uc_lock_try(&w->lock, &holder);
+	if (rc && rc != -EWOULDBLOCK) {
+		/* as the CLI does: no /run/uclampctl for us (not root, a read-only
+		 * /run): the kernel refuses such a user's writes to others' tasks */
+		if (!w->lock_logged)
+			uc_watch_logf(w, LOG_WARNING,
+				      "no uclampctl lock (%s: %s): going on without it",
+				      UC_LOCK_PATH, strerror(-rc));
+		w->lock_logged = true;
+		return true;
+	}
+	if (!rc) {
+		if (w->lock_warned)
+			uc_watch_logf(w, LOG_INFO, "the writers' lock is ours again after %llu s",
+				      (unsigned long long)(now - w->lock_busy_since) / 1000);
+		w->lock_logged = w->lock_warned = false;
+		w->lock_busy_since = 0;
+		return true;
+	}
+	locked_out(w, holder, now);
+	uc_watch_mark_dirty(w, UC_RESCAN_LOCKED);
+	w->rescanned = true;
+	w->last_rescan_ms = now;	/* the retry: one interval from now */
+	w->qlen = 0;
+	return false;
+}
+
+/* May this batch write now? Takes the lock at its first write. */
+static bool batch_write(struct uc_watch *w)
+{
+	if (w->batch == BATCH_OPEN)
+		w->batch = batch_begin(w) ? BATCH_LOCKED : BATCH_LOCKED_OUT;
+	return w->batch == BATCH_LOCKED;
+}
+
+static void batch_end(struct uc_watch *w)
+{
+	if (w->batch == BATCH_LOCKED)
+		uc_lock_release(&w->lock);
+	w->batch = BATCH_OPEN;
+}
+
 /* Run a plan for one task: the guard again (consent per write), then the write. */
 static void write_plan(struct uc_watch *w, const struct ident *id, pid_t tid, struct uc_plan *p,
-		       const char *rule, struct uc_wproc *e, struct round *r)
+		       const char *rule, const char *comm, struct uc_wproc *e, struct round *r)
 {
 	struct uc_run_opts ro = {
 		.mode = UC_EXEC_BEST_EFFORT,
@@ -485,6 +603,8 @@ static void write_plan(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		.key_state = cached_key,
 		.data = w,
 		.stop = w->stop,
+		/* ident_still() has just checked it (apply_task) */
+		.ops = tid == id->tgid && id->pidfd >= 0 ? &w->pidfd_ops : NULL,
 	};
 	struct uc_report rep;
 
@@ -506,7 +626,7 @@ static void write_plan(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		if (!r->wrote && e)
 			e->writes++;
 		r->wrote = true;
-		log_change(w, p, rule, r, false);
+		log_change(w, p, rule, comm, r, false);
 	} else if (rep.targets[UC_CH_GONE]) {
 		w->st.gone++;
 	} else if (rep.targets[UC_CH_FAILED]) {
@@ -529,7 +649,8 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	struct uc_walk_stats ws;
 	struct uc_plan p;
 	const char *rule;
-	int rc = w->rs.ops->match(w->rs.rules, id->tgid, tid, &res);
+	struct uc_watch_seen seen = { .st = &id->st };
+	int rc = w->rs.ops->match(w->rs.rules, id->tgid, tid, &seen, &res);
 
 	if (rc == -ESRCH)
 		return false;
@@ -554,7 +675,10 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	}
 	if (*ep && (*ep)->given_up)
 		return false;
-	rc = uc_sched_get(tid, &t.sa);
+	/* read by the match for the policy, or now */
+	if (seen.have_sa)
+		t.sa = seen.sa;
+	rc = seen.have_sa ? 0 : uc_sched_get(tid, &t.sa);
 	if (rc == -ESRCH) {
 		w->st.gone++;
 		return res.threads;
@@ -585,7 +709,7 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	}
 	if (w->o.dry_run) {
 		w->st.would_apply++;
-		log_change(w, &p, rule, r, true);
+		log_change(w, &p, rule, seen.comm, r, true);
 		goto out;
 	}
 	if (!r->wrote && over_limit(w, *ep, id->tgid))
@@ -594,7 +718,9 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		w->st.identity_mismatch++;
 		goto out;
 	}
-	write_plan(w, id, tid, &p, rule, *ep, r);
+	if (!batch_write(w))
+		goto out;	/* locked out: the rescan comes back to it */
+	write_plan(w, id, tid, &p, rule, seen.comm, *ep, r);
 out:
 	uc_plan_free(&p);
 	return res.threads;
@@ -681,90 +807,6 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 		note_latency(w, ts_ns);
 out:
 	ident_close(&id);
-}
-
-/* ---- batches: the writers' lock, the stop flag ------------------------------ */
-
-void uc_watch_set_stop(struct uc_watch *w, volatile sig_atomic_t *stop)
-{
-	w->stop = stop;
-}
-
-static bool stopping(const struct uc_watch *w)
-{
-	return w->stop && *w->stop;
-}
-
-/*
- * A batch of writes holds the writers' lock, taken without waiting: a daemon
- * must not hang behind an 'apply'. On contention the batch is not done now:
- * the state is marked dirty and the rescan, one interval later from the
- * debounce timer, brings every process in line (the queued events are about
- * processes it will see). Dry runs write nothing and take no lock.
- */
-static void locked_out(struct uc_watch *w, pid_t holder, uint64_t now)
-{
-	char name[64] = "", who[96] = "an unknown process";
-
-	if (!w->lock_busy_since)
-		w->lock_busy_since = now;
-	if (w->lock_warned || (w->lock_logged && now - w->lock_busy_since < w->o.lock_warn_ms))
-		return;
-	/* its comm as it is: the log escapes names */
-	if (holder > 0 && !uc_task_comm(holder, 0, name, sizeof(name)))
-		snprintf(who, sizeof(who), "PID %d (%s)", (int)holder, name);
-	else if (holder > 0)
-		snprintf(who, sizeof(who), "PID %d", (int)holder);
-	if (!w->lock_logged)
-		uc_watch_logf(w, LOG_INFO, "%s holds the writers' lock: retrying with a rescan",
-			      who);
-	else
-		uc_watch_logf(w, LOG_WARNING,
-			      "%s has held the writers' lock (%s) for %llu s: nothing is clamped "
-			      "until it lets go", who, UC_LOCK_PATH,
-			      (unsigned long long)(now - w->lock_busy_since) / 1000);
-	w->lock_warned = w->lock_logged;
-	w->lock_logged = true;
-}
-
-static bool batch_begin(struct uc_watch *w)
-{
-	uint64_t now = uc_watch_now_ms();
-	pid_t holder;
-	int rc;
-
-	if (w->o.dry_run)
-		return true;
-	rc = uc_lock_try(&w->lock, &holder);
-	if (rc && rc != -EWOULDBLOCK) {
-		/* as the CLI does: no /run/uclampctl for us (not root, a read-only
-		 * /run): the kernel refuses such a user's writes to others' tasks */
-		if (!w->lock_logged)
-			uc_watch_logf(w, LOG_WARNING,
-				      "no uclampctl lock (%s: %s): going on without it",
-				      UC_LOCK_PATH, strerror(-rc));
-		w->lock_logged = true;
-		return true;
-	}
-	if (!rc) {
-		if (w->lock_warned)
-			uc_watch_logf(w, LOG_INFO, "the writers' lock is ours again after %llu s",
-				      (unsigned long long)(now - w->lock_busy_since) / 1000);
-		w->lock_logged = w->lock_warned = false;
-		w->lock_busy_since = 0;
-		return true;
-	}
-	locked_out(w, holder, now);
-	uc_watch_mark_dirty(w, UC_RESCAN_LOCKED);
-	w->rescanned = true;
-	w->last_rescan_ms = now;	/* the retry: one interval from now */
-	w->qlen = 0;
-	return false;
-}
-
-static void batch_end(struct uc_watch *w)
-{
-	uc_lock_release(&w->lock);
 }
 
 /* ---- events --------------------------------------------------------------- */
@@ -891,8 +933,9 @@ static void handle(struct uc_watch *w, const struct uc_pev *ev)
 
 size_t uc_watch_process(struct uc_watch *w, size_t max)
 {
-	if (!w->qlen || stopping(w) || !batch_begin(w))
+	if (!w->qlen || stopping(w))
 		return w->qlen;
+	/* a lock-out empties the queue: the rescan covers what was in it */
 	while (w->qlen && max-- && !stopping(w)) {
 		struct uc_pev ev = w->q[w->qhead];
 
@@ -919,17 +962,17 @@ long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms)
 }
 
 /* Say why events were lost, if they were: a rescan is never silent about it. */
-static void log_lost(const struct uc_watch *w)
+static void log_lost(const struct uc_watch *w, unsigned dirty)
 {
 	const unsigned lost = 1u << UC_RESCAN_OVERRUN | 1u << UC_RESCAN_SEQ_GAP |
 			      1u << UC_RESCAN_QUEUE_FULL;
 	char why[96] = "";
 	size_t len = 0;
 
-	if (!(w->dirty & lost))
+	if (!(dirty & lost))
 		return;
 	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
-		if (w->dirty & lost & (1u << i) && len < sizeof(why))
+		if (dirty & lost & (1u << i) && len < sizeof(why))
 			len += (size_t)snprintf(why + len, sizeof(why) - len, "%s%s",
 						len ? ", " : "", uc_watch_cause_name(i));
 	uc_watch_logf(w, LOG_WARNING, "proc events were lost (%s; %llu overruns, %llu sequence "
@@ -945,21 +988,20 @@ static int rescan_one(pid_t pid, void *data)
 	if (stopping(w))
 		return 1;
 	apply_process(w, pid, 0, 0, "rescan");
-	return 0;
+	return w->batch == BATCH_LOCKED_OUT;
 }
 
 int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 {
+	unsigned dirty;
+	bool locked_out;
 	int rc;
 
 	if (!w->dirty)
 		w->dirty = 1u << c;
-	if (stopping(w) || !batch_begin(w))
+	if (stopping(w))
 		return 0;
-	log_lost(w);
-	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
-		if (w->dirty & (1u << i))
-			w->st.rescans[i]++;
+	dirty = w->dirty;
 	w->dirty = 0;
 	w->rescanned = true;
 	w->last_rescan_ms = now_ms;
@@ -967,11 +1009,22 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 	w->qlen = 0;
 	w->scan_mark++;
 	rc = uc_tasks_each_pid(rescan_one, w);
-	if (rc < 0) {
-		batch_end(w);
-		return rc;
-	}
+	locked_out = w->batch == BATCH_LOCKED_OUT;
 	batch_end(w);
+	if (locked_out) {
+		/* not done: batch_begin() set the retry; the causes wait for it */
+		w->dirty |= dirty;
+		return 0;
+	}
+	/* counted and said once the scan went through, not for a lock-out */
+	log_lost(w, dirty);
+	for (int i = 0; i < UC_RESCAN_NCAUSES; i++)
+		if (dirty & (1u << i))
+			w->st.rescans[i]++;
+	if (rc < 0)
+		return rc;
+	if (stopping(w))
+		return 0;	/* cut short: its marks are not the whole table's */
 	uc_wtable_sweep(&w->table, w->scan_mark);
 	next_forget(w);
 #ifdef __GLIBC__

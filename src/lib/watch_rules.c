@@ -34,12 +34,43 @@ static void wr_free(void *data)
 	free(wr);
 }
 
-static int wr_match(void *data, pid_t pid, pid_t tid, struct uc_rules_result *res)
+/* uc_task_fill, keeping the attributes the policy came from: the daemon
+ * plans from them and need not read them again. */
+static int wr_fill(struct uc_proc *p, unsigned want, void *data)
+{
+	struct uc_watch_seen *seen = data;
+	int rc;
+
+	if (want & UC_PF_POLICY && !(p->have & UC_PF_POLICY)) {
+		rc = uc_sched_get(p->tid, &seen->sa);
+		if (rc)
+			return rc;
+		seen->have_sa = true;
+		p->policy = (int)seen->sa.sched_policy;
+		p->have |= UC_PF_POLICY;
+		want &= ~UC_PF_POLICY;
+	}
+	return want ? uc_task_fill(p, want, NULL) : 0;
+}
+
+static int wr_match(void *data, pid_t pid, pid_t tid, struct uc_watch_seen *seen,
+		    struct uc_rules_result *res)
 {
 	struct wrules *wr = data;
+	struct uc_proc *p = &wr->proc;
+	int rc;
 
-	uc_proc_reset(&wr->proc, pid, tid, uc_task_fill, NULL);
-	return uc_rules_match(&wr->rs, &wr->proc, res);
+	seen->have_sa = false;
+	seen->comm[0] = '\0';
+	uc_proc_reset(p, pid, tid, wr_fill, seen);
+	if (seen->st)
+		uc_proc_take_stat(p, seen->st);
+	rc = uc_rules_match(&wr->rs, p, res);
+	if (tid == pid && p->have & UC_PF_COMM)
+		memcpy(seen->comm, p->comm, sizeof(seen->comm));
+	else if (p->have & UC_PF_TCOMM)
+		memcpy(seen->comm, p->tcomm, sizeof(seen->comm));
+	return rc;
 }
 
 static const char *wr_name(void *data, int idx)

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "uclamp/cgroup.h"
+#include "uclamp/identity.h"
 #include "uclamp/plan.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
@@ -776,6 +777,17 @@ static void test_fill(void **state)
 	assert_int_equal(uc_task_fill(p, UC_PF_STAT, NULL), 0);
 	assert_true(p->kthread);
 	assert_int_equal(p->state, 'I');
+
+	/* a stat the caller read already (watch's identity): taken, not read
+	 * again (999 has no files: a read would be -ESRCH) */
+	uc_proc_reset(p, 999, 999, uc_task_fill, NULL);
+	uc_proc_take_stat(p, &(struct uc_stat){ .state = 'R', .ppid = 2, .flags = UC_PF_KTHREAD,
+						 .start = 77 });
+	assert_int_equal(uc_proc_need(p, UC_PF_STAT), 0);
+	assert_true(p->kthread);
+	assert_int_equal(p->ppid, 2);
+	assert_int_equal(p->state, 'R');
+	assert_int_equal(p->start_time, 77);
 
 	/* gone */
 	uc_proc_reset(p, 999, 999, uc_task_fill, NULL);

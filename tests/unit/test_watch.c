@@ -49,6 +49,8 @@ static pid_t set_tid[64];
 static bool revert;	/* another writer: every set is undone at once */
 static volatile sig_atomic_t stop_flag;
 static bool stop_on_set;	/* a "signal" arrives during the first write */
+static bool stat_gone_on_get;	/* a getattr removes /proc/TID/stat: no later read finds it */
+static void unput(const char *fmt, pid_t pid);
 
 static struct uc_sched_attr *task(pid_t tid)
 {
@@ -66,6 +68,8 @@ static int fake_getattr(pid_t tid, struct uc_sched_attr *a, unsigned int size, u
 		errno = ESRCH;
 		return -1;
 	}
+	if (stat_gone_on_get)
+		unput("/proc/%d/stat", tid);
 	*a = *t;
 	a->size = 56;
 	return 0;
@@ -120,6 +124,15 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
+static void unput(const char *fmt, pid_t pid)
+{
+	char rel[128], p[512];
+
+	snprintf(rel, sizeof(rel), fmt, (int)pid);
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	unlink(p);
+}
+
 static void mkd(const char *fmt, ...)
 {
 	char rel[256], p[512];
@@ -172,7 +185,8 @@ static struct {
 } rules[NT];
 static int nrules;
 
-static int fake_match(void *r, pid_t pid, pid_t tid, struct uc_rules_result *res)
+static int fake_match(void *r, pid_t pid, pid_t tid, struct uc_watch_seen *seen,
+		      struct uc_rules_result *res)
 {
 	(void)r;
 	(void)pid;
@@ -259,6 +273,7 @@ static int setup(void **state)
 	pidfd_mode = 0;
 	stop_flag = 0;
 	stop_on_set = false;
+	stat_gone_on_get = false;
 	last_warning[0] = '\0';
 	return 0;
 }
@@ -394,6 +409,68 @@ static void test_lock_held(void **state)
 	/* the batch let go of the lock */
 	assert_int_equal(uc_lock_try(&other, NULL), 0);
 	uc_lock_release(&other);
+	uc_watch_free(w);
+}
+
+/* The lock is taken at a batch's first write: events that write nothing
+ * (no rule matches, the values are there) go through while an 'apply'
+ * holds it, without a lock-out or a rescan. */
+static void test_lock_only_to_write(void **state)
+{
+	const pid_t t[] = { 330 }, u[] = { 331 };
+	struct uc_lock other = { .fd = -1 };
+	struct uc_watch *w = mk(0);
+	struct uc_pev e = ev(UC_PEV_EXEC, 330, 330, 0, 1), f = ev(UC_PEV_EXEC, 331, 331, 0, 2);
+
+	(void)state;
+	add_proc(330, t, 1, 1);
+	add_proc(331, u, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 330, 300, false };	/* none for 331 */
+	task(330)->sched_util_max = 300;
+	assert_int_equal(uc_lock_try(&other, NULL), 0);
+	uc_watch_push(w, &e);
+	uc_watch_push(w, &f);
+	assert_int_equal(uc_watch_process(w, 10), 0);
+	assert_int_equal(nset, 0);
+	assert_int_equal(uc_watch_rescan_due(w, uc_watch_now_ms()), -1);	/* not locked out */
+	assert_int_equal(uc_watch_stats(w)->unchanged, 1);
+	/* a write is due: now the lock counts */
+	task(330)->sched_util_max = 1024;
+	e.seq = 3;
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 0);
+	assert_true(uc_watch_rescan_due(w, uc_watch_now_ms()) > 0);
+	uc_lock_release(&other);
+	uc_watch_free(w);
+}
+
+/* A live pidfd is the main thread's identity check: the executor does not
+ * read /proc/PID/stat again (here it is gone by then); without a pidfd it
+ * must, and a start time it cannot read is a task gone, not a write. */
+static void test_pidfd_is_the_check(void **state)
+{
+	struct uc_watch *w = mk(0);
+	struct uc_pev e = ev(UC_PEV_EXEC, 340, 340, 0, 1);
+
+	(void)state;
+	add_proc(340, (pid_t[]){ 340 }, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 340, 300, false };
+	stat_gone_on_get = true;
+	pidfd_mode = 1;
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	assert_int_equal(task(340)->sched_util_max, 300);
+	/* no pidfd: the start time is read again, and it is not there */
+	add_proc(341, (pid_t[]){ 341 }, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 341, 300, false };
+	pidfd_mode = 0;
+	e = ev(UC_PEV_EXEC, 341, 341, 0, 2);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	assert_int_equal(task(341)->sched_util_max, 1024);
 	uc_watch_free(w);
 }
 
@@ -751,6 +828,37 @@ static void test_load(void **state)
 	assert_null(rs.ops);
 }
 
+/* The matcher takes the stat the daemon read for identity (no second read:
+ * here it says "kernel thread", the file does not) and hands back what it
+ * read itself: the attributes behind the policy check, the name. */
+static void test_match_seen(void **state)
+{
+	struct uc_watch_ruleset rs;
+	struct uc_rules_result res;
+	struct uc_stat kst = { .state = 'S', .ppid = 2, .flags = UC_PF_KTHREAD, .start = 1 };
+	struct uc_watch_seen seen = { 0 };
+	char path[300];
+	const char *p = path;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/m.conf", root);
+	put("/m.conf", "[tasks a]\ncomm = p900\nmax = 300\n");
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), 0);
+	add_proc(900, (pid_t[]){ 900 }, 1, 1);
+	put("/proc/900/comm", "p900\n");
+	task(900)->sched_util_max = 700;
+	assert_int_equal(rs.ops->match(rs.rules, 900, 900, &seen, &res), 0);
+	assert_true(res.winner[UC_RA_MAX] >= 0);
+	assert_true(seen.have_sa);
+	assert_int_equal(seen.sa.sched_util_max, 700);
+	assert_string_equal(seen.comm, "p900");
+	seen.st = &kst;
+	assert_int_equal(rs.ops->match(rs.rules, 900, 900, &seen, &res), 0);
+	assert_true(res.skipped_kthread);
+	assert_true(res.winner[UC_RA_MAX] < 0);
+	rs.ops->free(rs.rules);
+}
+
 /* A reload that fails leaves the running rules alone: same generation, same matcher. */
 static void test_reload_keeps_rules(void **state)
 {
@@ -876,6 +984,9 @@ int main(void)
 		cmocka_unit_test_setup(test_overrun_rescan, setup),
 		cmocka_unit_test_setup(test_lock_held, setup),
 		cmocka_unit_test_setup(test_lock_held_warns, setup),
+		cmocka_unit_test_setup(test_lock_only_to_write, setup),
+		cmocka_unit_test_setup(test_match_seen, setup),
+		cmocka_unit_test_setup(test_pidfd_is_the_check, setup),
 		cmocka_unit_test_setup(test_stop_mid_batch, setup),
 		cmocka_unit_test_setup(test_seq_gap, setup),
 		cmocka_unit_test_setup(test_queue_full, setup),
