@@ -273,7 +273,7 @@ if want forks; then
 		CPU=0
 		for t in /proc/"$1"/task/*; do
 			while read -r k _ v; do
-				[ "$k" = se.sum_exec_runtime ] && CPU=$((CPU + 10#${v/./}))
+				case $k in se.sum_exec_runtime) CPU=$((CPU + 10#${v/./})) ;; esac
 			done <"$t/sched"
 		done
 	}
