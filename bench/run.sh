@@ -227,6 +227,12 @@ fi
 # ---- cold start: check without the symbol cache -------------------------------------
 if want cold; then
 	cache=/run/uclampctl/ksyms
+	# the fake root needs the test build: uclampctl itself has no sysroot seam
+	# (it would read the real /proc/kallsyms, or the real cache)
+	uctest=${UCLAMPCTL_TEST:-$SRC_DIR/tests/uclampctl-test}
+	[ -x "$uctest" ] || die "cold: no $uctest (make check builds it; or -e UCLAMPCTL_TEST=...)"
+	cp "$uctest" "$WORK/uclampctl-test"
+	uctest=$WORK/uclampctl-test
 	nk=$(wc -l </proc/kallsyms)
 	# a distro-sized table in a fake root: mkkcore.py's kernel, padded to KSYMS lines
 	fr=$WORK/fakeroot
@@ -243,12 +249,12 @@ if want cold; then
 		record "$r" cat-kallsyms "$(tm cat /proc/kallsyms)"
 		record "$r" check "$(tm "$UCLAMPCTL" check)"
 		record "$r" cat-fake "$(tm cat "$fr/proc/kallsyms")"
-		record "$r" check-fake "$(UCLAMPCTL_SYSROOT="$fr" tm "$UCLAMPCTL" check)"
+		record "$r" check-fake "$(UCLAMPCTL_SYSROOT="$fr" tm "$uctest" check)"
 		echo "cold round $r done"
 	done
 	rm -f "$fr$cache"
 	# bytes read from the fake kallsyms (its fd from open to close)
-	UCLAMPCTL_SYSROOT="$fr" strace -e trace=openat,read,close -o "$WORK/strace" "$UCLAMPCTL" check \
+	UCLAMPCTL_SYSROOT="$fr" strace -e trace=openat,read,close -o "$WORK/strace" "$uctest" check \
 		>/dev/null 2>&1 || true
 	read_bytes=$(awk '/^openat.*proc\/kallsyms"/ { fd = $NF; on = 1; next }
 		on && index($0, "read(" fd ",") == 1 { s += $NF }
@@ -304,7 +310,7 @@ fi
 # ---- watch against its peers: last, its daemons see the same kernel state ----------------
 if want peers; then
 	# shown as it goes (one line per daemon): a run cut short still tells something
-	bash "$BENCH_DIR/watch-peers.sh" 2>&1 | tee "$WORK/peers" | grep -v '^|' ||
+	bash "$BENCH_DIR/watch-peers.sh" 2>&1 | tee "$WORK/peers" | grep --line-buffered -v '^|' ||
 		die "watch-peers.sh failed: $(tail -n 5 "$WORK/peers")"
 	grep '^| watch' "$WORK/peers" >>"$WORK/table" || true	# its goal rows
 fi
