@@ -50,7 +50,7 @@ static bool revert;	/* another writer: every set is undone at once */
 static volatile sig_atomic_t stop_flag;
 static bool stop_on_set;	/* a "signal" arrives during the first write */
 static bool stat_gone_on_get;	/* a getattr removes /proc/TID/stat: no later read finds it */
-static void unput(const char *fmt, pid_t pid);
+static void unput_stat(pid_t pid);
 
 static struct uc_sched_attr *task(pid_t tid)
 {
@@ -69,7 +69,7 @@ static int fake_getattr(pid_t tid, struct uc_sched_attr *a, unsigned int size, u
 		return -1;
 	}
 	if (stat_gone_on_get)
-		unput("/proc/%d/stat", tid);
+		unput_stat(tid);
 	*a = *t;
 	a->size = 56;
 	return 0;
@@ -124,12 +124,11 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
-static void unput(const char *fmt, pid_t pid)
+static void unput_stat(pid_t pid)
 {
-	char rel[128], p[512];
+	char p[512];
 
-	snprintf(rel, sizeof(rel), fmt, (int)pid);
-	snprintf(p, sizeof(p), "%s%s", root, rel);
+	snprintf(p, sizeof(p), "%s/proc/%d/stat", root, (int)pid);
 	unlink(p);
 }
 
