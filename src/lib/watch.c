@@ -65,9 +65,9 @@ struct uc_watch {
 	enum uc_key_state key;		/* ON after our first write */
 	struct uc_lock lock;		/* the writers' lock, held per batch */
 	/*
-	 * A batch takes the lock at its first write, not before: most events
-	 * (execs no rule matches, tasks already at their values) write nothing,
-	 * and the lock is eight system calls.
+	 * A batch takes the lock at its first task a rule applies to, not
+	 * before: most events (execs no rule matches) need no clamp value read
+	 * or written, and the lock is eight system calls.
 	 */
 	enum { BATCH_OPEN, BATCH_LOCKED, BATCH_LOCKED_OUT } batch;
 	/* the executor for a main thread whose pidfd was just found alive */
@@ -512,7 +512,8 @@ static bool stopping(const struct uc_watch *w)
 
 /*
  * A batch of writes holds the writers' lock, taken without waiting at its
- * first write: a daemon must not hang behind an 'apply'. On contention the
+ * first task a rule applies to (before its values are read): a daemon must
+ * not hang behind an 'apply'. On contention the
  * rest of the batch is not done now: the state is marked dirty and the
  * rescan, one interval later from the debounce timer, brings every process
  * in line (the queued events are about processes it will see). Dry runs
@@ -578,7 +579,7 @@ static bool batch_begin(struct uc_watch *w)
 	return false;
 }
 
-/* May this batch write now? Takes the lock at its first write. */
+/* May this batch read clamps to write now? Takes the lock the first time. */
 static bool batch_write(struct uc_watch *w)
 {
 	if (w->batch == BATCH_OPEN)
@@ -650,6 +651,7 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	struct uc_plan p;
 	const char *rule;
 	struct uc_watch_seen seen = { .st = &id->st };
+	bool held = w->batch == BATCH_LOCKED;
 	int rc = w->rs.ops->match(w->rs.rules, id->tgid, tid, &seen, &res);
 
 	if (rc == -ESRCH)
@@ -675,9 +677,19 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	}
 	if (*ep && (*ep)->given_up)
 		return false;
-	/* read by the match for the policy, or now */
-	if (seen.have_sa)
+	/*
+	 * A rule applies: the values it is planned from are read under the
+	 * writers' lock, never from the middle of another writer's run (an
+	 * 'apply' that may still roll back). Only a task no rule takes goes
+	 * without the lock: its answer does not depend on clamp values.
+	 */
+	if (!batch_write(w))
+		return false;	/* locked out: the rescan comes back to it */
+	/* read by the match for the policy (under the lock), or now */
+	if (seen.have_sa && held)
 		t.sa = seen.sa;
+	else
+		seen.have_sa = false;
 	rc = seen.have_sa ? 0 : uc_sched_get(tid, &t.sa);
 	if (rc == -ESRCH) {
 		w->st.gone++;
@@ -718,8 +730,6 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		w->st.identity_mismatch++;
 		goto out;
 	}
-	if (!batch_write(w))
-		goto out;	/* locked out: the rescan comes back to it */
 	write_plan(w, id, tid, &p, rule, seen.comm, *ep, r);
 out:
 	uc_plan_free(&p);

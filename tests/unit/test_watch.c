@@ -411,15 +411,17 @@ static void test_lock_held(void **state)
 	uc_watch_free(w);
 }
 
-/* The lock is taken at a batch's first write: events that write nothing
- * (no rule matches, the values are there) go through while an 'apply'
- * holds it, without a lock-out or a rescan. */
+/* The lock is taken at a batch's first task a rule applies to: events no
+ * rule takes go through while an 'apply' holds it, without a lock-out or a
+ * rescan; a task a rule takes is never read from the middle of the other
+ * writer's run, even when its values look right already (that run may
+ * still roll back): locked out, retried by the rescan. */
 static void test_lock_only_to_write(void **state)
 {
 	const pid_t t[] = { 330 }, u[] = { 331 };
 	struct uc_lock other = { .fd = -1 };
 	struct uc_watch *w = mk(0);
-	struct uc_pev e = ev(UC_PEV_EXEC, 330, 330, 0, 1), f = ev(UC_PEV_EXEC, 331, 331, 0, 2);
+	struct uc_pev e = ev(UC_PEV_EXEC, 330, 330, 0, 2), f = ev(UC_PEV_EXEC, 331, 331, 0, 1);
 
 	(void)state;
 	add_proc(330, t, 1, 1);
@@ -427,20 +429,22 @@ static void test_lock_only_to_write(void **state)
 	rules[nrules++] = (typeof(rules[0])){ 330, 300, false };	/* none for 331 */
 	task(330)->sched_util_max = 300;
 	assert_int_equal(uc_lock_try(&other, NULL), 0);
-	uc_watch_push(w, &e);
 	uc_watch_push(w, &f);
 	assert_int_equal(uc_watch_process(w, 10), 0);
 	assert_int_equal(nset, 0);
 	assert_int_equal(uc_watch_rescan_due(w, uc_watch_now_ms()), -1);	/* not locked out */
-	assert_int_equal(uc_watch_stats(w)->unchanged, 1);
-	/* a write is due: now the lock counts */
-	task(330)->sched_util_max = 1024;
-	e.seq = 3;
+	/* a rule takes 330: its values are not read while the lock is held */
 	uc_watch_push(w, &e);
 	uc_watch_process(w, 10);
 	assert_int_equal(nset, 0);
+	assert_int_equal(uc_watch_stats(w)->unchanged, 0);
 	assert_true(uc_watch_rescan_due(w, uc_watch_now_ms()) > 0);
+	/* released: the retry reads it and finds it in place */
 	uc_lock_release(&other);
+	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms() + 1000), 0);
+	assert_int_equal(nset, 0);
+	assert_int_equal(uc_watch_stats(w)->unchanged, 1);
+	assert_int_equal(uc_watch_rescan_due(w, uc_watch_now_ms()), -1);
 	uc_watch_free(w);
 }
 
