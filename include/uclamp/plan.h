@@ -85,6 +85,8 @@ struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr
 struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
 				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
 				   long to);
+/* A task change of another plan, identity (start time) included. NULL on ENOMEM. */
+struct uc_change *uc_plan_copy_task(struct uc_plan *p, const struct uc_change *ch);
 
 /* Ask systemd to enable cpu for unit (its cgroup rel): a runtime CPUWeight
  * from -> to (from -1: not set). Never flips the key. NULL on ENOMEM. */

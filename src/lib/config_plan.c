@@ -361,8 +361,7 @@ static int plan_tasks(struct uc_config *c, struct uc_plan *p)
 	for (size_t i = 0; i < acc.n && !rc; i++) {
 		const struct uc_change *ch = &acc.v[i];
 
-		if (!uc_plan_add_task(p, ch->pid, ch->tid, ch->label, &ch->sa, ch->attr, ch->from,
-				      ch->to))
+		if (!uc_plan_copy_task(p, ch))
 			rc = -ENOMEM;
 	}
 	p->unchanged += acc.unchanged;

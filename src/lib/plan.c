@@ -97,6 +97,16 @@ struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, cons
 	return c;
 }
 
+struct uc_change *uc_plan_copy_task(struct uc_plan *p, const struct uc_change *ch)
+{
+	struct uc_change *c = uc_plan_add_task(p, ch->pid, ch->tid, ch->label, &ch->sa, ch->attr,
+					       ch->from, ch->to);
+
+	if (c)
+		c->start = ch->start;	/* the identity the executor checks */
+	return c;
+}
+
 struct uc_change *uc_plan_add_systemd(struct uc_plan *p, const char *rel, const char *unit,
 				      long from, long to)
 {

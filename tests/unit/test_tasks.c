@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "uclamp/cgroup.h"
+#include "uclamp/config.h"
 #include "uclamp/identity.h"
 #include "uclamp/plan.h"
 #include "uclamp/tasks.h"
@@ -716,6 +717,38 @@ static void test_plan_identity(void **state)
 	uc_plan_free(&p);
 }
 
+/* apply's [tasks] plan (collected, sorted, then copied into the run's plan)
+ * keeps each change's start time: without it the executor cannot tell a
+ * reused PID from the planned process and writes unchecked */
+static void test_config_plan_identity(void **state)
+{
+	static const char text[] = "[tasks t]\ncomm = app\nthreads = yes\nmax = 200\n";
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct uc_config c;
+	struct uc_plan p;
+	size_t nt = 0;
+
+	(void)state;
+	stat_file(100, "app", 'S', 1, 0x400100, 4321);
+	assert_non_null(f);
+	uc_config_init(&c);
+	assert_int_equal(uc_config_load_stream(&c, f, "t.conf"), 0);
+	fclose(f);
+	assert_int_equal(uc_config_validate(&c), 0);
+	uc_plan_init(&p);
+	assert_int_equal(uc_config_plan(&c, &p), 0);
+	for (size_t i = 0; i < p.n; i++) {
+		if (p.v[i].kind != UC_KIND_TASK)
+			continue;
+		assert_int_equal(p.v[i].pid, 100);
+		assert_true(p.v[i].start == 4321);
+		nt++;
+	}
+	assert_int_equal(nt, 3);	/* 100, 101, 102 of "app" */
+	uc_plan_free(&p);
+	uc_config_free(&c);
+}
+
 static void test_fill(void **state)
 {
 	static const char cmdline[] = "/usr/bin/python3\0-m\0http.server\0";
@@ -998,6 +1031,7 @@ int main(void)
 		cmocka_unit_test_setup(test_plan_missing_pid, setup),
 		cmocka_unit_test_setup(test_helpers, setup),
 		cmocka_unit_test_setup(test_plan_identity, setup),
+		cmocka_unit_test_setup(test_config_plan_identity, setup),
 		cmocka_unit_test_setup(test_fill, setup),
 		cmocka_unit_test_setup(test_all_skips_kernel_threads, setup),
 		cmocka_unit_test_setup(test_plan_zombie_and_init, setup),
