@@ -19,7 +19,9 @@
 static int real_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
 {
 	(void)n;
-	return uc_sched_set(c->tid, &c->sa, min, max, rof);
+	if (!c->sa)
+		return -EINVAL;	/* not made by uc_plan_add_task */
+	return uc_sched_set(c->tid, c->sa, min, max, rof);
 }
 
 static int real_cgroup_write(const char *path, enum uc_attr attr, long pct100)
@@ -218,7 +220,9 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 	*r = (struct uc_exec_report){ 0 };
 	while (i < p->n) {
 		struct uc_change *c = &p->v[i];
-		size_t n = c->kind == UC_KIND_TASK ? task_group_len(p, i) : 1;
+		/* most tasks have one change: only look further when the next is the same TID's */
+		size_t n = c->kind == UC_KIND_TASK && i + 1 < p->n && p->v[i + 1].tid == c->tid
+				   ? task_group_len(p, i) : 1;
 		int rc;
 
 		if (stop && *stop) {

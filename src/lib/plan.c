@@ -8,6 +8,9 @@
 #include "uclamp/sysctl.h"
 #include "uclamp/value.h"
 
+/* plan.h: what 10,000 planned threads cost in memory */
+_Static_assert(sizeof(struct uc_change) <= 64, "a change record grew past 64 bytes");
+
 void uc_plan_init(struct uc_plan *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -29,6 +32,12 @@ void uc_plan_free(struct uc_plan *p)
 {
 	uc_plan_drop_from(p, 0);
 	free(p->v);
+	while (p->sas) {
+		struct uc_sa_block *b = p->sas;
+
+		p->sas = b->next;
+		free(b);
+	}
 	uc_plan_init(p);
 }
 
@@ -78,18 +87,40 @@ struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr
 	return c;
 }
 
+/* sa in the plan's pool: the last one stored when equal (the thread before
+ * this one, as a rule), else a new entry. NULL on ENOMEM. */
+static const struct uc_sched_attr *sa_store(struct uc_plan *p, const struct uc_sched_attr *sa)
+{
+	static const struct uc_sched_attr none;
+	struct uc_sa_block *b = p->sas;
+
+	if (!sa)
+		sa = &none;	/* no attributes given: zeroed */
+	if (b && b->n && !memcmp(&b->v[b->n - 1], sa, sizeof(*sa)))
+		return &b->v[b->n - 1];
+	if (!b || b->n == UC_SA_BLOCK) {
+		if (!(b = malloc(sizeof(*b))))
+			return NULL;
+		b->next = p->sas;
+		b->n = 0;
+		p->sas = b;
+	}
+	b->v[b->n] = *sa;
+	return &b->v[b->n++];
+}
+
 struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
 				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
 				   long to)
 {
-	struct uc_change *c = uc_plan_add(p, UC_KIND_TASK, attr, NULL, from, to);
+	const struct uc_sched_attr *stored = sa_store(p, sa);
+	struct uc_change *c = stored ? uc_plan_add(p, UC_KIND_TASK, attr, NULL, from, to) : NULL;
 
 	if (!c)
 		return NULL;
 	c->pid = pid;
 	c->tid = tid;
-	if (sa)
-		c->sa = *sa;
+	c->sa = stored;
 	if (comm && *comm && !(c->label = strdup(comm))) {
 		p->n--;
 		return NULL;
@@ -99,7 +130,7 @@ struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, cons
 
 struct uc_change *uc_plan_copy_task(struct uc_plan *p, const struct uc_change *ch)
 {
-	struct uc_change *c = uc_plan_add_task(p, ch->pid, ch->tid, ch->label, &ch->sa, ch->attr,
+	struct uc_change *c = uc_plan_add_task(p, ch->pid, ch->tid, ch->label, ch->sa, ch->attr,
 					       ch->from, ch->to);
 
 	if (c)

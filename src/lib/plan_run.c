@@ -109,6 +109,10 @@ static void tasks_first(struct uc_plan *p)
 
 		if (p->v[i].kind != UC_KIND_TASK)
 			continue;
+		if (i == k) {	/* in place already: no copy (10,000 of them for one process) */
+			k++;
+			continue;
+		}
 		c = p->v[i];
 		memmove(&p->v[k + 1], &p->v[k], (i - k) * sizeof(c));
 		p->v[k++] = c;

@@ -52,7 +52,7 @@ static int answer(struct call *c)
 static int fake_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
 {
 	struct call k = { .op = 't', .tid = c->tid, .n = n, .min = min, .max = max, .rof = rof,
-			  .sa_policy = c->sa.sched_policy };
+			  .sa_policy = c->sa->sched_policy };
 
 	/* the n changes handed over are this TID's, adjacent */
 	for (size_t i = 0; i < n; i++) {

@@ -143,9 +143,9 @@ static void test_plan_add_copies_and_grows(void **state)
 			assert_int_equal(c->tid, 2000 + i);
 			assert_string_equal(c->label, want);
 			assert_null(c->target);
-			assert_int_equal(c->sa.sched_nice, i);
-			assert_int_equal(c->sa.sched_priority, 10);
-			assert_int_equal(c->sa.sched_util_min, 1024);
+			assert_int_equal(c->sa->sched_nice, i);
+			assert_int_equal(c->sa->sched_priority, 10);
+			assert_int_equal(c->sa->sched_util_min, 1024);
 		} else {
 			snprintf(want, sizeof(want), "g/%d", i);
 			assert_int_equal(c->kind, UC_KIND_CGROUP);
@@ -160,6 +160,33 @@ static void test_plan_add_copies_and_grows(void **state)
 	assert_int_equal(p.unchanged, 0);
 }
 
+/* A process's threads with equal attributes share one copy in the pool; a
+ * thread with other attributes gets its own, and the caller's struct is copied. */
+static void test_plan_sa_pool(void **state)
+{
+	struct uc_sched_attr sa = { .size = 56, .sched_util_max = 1024 };
+	struct uc_plan p;
+	const struct uc_change *a, *b, *c;
+
+	(void)state;
+	uc_plan_init(&p);
+	a = uc_plan_add_task(&p, 10, 10, NULL, &sa, UC_ATTR_MAX, 1024, 300);
+	b = uc_plan_add_task(&p, 10, 11, NULL, &sa, UC_ATTR_MAX, 1024, 300);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_ptr_equal(p.v[0].sa, p.v[1].sa);
+	sa.sched_nice = 5;
+	c = uc_plan_add_task(&p, 10, 12, NULL, &sa, UC_ATTR_MAX, 1024, 300);
+	assert_non_null(c);
+	assert_ptr_not_equal(p.v[2].sa, p.v[0].sa);
+	sa.sched_nice = 7;	/* the caller's buffer changes: the plan's copies do not */
+	assert_int_equal(p.v[0].sa->sched_nice, 0);
+	assert_int_equal(p.v[2].sa->sched_nice, 5);
+	assert_null(p.v[0].target);
+	uc_plan_free(&p);
+	assert_null(p.sas);
+}
+
 static void test_plan_add_task_no_label(void **state)
 {
 	struct uc_plan p;
@@ -170,7 +197,7 @@ static void test_plan_add_task_no_label(void **state)
 	c = uc_plan_add_task(&p, 7, 8, "", NULL, UC_ATTR_MIN, 0, 10);
 	assert_non_null(c);
 	assert_null(c->label);	/* an empty comm is no label */
-	assert_int_equal(c->sa.size, 0);	/* no attributes given: zeroed */
+	assert_int_equal(c->sa->size, 0);	/* no attributes given: zeroed */
 	c = uc_plan_add_task(&p, 7, 8, NULL, NULL, UC_ATTR_MAX, 1024, 10);
 	assert_non_null(c);
 	assert_null(c->label);
@@ -485,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_flip_rules),
 		cmocka_unit_test(test_plan_flips_any),
 		cmocka_unit_test(test_plan_add_copies_and_grows),
+		cmocka_unit_test(test_plan_sa_pool),
 		cmocka_unit_test(test_plan_add_task_no_label),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_change_target),

@@ -509,7 +509,7 @@ static void test_plan_max_only(void **state)
 	assert_int_equal(p.n, 2);
 	c = expect_change(&p, 100, UC_ATTR_MAX, 1024, 300);
 	assert_true(c->flips);
-	assert_int_equal(c->sa.sched_util_max, 1024);	/* the attributes read, to send back */
+	assert_int_equal(c->sa->sched_util_max, 1024);	/* the attributes read, to send back */
 	assert_non_null(find(&p, 102, UC_ATTR_MAX));
 	assert_null(find(&p, 100, UC_ATTR_MIN));	/* min not asked: not touched */
 	assert_int_equal(p.unchanged, 1);
