@@ -7,6 +7,9 @@
  * clamps as "newcomer P min MIN max MAX" (/proc/P/sched); exit 0 when all
  * of that happened, 1 when the stage could not be set.
  * usage: pidreuse UCLAMPCTL ARGS...
+ * With PIDREUSE_COMM=NAME in the environment the victim and the newcomer
+ * both take that name (prctl) before the answer, and no PID is appended:
+ * for a command that selects tasks by name (apply's [tasks]).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -75,16 +79,21 @@ static void die(const char *what)
 int main(int argc, char **argv)
 {
 	char pidarg[16], **args;
+	const char *comm = getenv("PIDREUSE_COMM");
 	pid_t victim, cli, again;
 	long min, max;
-	int m, st;
+	int m, st, ready[2];
 
 	if (argc < 2)
 		return 2;
+	if (pipe(ready))
+		die("pipe");
 	victim = fork();
 	if (victim < 0)
 		die("fork");
 	if (victim == 0) {
+		if (comm)
+			prctl(PR_SET_NAME, comm);
 		pause();
 		_exit(0);
 	}
@@ -93,7 +102,7 @@ int main(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	for (int i = 1; i < argc; i++)
 		args[i - 1] = argv[i];
-	args[argc - 1] = pidarg;
+	args[argc - 1] = comm ? NULL : pidarg;
 	m = posix_openpt(O_RDWR | O_NOCTTY);
 	if (m < 0 || grantpt(m) || unlockpt(m))
 		die("pty");
@@ -135,8 +144,18 @@ int main(int argc, char **argv)
 		die("clone3 with set_tid");
 	}
 	if (again == 0) {
+		if (comm)
+			prctl(PR_SET_NAME, comm);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
 		pause();
 		_exit(0);
+	}
+	{
+		char r;
+
+		if (read(ready[0], &r, 1) != 1)	/* named before the plan is made again */
+			die("the newcomer's start");
 	}
 	if (write(m, "y\n", 2) != 2)
 		die("write to the pty");
