@@ -1,7 +1,10 @@
 /*
  * Symbol addresses from /proc/kallsyms and System.map. Both are text, one
  * symbol a line: "ADDR TYPE NAME" (kallsyms adds "\t[module]" for module
- * symbols). Files are streamed line by line (kallsyms has ~10^5 lines).
+ * symbols). Files are read in UC_KSYM_BLOCK blocks (kallsyms has ~10^5
+ * lines): a line of the usual shape is checked word by word and its name
+ * compared only when a hash says it may be wanted; other lines, and every
+ * match, go through uc_ksym_parse_line.
  * Paths are absolute and go through sysroot.h (uc_open).
  *
  * Duplicates: static symbols can share a name; the FIRST occurrence outside
@@ -42,11 +45,15 @@ struct uc_ksym_stats {
 #define UC_KSYM_ALL_MIN 8
 bool uc_ksym_has_data_symbols(const struct uc_ksym_stats *st);
 
+/* read(2) size; exported for test_kallsyms.c (lines cut between blocks) */
+#define UC_KSYM_BLOCK 65536
+
 /* One pass over the file resolving syms[0..n) (each gets its own rc). It
  * stops as soon as every symbol is found (the file is ~10^5 lines, modules
  * last) and, with st, once the counts also prove data symbols
  * (uc_ksym_has_data_symbols) and a nonzero address: st->partial then. With a
- * symbol missing, the whole file is read. Returns 0, or -errno when the file
+ * symbol missing, the whole file is read. A line longer than 1022 bytes
+ * is counted bad. Returns 0, or -errno when the file
  * cannot be opened or read. */
 int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n,
 			struct uc_ksym_stats *st);

@@ -23,6 +23,14 @@ int uc_kcore_read_why(int fd, uint64_t vaddr, void *buf, size_t len, const char 
 
 /* ---- the keys' reader (kmem.c) ---- */
 
+/* The keys the commands read through the per-boot cache (the fast path's,
+ * effect.c's placement keys). kmem.c's list of them says which are boolean;
+ * a kallsyms pass for any caller resolves and caches them all, so the next
+ * caller's set is a cache hit. */
+#define UC_KMEM_KEY_UCLAMP_USED "sched_uclamp_used"
+#define UC_KMEM_KEY_ASYM_CPUCAPACITY "sched_asym_cpucapacity"
+#define UC_KMEM_KEY_ENERGY_PRESENT "sched_energy_present"
+
 #define UC_KMEM_MAX_NOTES 16
 #define UC_KMEM_NOTE_LEN 160
 
@@ -37,7 +45,8 @@ struct uc_kmem_key {
 	bool listed;
 	bool absent;		/* certainly not in this kernel (a full symbol list lacks it) */
 	bool boolean;		/* in: only ever enabled (static_branch_enable), never counted:
-				   any value but 0 or 1 means a wrong address */
+				   any value but 0 or 1 means a wrong address (kmem.c
+				   sets it for the UC_KMEM_KEY_* it knows are) */
 	bool cached;		/* the address came from the per-boot cache (see kmem.c) */
 	/* the cache also says the key read 1 there after this boot's kallsyms gave it */
 	bool cached_on;
@@ -66,7 +75,9 @@ enum {
 
 /* Resolve and read each key. Returns 0; per-key rc/why and info's notes say
  * what could not be done (-ENOENT: absent, -EPERM/-EACCES: not allowed,
- * -ENODATA: no address, -EIO/-ENOEXEC/-EFAULT: kcore). */
+ * -ENODATA: no address, -EIO/-ENOEXEC/-EFAULT: kcore). When /proc/kallsyms
+ * is read, the UC_KMEM_KEY_* not in k[] are resolved and cached too; info
+ * says nothing about them. */
 int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info);
 
 /* The same; UC_KMEM_NO_CACHE skips the per-boot address cache (the caller

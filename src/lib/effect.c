@@ -336,8 +336,8 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
  * leaves the answer to cpu_capacity */
 static void read_keys(int *asym, int *eas)
 {
-	struct uc_kmem_key k[2] = { { .name = "sched_asym_cpucapacity" },
-				    { .name = "sched_energy_present", .boolean = true } };
+	struct uc_kmem_key k[2] = { { .name = UC_KMEM_KEY_ASYM_CPUCAPACITY },
+				    { .name = UC_KMEM_KEY_ENERGY_PRESENT } };
 	struct uc_kmem_info info;
 
 	memset(&info, 0, sizeof(info));

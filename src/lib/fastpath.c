@@ -235,8 +235,8 @@ static void read_signature(char *buf, size_t n)
 int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 {
 	bool full = flags & UC_FP_FULL_SCAN;
-	/* only ever static_branch_enable()d: 0 or 1 (-1 while being enabled) */
-	struct uc_kmem_key key = { .name = "sched_uclamp_used", .boolean = true };
+	/* boolean in kmem.c's list: 0 or 1 (-1 while being enabled) */
+	struct uc_kmem_key key = { .name = UC_KMEM_KEY_UCLAMP_USED };
 	struct uc_kmem_info info;
 	char rel[128], sig[256];
 	enum uc_fp_kver kver;

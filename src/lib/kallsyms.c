@@ -1,7 +1,7 @@
 /* Symbol lookup in /proc/kallsyms and System.map (see kallsyms.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -64,9 +64,14 @@ int uc_ksym_parse_line(const char *line, uint64_t *addr, char *type, const char 
 	return 0;
 }
 
+/* b d r g s v, either case: a bit per lowercase letter (hot: every line) */
 static bool is_data_type(char t)
 {
-	return t && strchr("bBdDrRgGsSvV", t);
+	const unsigned int mask = 1u << ('b' - 'a') | 1u << ('d' - 'a') | 1u << ('r' - 'a') |
+				  1u << ('g' - 'a') | 1u << ('s' - 'a') | 1u << ('v' - 'a');
+	unsigned int c = (unsigned char)t | 0x20;
+
+	return c >= 'a' && c <= 'z' && (mask >> (c - 'a') & 1);
 }
 
 bool uc_ksym_has_data_symbols(const struct uc_ksym_stats *st)
@@ -74,95 +79,251 @@ bool uc_ksym_has_data_symbols(const struct uc_ksym_stats *st)
 	return st && st->data >= UC_KSYM_ALL_MIN;
 }
 
-/* Read one line into buf; a line longer than the buffer is consumed whole
- * and reported as too long (1). 0 on a line, -1 at EOF. */
-static int read_line(FILE *f, char *buf, size_t n)
-{
-	size_t len;
-	int c;
+/* Longest line taken (the old fgets buffer's 1022 bytes before the '\n'):
+ * KSYM_NAME_LEN is 512 since 6.1, so that is room for address, type, name
+ * and module. Longer lines are counted bad, never parsed. */
+#define LINE_MAX_LEN 1022
 
-	if (!fgets(buf, (int)n, f))
-		return -1;
-	len = strlen(buf);
-	if (len && buf[len - 1] == '\n')
-		return 0;
-	if (feof(f))
-		return 0;
-	while ((c = getc(f)) != EOF && c != '\n')
-		;
-	return 1;
+/* 8 bytes at a time: a byte's test result lands in its bit 7 */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+static inline uint64_t load64(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* bit 7 of each byte x < 0x80 set when x >= lo (no carry crosses a byte) */
+static inline uint64_t ge(uint64_t w, unsigned int lo)
+{
+	return (w + (0x80 - lo) * ONES) & HIGHS;
+}
+
+/* every byte in [0x21, 0x7f]: name bytes (the parser's "> ' '" on a signed char) */
+static inline bool name_word(uint64_t w)
+{
+	return !(w & HIGHS) && ge(w, 0x21) == HIGHS;
+}
+
+/* 8 lowercase hex digits (as kallsyms and System.map print them) */
+static inline bool hex_word(uint64_t w)
+{
+	uint64_t digit, lower;
+
+	if (w & HIGHS)
+		return false;
+	digit = ge(w, '0') & ~ge(w, '9' + 1);
+	lower = ge(w, 'a') & ~ge(w, 'f' + 1);
+	return (digit | lower) == HIGHS;
+}
+
+/* The first byte of [p, e) that cannot be in a name (<= ' ', or >= 0x80), or e. */
+static const char *name_end(const char *p, const char *e)
+{
+	const char *s = p;
+
+	while (e - p >= 8 && name_word(load64(p)))
+		p += 8;
+	/* the tail as the last word (overlapping what was checked) */
+	if (e - p < 8 && e - s >= 8 && name_word(load64(e - 8)))
+		return e;
+	while (p < e && *p > ' ')
+		p++;
+	return p;
+}
+
+/* The wanted names, filtered by a 256-bit set of hash(length, first, last
+ * byte): most lines are dismissed without a compare. */
+struct want {
+	struct uc_ksym *syms;
+	size_t n, left;
+	uint64_t bloom[4];
+};
+
+static unsigned int name_hash(const char *name, size_t len)
+{
+	return (unsigned int)(len * 5 + (unsigned char)name[0] * 3 +
+			      (unsigned char)name[len - 1]) & 255;
+}
+
+/* One line whose shape was checked: the parser gives the fields, on a copy
+ * (lines that are rare: matches and odd shapes). */
+static int parse_copy(const char *p, size_t len, uint64_t *addr, char *type, size_t *off,
+		      size_t *name_len, bool *module)
+{
+	char line[LINE_MAX_LEN + 2];
+	const char *name;
+	int rc;
+
+	/* a NUL inside would hide what follows it from the parser */
+	if (len > LINE_MAX_LEN || memchr(p, '\0', len))
+		return -EINVAL;
+	memcpy(line, p, len);
+	line[len] = '\0';
+	rc = uc_ksym_parse_line(line, addr, type, &name, name_len, module);
+	*off = (size_t)(name - line);
+	return rc;
+}
+
+/* Count a vmlinux line and take it when it is wanted; true when every name
+ * is found and the counts have answered their questions (stop). */
+static bool take(struct want *w, struct uc_ksym_stats *st, bool counts, const char *p,
+		 size_t len, const char *name, size_t name_len, char type, bool nonzero)
+{
+	unsigned int h;
+
+	if (nonzero)
+		st->nonzero++;
+	if (is_data_type(type) && !(name_len >= 2 && name[0] == '_' && name[1] == '_'))
+		st->data++;
+	h = name_hash(name, name_len);
+	if (w->bloom[h >> 6] >> (h & 63) & 1) {
+		for (size_t i = 0; i < w->n; i++) {
+			struct uc_ksym *s = &w->syms[i];
+			uint64_t addr;
+			size_t off, l;
+			char t;
+			bool module;
+
+			/* the first vmlinux occurrence wins */
+			if (s->type || strncmp(s->name, name, name_len) || s->name[name_len])
+				continue;
+			/* a match: the full parser's word on it, and its address */
+			if (parse_copy(p, len, &addr, &t, &off, &l, &module) || module ||
+			    l != name_len || t != type)
+				continue;
+			s->type = type;
+			s->addr = addr;
+			s->rc = addr ? 0 : -EPERM;
+			w->left--;
+		}
+	}
+	/* the rest only adds to the counts: stop once they have answered
+	 * their questions (uc_ksym_has_data_symbols, "all addresses zero") */
+	return !w->left && (!counts || (uc_ksym_has_data_symbols(st) && st->nonzero));
+}
+
+/* One line (without its '\n'); true to stop. The usual shape, "16 hex
+ * digits, type, name[\t[module]]", is checked here word by word; any
+ * other line goes to uc_ksym_parse_line whole. */
+static bool one_line(struct want *w, struct uc_ksym_stats *st, bool counts, const char *p,
+		     size_t len)
+{
+	const char *e = p + len, *q = p + 19, *ne, *name;
+	uint64_t addr;
+	size_t off, name_len;
+	char type;
+	bool module;
+
+	if (len >= 20 && len <= LINE_MAX_LEN && p[16] == ' ' && p[18] == ' ' &&
+	    p[17] > ' ' && p[17] <= '~' && hex_word(load64(p)) && hex_word(load64(p + 8))) {
+		ne = name_end(q, e);
+		if (ne == e) {
+			st->lines++;
+			return take(w, st, counts, p, len, q, (size_t)(ne - q), p[17],
+				    load64(p) != '0' * ONES || load64(p + 8) != '0' * ONES);
+		}
+		if (ne > q && e - ne >= 3 && ne[0] == '\t' && ne[1] == '[' && e[-1] == ']') {
+			const char *c = ne + 2;
+
+			while (c < e - 1 && *c != ']' && *c)
+				c++;
+			if (c == e - 1) {
+				st->lines++;
+				st->modules++;
+				return false;
+			}
+		}
+	}
+	if (parse_copy(p, len, &addr, &type, &off, &name_len, &module)) {
+		st->bad++;
+		return false;
+	}
+	st->lines++;
+	if (module) {
+		st->modules++;
+		return false;
+	}
+	name = p + off;
+	return take(w, st, counts, p, len, name, name_len, type, addr != 0);
 }
 
 int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n,
 			struct uc_ksym_stats *st)
 {
-	/* KSYM_NAME_LEN is 512 since 6.1: room for address, type, name, module */
-	char line[1024];
+	struct want w = { .syms = syms, .n = n, .left = n };
 	struct uc_ksym_stats local;
-	size_t left = n;
-	FILE *f;
+	bool counts = st != NULL, skip = false, stop = false;
+	size_t have = 0;
+	char *buf;
 	int fd, rc = 0;
 
 	if (!st)
 		st = &local;
 	memset(st, 0, sizeof(*st));
 	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(syms[i].name);
+		unsigned int h;
+
 		syms[i].rc = -ENOENT;
 		syms[i].addr = 0;
 		syms[i].type = 0;
+		if (!len)
+			continue;
+		h = name_hash(syms[i].name, len);
+		w.bloom[h >> 6] |= 1ull << (h & 63);
 	}
 	fd = uc_open(abspath, O_RDONLY);
 	if (fd < 0)
 		return fd;
-	f = fdopen(fd, "r");
-	if (!f) {
-		rc = -errno;
+	/* a block plus the start of a line it cut (at most LINE_MAX_LEN) */
+	buf = malloc(UC_KSYM_BLOCK + LINE_MAX_LEN + 1);
+	if (!buf) {
 		close(fd);
-		return rc;
+		return -ENOMEM;
 	}
-	for (;;) {
-		const char *name;
-		size_t len;
-		uint64_t addr;
-		char type;
-		bool module;
-		int r = read_line(f, line, sizeof(line));
+	while (!stop) {
+		ssize_t r = read(fd, buf + have, UC_KSYM_BLOCK);
+		const char *p = buf, *end, *nl;
 
-		if (r < 0)
-			break;
-		if (r > 0 || uc_ksym_parse_line(line, &addr, &type, &name, &len, &module)) {
-			st->bad++;
+		if (r < 0 && errno == EINTR)
 			continue;
-		}
-		st->lines++;
-		if (module) {
-			st->modules++;
-			continue;
-		}
-		if (addr)
-			st->nonzero++;
-		if (is_data_type(type) && !(len >= 2 && name[0] == '_' && name[1] == '_'))
-			st->data++;
-		for (size_t i = 0; i < n; i++) {
-			/* the first vmlinux occurrence wins */
-			if (syms[i].type || strlen(syms[i].name) != len ||
-			    memcmp(syms[i].name, name, len))
-				continue;
-			syms[i].type = type;
-			syms[i].addr = addr;
-			syms[i].rc = addr ? 0 : -EPERM;
-			left--;
-		}
-		/* the rest only adds to the counts: stop once they have answered
-		 * their questions (uc_ksym_has_data_symbols, "all addresses zero") */
-		if (!left && (st == &local || (uc_ksym_has_data_symbols(st) && st->nonzero))) {
-			st->partial = true;
+		if (r < 0) {
+			rc = -errno;
 			break;
+		}
+		end = buf + have + r;
+		while (!stop && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+			if (skip)	/* the end of a line too long to parse */
+				skip = false;
+			else
+				stop = one_line(&w, st, counts, p, (size_t)(nl - p));
+			p = nl + 1;
+		}
+		if (stop)
+			break;
+		have = (size_t)(end - p);
+		if (r == 0) {
+			/* the last line, without a newline */
+			if (have && !skip)
+				stop = one_line(&w, st, counts, p, have);
+			break;
+		}
+		if (skip || have > LINE_MAX_LEN) {
+			/* too long: counted once, the rest of it dropped as it comes */
+			if (!skip)
+				st->bad++;
+			skip = true;
+			have = 0;
+		} else {
+			memmove(buf, p, have);
 		}
 	}
-	if (ferror(f))
-		rc = -EIO;
-	fclose(f);
+	st->partial = stop;
+	free(buf);
+	close(fd);
 	return rc;
 }
 

@@ -46,7 +46,7 @@ static const struct {
 	const char *name;
 	const char *meaning;
 } table[NKEYS] = {
-	[K_UCLAMP] = { "sched_uclamp_used",
+	[K_UCLAMP] = { UC_KMEM_KEY_UCLAMP_USED,
 		"uclamp bucket accounting on every enqueue/dequeue; "
 		"the first clamp write enables it until reboot" },
 	[K_SMT] = { "sched_smt_present",
@@ -59,10 +59,10 @@ static const struct {
 	[K_CFS_BW] = { "__cfs_bandwidth_used",
 		"CFS bandwidth control (a cgroup has a CPU quota): "
 		"runtime accounting and throttling checks" },
-	[K_ENERGY] = { "sched_energy_present",
+	[K_ENERGY] = { UC_KMEM_KEY_ENERGY_PRESENT,
 		"energy-aware scheduling: wakeups compute energy per performance domain "
 		"(clamps steer it)" },
-	[K_ASYM] = { "sched_asym_cpucapacity",
+	[K_ASYM] = { UC_KMEM_KEY_ASYM_CPUCAPACITY,
 		"CPUs of different capacity: wakeups check that the task fits the CPU "
 		"(clamps steer it)" },
 	[K_CORE] = { "__sched_core_enabled",

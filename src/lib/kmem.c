@@ -1,6 +1,7 @@
 /*
  * Static keys from kernel memory (see kmem.h): one pass over /proc/kallsyms
- * for every name plus the text anchors, System.map only when kallsyms lacks
+ * for every name plus the text anchors (and the other commands' keys, for
+ * the cache), System.map only when kallsyms lacks
  * data symbols, then /proc/kcore opened once and 4 bytes read per key.
  * Each thing that stands in the way gets a note an admin can act on.
  */
@@ -26,6 +27,20 @@ static const char no_data_symbols[] =
 /* _text first (uc_ksym_map_matches), then text symbols every config lists */
 static const char *const anchors[] = { "_text", "_etext", "_sinittext", "_einittext" };
 #define NANCHORS (sizeof(anchors) / sizeof(anchors[0]))
+
+/* The keys the commands read through the cache, and which are boolean
+ * (static_branch_enable() only; sched_asym_cpucapacity is counted, a
+ * static_branch_inc() per asymmetric root domain). A kallsyms pass for any
+ * caller resolves them all: each command's set then finds the others'. */
+static const struct {
+	const char *name;
+	bool boolean;
+} shared_keys[] = {
+	{ UC_KMEM_KEY_UCLAMP_USED, true },
+	{ UC_KMEM_KEY_ASYM_CPUCAPACITY, false },
+	{ UC_KMEM_KEY_ENERGY_PRESENT, true },
+};
+#define NSHARED (sizeof(shared_keys) / sizeof(shared_keys[0]))
 
 /* a static key's count: 0, 1, -1 while being enabled, small counts for
  * static_branch_inc users; anything else means a wrong address */
@@ -536,32 +551,43 @@ static void keys_reset(struct uc_kmem_key *k, size_t n)
 	}
 }
 
+static bool has_key(const struct uc_kmem_key *k, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(k[i].name, name))
+			return true;
+	return false;
+}
+
 int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info,
 			    unsigned int flags)
 {
-	struct uc_ksym *live = calloc(NANCHORS + n, sizeof(*live));
-	bool *need = calloc(n ? n : 1, sizeof(*need));
+	/* the caller's keys, then the shared ones it did not ask for (kallsyms only) */
+	struct uc_kmem_key *all = calloc(n + NSHARED, sizeof(*all));
+	struct uc_ksym *live = calloc(NANCHORS + n + NSHARED, sizeof(*live));
+	bool *need = calloc(n + NSHARED, sizeof(*need));
 	struct uc_ksym_stats st;
 	char hidden[UC_KMEM_NOTE_LEN];
 	bool need_map = false, any = false, confirm = false;
 	char doubt[2 * UC_KMEM_NOTE_LEN] = "";	/* note() keeps what fits */
 	uint64_t daddr = 0;
-	size_t di = 0;
+	size_t di = 0, nall = n;
 	int rc;
 
 	memset(info, 0, sizeof(*info));
 	info->map_rc = 1;
 	info->kcore_rc = 1;
-	if (!live || !need) {
+	if (!all || !live || !need) {
+		free(all);
 		free(live);
 		free(need);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < NANCHORS; i++)
-		live[i].name = anchors[i];
-	for (size_t i = 0; i < n; i++)
-		live[NANCHORS + i].name = k[i].name;
 	keys_reset(k, n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < NSHARED; j++)
+			if (!strcmp(k[i].name, shared_keys[j].name))
+				k[i].boolean |= shared_keys[j].boolean;
 
 	if (!(flags & UC_KMEM_NO_CACHE) && cache_load(k, n)) {
 		const struct uc_kmem_key *d;
@@ -604,7 +630,23 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	} else if (flags & UC_KMEM_NO_CACHE) {
 		info->cache = UC_KMEM_CACHE_DISCARDED;
 	}
-	rc = uc_ksym_lookup_many("/proc/kallsyms", live, NANCHORS + n, &st);
+
+	/* kallsyms is read anyway: the other shared keys ride along, so the
+	 * next command's set hits the cache (one pass per boot, not one per set) */
+	if (n)
+		memcpy(all, k, n * sizeof(*k));
+	for (size_t j = 0; j < NSHARED; j++) {
+		if (has_key(k, n, shared_keys[j].name))
+			continue;
+		all[nall].name = shared_keys[j].name;
+		all[nall].boolean = shared_keys[j].boolean;
+		keys_reset(&all[nall++], 1);
+	}
+	for (size_t i = 0; i < NANCHORS; i++)
+		live[i].name = anchors[i];
+	for (size_t i = 0; i < nall; i++)
+		live[NANCHORS + i].name = all[i].name;
+	rc = uc_ksym_lookup_many("/proc/kallsyms", live, NANCHORS + nall, &st);
 	info->kallsyms_rc = rc;
 	if (rc) {
 		note(info,
@@ -622,39 +664,46 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	if (info->hidden)
 		note(info, "%s", hidden);
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < nall; i++) {
 		const struct uc_ksym *s = &live[NANCHORS + i];
 
 		if (s->rc == 0) {
-			k[i].addr = s->addr;
-			k[i].listed = true;
-			k[i].rc = -EINPROGRESS;
+			all[i].addr = s->addr;
+			all[i].listed = true;
+			all[i].rc = -EINPROGRESS;
 		} else if (s->rc == -EPERM) {
-			k[i].listed = true;
-			set_why(&k[i], -EPERM, "%s", hidden);
+			all[i].listed = true;
+			set_why(&all[i], -EPERM, "%s", hidden);
 		} else if (info->data_symbols) {
-			k[i].absent = true;
-			set_why(&k[i], -ENOENT,
+			all[i].absent = true;
+			set_why(&all[i], -ENOENT,
 				"not in /proc/kallsyms, which lists data "
 				"symbols: not in this kernel");
 		} else {
-			need[i] = need_map = true;
-			set_why(&k[i], -ENOENT, "%s", no_data_symbols);
+			/* System.map for the caller's only: its addresses are
+			 * never cached, so an extra would gain nothing */
+			need[i] = i < n;
+			need_map |= need[i];
+			set_why(&all[i], -ENOENT, "%s", no_data_symbols);
 		}
 	}
 	if (need_map) {
 		note(info, "%s", no_data_symbols);
-		resolve_by_map(k, n, need, live, info);
+		resolve_by_map(all, n, need, live, info);
 	}
-	for (size_t i = 0; i < n; i++)
-		any |= k[i].rc == -EINPROGRESS;
-	read_values(k, n, any, info);
+	for (size_t i = 0; i < nall; i++)
+		any |= all[i].rc == -EINPROGRESS;
+	/* its notes are the kcore open's only: nothing about one key */
+	read_values(all, nall, any, info);
 	/* after the values: a key at 1 is stored as confirmed */
 	if (any && !info->hidden)
-		cache_store(k, n, info->data_symbols);
+		cache_store(all, nall, info->data_symbols);
+	if (n)
+		memcpy(k, all, n * sizeof(*k));
 	if (doubt[0] && !(confirm && k[di].addr == daddr))
 		note(info, "%s", doubt);
 out:
+	free(all);
 	free(live);
 	free(need);
 	return 0;

@@ -51,6 +51,12 @@ expect_on() {
 	t "$1" 1 $U check -v
 	has '^on \(kcore\)'
 }
+# a cache of sched_uclamp_used alone at address $1
+key_addr() { awk -v n="$1" '$3 == n { sub(/^0+/, "", $1); print $1 }' "$ROOT/proc/kallsyms"; }
+put_cache() {
+	printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s\n' "$1" >"$cache"
+	chmod 0600 "$cache"
+}
 # kallsyms without the key's symbol: then only the cache can give its address
 drop_symbol() {
 	grep -v ' sched_uclamp_used$' "$ROOT/proc/kallsyms" >"$ROOT/k" && mv "$ROOT/k" "$ROOT/proc/kallsyms"
@@ -65,16 +71,15 @@ grep -q ' sched_uclamp_used$' "$ROOT/proc/kallsyms" && _fail "mkkcore --no-symbo
 t "a cached address alone never says on" 3 $U check -v
 hasnt '^on'
 has "sched_uclamp_used reads 1 at its cached address"
+# that re-read pass cached what it found: absent from a full symbol list
+grep -qx 'sched_uclamp_used -' "$cache" && _pass "re-read: cached as absent" ||
+	_fail "no 'sched_uclamp_used -' line after a pass without the symbol"
 python3 "$MK" "$ROOT" --key 1 >/dev/null
+put_cache "$(key_addr sched_uclamp_used)"	# unconfirmed, at the right address
 expect_on "confirmed by kallsyms: on"
 hasnt 'cached address'
 
 # corrupt caches: the right boot, a wrong address
-key_addr() { awk -v n="$1" '$3 == n { sub(/^0+/, "", $1); print $1 }' "$ROOT/proc/kallsyms"; }
-put_cache() {
-	printf '11111111-2222-3333-4444-555555555555\nsched_uclamp_used %s\n' "$1" >"$cache"
-	chmod 0600 "$cache"
-}
 python3 "$MK" "$ROOT" --key 0 --set sched_smt_present=1 --set sched_schedstats=1024 >/dev/null
 right=$(key_addr sched_uclamp_used)
 put_cache "$(key_addr sched_smt_present)"

@@ -689,6 +689,111 @@ static void cache_is_a_hint(void **state)
 	assert_int_equal(cache_addr(), key);
 }
 
+/* kallsyms with the fast path's key and effect.c's two, after _text by these offsets */
+#define ASYM_OFF (KEY_OFF + 0x60)
+#define EAS_OFF (KEY_OFF + 0x50)
+static void put_kallsyms_shared(uint64_t asym_off)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf),
+		 "%016llx T _text\n%016llx T _etext\n%016llx T _sinittext\n"
+		 "%016llx T _einittext\n"
+		 "%016llx D d1\n%016llx D d2\n%016llx D d3\n%016llx D d4\n"
+		 "%016llx D d5\n%016llx D d6\n%016llx D d7\n%016llx D d8\n"
+		 "%016llx B sched_uclamp_used\n%016llx B sched_energy_present\n"
+		 "%016llx B sched_asym_cpucapacity\n",
+		 LIVE_TEXT, LIVE_TEXT + 0xc02c31, LIVE_TEXT + 0xf00000, LIVE_TEXT + 0xf40000,
+		 LIVE_TEXT + 0xe10000, LIVE_TEXT + 0xe10008, LIVE_TEXT + 0xe10010,
+		 LIVE_TEXT + 0xe10018, LIVE_TEXT + 0xe10020, LIVE_TEXT + 0xe10028,
+		 LIVE_TEXT + 0xe10030, LIVE_TEXT + 0xe10038, LIVE_TEXT + KEY_OFF,
+		 LIVE_TEXT + EAS_OFF, LIVE_TEXT + asym_off);
+	put("/proc/kallsyms", buf);
+}
+
+static bool cache_has(const char *line)
+{
+	char p[512], buf[4096];
+	size_t len;
+	FILE *f;
+
+	path_of(p, sizeof(p), CACHE);
+	f = fopen(p, "r");
+	if (!f)
+		return false;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	return strstr(buf, line) != NULL;
+}
+
+/* effect.c's read: both placement keys, as it asks */
+static void read_placement(struct uc_kmem_key k[2], struct uc_kmem_info *info)
+{
+	memset(k, 0, 2 * sizeof(*k));
+	k[0].name = UC_KMEM_KEY_ASYM_CPUCAPACITY;
+	k[1].name = UC_KMEM_KEY_ENERGY_PRESENT;
+	uc_kmem_read_keys(k, 2, info);
+}
+
+/* 'check' asks for the fast path's key, then effect.c's two: with a cold
+ * cache, the first call's kallsyms pass caches all three (a key at 1 as
+ * confirmed), so the second needs no kallsyms; and the reverse order */
+static void cache_one_pass(void **state)
+{
+	struct uc_kmem_key k, pk[2];
+	struct uc_kmem_info info;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	put_kallsyms_shared(ASYM_OFF);
+	poke_kcore(EAS_OFF, 1);
+	poke_kcore(ASYM_OFF, 2);	/* counted: two asymmetric root domains */
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_UNUSED);
+	assert_int_equal(k.rc, 0);
+	assert_int_equal(k.addr, LIVE_TEXT + KEY_OFF);
+	assert_true(cache_has("\nsched_energy_present ffffffff89d46760 1\n"));
+	assert_true(cache_has("\nsched_asym_cpucapacity ffffffff89d46770\n"));
+	/* no kallsyms now: only the cache can give the addresses */
+	rm("/proc/kallsyms");
+	read_placement(pk, &info);
+	assert_int_equal(info.cache, UC_KMEM_CACHE_HIT);
+	assert_int_equal(pk[0].rc, 0);
+	assert_int_equal(pk[0].addr, LIVE_TEXT + ASYM_OFF);
+	assert_int_equal(pk[0].value, 2);
+	assert_int_equal(pk[1].rc, 0);
+	assert_int_equal(pk[1].addr, LIVE_TEXT + EAS_OFF);
+	assert_int_equal(pk[1].value, 1);
+	assert_true(pk[1].boolean);	/* kmem.c's list says so */
+	assert_int_equal(info.nnotes, 0);
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_HIT);
+
+	/* the other way round */
+	rm(CACHE);
+	put_kallsyms_shared(ASYM_OFF);
+	read_placement(pk, &info);
+	assert_int_equal(info.cache, UC_KMEM_CACHE_UNUSED);
+	rm("/proc/kallsyms");
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_HIT);
+	assert_int_equal(k.addr, LIVE_TEXT + KEY_OFF);
+	assert_int_equal(k.value, 0);
+
+	/* a key the caller did not ask for that cannot be read: nothing said
+	 * about it to this caller; cached anyway (its reader re-checks it) */
+	rm(CACHE);
+	put_kallsyms_shared(SEG_SIZE + 0x1000);	/* beyond kcore's segment */
+	assert_int_equal(read_key(&k, &info), UC_KMEM_CACHE_UNUSED);
+	assert_int_equal(k.rc, 0);
+	assert_int_equal(info.nnotes, 0);
+	assert_true(cache_has("\nsched_uclamp_used ffffffff89d46710\n"));
+	read_placement(pk, &info);
+	assert_int_equal(info.cache, UC_KMEM_CACHE_DISCARDED);
+	assert_int_equal(pk[0].rc, -EFAULT);
+	assert_note(info.notes, info.nnotes, "sched_asym_cpucapacity: /proc/kcore at");
+	put_kallsyms(true, true, false);
+}
+
 /* what the cache file must be; anything else is not read, and rewritten */
 static void cache_file_checks(void **state)
 {
@@ -1036,6 +1141,7 @@ int main(void)
 		cmocka_unit_test_setup(full_scan_counts, setup_system),
 		cmocka_unit_test_setup(cache_is_a_hint, setup_cache),
 		cmocka_unit_test_setup(cache_file_checks, setup_cache),
+		cmocka_unit_test_setup(cache_one_pass, setup_cache),
 		cmocka_unit_test_setup(system_map_path, setup_system),
 		cmocka_unit_test_setup(kallsyms_blocked, setup_system),
 		cmocka_unit_test_setup(kcore_blocked, setup_system),

@@ -31,6 +31,19 @@ static void put(const char *abspath, const char *text)
 	assert_int_equal(fr_write(root, abspath, text), 0);
 }
 
+/* text that may hold NUL bytes */
+static void put_bin(const char *abspath, const char *data, size_t len)
+{
+	char p[600];
+	FILE *f;
+
+	assert_int_equal(fr_path(p, sizeof(p), root, abspath), 0);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
 /* A slice of the 6.1 VM's /proc/kallsyms (root, kptr_restrict=0). */
 static const char vm_kallsyms[] =
 	"ffffffff88e00000 T _stext\n"
@@ -437,6 +450,270 @@ static void stops_early(void **state)
 	assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 3, NULL), 0);
 	assert_int_equal(syms[1].rc, -EPERM);
 }
+/* Lines that look like a wanted one but are not symbol lines are never
+ * taken (hostile input), however close to the usual shape; odd but valid
+ * shapes (CRLF, short or uppercase addresses, spaces) are, as the parser says. */
+static void odd_lines(void **state)
+{
+	static const char text[] =
+		"zfffffff81000000 T want_a\n"		/* not hex */
+		"ffffffff81000000 T want_a junk\n"	/* more after the name */
+		"ffffffff81000000  T want_a\n"		/* two spaces */
+		"ffffffff81000000 T  want_a\n"
+		"1ffffffff81000000 T want_a\n"		/* 17 digits */
+		"ffffffff81000000 \x01 want_a\n"	/* no type */
+		"ffffffff81000000 T want_a\x80\n"	/* a byte no name has */
+		"ffffffff81000000 T want_a\t[mod\n"	/* no ']' */
+		"ffffffff81000000 T want_a\t[m]x\n"	/* more after it */
+		"ffffffff81000000 T want_a\t[m]od]\n"	/* the first ']' counts */
+		"ffffffff81000000 T want_a\0\n"		/* a NUL hides the rest */
+		"ffffffff81000000 T want_a\0junk\n"
+		"ffffffff81000000 t want_a [mod]\n"	/* a module line, space-separated */
+		"ffffffff81000000 t want_a\t[]\n"
+		"ffffffff81000000 T want_\n"		/* prefixes of wanted names */
+		"ffffffff81000000 T want_aa\n"
+		"ffffffff81000000 T want\n"
+		"ffffffff81000010 T want_a\r\n"		/* CRLF */
+		"81000020 t want_b\n"			/* short, uppercase: still hex */
+		"FFFFFFFF81000030 D want_c  \t \n"	/* trailing blanks */
+		"ffffffff81000040 T want_d\t[mod]\r\n"	/* a module line, CRLF */
+		"ffffffff81000050 T want_d\r\n";
+	struct uc_ksym syms[] = {
+		{ .name = "want_a" }, { .name = "want_b" }, { .name = "want_c" },
+		{ .name = "want_d" }, { .name = "want_" }, { .name = "not_there" },
+	};
+	struct uc_ksym_stats st;
+
+	(void)state;
+	put_bin("/proc/kallsyms", text, sizeof(text) - 1);
+	assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 6, &st), 0);
+	assert_int_equal(syms[0].rc, 0);
+	assert_int_equal(syms[0].addr, 0xffffffff81000010ull);
+	assert_int_equal(syms[0].type, 'T');
+	assert_int_equal(syms[1].addr, 0x81000020ull);
+	assert_int_equal(syms[1].type, 't');
+	assert_int_equal(syms[2].addr, 0xffffffff81000030ull);
+	assert_int_equal(syms[3].addr, 0xffffffff81000050ull);
+	assert_int_equal(syms[4].rc, 0);
+	assert_int_equal(syms[4].addr, 0xffffffff81000000ull);
+	assert_int_equal(syms[5].rc, -ENOENT);
+	assert_int_equal(st.bad, 12);
+	assert_int_equal(st.lines, 10);
+	assert_int_equal(st.modules, 3);
+	assert_int_equal(st.nonzero, 7);
+	assert_int_equal(st.data, 1);
+	assert_false(st.partial);
+}
+
+/* 1022 bytes before the '\n' is the longest line taken; a line longer than
+ * a whole block is dropped and the next one still read */
+static void line_length_limit(void **state)
+{
+	const size_t huge = UC_KSYM_BLOCK + 5000;
+	struct uc_ksym syms[] = { { .name = NULL }, { .name = "after" } };
+	char *buf = malloc(2 * huge + 4096), *p, *name = malloc(1100);
+	struct uc_ksym_stats st;
+
+	(void)state;
+	assert_non_null(buf);
+	assert_non_null(name);
+	for (size_t len = 1020; len <= 1024; len++) {
+		/* a name that makes the line len bytes long: 19 + name */
+		memset(name, 'n', len - 19);
+		name[len - 19] = '\0';
+		p = buf + sprintf(buf, "ffffffff81000000 T %s\n", name);
+		p += sprintf(p, "ffffffff81000010 T after\n");
+		put("/proc/kallsyms", buf);
+		syms[0].name = name;
+		assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 2, &st), 0);
+		if ((syms[0].rc == 0) != (len <= 1022))
+			fail_msg("a %zu-byte line: rc %d", len, syms[0].rc);
+		assert_int_equal(st.bad, len <= 1022 ? 0 : 1);
+		assert_int_equal(syms[1].addr, 0xffffffff81000010ull);
+		/* the same line last, without a newline */
+		sprintf(buf, "ffffffff81000010 T after\nffffffff81000000 T %s", name);
+		put("/proc/kallsyms", buf);
+		assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 2, &st), 0);
+		if ((syms[0].rc == 0) != (len <= 1022))
+			fail_msg("a %zu-byte last line: rc %d", len, syms[0].rc);
+	}
+	/* longer than a block, twice: in the middle and as the last line */
+	p = buf + sprintf(buf, "ffffffff81000000 T ");
+	memset(p, 'x', huge);
+	p += huge;
+	p += sprintf(p, "\nffffffff81000010 T after\nffffffff81000020 T ");
+	memset(p, 'y', huge);
+	p[huge] = '\0';
+	put("/proc/kallsyms", buf);
+	syms[0].name = "nothing";
+	assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 2, &st), 0);
+	assert_int_equal(syms[1].addr, 0xffffffff81000010ull);
+	assert_int_equal(st.bad, 2);
+	assert_int_equal(st.lines, 1);
+	free(buf);
+	free(name);
+}
+
+/* A wanted line at every cut a block can make through it (and the file's
+ * last line, without a newline, across the next cut): found, counted once. */
+static void lines_across_blocks(void **state)
+{
+	const char want[] = "ffffffff89d46710 B sched_uclamp_used\n";
+	const size_t wl = sizeof(want) - 1, size = 2 * UC_KSYM_BLOCK + 256;
+	struct uc_ksym syms[] = { { .name = "sched_uclamp_used" }, { .name = "last_one" },
+				  { .name = "none" } };
+	char *buf = malloc(size);
+	struct uc_ksym_stats st;
+
+	(void)state;
+	assert_non_null(buf);
+	for (size_t cut = 0; cut <= wl; cut++) {
+		/* filler lines of 32 bytes, then one that puts want at BLOCK - cut */
+		size_t at = UC_KSYM_BLOCK - cut, len = 0, nlines = 0;
+		size_t fill = at - 40;	/* the filler ends where the padding line starts */
+
+		while (len + 32 <= fill) {
+			len += (size_t)sprintf(buf + len, "ffffffff81%06zx t f%09zu\n", nlines,
+					       nlines);
+			nlines++;
+		}
+		/* a padding line of at - len bytes (>= 21) */
+		len += (size_t)sprintf(buf + len, "ffffffff82000000 d %.*s\n",
+				       (int)(at - len - 20), "pppppppppppppppppppppppppppppppppppppp"
+				       "pppppppppppppppppppppppppppppppppppppppp");
+		assert_int_equal(len, at);
+		memcpy(buf + len, want, wl);
+		len += wl;
+		nlines += 2;
+		/* the last line straddles the second cut, with no newline */
+		while (len + 32 <= 2 * UC_KSYM_BLOCK - cut) {
+			len += (size_t)sprintf(buf + len, "ffffffff83%06zx t g%09zu\n", nlines,
+					       nlines);
+			nlines++;
+		}
+		len += (size_t)sprintf(buf + len, "ffffffff84000000 T last_one");
+		nlines++;
+		put_bin("/proc/kallsyms", buf, len);
+		assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 3, &st), 0);
+		if (syms[0].rc || syms[0].addr != 0xffffffff89d46710ull || syms[1].rc ||
+		    syms[1].addr != 0xffffffff84000000ull)
+			fail_msg("cut %zu: rc %d %d", cut, syms[0].rc, syms[1].rc);
+		assert_int_equal(st.lines, nlines);
+		assert_int_equal(st.bad, 0);
+		/* early stop when the last one wanted is cut too */
+		syms[1].name = "sched_uclamp_used";
+		assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", syms, 2, NULL), 0);
+		assert_int_equal(syms[1].addr, 0xffffffff89d46710ull);
+		syms[1].name = "last_one";
+	}
+	free(buf);
+}
+
+/* The reference: each line through uc_ksym_parse_line alone, as the
+ * line-by-line reader did. */
+static void reference(const char *text, size_t size, struct uc_ksym *syms, size_t n,
+		      struct uc_ksym_stats *st)
+{
+	const char *p = text, *e = text + size;
+
+	memset(st, 0, sizeof(*st));
+	for (size_t i = 0; i < n; i++)
+		syms[i] = (struct uc_ksym){ .name = syms[i].name, .rc = -ENOENT };
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p)), *name;
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(e - p), name_len;
+		char line[1100], type;
+		uint64_t addr;
+		bool module;
+
+		if (len > 1022 || memchr(p, '\0', len)) {
+			st->bad++;
+		} else {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			if (uc_ksym_parse_line(line, &addr, &type, &name, &name_len, &module)) {
+				st->bad++;
+			} else {
+				st->lines++;
+				st->modules += module;
+				if (!module) {
+					st->nonzero += addr != 0;
+					st->data += strchr("bBdDrRgGsSvV", type) &&
+						    strncmp(name, "__", 2);
+					for (size_t i = 0; i < n; i++)
+						if (!syms[i].type &&
+						    strlen(syms[i].name) == name_len &&
+						    !memcmp(syms[i].name, name, name_len)) {
+							syms[i].type = type;
+							syms[i].addr = addr;
+							syms[i].rc = addr ? 0 : -EPERM;
+						}
+				}
+			}
+		}
+		p = nl ? nl + 1 : e;
+	}
+}
+
+/* Mutated lines against the reference: the word-by-word shape check
+ * must take, count and refuse exactly what the parser does. */
+static void same_as_parser(void **state)
+{
+	static const char *const shapes[] = {
+		"ffffffff81000000 T sym_a\n", "ffffffffc0001000 t sym_b\t[mod]\n",
+		"0000000000000000 d sym_c\n", "ffffffff81abcdef B __sym_d\n",
+		"ffffffff81000000 r a_rather_longer_symbol_name_e\n",
+		"ffffffffc0001000 t sym_a\t[__builtin__ftrace]\n",
+	};
+	static const char noise[] = { ' ', '\t', '\r', '\n', '[', ']', '\0', '\x80', '\x7f',
+				      'G', 'A', '0', 'x', '_', 'd' };
+	struct uc_ksym got[] = { { .name = "sym_a" }, { .name = "sym_b" }, { .name = "sym_c" },
+				 { .name = "__sym_d" }, { .name = "a_rather_longer_symbol_name_e" },
+				 { .name = "x" }, { .name = "none" } };
+	struct uc_ksym want[7];
+	struct uc_ksym_stats gs, ws;
+	uint32_t seed = 12345;
+	char *text = malloc(200000);
+
+	(void)state;
+	assert_non_null(text);
+	for (int round = 0; round < 40; round++) {
+		size_t len = 0;
+
+		for (int l = 0; l < 2000; l++) {
+			const char *s = shapes[(seed = seed * 1103515245 + 12345) >> 16 & 3 ?
+					       (seed >> 8) % 6 : 0];
+			size_t sl = strlen(s);
+
+			memcpy(text + len, s, sl);
+			/* one in four lines gets a byte or two changed */
+			for (int m = 0; m < 2; m++) {
+				seed = seed * 1103515245 + 12345;
+				if ((seed >> 16) % 4 == 0)
+					text[len + (seed >> 4) % sl] =
+						noise[(seed >> 20) % sizeof(noise)];
+			}
+			len += sl;
+		}
+		if (round & 1)
+			len--;	/* no final newline */
+		put_bin("/proc/kallsyms", text, len);
+		memcpy(want, got, sizeof(want));
+		reference(text, len, want, 7, &ws);
+		assert_int_equal(uc_ksym_lookup_many("/proc/kallsyms", got, 7, &gs), 0);
+		assert_int_equal(gs.lines, ws.lines);
+		assert_int_equal(gs.bad, ws.bad);
+		assert_int_equal(gs.modules, ws.modules);
+		assert_int_equal(gs.nonzero, ws.nonzero);
+		assert_int_equal(gs.data, ws.data);
+		for (size_t i = 0; i < 7; i++) {
+			assert_int_equal(got[i].rc, want[i].rc);
+			assert_int_equal(got[i].addr, want[i].addr);
+			assert_int_equal(got[i].type, want[i].type);
+		}
+	}
+	free(text);
+}
 
 int main(void)
 {
@@ -450,6 +727,10 @@ int main(void)
 		cmocka_unit_test(huge_file),
 		cmocka_unit_test(stops_early),
 		cmocka_unit_test(system_map_kaslr),
+		cmocka_unit_test(odd_lines),
+		cmocka_unit_test(line_length_limit),
+		cmocka_unit_test(lines_across_blocks),
+		cmocka_unit_test(same_as_parser),
 	};
 
 	return fr_run(&suite, tests, NULL, NULL);
