@@ -6,7 +6,8 @@
  * The cache is trusted only when root owns it, so this target only
  * reaches the parser when run as root (as CI does); otherwise it checks that
  * an untrusted cache is never used. A cache that parses is discarded (its
- * key reads nothing), one that does not is unused: never a hit.
+ * key reads nothing), one that does not is unused: never a hit, but for a
+ * line that names the key absent.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -61,8 +62,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (k.rc == 0 || k.value != 0 || !k.why[0])
 		abort();
 	/* a cache whose key cannot be read is never a hit: it is discarded (what
-	 * parsed) or unused (what did not); untrusted (not root), always unused */
-	if (info.cache == UC_KMEM_CACHE_HIT || k.cached || k.cached_on)
+	 * parsed) or unused (what did not); untrusted (not root), always unused.
+	 * The one hit: a line that names the key absent ("name -"), which needs no
+	 * read, and then the key is not there, never "on" */
+	if ((info.cache == UC_KMEM_CACHE_HIT || k.cached) && !k.absent)
+		abort();
+	if (k.cached_on || (k.absent && (k.listed || k.addr)))
 		abort();
 	if (geteuid() != 0 && info.cache != UC_KMEM_CACHE_UNUSED)
 		abort();
