@@ -23,6 +23,8 @@
 #   skip_scenario "why"     this kernel lacks what the scenario needs: exit 77
 #                           after the checks made so far (run.sh: SKIP, a failure
 #                           when UCLAMP_VM_NO_SKIP=1, as CI sets for its own kernel)
+#   expect_newcomer_alone   after 'run helpers/pidreuse ...': the stage was set and the
+#                           newcomer at the planned PID still has the default clamps
 #   done_scenario           print the verdict and exit (call last)
 set -u
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -107,6 +109,14 @@ skip_scenario() {
 	if [ "$FAILS" != 0 ]; then done_scenario; fi
 	echo "  scenario SKIPPED: $*"
 	exit 77
+}
+expect_newcomer_alone() {
+	local pid
+	check "the stage was set (prompt, kill, same PID again)" test "$RC" = 0
+	expect_out "\[y/N\]"
+	pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid \([0-9]*\)$/\1/p')
+	check "the newcomer has the PID the plan named ($pid)" test -n "$pid"
+	expect_out "^newcomer $pid min 0 max 1024$"
 }
 done_scenario() {
 	if [ "$FAILS" = 0 ] && [ "$CHECKS" -gt 0 ]; then

@@ -13,11 +13,7 @@ printf '[tasks victim]\ncomm = uc-prvictim\nmax = 300\n' >"$T/uc.conf"
 export PIDREUSE_COMM=uc-prvictim
 run "$T/pidreuse" "$UCLAMPCTL" apply --config "$T/uc.conf"
 unset PIDREUSE_COMM
-check "the stage was set (prompt, kill, same PID again)" test "$RC" = 0
-expect_out "\[y/N\]"
-pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid \([0-9]*\)$/\1/p')
-check "the newcomer has the PID the plan named ($pid)" test -n "$pid"
-expect_out "^newcomer $pid min 0 max 1024$"
+expect_newcomer_alone
 expect_out "gone 1|some exited"
 expect_key 0 "nothing was written"
 done_scenario

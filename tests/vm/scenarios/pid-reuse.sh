@@ -8,11 +8,7 @@ T=$(mktemp -d)
 expect_key 0 "right after boot"
 check "build helpers/pidreuse.c" gcc -O2 -o "$T/pidreuse" "$VM_DIR/helpers/pidreuse.c"
 run "$T/pidreuse" "$UCLAMPCTL" task set --max 300
-check "the stage was set (prompt, kill, same PID again)" test "$RC" = 0
-expect_out "\[y/N\]"
-pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid \([0-9]*\)$/\1/p')
-check "the newcomer has the PID the plan named ($pid)" test -n "$pid"
-expect_out "^newcomer $pid min 0 max 1024$"
+expect_newcomer_alone
 # the task it named is gone: the executor's identity check, or the plan made again
 # after the answer, which keeps only the tasks the person was shown
 expect_out "changed 0, unchanged 0, gone 1, failed 0|nothing to change \(0 already at the requested values, some exited\)"
