@@ -5,6 +5,7 @@
 # /proc/kallsyms and the cache repaired. Later, with the key on through a
 # sysctl (evidence), a cache pointing at a 0 is discarded too; once kallsyms
 # confirmed the key at 1, the cache says so and kallsyms is not read again.
+# First, cold: one kallsyms pass serves check's fast-path and placement keys.
 . "$(dirname "$0")/../lib.sh"
 cache=/run/uclampctl/ksyms
 boot=$(cat /proc/sys/kernel/random/boot_id)
@@ -19,8 +20,15 @@ cache_at() {
 right=$(sym sched_uclamp_used)
 expect_key 0 "right after boot"
 
-expect_rc 0 uclampctl check
+# cold: one kallsyms pass for the fast path's key and check's placement keys
+# (effect.c), all cached together (each with its address, or "-": not in this kernel)
+trace=$(mktemp)
+expect_rc 0 strace -f -qq -e trace=openat -o "$trace" "$UCLAMPCTL" check
+check "a cold check opens /proc/kallsyms once" test "$(grep -c '"/proc/kallsyms"' "$trace")" = 1
 check "check wrote the cache with the kallsyms address" grep -qx "sched_uclamp_used $right" "$cache"
+for k in sched_asym_cpucapacity sched_energy_present; do
+	check "the same pass cached $k" grep -qE "^$k ([0-9a-f]+|-)\$" "$cache"
+done
 
 # 1. the sysctl's value: 1024 is no 0/1 static key count
 cache_at sysctl_sched_uclamp_util_min 1024
