@@ -4,6 +4,7 @@
 # second run writes nothing ("nothing to change", -J changed=false); --check
 # is 0, then 1 with exactly the drifted value after a change by hand; apply
 # repairs only that value.
+# vm-on-7x: all three knobs written as one plan
 . "$(dirname "$0")/../lib.sh"
 CG=/sys/fs/cgroup
 T=$(mktemp -d)

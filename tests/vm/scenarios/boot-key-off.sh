@@ -1,5 +1,6 @@
 # The harness itself: a fresh boot has the key off, and a real flip is seen.
 # Also the per-boot kallsyms cache (src/lib/kmem.c) on the real kernel.
+# vm-on-7x: the static key's layout in kernel memory and the kallsyms cache
 . "$(dirname "$0")/../lib.sh"
 expect_key 0 "right after boot"
 check "uclampctl runs in the guest" "$UCLAMPCTL" --version

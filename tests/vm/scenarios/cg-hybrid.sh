@@ -2,6 +2,7 @@
 # Hybrid layout: cpu on v1 (/sys/fs/cgroup/cpu), v2 at /sys/fs/cgroup/unified
 # without controllers. uclampctl uses the v1 cpu hierarchy, takes a process's
 # group from its "cpu" line (not the "0::" one) and refuses v2 paths.
+# vm-on-7x: the hybrid layout's cpu hierarchy
 . "$(dirname "$0")/../lib.sh"
 CG=/sys/fs/cgroup/cpu
 mkdir -p $CG/svc /sys/fs/cgroup/unified/other

@@ -3,6 +3,7 @@
 # mounted): same values, bad values and bad paths leave the key at 0; set
 # values read back; effective values match /proc/PID/sched; --pid finds the
 # group from the "cpu" line of /proc/PID/cgroup.
+# vm-on-7x: cgroup v1's cpu.uclamp files
 . "$(dirname "$0")/../lib.sh"
 CG=/sys/fs/cgroup/cpu
 mkdir -p $CG/bg/low $CG/fg

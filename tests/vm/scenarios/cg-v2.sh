@@ -2,6 +2,7 @@
 # paths leaving the hierarchy, refusals, dry runs and enabling cpu leave
 # sched_uclamp_used at 0; then 20.5%/80% read back exactly, and the effective
 # values shown for a group equal what the kernel reports for a task inside.
+# vm-on-7x: cgroup v2's cpu.uclamp parsing and rounding
 . "$(dirname "$0")/../lib.sh"
 CG=/sys/fs/cgroup
 mkdir -p $CG/uct $CG/nest/inner $CG/p/q $CG/p2/q2

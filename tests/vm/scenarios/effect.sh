@@ -5,6 +5,7 @@
 # 0. Then the RT foot-gun: an RT thread given util_min 0 no longer follows
 # the RT default (a warning, exit 5 with --strict) until reset with -1.
 # vm-timeout: 900
+# vm-on-7x: the placement keys and the cpufreq verdicts of this version
 . "$(dirname "$0")/../lib.sh"
 expect_key 0 "right after boot"
 check "the guest has no cpufreq policy" sh -c '! ls -d /sys/devices/system/cpu/cpufreq/policy* 2>/dev/null'

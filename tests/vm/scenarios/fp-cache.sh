@@ -6,6 +6,7 @@
 # sysctl (evidence), a cache pointing at a 0 is discarded too; once kallsyms
 # confirmed the key at 1, the cache says so and kallsyms is not read again.
 # First, cold: one kallsyms pass serves check's fast-path and placement keys.
+# vm-on-7x: the placement keys' names and layout in kallsyms and kcore
 . "$(dirname "$0")/../lib.sh"
 cache=/run/uclampctl/ksyms
 boot=$(cat /proc/sys/kernel/random/boot_id)

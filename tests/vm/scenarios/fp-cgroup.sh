@@ -1,6 +1,7 @@
 # A flip by 'cgroup set': check 0 -> 1, keys agrees, status counts the
 # group, nobody sees it through the cgroup's value, and the guard stops
 # asking once the key is on.
+# vm-on-7x: which cgroup write flips the key
 . "$(dirname "$0")/../lib.sh"
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"; }
 CG=/sys/fs/cgroup

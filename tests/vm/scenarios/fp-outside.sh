@@ -5,6 +5,7 @@
 # kallsyms lists only text symbols (as without KALLSYMS_ALL), with a
 # System.map at link-time addresses made from the real symbols; /proc/kcore
 # and /proc/sys are the real ones.
+# vm-on-7x: the key read from kcore, with no value changed
 . "$(dirname "$0")/../lib.sh"
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"; }
 CG=/sys/fs/cgroup

@@ -2,6 +2,7 @@
 # changed sysctl as evidence. Restoring the value leaves the key on (kcore
 # still says on) but removes the evidence: nobody then reads "unknown",
 # never "off".
+# vm-on-7x: which sysctl write flips the key
 . "$(dirname "$0")/../lib.sh"
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"; }
 expect_key 0 "right after boot"

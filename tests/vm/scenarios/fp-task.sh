@@ -5,6 +5,7 @@
 # task is refused with "may enable". Then 'task set --yes' flips it: check
 # exits 1, keys agrees, nobody sees it through evidence (the task's clamp),
 # and the guard lets further writes through without consent or warning.
+# vm-on-7x: which sched_setattr flips the key; the guard on the kernel's answer
 . "$(dirname "$0")/../lib.sh"
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"; }
 jget() { printf '%s\n' "$OUT" | python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }

@@ -3,6 +3,7 @@
 # set_tid). Answering y must not clamp the newcomer: the identity (PID +
 # start time) is checked again right before the write, the task is reported
 # gone, nothing is written, and the fast path stays off.
+# vm-on-7x: clone3 with set_tid, and the identity re-check against a reused PID
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 expect_key 0 "right after boot"

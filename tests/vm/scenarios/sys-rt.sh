@@ -1,5 +1,6 @@
 # util_min_rt_default: the same value leaves the key at 0, a change flips it,
 # and RT tasks that ask for nothing get it as their min.
+# vm-on-7x: util_min_rt_default's handler and its effect on RT tasks
 . "$(dirname "$0")/../lib.sh"
 K=/proc/sys/kernel
 expect_key 0 "right after boot"

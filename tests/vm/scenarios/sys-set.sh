@@ -2,6 +2,7 @@
 # and dry runs leave sched_uclamp_used at 0; then the ordered writes (min
 # first when lowering max below the current min, max first when raising min
 # above the current max) succeed where the naive order fails.
+# vm-on-7x: the sysctl handlers' checks and write ordering
 . "$(dirname "$0")/../lib.sh"
 K=/proc/sys/kernel
 plan_order() { printf '%s\n' "$OUT" | grep -o 'sched_util_clamp_m[a-z]*' | uniq | tr '\n' ' '; }

@@ -2,6 +2,7 @@
 # vm-timeout: 400
 # task-eff.sh on a cgroup v1 cpu hierarchy: every group has the cpu files;
 # single threads move between groups through the tasks file.
+# vm-on-7x: the effective clamp rule under cgroup v1
 . "$(dirname "$0")/../lib.sh"
 . "$VM_DIR/helpers/task.sh"
 . "$VM_DIR/helpers/eff.sh"

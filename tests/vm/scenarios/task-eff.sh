@@ -6,6 +6,7 @@
 # without the cpu files (its parent's clamps), a threaded subtree (one thread
 # in another group), system limits and the RT default lowered, a group
 # changed while its tasks are there.
+# vm-on-7x: the effective clamp rule against the kernel's own /proc/PID/sched
 . "$(dirname "$0")/../lib.sh"
 . "$VM_DIR/helpers/task.sh"
 . "$VM_DIR/helpers/eff.sh"

@@ -1,5 +1,6 @@
 # task show, no-op sets, dry runs, refusals, EPERM and reset-on-fork alone:
 # none of them may enable sched_uclamp_used.
+# vm-on-7x: the calls that must not flip the key (EPERM, no-op, reset-on-fork)
 . "$(dirname "$0")/../lib.sh"
 . "$VM_DIR/helpers/task.sh"
 expect_key 0 "right after boot"

@@ -1,5 +1,6 @@
 # run: clamps on itself, then exec; children inherit; --reset-on-fork makes
 # the command's children start at the defaults.
+# vm-on-7x: reset-on-fork and inheritance across fork and exec
 . "$(dirname "$0")/../lib.sh"
 . "$VM_DIR/helpers/task.sh"
 expect_key 0 "right after boot"

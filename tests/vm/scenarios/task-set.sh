@@ -1,5 +1,6 @@
 # task set / reset on one task: only the clamps given change, end states
 # with min > max are refused, reset goes back to the kernel defaults.
+# vm-on-7x: struct sched_attr's size and sched_setattr's checks
 . "$(dirname "$0")/../lib.sh"
 . "$VM_DIR/helpers/task.sh"
 expect_key 0 "right after boot"

@@ -1,5 +1,6 @@
 # --threads reaches every thread of a 200-thread process; --all with
 # --policy and --comm selects exactly the matching processes.
+# vm-on-7x: sched_setattr per thread over /proc/PID/task
 . "$(dirname "$0")/../lib.sh"
 . "$VM_DIR/helpers/task.sh"
 expect_key 0 "right after boot"

@@ -1,5 +1,6 @@
 # An unprivileged user clamps its own tasks (no capability needed) but gets
 # a clear EPERM on another user's; the EPERM does not enable the key.
+# vm-on-7x: sched_setattr's permission rules for uclamp
 . "$(dirname "$0")/../lib.sh"
 . "$VM_DIR/helpers/task.sh"
 expect_key 0 "right after boot"

@@ -4,6 +4,7 @@
 # SystemCallFilter= of their unit (resolved by systemd-analyze). systemd
 # is not PID 1 here, so strace stands in for the seccomp filter.
 # vm-timeout: 600
+# vm-on-7x: the system calls glibc and uclampctl make on this kernel (the units' filter)
 . "$(dirname "$0")/../lib.sh"
 SRC=$(cd "$VM_DIR/../.." && pwd)
 T=$(mktemp -d)

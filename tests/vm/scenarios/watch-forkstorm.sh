@@ -7,6 +7,7 @@
 # counters). A matching program started after the storm is still clamped:
 # the filter drops nothing the rules need.
 # vm-timeout: 1500
+# vm-on-7x: the proc connector's event filter (6.6+) beside the socket filter
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 N=10000

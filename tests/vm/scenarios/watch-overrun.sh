@@ -5,6 +5,7 @@
 # overrun, say so in its log, rescan /proc and clamp every one of the 40:
 # none is missed, none silently.
 # vm-timeout: 300
+# vm-on-7x: the connector's ENOBUFS when it drops events
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 N=40

@@ -7,6 +7,7 @@
 # shows the counters; a drop-in directory created after the start, and a
 # file in it, are picked up without SIGHUP; SIGTERM stops it with exit 0.
 # vm-timeout: 300
+# vm-on-7x: the proc connector's message form (4-byte on 6.1)
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 H="$VM_DIR/helpers"
