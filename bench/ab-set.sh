@@ -13,14 +13,9 @@ cp "$OLD" "$WORK/old"
 OLD=$WORK/old
 gcc -O2 -o "$WORK/setattr-loop" "$BENCH_DIR/setattr-loop.c" || die "gcc setattr-loop.c"
 gcc -O2 -pthread -o "$WORK/threads" "$SRC_DIR/tests/vm/helpers/threads.c" || die "gcc threads.c"
-need_pids "$N"
-tmax=$(cat /proc/sys/kernel/threads-max)
-[ "$tmax" -ge $((N + 2000)) ] || echo $((N + 4000)) >/proc/sys/kernel/threads-max ||
-	die "cannot raise kernel.threads-max ($tmax)"
-"$WORK/threads" "$N" benchthreads >"$WORK/ready" 2>&1 &
-TP=$!
-trap 'kill $TP 2>/dev/null; rm -rf "$WORK"' EXIT
-wait_ready "$WORK/ready" "$TP"
+TP=
+trap '[ -n "$TP" ] && kill $TP 2>/dev/null; rm -rf "$WORK"' EXIT
+start_threads "$N"
 us() { echo "${EPOCHREALTIME/./}"; }
 # once NAME CMD...: from every thread at 1024 (untimed), the time in us, checked after
 once() {

@@ -50,6 +50,20 @@ start_procs() {
 	PP=$!
 	wait_ready "$WORK/ready" "$PP"
 }
+# start_threads N: one helper process (tests/vm/helpers/threads.c, built into
+# $WORK/threads by the caller) with N threads, TP = its PID, back once all
+# are there (the caller's EXIT trap kills "$TP")
+start_threads() {
+	local tmax
+	need_pids "$1"
+	tmax=$(cat /proc/sys/kernel/threads-max)
+	[ "$tmax" -ge $(($1 + 2000)) ] || echo $(($1 + 4000)) >/proc/sys/kernel/threads-max ||
+		die "cannot raise kernel.threads-max ($tmax)"
+	"$WORK/threads" "$1" benchthreads >"$WORK/ready" 2>&1 &
+	TP=$!
+	wait_ready "$WORK/ready" "$TP"
+	[ "$(ls "/proc/$TP/task" | wc -l)" = "$1" ] || die "expected $1 threads in $TP"
+}
 # need_pids N: room for N more tasks (the VM kernel is a tinyconfig one:
 # CONFIG_BASE_SMALL makes pid_max 4096)
 need_pids() {

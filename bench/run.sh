@@ -93,14 +93,7 @@ note() { printf '| %s | %s | | | %s | %s |\n' "$1" "$2" "$3" "${4-}" >>"$WORK/ta
 below() { awk -v a="$1" -v b="$2" 'BEGIN { print a + 0 < b + 0 ? "met" : "NOT met" }'; }
 
 if want show || want set || want status || want rss; then
-	need_pids "$N"
-	tmax=$(cat /proc/sys/kernel/threads-max)
-	[ "$tmax" -ge $((N + 2000)) ] || echo $((N + 4000)) >/proc/sys/kernel/threads-max ||
-		die "cannot raise kernel.threads-max ($tmax)"
-	"$WORK/threads" "$N" benchthreads >"$WORK/ready" 2>&1 &
-	TP=$!
-	wait_ready "$WORK/ready" "$TP"
-	[ "$(ls "/proc/$TP/task" | wc -l)" = "$N" ] || die "expected $N threads"
+	start_threads "$N"
 	# in a group of its own, as a service is: a system without any cpu group
 	# is rare, and there 'status' also reads /proc/kallsyms (for
 	# CONFIG_UCLAMP_TASK_GROUP)
