@@ -97,6 +97,19 @@ for v in UCLAMP_VM_DEB UCLAMP_VM_RPM; do
 done
 logs=$(mktemp -d "${TMPDIR:-/tmp}/vm-suite.XXXXXX") || die "mktemp"
 trap 'rm -rf "$logs"' EXIT
+# The C helpers (helpers/*.c), built once here for every scenario rather than
+# by gcc in each guest (4 s a file under TCG); shared with the guests, which
+# take them with lib.sh's 'helper' (gcc there only without this directory)
+helpers=$logs/helpers
+mkdir "$helpers" || die "mkdir $helpers"
+for c in "$here"/helpers/*.c; do
+	n=$(basename "$c" .c)
+	case $n in
+	stopat) gcc -O2 -shared -fPIC -o "$helpers/$n.so" "$c" -ldl ;;	# an LD_PRELOAD
+	*) gcc -O2 -pthread -o "$helpers/$n" "$c" ;;
+	esac || die "gcc $c (the VM helpers are built on this host: install build-essential)"
+done
+pkg_args+=(-s "$helpers" -e "UCLAMP_VM_HELPERS=$helpers")
 # -j N: N VMs at once (each is one qemu process; on 2 host cores two VMs
 # overlap one's boot and idle waits with the other's work)
 running=0 i=0

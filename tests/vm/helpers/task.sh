@@ -6,7 +6,7 @@
 #   rof PID                 "yes" when reset-on-fork is set (sched_getattr via chrt -p)
 start_threads() {
 	local i
-	[ -x /tmp/threads ] || gcc -O2 -pthread -o /tmp/threads "$VM_DIR/helpers/threads.c" || return 1
+	[ -x /tmp/threads ] || helper threads /tmp/threads || return 1
 	/tmp/threads "$1" "$2" >"/tmp/threads.$2.out" 2>&1 &
 	TP=$!
 	for i in $(seq 1 600); do

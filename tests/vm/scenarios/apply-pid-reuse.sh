@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 expect_key 0 "right after boot"
-check "build helpers/pidreuse.c" gcc -O2 -o "$T/pidreuse" "$VM_DIR/helpers/pidreuse.c"
+check "helpers/pidreuse.c" helper pidreuse "$T/pidreuse"
 printf '[tasks victim]\ncomm = uc-prvictim\nmax = 300\n' >"$T/uc.conf"
 export PIDREUSE_COMM=uc-prvictim
 run "$T/pidreuse" "$UCLAMPCTL" apply --config "$T/uc.conf"

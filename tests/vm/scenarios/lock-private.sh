@@ -12,7 +12,7 @@ T=$(mktemp -d)
 H="$VM_DIR/helpers"
 L=/run/uclampctl/lock
 expect_key 0 "right after boot"
-gcc -O2 -o "$T/uc-probe" "$H/clampwait.c" && cp "$(command -v flock)" "$T/uc-holder"
+helper clampwait "$T/uc-probe" && cp "$(command -v flock)" "$T/uc-holder"
 check "helpers built" test -x "$T/uc-holder"
 chmod 755 "$T"
 

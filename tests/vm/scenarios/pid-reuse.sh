@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 expect_key 0 "right after boot"
-check "build helpers/pidreuse.c" gcc -O2 -o "$T/pidreuse" "$VM_DIR/helpers/pidreuse.c"
+check "helpers/pidreuse.c" helper pidreuse "$T/pidreuse"
 run "$T/pidreuse" "$UCLAMPCTL" task set --max 300
 expect_newcomer_alone
 # the task it named is gone: the executor's identity check, or the plan made again

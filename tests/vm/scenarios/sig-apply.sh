@@ -31,7 +31,7 @@ CONF
 sysmin() { cat /proc/sys/kernel/sched_util_clamp_min; }
 threads_at() { "$UCLAMPCTL" task show -a -n -r -o UTIL_MIN,UTIL_MAX "$TP" | sort | uniq -c | awk '{ print $1, $2, $3 }'; }
 old_state() { test "$(sysmin) $(cat $CG/sig/cpu.uclamp.max) $(threads_at | tr '\n' ' ')" = "1024 max 3000 0 1024 "; }
-check "build helpers/stopat.c" gcc -shared -fPIC -o "$T/stopat.so" "$VM_DIR/helpers/stopat.c" -ldl
+check "helpers/stopat.c" helper stopat.so "$T/stopat.so"
 STOP_AT=100
 # start_writer OUTFILE CMD...: run CMD in the background (W = its PID) and
 # wait until it stopped itself after its STOP_AT-th write

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 expect_key 0 "right after boot"
-check "the probe built" gcc -O2 -o "$T/uc-probe" "$VM_DIR/helpers/clampwait.c"
+check "the probe" helper clampwait "$T/uc-probe"
 mkdir "$T/d"
 printf '[tasks probe]\ncomm = uc-probe\nmax = 300\n' >"$T/w.conf"
 printf '[fast-path]\nallow-enable = yes\n' >"$T/d/50-consent.conf"

@@ -12,8 +12,8 @@
 T=$(mktemp -d)
 N=10000
 MAXWAKE=20
-gcc -O2 -o "$T/uc-probe" "$VM_DIR/helpers/clampwait.c" || exit 1
-gcc -O2 -o "$T/forks" "$VM_DIR/helpers/forks.c" || exit 1
+helper clampwait "$T/uc-probe" || exit 1
+helper forks "$T/forks" || exit 1
 expect_key 0 "right after boot"
 consented_conf "$T/w.conf" <<CONF
 

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 expect_key 0 "right after boot"
-check "the probe built" gcc -O2 -o "$T/uc-next" "$VM_DIR/helpers/clampwait.c"
+check "the probe" helper clampwait "$T/uc-next"
 consented_conf "$T/w.conf" <<CONF
 
 [tasks fought]

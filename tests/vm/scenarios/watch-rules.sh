@@ -12,8 +12,8 @@
 T=$(mktemp -d)
 H="$VM_DIR/helpers"
 expect_key 0 "right after boot"
-gcc -O2 -o "$T/uc-probe" "$H/clampwait.c" && cp "$T/uc-probe" "$T/uc-other" && cp "$T/uc-probe" "$T/uc-second" && cp "$T/uc-probe" "$T/uc-late" &&
-	gcc -O2 -pthread -o "$T/uc-render" "$H/rename.c"
+helper clampwait "$T/uc-probe" && cp "$T/uc-probe" "$T/uc-other" && cp "$T/uc-probe" "$T/uc-second" && cp "$T/uc-probe" "$T/uc-late" &&
+	helper rename "$T/uc-render"
 check "helpers built" test -x "$T/uc-render"
 
 cat >"$T/noconsent.conf" <<CONF
