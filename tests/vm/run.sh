@@ -64,9 +64,10 @@ run_one() {
 		tmo=$(( ${tmo:-240} * ${UCLAMP_VM_TIMEOUT_SCALE:-1} ))
 		"$here/run-vm.sh" -t "$tmo" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} "${pkg_args[@]}" -- bash "$s" 2>&1
 		rc=$?
-		# 125: the VM died without reporting a status (TCG has been seen to
-		# panic on int3 while the kernel patches in the static key); a test
-		# failure is never 125, so one retry hides no real failure
+		# 125: the VM died without reporting a status (TCG with a thread per
+		# vCPU panicked on int3 while the kernel patched in the static key:
+		# run-vm.sh now runs the vCPUs on one thread); a test failure is
+		# never 125, so one retry hides no real failure
 		if [ "$rc" = 125 ]; then
 			echo "vm: $name: the VM died (exit 125); retrying once on a fresh boot"
 			"$here/run-vm.sh" -t "$tmo" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} "${pkg_args[@]}" -- bash "$s" 2>&1
