@@ -52,13 +52,10 @@ uclampctl() { "$UCLAMPCTL" "$@"; }
 # helper NAME OUT: the C helper helpers/NAME.c (NAME.so: stopat.c, an
 # LD_PRELOAD) as OUT: a copy of run.sh's build on the host, else built here
 helper() {
-	local src=$VM_DIR/helpers/${1%.so}.c
 	if [ -n "${UCLAMP_VM_HELPERS-}" ] && [ -x "$UCLAMP_VM_HELPERS/$1" ]; then
 		cp "$UCLAMP_VM_HELPERS/$1" "$2"
-	elif [ "${1%.so}" != "$1" ]; then
-		gcc -O2 -shared -fPIC -o "$2" "$src" -ldl
 	else
-		gcc -O2 -pthread -o "$2" "$src"
+		sh "$VM_DIR/build-helper.sh" "$1" "$2"
 	fi
 }
 key() { /usr/bin/python3 "$VM_DIR/keyread.py" "${1:-sched_uclamp_used}"; }

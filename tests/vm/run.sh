@@ -105,10 +105,9 @@ helpers=$logs/helpers
 mkdir "$helpers" || die "mkdir $helpers"
 for c in "$here"/helpers/*.c; do
 	n=$(basename "$c" .c)
-	case $n in
-	stopat) gcc -O2 -shared -fPIC -o "$helpers/$n.so" "$c" -ldl ;;	# an LD_PRELOAD
-	*) gcc -O2 -pthread -o "$helpers/$n" "$c" ;;
-	esac || die "gcc $c (the VM helpers are built on this host: install build-essential)"
+	[ "$n" = stopat ] && n=stopat.so	# an LD_PRELOAD
+	sh "$here/build-helper.sh" "$n" "$helpers/$n" ||
+		die "gcc $c (the VM helpers are built on this host: install build-essential)"
 done
 pkg_args+=(-s "$helpers" -e "UCLAMP_VM_HELPERS=$helpers")
 # -j N: N VMs at once (each is one qemu process; on 2 host cores two VMs
