@@ -240,11 +240,14 @@ static bool own_task(pid_t pid)
 /* One line per failed target (a task's clamps fail together), at most
  * MAX_FAILURE_LINES, then a count: 10,000 EPERMs are one problem, not 10,000. */
 #define MAX_FAILURE_LINES 10
-static void report_failures(const struct uc_plan *plan)
+static void report_failures(const struct uc_report *r)
 {
+	const struct uc_plan *plan = r->plan;
 	char tb[256], eb[256];
 	size_t shown = 0, more = 0;
 
+	if (!r->targets[UC_CH_FAILED] && !r->targets[UC_CH_ROLLBACK_FAILED])
+		return;	/* no pass over 10,000 changes to find none */
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct uc_change *c = &plan->v[i];
 
@@ -381,7 +384,7 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 	case UC_RUN_NOT_CONFIRMED:
 		return;
 	case UC_RUN_UNWRITABLE:
-		report_failures(r->plan);
+		report_failures(r);
 		cli_errx("refused: %zu target(s) cannot be written (checked before anything was "
 			 "written, so the fast path was not enabled): nothing changed",
 			 r->targets[UC_CH_FAILED]);
@@ -391,7 +394,7 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 	case UC_RUN_INTERRUPTED:
 		break;
 	}
-	report_failures(r->plan);
+	report_failures(r);
 	if (r->outcome == UC_RUN_INTERRUPTED) {
 		report_interrupted(ctl, r, f);
 		return;

@@ -59,8 +59,10 @@ static bool change_flips(enum uc_kind kind, enum uc_attr attr, long from, long t
 	return true;
 }
 
-struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr attr,
-			      const char *target, long from, long to)
+/* A new change at the end, its target still NULL. Static, so both adders
+ * get it inlined: a task set plans one per thread. NULL on ENOMEM. */
+static struct uc_change *plan_append(struct uc_plan *p, enum uc_kind kind, enum uc_attr attr,
+				     long from, long to)
 {
 	struct uc_change *c;
 
@@ -73,17 +75,23 @@ struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr
 		p->v = v;
 		p->cap = cap;
 	}
-	c = &p->v[p->n];
-	memset(c, 0, sizeof(*c));
-	if (target && !(c->target = strdup(target)))
+	c = &p->v[p->n++];
+	*c = (struct uc_change){
+		.kind = kind, .attr = attr, .state = UC_CH_PLANNED,
+		.flips = change_flips(kind, attr, from, to), .from = from, .to = to,
+	};
+	return c;
+}
+
+struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr attr,
+			      const char *target, long from, long to)
+{
+	struct uc_change *c = plan_append(p, kind, attr, from, to);
+
+	if (c && target && !(c->target = strdup(target))) {
+		p->n--;
 		return NULL;
-	c->kind = kind;
-	c->attr = attr;
-	c->from = from;
-	c->to = to;
-	c->flips = change_flips(kind, attr, from, to);
-	c->state = UC_CH_PLANNED;
-	p->n++;
+	}
 	return c;
 }
 
@@ -114,7 +122,7 @@ struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, cons
 				   long to)
 {
 	const struct uc_sched_attr *stored = sa_store(p, sa);
-	struct uc_change *c = stored ? uc_plan_add(p, UC_KIND_TASK, attr, NULL, from, to) : NULL;
+	struct uc_change *c = stored ? plan_append(p, UC_KIND_TASK, attr, from, to) : NULL;
 
 	if (!c)
 		return NULL;

@@ -45,15 +45,15 @@ static ssize_t read_head(const char *abspath, char *buf, size_t n)
  * once per thread, 10,000 times for a big process. */
 static pid_t parse_id(const char *s)
 {
-	long v = 0;
+	unsigned long v = 0;
+	const char *d = s;
 
-	if (!*s)
+	/* one compare a digit: a --threads walk parses 10,000 of these */
+	for (; (unsigned char)(*d - '0') < 10; d++)
+		v = v * 10 + (unsigned long)(*d - '0');
+	/* at most 9 digits: what wrapped past that is refused, not used */
+	if (d == s || *d || d - s > 9)
 		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 99999999)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
 	return (pid_t)v;
 }
 
@@ -409,7 +409,12 @@ struct walk {
 	uc_task_fn fn;
 	void *data;
 	struct uc_walk_stats *st;
-	struct uc_sched_attr sa;	/* of proc.tid, once UC_PF_POLICY is in proc.have */
+	/*
+	 * What the callback gets, one for the whole walk: filled in per
+	 * thread, not built anew (a --threads walk visits 10,000 of them).
+	 * task.sa: of proc.tid, once UC_PF_POLICY is in proc.have.
+	 */
+	struct uc_task task;
 	/*
 	 * The rules' answer for a thread other than the main one, kept for the
 	 * process's next threads when no rule looks at a thread's own fields
@@ -441,11 +446,11 @@ static void note_err(struct uc_walk_stats *st, int err, pid_t tid)
 /* The policy comes with the sched_getattr the plan needs anyway: keep it. */
 static int walk_getattr(struct walk *w, struct uc_proc *p)
 {
-	int rc = uc_sched_get(p->tid, &w->sa);
+	int rc = uc_sched_get(p->tid, &w->task.sa);
 
 	if (rc)
 		return rc;
-	p->policy = (int)w->sa.sched_policy;
+	p->policy = (int)w->task.sa.sched_policy;
 	p->have |= UC_PF_POLICY;
 	return 0;
 }
@@ -505,7 +510,7 @@ static int visit_task(struct walk *w, pid_t tid)
 {
 	struct uc_proc *p = &w->proc;
 	struct uc_rules_result own, *res = &own;
-	struct uc_task t = { .pid = p->pid, .tid = tid };
+	struct uc_task *t = &w->task;
 	bool same_for_threads = tid != p->pid &&
 				!(w->rs->need & (UC_PF_TCOMM | UC_PF_POLICY));
 	int rc = 0;
@@ -522,7 +527,6 @@ static int visit_task(struct walk *w, pid_t tid)
 			w->thread_res_pid = p->pid;
 		}
 	}
-	t.match = res;
 	if (!rc && !res->matched) {
 		if (res->skipped_kthread && tid == p->pid)
 			w->st->kthreads++;
@@ -537,29 +541,33 @@ static int visit_task(struct walk *w, pid_t tid)
 		note_err(w->st, rc, tid);
 		return 0;
 	}
-	t.sa = w->sa;
+	t->pid = p->pid;
+	t->tid = tid;
+	t->match = res;
+	t->comm[0] = '\0';
 	/*
 	 * /proc/PID/stat, read once per process: the state to tell a zombie
 	 * main thread and the start time, the identity the executor checks
 	 * again before the write. If it cannot be read, the write will say why.
 	 */
 	if ((p->have & UC_PF_STAT) || !uc_proc_need(p, UC_PF_STAT)) {
-		t.state = tid == p->pid ? p->state : '?';
-		t.start = p->start_time;
+		t->state = tid == p->pid ? p->state : '?';
+		t->start = p->start_time;
 	} else {
-		t.state = '?';
+		t->state = '?';
+		t->start = 0;
 	}
 	if (tid == p->pid && (p->have & UC_PF_COMM))
-		snprintf(t.comm, sizeof(t.comm), "%s", p->comm);
+		snprintf(t->comm, sizeof(t->comm), "%s", p->comm);
 	else if (tid != p->pid && (p->have & UC_PF_TCOMM))
-		snprintf(t.comm, sizeof(t.comm), "%s", p->tcomm);
+		snprintf(t->comm, sizeof(t->comm), "%s", p->tcomm);
 	else if ((w->flags & UC_WALK_COMM) && w->taskfd >= 0)
-		comm_at(w->taskfd, tid, t.comm, sizeof(t.comm));
+		comm_at(w->taskfd, tid, t->comm, sizeof(t->comm));
 	else if (w->flags & UC_WALK_COMM)
 		/* only a label: if the task exited, the write will say so */
-		uc_task_comm(p->pid, tid, t.comm, sizeof(t.comm));
+		uc_task_comm(p->pid, tid, t->comm, sizeof(t->comm));
 	w->st->seen++;
-	return w->fn(&t, w->data);
+	return w->fn(t, w->data);
 }
 
 int uc_tasks_each_tid(pid_t pid, uc_tid_fn fn, void *data)
@@ -782,6 +790,20 @@ struct want {
 	int min, max, reset_on_fork;
 };
 
+/* One change of t, with the identity the executor checks right before the
+ * write (start 0: unknown, not checked). 0 or -ENOMEM. */
+static int add_change(struct plan_ctx *c, const struct uc_task *t, const char *label,
+		      enum uc_attr attr, long from, long to)
+{
+	struct uc_change *ch = uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, attr, from,
+						to);
+
+	if (!ch)
+		return -ENOMEM;
+	ch->start = t->start;
+	return 0;
+}
+
 static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct want *want)
 {
 	int cur_min = (int)t->sa.sched_util_min, cur_max = (int)t->sa.sched_util_max;
@@ -789,7 +811,6 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct w
 	int end_min = cur_min, end_max = cur_max;
 	bool ch_min = false, ch_max = false, ch_rof = false;
 	const char *label = t->comm[0] ? t->comm : NULL;
-	size_t first;
 
 	if (want->min != UC_KEEP) {
 		end_min = want->min == UC_RESET ? default_min(c, &t->sa) : want->min;
@@ -821,20 +842,12 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct w
 		       refusal_rule(t, ch_max), end_min, end_max);
 		return 0;
 	}
-	first = c->p->n;
 	/* adjacent entries of one TID: the executor sends them in one setattr */
-	if (ch_min &&
-	    !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_MIN, cur_min, want->min))
+	if ((ch_min && add_change(c, t, label, UC_ATTR_MIN, cur_min, want->min)) ||
+	    (ch_max && add_change(c, t, label, UC_ATTR_MAX, cur_max, want->max)) ||
+	    (ch_rof && add_change(c, t, label, UC_ATTR_RESET_ON_FORK, cur_rof,
+				  !!want->reset_on_fork)))
 		return -ENOMEM;
-	if (ch_max &&
-	    !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_MAX, cur_max, want->max))
-		return -ENOMEM;
-	if (ch_rof && !uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, UC_ATTR_RESET_ON_FORK,
-					cur_rof, !!want->reset_on_fork))
-		return -ENOMEM;
-	/* the identity the executor checks right before the write (0: unknown, not checked) */
-	for (size_t i = first; i < c->p->n; i++)
-		c->p->v[i].start = t->start;
 	return 0;
 }
 
