@@ -146,6 +146,13 @@ static void build_proc(void)
 	process(400, "dying", 1000, t400, 1);
 	process(500, "locked", 0, NULL, 0);	/* no task dir: gone with --threads */
 	put("proc/self", "");			/* non-numeric entries are skipped */
+	/* hostile names: one parsed past 9 digits would wrap, as a pid_t, onto 100
+	 * and 101 (2^32 + 100, + 101): a second visit of a real task */
+	put("proc/4294967396", "");
+	put("proc/100/task/4294967397", "");
+	put("proc/12x", "");
+	put("proc/100/task/10x1", "");
+	put("proc/100/task/-101", "");
 	put("proc/sys/kernel/osrelease", "6.1.192\n");
 	put("proc/sys/kernel/sched_util_clamp_min_rt_default", "1024\n");
 }
