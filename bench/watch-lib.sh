@@ -28,6 +28,9 @@ stop_watch() {
 	kill "$WP" 2>/dev/null || true
 	wait "$WP" 2>/dev/null || true
 }
+# pct_never P < values: pct, where a value "never" (not applied at all)
+# ranks after every number and is the answer when the rank lands on one
+pct_never() { sed "s/^never$/999999999999/" | pct "$1" | sed "s/^999999999999$/never/"; }
 # pct P < values: the P-th percentile (nearest rank)
 pct() { sort -n | awk -v p="$1" '{ v[NR] = $1 } END { if (!NR) { print "-"; exit } i = int(NR * p / 100 + 0.999); if (i < 1) i = 1; print v[i] }'; }
 probe_conf() {

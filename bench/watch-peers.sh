@@ -10,7 +10,8 @@
 #               -> /sys/fs/cgroup/uc-peer
 #
 # Per daemon: exec->applied latency as the child sees it (NL, 300 execs one
-# after another, p50/p99/max), a storm of S (10) seconds with one exec every
+# after another, p50/p99/max over the probes run; a probe not applied within
+# WAIT_MS counts as "never", later than any time), a storm of S (10) seconds with one exec every
 # EVERY (4,000) us, children side by side (bench/execstorm.c; each waits up
 # to WAIT_MS, 3 s), counting those never applied; the daemon's CPU time (utime +
 # stime) per 1,000 storm execs; its context switches over IDLE (60) s
@@ -131,8 +132,11 @@ measure() {
 		[ "$i" = 10 ] && ! grep -q '^clamped' "$WORK/lat" && break
 	done
 	NLR=$(wc -l <"$WORK/lat")
-	sed -n 's/^clamped //p' "$WORK/lat" >"$WORK/us"
-	lat="$(pct 50 <"$WORK/us") / $(pct 99 <"$WORK/us") / $(pct 100 <"$WORK/us")"
+	# every probe that ran: its latency, or "never" (not applied within
+	# WAIT_MS); a percentile that lands on one is "never", not a number
+	# taken from the few that were applied
+	awk '$1 == "clamped" { print $2; next } { print "never" }' "$WORK/lat" >"$WORK/us"
+	lat="$(pct_never 50 <"$WORK/us") / $(pct_never 99 <"$WORK/us") / $(pct_never 100 <"$WORK/us")"
 	n=$(( $(grep -c '^unclamped' "$WORK/lat" || true) + NL - NLR ))
 	# the storm
 	t0=$(cpu_ms "$DP")
@@ -150,7 +154,7 @@ measure() {
 	ctxt "$DP"
 	idle=$((CS - c0))
 	rss=$(awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$DP/status")
-	P50[$name]=$(pct 50 <"$WORK/us") P99[$name]=$(pct 99 <"$WORK/us") MISS[$name]=$((n + miss))
+	P50[$name]=$(pct_never 50 <"$WORK/us") P99[$name]=$(pct_never 99 <"$WORK/us") MISS[$name]=$((n + miss))
 	CPU[$name]=$cpu
 	echo "$name: latency p50/p99/max $lat us ($n of $NL unapplied after $((WAIT_MS / 1000)) s$([ "$NLR" = "$NL" ] || echo ", $((NL - NLR)) not run: none of the first $NLR applied")); storm $execs execs, $miss never applied; $cpu ms CPU per 1,000 execs; idle wakeups $idle in ${IDLE}s; RSS $rss MiB"
 	printf '| %s | %s | %s | %s | %s | %s | %s | %s | |\n' "$name" "$lat" "$n" "$execs" "$miss" \
@@ -168,7 +172,8 @@ cat "$WORK/table"
 
 # ---- the goals (issue 19): rows in bench/run.sh's table ----------------------------------
 verdict() { if "$@"; then echo met; else echo "NOT met"; fi; }
-lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "-" && b != "-" && a + 0 < b + 0) }'; }
+# a < b; "never" is later than any number, "-" (nothing measured) compares with nothing
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "-" && b != "-" && a != "never" && (b == "never" || a + 0 < b + 0)) }'; }
 if [ -n "${P99[uclampctl]-}" ]; then
 	u=uclampctl
 	peers=$(printf '%s ' "${!P50[@]}" | sed "s/\b$u \?//")
