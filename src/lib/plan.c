@@ -59,22 +59,29 @@ static bool change_flips(enum uc_kind kind, enum uc_attr attr, long from, long t
 	return true;
 }
 
-/* A new change at the end, its target still NULL. Static, so both adders
- * get it inlined: a task set plans one per thread. NULL on ENOMEM. */
-static struct uc_change *plan_append(struct uc_plan *p, enum uc_kind kind, enum uc_attr attr,
-				     long from, long to)
+/* Room for one more change: the array doubles. 0 or -ENOMEM. */
+static int plan_grow(struct uc_plan *p)
+{
+	size_t cap = p->cap ? p->cap * 2 : 16;
+	struct uc_change *v = realloc(p->v, cap * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	p->v = v;
+	p->cap = cap;
+	return 0;
+}
+
+/* A new change at the end, its target still NULL. Small and static, so
+ * both adders get it inlined (a task set plans one a thread, and the kind
+ * is then a constant). NULL on ENOMEM. */
+static inline struct uc_change *plan_append(struct uc_plan *p, enum uc_kind kind,
+					    enum uc_attr attr, long from, long to)
 {
 	struct uc_change *c;
 
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 16;
-		struct uc_change *v = realloc(p->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		p->v = v;
-		p->cap = cap;
-	}
+	if (p->n == p->cap && plan_grow(p))
+		return NULL;
 	c = &p->v[p->n++];
 	*c = (struct uc_change){
 		.kind = kind, .attr = attr, .state = UC_CH_PLANNED,
