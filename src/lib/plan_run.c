@@ -151,37 +151,43 @@ static bool prepare(struct uc_plan *plan, const struct uc_run_opts *o, bool yes,
 		.failed = plan->failed,
 		.plan = plan,
 	};
-	report_count(r, plan);
 	if (r->flips || o->key_always) {
 		r->key_before = r->key_after = key_now(o);
 		r->key_read = true;
 	}
 	if (plan->n == 0) {
-		r->outcome = UC_RUN_NOTHING;
+		r->outcome = UC_RUN_NOTHING;	/* the counts are all 0 */
 		return true;
 	}
 	if (o->mode == UC_EXEC_ATOMIC)
 		tasks_first(plan);	/* also what a dry run shows: the order of the writes */
+	/*
+	 * The counts of a run that may end before the write: here, or at the
+	 * question. A run that goes straight to the write is counted after it
+	 * (write_plan): no pass over 10,000 changes for a count replaced anyway.
+	 */
 	if (o->dry_run) {
 		r->outcome = UC_RUN_DRY;
+		report_count(r, plan);
 		return true;
 	}
-
 	if (o->mode == UC_EXEC_ATOMIC &&
 	    check_writable(plan, o->ops ? o->ops : &uc_exec_default_ops, r)) {
-		report_count(r, plan);
 		r->outcome = UC_RUN_UNWRITABLE;
+		report_count(r, plan);
 		*rc = r->first_err;
 		return true;
 	}
-	if (stopped(o, r))
-		return true;
-	r->verdict = uc_guard_check(plan, r->key_before, &consent);
-	if (r->verdict == UC_GUARD_REFUSE) {
-		r->outcome = UC_RUN_REFUSED;
+	if (stopped(o, r)) {
+		report_count(r, plan);
 		return true;
 	}
-	return false;
+	r->verdict = uc_guard_check(plan, r->key_before, &consent);
+	if (r->verdict == UC_GUARD_REFUSE)
+		r->outcome = UC_RUN_REFUSED;
+	if (r->verdict == UC_GUARD_REFUSE || r->verdict == UC_GUARD_ASK)
+		report_count(r, plan);
+	return r->verdict == UC_GUARD_REFUSE;
 }
 
 /* The question, when the guard wants one: true = go on. */

@@ -214,6 +214,8 @@ static void test_ask_no(void **state)
 	assert_int_equal(nasks, 1);
 	assert_int_equal(asked_key, UC_KEY_UNKNOWN);
 	assert_int_equal(nwrites, 0);
+	/* a run that ends at the question still says what it would have changed */
+	expect_counts((struct counts){ .planned = 1 });
 }
 
 /* Asked, answered yes: runs; the key is read again after the writes. */
