@@ -91,6 +91,9 @@ struct uc_plan {
 	size_t gone;		/* tasks that exited while planning */
 	size_t failed;		/* targets that could not be read while planning */
 	struct uc_sa_block *sas;	/* the newest block first */
+	/* strings the changes own (targets, labels): at 0, dropping changes
+	 * needs no look at them (a task set's 10,000 have none) */
+	size_t nstr;
 };
 
 void uc_plan_init(struct uc_plan *p);

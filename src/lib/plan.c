@@ -18,14 +18,25 @@ void uc_plan_init(struct uc_plan *p)
 
 void uc_plan_drop_from(struct uc_plan *p, size_t n)
 {
-	while (p->n > n) {
-		p->n--;
-		/* tasks have no target and, but for a few, no label: no call */
-		if (p->v[p->n].target)
-			free(p->v[p->n].target);
-		if (p->v[p->n].label)
-			free(p->v[p->n].label);
+	while (p->n > n && p->nstr) {
+		struct uc_change *c = &p->v[--p->n];
+
+		p->nstr -= (c->target != NULL) + (c->label != NULL);
+		free(c->target);
+		free(c->label);
 	}
+	if (p->n > n)
+		p->n = n;	/* the rest own no string */
+}
+
+/* A copy of s the plan owns (counted in nstr). NULL on ENOMEM. */
+static char *plan_strdup(struct uc_plan *p, const char *s)
+{
+	char *d = strdup(s);
+
+	if (d)
+		p->nstr++;
+	return d;
 }
 
 void uc_plan_free(struct uc_plan *p)
@@ -95,7 +106,7 @@ struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr
 {
 	struct uc_change *c = plan_append(p, kind, attr, from, to);
 
-	if (c && target && !(c->target = strdup(target))) {
+	if (c && target && !(c->target = plan_strdup(p, target))) {
 		p->n--;
 		return NULL;
 	}
@@ -136,7 +147,7 @@ struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, cons
 	c->pid = pid;
 	c->tid = tid;
 	c->sa = stored;
-	if (comm && *comm && !(c->label = strdup(comm))) {
+	if (comm && *comm && !(c->label = plan_strdup(p, comm))) {
 		p->n--;
 		return NULL;
 	}
@@ -160,7 +171,7 @@ struct uc_change *uc_plan_add_systemd(struct uc_plan *p, const char *rel, const 
 
 	if (!c)
 		return NULL;
-	if (!(c->label = strdup(unit))) {
+	if (!(c->label = plan_strdup(p, unit))) {
 		uc_plan_drop_from(p, p->n - 1);
 		return NULL;
 	}
@@ -214,6 +225,7 @@ size_t uc_plan_keep_shown(struct uc_plan *fresh, const struct uc_plan *shown)
 			keep = same_task(c, &shown->v[j]);
 		if (!keep) {
 			/* a task nobody was shown (a new one, or a reused PID): gone */
+			fresh->nstr -= (c->target != NULL) + (c->label != NULL);
 			free(c->target);
 			free(c->label);
 			if (c->pid != lpid || c->tid != ltid)

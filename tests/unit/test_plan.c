@@ -502,8 +502,38 @@ static void test_keep_shown(void **state)
 	assert_int_equal(fresh.v[0].pid, 10);
 	assert_int_equal(fresh.v[0].from, 800);
 	assert_int_equal(fresh.v[1].kind, UC_KIND_SYSCTL);
+	assert_int_equal(fresh.nstr, 2);	/* "a", the sysctl's name: the others freed */
 	uc_plan_free(&fresh);
 	uc_plan_free(&shown);
+}
+
+/* Dropping changes frees exactly the strings they own, counted in nstr;
+ * changes without strings (a task set's threads) are dropped unread. */
+static void test_drop_from_strings(void **state)
+{
+	struct uc_plan p;
+
+	(void)state;
+	uc_plan_init(&p);
+	assert_non_null(uc_plan_add_task(&p, 1, 1, "one", NULL, UC_ATTR_MAX, 1024, 300));
+	assert_non_null(uc_plan_add_task(&p, 1, 2, NULL, NULL, UC_ATTR_MAX, 1024, 300));
+	assert_non_null(uc_plan_add(&p, UC_KIND_CGROUP, UC_ATTR_MAX, "a/b", 10000, 5000));
+	assert_non_null(uc_plan_add_systemd(&p, "x.slice/y.service", "y.service", -1, 100));
+	assert_non_null(uc_plan_add_task(&p, 1, 3, "", NULL, UC_ATTR_MAX, 1024, 300));
+	assert_int_equal(p.nstr, 4);	/* an empty comm is no label */
+	uc_plan_drop_from(&p, 3);
+	assert_int_equal(p.n, 3);
+	assert_int_equal(p.nstr, 2);
+	assert_string_equal(p.v[2].target, "a/b");
+	uc_plan_drop_from(&p, 1);
+	assert_int_equal(p.n, 1);
+	assert_int_equal(p.nstr, 1);
+	assert_string_equal(p.v[0].label, "one");
+	uc_plan_drop_from(&p, 5);	/* past the end: nothing */
+	assert_int_equal(p.n, 1);
+	uc_plan_free(&p);
+	assert_int_equal(p.nstr, 0);
+	assert_int_equal(p.n, 0);
 }
 
 int main(void)
@@ -522,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_guard_cgroup_same_value),
 		cmocka_unit_test(test_guard_warning_text),
 		cmocka_unit_test(test_keep_shown),
+		cmocka_unit_test(test_drop_from_strings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
