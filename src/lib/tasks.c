@@ -575,17 +575,18 @@ int uc_tasks_each_tid(pid_t pid, uc_tid_fn fn, void *data)
 	struct dirent *de;
 	DIR *dir;
 	char abspath[64];
-	int rc = 0;
+	int fd, rc = 0;
 
 	snprintf(abspath, sizeof(abspath), "/proc/%d/task", (int)pid);
 	dir = uc_opendir(abspath);
 	if (!dir)
 		return gone_errno(-errno);
+	fd = dirfd(dir);
 	while (!rc && (de = readdir(dir))) {
 		pid_t tid = parse_id(de->d_name);
 
 		if (tid > 0)
-			rc = fn(tid, dirfd(dir), data);
+			rc = fn(tid, fd, data);
 	}
 	closedir(dir);
 	return rc;
