@@ -25,6 +25,25 @@ mkdir -p "$WORK/lib"
 for _b in "$UCLAMPCTL" "$UCLAMPSET"; do ldd "$_b" 2>/dev/null; done |
 	awk '$3 ~ /^\// { print $3 }' | sort -u | xargs -r cp -t "$WORK/lib"
 export LD_LIBRARY_PATH=$WORK/lib
+# The rest of what an exec reads before main(): the dynamic loader (the
+# binaries name it, PT_INTERP) and the C.UTF-8 locale the guest sets, which
+# uclampset loads (setlocale: 14 files). Each gets a tmpfs copy mounted over
+# it in this throw-away guest, so no tool's exec waits for the host: with the
+# loader and the locale on 9p, uclampset's set measured 49.8 and 71.7 ms in
+# two runs of one day (39-41 ms in others) and the floors 2-3 ms high.
+tmpfs_over() {
+	local p d
+	for p; do
+		p=$(readlink -f "$p")
+		[ -e "$p" ] || continue
+		d=$WORK/ro$p
+		mkdir -p "${d%/*}"
+		cp -a "$p" "$d" && mount --bind "$d" "$p" ||
+			echo "bench: $p stays on 9p (exec times follow the host)" >&2
+	done
+}
+tmpfs_over /lib64/ld-linux-x86-64.so.2 /usr/lib/locale/C.utf8 /usr/share/locale/locale.alias \
+	/usr/lib/x86_64-linux-gnu/gconv/gconv-modules.cache
 
 die() { echo "bench: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "run as root, in the uclamp VM"
