@@ -29,8 +29,9 @@ export LD_LIBRARY_PATH=$WORK/lib
 # binaries name it, PT_INTERP) and the C.UTF-8 locale the guest sets, which
 # uclampset loads (setlocale: 14 files; the 17 it looks for in vain: below).
 # Each gets a tmpfs copy mounted over it in this throw-away guest, so no
-# tool's exec waits for the host: with the loader and the locale on 9p, uclampset's set measured 49.8 and 71.7 ms in
-# two runs of one day (39-41 ms in others) and the floors 2-3 ms high.
+# tool's exec waits for the host: with the loader and the locale on 9p,
+# uclampset's set measured 49.8 and 71.7 ms in two runs of one day (39-41 ms
+# in others) and the floors 2-3 ms high.
 # Once per guest (a script run by another finds BENCH_RO set), in /run, out
 # of any script's $WORK: the copies stay mounted until the guest is gone.
 tmpfs_over() {
