@@ -8,7 +8,7 @@
  * no-op never writes), as uclampctl does.
  * With --check, tgkill(PID, TID, 0) right before each write as well: the
  * floor for a tool that also checks, per thread, that the TID still belongs
- * to PID (uclampctl's identity check, README.md "Design: a task's identity").
+ * to PID (uclampctl's identity check, HACKING.md "Design: a task's identity").
  */
 #include <dirent.h>
 #include <stdint.h>

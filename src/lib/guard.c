@@ -1,4 +1,4 @@
-/* The consent check (see guard.h and DESIGN.md "every change is a plan first"). */
+/* The consent check (see guard.h and HACKING.md, "every change is a plan first"). */
 #include "uclamp/guard.h"
 
 enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state key,
