@@ -5,7 +5,9 @@
 # Shell builtins only while measuring: under TCG every exec costs ~0.3 s.
 #
 #   cf_setup                 the guest has P-states on CPU 1: policy1 with
-#                            acpi-cpufreq (checks), a sleep that is a builtin
+#                            acpi-cpufreq (checks), a sleep that is a builtin;
+#                            the scenario (uclampctl included) moves to CPU 0,
+#                            so that CPU 1's util is the load's alone
 #   cf_nap SECONDS           sleep without an exec
 #   cf_load BUSY_US PERIOD_US   start helpers/cfload on CPU 1 (CF_PID), counting
 #                            its wake-ups in $CF_COUNT
@@ -24,6 +26,7 @@ cf_setup() {
 	check "policy1 is acpi-cpufreq's (the P-state table was loaded)" test "$drv" = acpi-cpufreq
 	check "policy1 has time_in_state (CPU_FREQ_STAT)" test -r "$CF_POL/stats/time_in_state"
 	mkfifo /tmp/cf.nap && exec 8<>/tmp/cf.nap
+	taskset -pc 0 $$ >/dev/null
 	helper cfload /tmp/cfload
 	CF_REL=$(uname -r)
 }

@@ -5,9 +5,11 @@
 # time_in_state from the task's second wake-up after the write. The kernel
 # is not frequency-invariant here (TCG has no APERF/MPERF): status says a
 # uclamp_min at or below 819 cannot raise the frequency, and the frequency
-# shows it: none and 600 hold the lowest P-state, 900 and 1024 the highest.
-# check warns about the 600 (min-below-tip). Safe assertions only (nothing
-# near 819); the shares go into bench/README.md's table.
+# shows it: unclamped the lowest P-state, 600 does not raise it (the
+# highest P-state at most 10% of the window; it holds where it was: both
+# 800 and 1200 round to themselves, 1.25 x 600/1024 x 1200 = 878), 900 and
+# 1024 the highest. check warns about the 600 (min-below-tip). Safe
+# assertions only (nothing near 819); the shares go into bench/README.md.
 # vm-cpufreq: acpi-cpufreq P-states (800-3000 MHz) on every CPU, schedutil
 # vm-on-7x: schedutil's formula (reworked in 6.8) and the invariance key
 . "$(dirname "$0")/../lib.sh"
@@ -30,7 +32,8 @@ for m in 600 900 1024; do
 	cf_window 3
 	cf_step "periodic 2/20 ms" "uclamp_min $m"
 	if [ "$m" = 600 ]; then
-		expect_held "uclamp_min 600" 800 60
+		check "uclamp_min 600 did not raise it: the highest P-state ${CF_AT[3000]:-0}% (at most 10%), $CF_DOM MHz held (800 or 1200)" \
+			test "${CF_AT[3000]:-0}" -le 10 -a "$CF_DOM" -le 1200
 		expect_key 1 "after the first clamp"
 		expect_rc 1 uclampctl check
 		expect_out '^warning: 1 of 1 threads and cgroups asking for a uclamp_min ask for 819 \(80%\) or less, which cannot raise the frequency here: the kernel is not frequency-invariant .*\(min-below-tip\)$'
