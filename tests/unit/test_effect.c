@@ -305,20 +305,19 @@ static void placement(void **state)
 /* the pc guest's acpi-cpufreq policy: 8 P-states, fastest first */
 static void pstates(int id)
 {
+	static const char *const files[][2] = {
+		{ "scaling_available_frequencies",
+		  "3000000 2700000 2400000 2100000 1800000 1500000 1200000 800000 \n" },
+		{ "scaling_cur_freq", "800000\n" }, { "scaling_min_freq", "800000\n" },
+		{ "scaling_max_freq", "3000000\n" }, { "cpuinfo_min_freq", "800000\n" },
+		{ "cpuinfo_max_freq", "3000000\n" },
+	};
 	char p[160];
 
-	snprintf(p, sizeof(p), SYS "/cpufreq/policy%d/scaling_available_frequencies", id);
-	put(p, "3000000 2700000 2400000 2100000 1800000 1500000 1200000 800000 \n");
-	snprintf(p, sizeof(p), SYS "/cpufreq/policy%d/scaling_cur_freq", id);
-	put(p, "800000\n");
-	snprintf(p, sizeof(p), SYS "/cpufreq/policy%d/scaling_min_freq", id);
-	put(p, "800000\n");
-	snprintf(p, sizeof(p), SYS "/cpufreq/policy%d/scaling_max_freq", id);
-	put(p, "3000000\n");
-	snprintf(p, sizeof(p), SYS "/cpufreq/policy%d/cpuinfo_min_freq", id);
-	put(p, "800000\n");
-	snprintf(p, sizeof(p), SYS "/cpufreq/policy%d/cpuinfo_max_freq", id);
-	put(p, "3000000\n");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), SYS "/cpufreq/policy%d/%s", id, files[i][0]);
+		put(p, files[i][1]);
+	}
 }
 
 static void freq_model(void **state)

@@ -107,33 +107,40 @@ static void tipping_point(void **state)
 /* where the two formulas part: the headroom before or after the clamps */
 static void formulas_differ(void **state)
 {
-	struct uc_sugov_out o;
+	static const struct {
+		enum uc_sugov_formula formula;
+		bool invariant;
+		unsigned long util, umin, umax;
+		long cur;
+		unsigned long want_util;
+		long want_target, want_next;
+	} rows[] = {
+		/* invariant, uclamp_min 600 on a light task: 1.25 x 600 before 6.8 */
+		{ UC_SUGOV_PRE_6_8, true, 100, 600, 1024, 800000, 750, 2197265, 2400000 },
+		{ UC_SUGOV_6_8, true, 100, 600, 1024, 800000, 600, 1757812, 1800000 },
+		/* invariant, busy with uclamp_max 600: 6.8 caps after the headroom */
+		{ UC_SUGOV_PRE_6_8, true, 1024, 0, 600, 3000000, 750, 2197265, 2400000 },
+		{ UC_SUGOV_6_8, true, 1024, 0, 600, 3000000, 600, 1757812, 1800000 },
+		/* not invariant, util 500 at 3000 MHz: 6.8 adds 1.25 twice */
+		{ UC_SUGOV_PRE_6_8, false, 500, 0, 1024, 3000000, 625, 1831054, 2100000 },
+		{ UC_SUGOV_6_8, false, 500, 0, 1024, 3000000, 625, 2288818, 2400000 },
+		/* min above max: min wins in both */
+		{ UC_SUGOV_PRE_6_8, true, 100, 700, 300, 800000, 875, 2563476, 2700000 },
+		{ UC_SUGOV_6_8, true, 100, 700, 300, 800000, 700, 2050781, 2100000 },
+	};
 
 	(void)state;
-	/* invariant, uclamp_min 600 on a light task: 1.25 x 600 before 6.8 */
-	o = project(UC_SUGOV_PRE_6_8, true, 100, 600, 1024, 800000);
-	assert_int_equal(o.util, 750);
-	assert_int_equal(o.target, 2197265);
-	assert_int_equal(o.next, 2400000);
-	o = project(UC_SUGOV_6_8, true, 100, 600, 1024, 800000);
-	assert_int_equal(o.util, 600);
-	assert_int_equal(o.target, 1757812);
-	assert_int_equal(o.next, 1800000);
-	assert_int_equal(o.settle, o.next);	/* invariant: no dependence on cur */
-	/* invariant, busy with uclamp_max 600: 6.8 caps after the headroom */
-	assert_int_equal(project(UC_SUGOV_PRE_6_8, true, 1024, 0, 600, 3000000).next, 2400000);
-	assert_int_equal(project(UC_SUGOV_6_8, true, 1024, 0, 600, 3000000).next, 1800000);
-	/* not invariant, util 500 at 3000 MHz: 6.8 adds 1.25 twice */
-	o = project(UC_SUGOV_PRE_6_8, false, 500, 0, 1024, 3000000);
-	assert_int_equal(o.target, 1831054);
-	assert_int_equal(o.next, 2100000);
-	o = project(UC_SUGOV_6_8, false, 500, 0, 1024, 3000000);
-	assert_int_equal(o.util, 625);
-	assert_int_equal(o.target, 2288818);
-	assert_int_equal(o.next, 2400000);
-	/* min above max: min wins in both */
-	assert_int_equal(project(UC_SUGOV_PRE_6_8, true, 100, 700, 300, 800000).util, 875);
-	assert_int_equal(project(UC_SUGOV_6_8, true, 100, 700, 300, 800000).util, 700);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct uc_sugov_out o = project(rows[i].formula, rows[i].invariant, rows[i].util,
+						rows[i].umin, rows[i].umax, rows[i].cur);
+
+		if (o.util != rows[i].want_util || o.target != rows[i].want_target ||
+		    o.next != rows[i].want_next)
+			fail_msg("row %zu: util %lu target %ld next %ld", i, o.util, o.target,
+				 o.next);
+		if (rows[i].invariant)
+			assert_int_equal(o.settle, o.next);	/* no dependence on cur */
+	}
 }
 
 /* a little CPU: the clamp is capped at its capacity, its util scaled by it */
