@@ -7,12 +7,14 @@
 #
 # usage (as root, from the build directory): bench/cpufreq-steps.sh [KERNEL...]
 #   KERNEL: a bzImage with ACPI P-state cpufreq; default the project's own
-#   (tests/vm/kernel.sh) and ../shared/vm/kernels/7.3-rc7-cpufreq/bzImage.
+#   (tests/vm/kernel.sh) and $UCLAMP_VM_KERNEL_7, else
+#   ../shared/vm/kernels/7.3-rc7-cpufreq/bzImage (as .ci/run).
 # Other helpers' VM runs wait for ours: run.sh under /var/tmp/uclamp-vm.lock.
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if (($# == 0)); then
-	set -- "$("$src/tests/vm/kernel.sh")" "$src/../shared/vm/kernels/7.3-rc7-cpufreq/bzImage"
+	set -- "$("$src/tests/vm/kernel.sh")" \
+		"${UCLAMP_VM_KERNEL_7:-$src/../shared/vm/kernels/7.3-rc7-cpufreq/bzImage}"
 fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
