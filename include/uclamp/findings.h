@@ -1,6 +1,9 @@
 /*
  * The foot-guns 'check' reports besides the key: clamps that nothing on
- * this machine honours (effect.h), a system util_min below 1024, RT tasks
+ * this machine honours (effect.h: no policy lets them change the
+ * frequency; or, where the kernel is not frequency-invariant, a util_min
+ * too low to raise it), the key on while every clamp is at its default (a
+ * write that changed nothing flipped it), a system util_min below 1024, RT tasks
  * whose boost no longer follows the RT default (a "reset" to a value
  * instead of -1), and the RT default left at 1024 on a battery. Reading
  * never writes anything (no key flip). The rules are pure functions of
@@ -14,6 +17,7 @@
 #include <sys/types.h>
 
 #include "uclamp/effect.h"
+#include "uclamp/fastpath.h"
 #include "uclamp/sysctl.h"
 
 enum uc_find_level { UC_FIND_INFO, UC_FIND_WARNING };
@@ -36,11 +40,15 @@ struct uc_findings {
 /* What the rules look at. */
 struct uc_find_input {
 	const struct uc_effect *effect;	/* NULL: no verdicts */
+	enum uc_key_state key;		/* sched_uclamp_used, the caller's reading */
 	int sys_rc;			/* uc_sysctl_read_all: 0, -ENOENT no uclamp */
 	struct uc_sysctl_values sys;
 	int tasks_rc;			/* the thread walk: 0 or -errno */
 	size_t tasks_clamped;		/* threads requesting non-default clamps */
 	size_t cgroups_clamped;		/* cgroups with cpu.uclamp.* not 0.00/max */
+	/* of those, the threads (not RT) and cgroups asking for a util_min, and
+	 * how many at or below UC_SUGOV_MIN_TIP (819: 79.98%) */
+	size_t min_clamped, min_low;
 	/* RT threads whose util_min is not the RT default: user-defined, so
 	 * they no longer follow it (the first one named) */
 	size_t rt_user_min;
@@ -54,8 +62,9 @@ struct uc_find_input {
 void uc_findings_eval(const struct uc_find_input *in, struct uc_findings *fs);
 
 /* Fill in from this system (sysctls, a walk of every thread and cgroup,
- * /sys/class/power_supply); effect is the caller's. */
-void uc_find_input_read(struct uc_find_input *in, const struct uc_effect *effect);
+ * /sys/class/power_supply); effect and the key's state are the caller's. */
+void uc_find_input_read(struct uc_find_input *in, const struct uc_effect *effect,
+			enum uc_key_state key);
 
 /* /sys/class/power_supply/ * /type: 1 a Battery, 0 none, -errno unreadable */
 int uc_find_battery(void);

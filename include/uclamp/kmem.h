@@ -30,6 +30,9 @@ int uc_kcore_read_why(int fd, uint64_t vaddr, void *buf, size_t len, const char 
 #define UC_KMEM_KEY_UCLAMP_USED "sched_uclamp_used"
 #define UC_KMEM_KEY_ASYM_CPUCAPACITY "sched_asym_cpucapacity"
 #define UC_KMEM_KEY_ENERGY_PRESENT "sched_energy_present"
+/* frequency invariance: x86 (64-bit SMP); arm, arm64 (cpufreq-driven) */
+#define UC_KMEM_KEY_FREQ_INVARIANT "arch_scale_freq_key"
+#define UC_KMEM_KEY_CPUFREQ_INVARIANT "cpufreq_freq_invariance"
 
 #define UC_KMEM_MAX_NOTES 16
 #define UC_KMEM_NOTE_LEN 160

@@ -27,7 +27,9 @@ static void usage(void)
 	printf("Usage:\n uclampctl check [options]\n\n"
 	       "Tell whether the uclamp fast path (static key sched_uclamp_used) is on,\n"
 	       "in the exit status and one line saying how it is known; then the\n"
-	       "findings: clamps nothing here honours (cpufreq governor and driver),\n"
+	       "findings: clamps nothing here honours (cpufreq governor and driver, a\n"
+	       "util_min too low to raise the frequency where the kernel is not\n"
+	       "frequency-invariant), the fast path on while every clamp is at its default,\n"
 	       "a system util_min below 1024, RT threads whose util_min no longer follows\n"
 	       "the RT default, the RT default at 1024 on a battery. Nothing is written.\n\n"
 	       "Options:\n"
@@ -135,7 +137,7 @@ static int findings(struct uc_findings *fs, const struct uc_fastpath *fp, bool w
 	if (!e)
 		return -1;
 	uc_effect_read(e);
-	uc_find_input_read(&in, e);
+	uc_find_input_read(&in, e, fp->state);
 	uc_findings_eval(&in, fs);
 	free(e);
 	return 0;

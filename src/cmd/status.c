@@ -135,6 +135,9 @@ static void print_effect(const struct cli_ctl *ctl, const struct uc_effect *e)
 	row("placement", "%s: %s", uc_place_verdict_name(e->place), e->place_reason);
 	for (size_t k = 0; ctl->verbose && k < e->nplace_evidence; k++)
 		row("", "  read %s", e->place_evidence[k]);
+	row("invariance", "%s: %s", uc_inv_name(e->inv), e->inv_reason);
+	for (size_t k = 0; ctl->verbose && k < e->ninv_evidence; k++)
+		row("", "  read %s", e->inv_evidence[k]);
 }
 
 static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s,
@@ -251,7 +254,13 @@ static void json_effect(struct uc_json *j, const struct uc_effect *e)
 	uc_json_tri(j, "asymmetric", e->asymmetric);
 	uc_json_tri(j, "eas", e->eas);
 	uc_json_tri(j, "sched_ext", e->scx);
+	uc_json_str(j, "scheduler", e->scx_ops[0] ? e->scx_ops : NULL);
 	json_evidence(j, e->place_evidence, e->nplace_evidence);
+	uc_json_close(j, '}');
+	uc_json_open(j, "invariance", '{', false);
+	uc_json_str(j, "state", uc_inv_name(e->inv));
+	uc_json_str(j, "reason", e->inv_reason);
+	json_evidence(j, e->inv_evidence, e->ninv_evidence);
 	uc_json_close(j, '}');
 	uc_json_close(j, '}');
 }
@@ -407,6 +416,11 @@ static void prom_effect(const struct uc_effect *e)
 		  "0 no (symmetric, or a sched_ext scheduler places tasks), -1 unknown.");
 	printf("uclamp_clamps_placement{verdict=\"%s\"} %d\n", uc_place_verdict_name(e->place),
 	       e->place == UC_PLACE_STEERS ? 1 : e->place == UC_PLACE_UNKNOWN ? -1 : 0);
+	prom_head("uclamp_frequency_invariant",
+		  "Whether the kernel is frequency-invariant here: 1 yes, 0 no (schedutil scales "
+		  "the current frequency: uclamp_min <= 819 cannot raise it), -1 unknown.");
+	printf("uclamp_frequency_invariant %d\n",
+	       e->inv == UC_INV_YES ? 1 : e->inv == UC_INV_NO ? 0 : -1);
 }
 
 static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect *e)
@@ -480,8 +494,9 @@ static void usage(void)
 	       "Show what an admin needs first: the kernel's uclamp support, the state of\n"
 	       "the uclamp fast path (static key sched_uclamp_used) with how it is known and\n"
 	       "the evidence, the system clamps, the cgroup layout, how many threads and\n"
-	       "cgroups are clamped, and whether clamps can act here (cpufreq governors,\n"
-	       "CPU capacities, sched_ext), the lockdown state and one line of advice.\n"
+	       "cgroups are clamped, and whether clamps can act here (cpufreq governors and\n"
+	       "drivers, frequency invariance, CPU capacities, the sched_ext scheduler), the\n"
+	       "lockdown state and one line of advice.\n"
 	       "Reading the key itself needs root (/proc/kallsyms + /proc/kcore); otherwise\n"
 	       "the state comes from evidence of use, and 'unknown' when there is none.\n\n"
 	       "Options:\n"

@@ -14,6 +14,8 @@
  *   argument (max_perf = perf.max_limit_perf, scaling_max_freq's), so
  *   uclamp_max lowers the desired perf only (guided: the floor handed to
  *   the autonomous selection).
+ * uc_effect_finish() then weighs in the sched_ext scheduler (effect_scx.c)
+ * and frequency invariance (effect_inv.c, sugov.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -198,6 +200,7 @@ static void read_policy(const struct uc_effect *e, struct uc_eff_policy *p, cons
 		read_ev(p, "/sys/devices/system/cpu/intel_pstate/status", p->mode, sizeof(p->mode));
 	else if (!strncmp(p->driver, "amd-pstate", 10))
 		read_ev(p, "/sys/devices/system/cpu/amd_pstate/status", p->mode, sizeof(p->mode));
+	uc_eff_freq_read(p->id, &p->f);
 	classify(e, p, dir);
 }
 
@@ -264,6 +267,8 @@ static void read_scx(struct uc_effect *e)
 
 	e->scx = 0;
 	e->scx_all = -1;
+	e->scx_ops[0] = '\0';
+	e->scx_row = NULL;
 	if (uc_read_str("/sys/kernel/sched_ext/state", buf, sizeof(buf)) < 0) {
 		PEV(e, "/sys/kernel/sched_ext/state: absent");
 		return;
@@ -273,6 +278,14 @@ static void read_scx(struct uc_effect *e)
 	if (e->scx && !uc_read_long("/sys/kernel/sched_ext/switch_all", &all)) {
 		e->scx_all = all != 0;
 		PEV(e, "/sys/kernel/sched_ext/switch_all: %ld", all);
+	}
+	/* root/ops names the scheduler (6.12+; 7.3's sub-schedulers sit below root) */
+	if (e->scx && uc_read_str("/sys/kernel/sched_ext/root/ops", e->scx_ops,
+				  sizeof(e->scx_ops)) > 0) {
+		PEV(e, "/sys/kernel/sched_ext/root/ops: %s", e->scx_ops);
+		e->scx_row = uc_scx_lookup(e->scx_ops);
+	} else {
+		e->scx_ops[0] = '\0';
 	}
 }
 
@@ -311,8 +324,10 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 	if (e->scx == 1) {
 		e->place = UC_PLACE_BPF;
 		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "a sched_ext scheduler runs %s: it places them (clamps only if it reads "
-			    "them); clamps still bound the frequency",
+			    "the sched_ext scheduler %s%s runs %s and places them: no scx scheduler "
+			    "reads clamps for placement (they still bound the frequency)",
+			    e->scx_row ? "scx_" : "", e->scx_row ? e->scx_row->name
+			    : e->scx_ops[0] ? e->scx_ops : "(unnamed)",
 			    e->scx_all == 1 ? "every task" : "the SCHED_EXT tasks");
 	} else if (e->asymmetric == 1) {
 		e->place = UC_PLACE_STEERS;
@@ -331,32 +346,39 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 	}
 }
 
-/* the two placement keys from kernel memory: 1 on, 0 off, -1 unread; a
- * kernel without sched_energy_present has no EAS, one without the asym key
- * leaves the answer to cpu_capacity */
-static void read_keys(int *asym, int *eas)
+/* the placement and invariance keys from kernel memory: 1 on, 0 off, -1
+ * unread, UC_EFF_KEY_ABSENT not in this kernel (no EAS; no such arch code);
+ * a kernel without the asym key leaves the answer to cpu_capacity */
+enum { K_ASYM, K_EAS, K_FREQ_ARCH, K_FREQ_CPUFREQ, NK };
+static void read_keys(int v[NK])
 {
-	struct uc_kmem_key k[2] = { { .name = UC_KMEM_KEY_ASYM_CPUCAPACITY },
-				    { .name = UC_KMEM_KEY_ENERGY_PRESENT } };
+	struct uc_kmem_key k[NK] = { [K_ASYM] = { .name = UC_KMEM_KEY_ASYM_CPUCAPACITY },
+				     [K_EAS] = { .name = UC_KMEM_KEY_ENERGY_PRESENT },
+				     [K_FREQ_ARCH] = { .name = UC_KMEM_KEY_FREQ_INVARIANT },
+				     [K_FREQ_CPUFREQ] = { .name = UC_KMEM_KEY_CPUFREQ_INVARIANT } };
 	struct uc_kmem_info info;
 
 	memset(&info, 0, sizeof(info));
-	uc_kmem_read_keys(k, 2, &info);
-	*asym = k[0].rc == 0 ? k[0].value != 0 : -1;
-	*eas = k[1].rc == 0 ? k[1].value != 0 : k[1].absent ? UC_EFF_KEY_ABSENT : -1;
+	uc_kmem_read_keys(k, NK, &info);
+	for (int i = 0; i < NK; i++)
+		v[i] = k[i].rc == 0 ? k[i].value != 0 : k[i].absent ? UC_EFF_KEY_ABSENT : -1;
+	if (v[K_ASYM] == UC_EFF_KEY_ABSENT)
+		v[K_ASYM] = -1;
 }
 
 void uc_effect_read(struct uc_effect *e)
 {
-	int asym, eas;
+	int k[NK];
 
 	memset(e, 0, sizeof(*e));
 	if (uc_kernel_release(e->release, sizeof(e->release)) < 0)
 		e->release[0] = '\0';
 	e->kver = uc_kernel_version();
 	uc_effect_policies(e);
-	read_keys(&asym, &eas);
-	uc_effect_placement(e, asym, eas);
+	read_keys(k);
+	uc_effect_placement(e, k[K_ASYM], k[K_EAS]);
+	uc_effect_invariance(e, k[K_FREQ_ARCH], k[K_FREQ_CPUFREQ]);
+	uc_effect_finish(e);
 }
 
 static int rank(enum uc_eff_verdict v)
@@ -379,4 +401,43 @@ enum uc_eff_verdict uc_effect_best(const struct uc_effect *e, int clamp)
 		if (rank(e->p[i].v[clamp]) > rank(best))
 			best = e->p[i].v[clamp];
 	return best;
+}
+
+/* the sched_ext scheduler's row: the weaker of it and the policy's own */
+static void finish_scx(const struct uc_effect *e, struct uc_eff_policy *p)
+{
+	const struct uc_scx_row *r = e->scx_row;
+
+	for (int c = 0; r && c < UC_EFF_NCLAMPS; c++) {
+		if (rank(r->v[c]) > rank(p->v[c]) || p->v[c] == UC_EFF_UNKNOWN)
+			continue;
+		set(p, c, r->v[c], "scx_%s: %s", r->name, r->reason[c]);
+		EV(p, "sched_ext scheduler scx_%s: %s", r->name, r->source);
+	}
+}
+
+/* not invariant: schedutil scales the current frequency (sugov.c) */
+static void finish_inv(const struct uc_effect *e, struct uc_eff_policy *p)
+{
+	size_t len = strlen(p->reason[UC_EFF_MIN]);
+
+	if (e->inv != UC_INV_NO || p->v[UC_EFF_MIN] != UC_EFF_STEERS)
+		return;
+	uc_note_set(p->reason[UC_EFF_MIN] + len, sizeof(p->reason[0]) - len,
+		    "; not frequency-invariant here: schedutil multiplies the current frequency "
+		    "by 1.25 x util/capacity, so a uclamp_min at or below %d (80%%) cannot raise it",
+		    UC_SUGOV_MIN_TIP);
+}
+
+void uc_effect_finish(struct uc_effect *e)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		struct uc_eff_policy *p = &e->p[i];
+
+		if (p->id < 0 || strcmp(p->gov, "schedutil"))
+			continue;	/* only schedutil reads the target and scales cur */
+		if (e->scx == 1)
+			finish_scx(e, p);
+		finish_inv(e, p);
+	}
 }

@@ -76,6 +76,45 @@ static void rule_effect(const struct uc_find_input *in, struct uc_findings *fs)
 		FIX(f, "%s", p->fix);
 }
 
+/* where the kernel is not frequency-invariant, a util_min <= 819 requested
+ * and honoured by nothing else (sugov.c: 1.25 x cur x min/1024 <= cur) */
+static void rule_min_low(const struct uc_find_input *in, struct uc_findings *fs)
+{
+	const struct uc_effect *e = in->effect;
+	struct uc_finding *f;
+
+	if (!e || e->inv != UC_INV_NO || !in->min_low || e->place == UC_PLACE_STEERS ||
+	    uc_effect_best(e, UC_EFF_MIN) != UC_EFF_STEERS)
+		return;
+	if (!(f = add(fs, "min-below-tip", UC_FIND_WARNING)))
+		return;
+	TEXT(f, "%zu of %zu threads and cgroups asking for a uclamp_min ask for %d (80%%) or "
+	     "less, which cannot raise the frequency here: the kernel is not "
+	     "frequency-invariant (%s); placement: %s", in->min_low, in->min_clamped,
+	     UC_SUGOV_MIN_TIP, e->inv_reason, uc_place_verdict_name(e->place));
+	FIX(f, "a uclamp_min above %d raises it (each update multiplies the current frequency, "
+	    "up to the top); for a floor below the top, raise scaling_min_freq instead",
+	    UC_SUGOV_MIN_TIP);
+}
+
+/* the key is on, and nothing in sight needed it */
+static void rule_key_noop(const struct uc_find_input *in, struct uc_findings *fs)
+{
+	struct uc_finding *f;
+
+	if (in->key != UC_KEY_ON || in->tasks_rc || in->tasks_clamped || in->cgroups_clamped ||
+	    in->rt_user_min || in->sys_rc || in->sys.min != 1024 || in->sys.max != 1024 ||
+	    (in->sys.rt_default != UC_SYSCTL_ABSENT && in->sys.rt_default != 1024))
+		return;
+	if (!(f = add(fs, "key-on-defaults", UC_FIND_WARNING)))
+		return;
+	TEXT(f, "the uclamp fast path is on, but every thread, cgroup and system clamp is at its "
+	     "default: a write that changed nothing turned it on (a launcher or sandbox setting "
+	     "the default clamps, a cgroup write of its value), or clamps since removed");
+	FIX(f, "only a reboot turns it off; then find what writes default clamps (uclampctl "
+	    "never writes a value that is already set)");
+}
+
 /* some policies take uclamp_max as a request only */
 static void rule_request_only(const struct uc_find_input *in, struct uc_findings *fs)
 {
@@ -141,6 +180,8 @@ void uc_findings_eval(const struct uc_find_input *in, struct uc_findings *fs)
 
 	memset(fs, 0, sizeof(*fs));
 	rule_effect(in, &tmp);
+	rule_min_low(in, &tmp);
+	rule_key_noop(in, &tmp);
 	rule_system_min(in, &tmp);
 	rule_rt_user(in, &tmp);
 	rule_request_only(in, &tmp);
@@ -203,6 +244,10 @@ static int task_cb(const struct uc_fp_task_sample *t, void *data)
 	}
 	/* an RT thread's min of 0 or 1024 is a default (kept at rt_default above) */
 	in->tasks_clamped += t->max != 1024 || (!rt && t->min != 0);
+	if (!rt && t->min != 0) {
+		in->min_clamped++;
+		in->min_low += t->min <= UC_SUGOV_MIN_TIP;
+	}
 	return 0;
 }
 
@@ -211,13 +256,20 @@ static int cg_cb(const struct uc_fp_cg_sample *c, void *data)
 	struct uc_find_input *in = data;
 
 	in->cgroups_clamped += c->has_files && (c->min_pct100 != 0 || c->max_pct100 != 10000);
+	if (c->has_files && c->min_pct100 > 0) {
+		in->min_clamped++;
+		/* the kernel's capacity for it: DIV_ROUND_CLOSEST(pct100 * 1024, 10000) */
+		in->min_low += (c->min_pct100 * 1024 + 5000) / 10000 <= UC_SUGOV_MIN_TIP;
+	}
 	return 0;
 }
 
-void uc_find_input_read(struct uc_find_input *in, const struct uc_effect *effect)
+void uc_find_input_read(struct uc_find_input *in, const struct uc_effect *effect,
+			enum uc_key_state key)
 {
 	memset(in, 0, sizeof(*in));
 	in->effect = effect;
+	in->key = key;
 	in->sys_rc = uc_sysctl_read_all(&in->sys);
 	if (in->sys_rc)
 		in->sys.rt_default = UC_SYSCTL_ABSENT;

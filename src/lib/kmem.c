@@ -39,6 +39,8 @@ static const struct {
 	{ UC_KMEM_KEY_UCLAMP_USED, true },
 	{ UC_KMEM_KEY_ASYM_CPUCAPACITY, false },
 	{ UC_KMEM_KEY_ENERGY_PRESENT, true },
+	{ UC_KMEM_KEY_FREQ_INVARIANT, true },
+	{ UC_KMEM_KEY_CPUFREQ_INVARIANT, true },
 };
 #define NSHARED (sizeof(shared_keys) / sizeof(shared_keys[0]))
 

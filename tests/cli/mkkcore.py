@@ -31,6 +31,8 @@ KEYS = [
     ("__sched_core_enabled", "B", 0xF46780),
     ("psi_disabled", "B", 0xF46790),
     ("shared_processor", "D", 0xF467A0),  # powerpc pseries only; harmless elsewhere
+    ("arch_scale_freq_key", "D", 0xF467B0),     # x86 frequency invariance
+    ("cpufreq_freq_invariance", "d", 0xF467C0),  # arm's (a static symbol)
 ]
 TEXT = [("_stext", 0), ("_text", 0), ("do_one_initcall", 0x1000), ("_etext", 0xC02C31),
         ("_sinittext", 0xF00000), ("_einittext", 0xF40000)]

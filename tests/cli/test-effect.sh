@@ -118,15 +118,72 @@ has '^capacity +symmetric \(cpu0-1 1024\)$'
 mkdir -p "$ROOT/sys/kernel/sched_ext"
 echo enabled >"$ROOT/sys/kernel/sched_ext/state"
 echo 1 >"$ROOT/sys/kernel/sched_ext/switch_all"
-t "status: sched_ext" 0 $U status
-has '^placement +bpf-scheduler: a sched_ext scheduler runs every task'
+t "status: sched_ext, no name" 0 $U status
+has '^placement +bpf-scheduler: the sched_ext scheduler \(unnamed\) runs every task and places them: no scx scheduler reads clamps for placement'
 t "prometheus: sched_ext" 0 $U status --format=prometheus
 has '^uclamp_clamps_placement\{verdict="bpf-scheduler"\} 0$'
+# each scheduler's verdicts (scx's Rust ones add their version to the name)
+pol 0 schedutil acpi-cpufreq
+mkdir -p "$ROOT/sys/kernel/sched_ext/root"
+echo bpfland_1.0.16_g0123abc_x86_64_unknown_linux_gnu >"$ROOT/sys/kernel/sched_ext/root/ops"
+t "status: scx_bpfland" 0 $U -v status
+has '^frequency +policy0 schedutil/acpi-cpufreq: min ignored, max steers$'
+has "^ +min: scx_bpfland: scx_bpfland sets every CPU's performance target to the maximum"
+has '^ +read sched_ext scheduler scx_bpfland: scx scheds/rust/scx_bpfland: main.rs init_cpufreq_perf'
+has '^placement +bpf-scheduler: the sched_ext scheduler scx_bpfland runs every task'
+has '^sched_ext +enabled, ops bpfland_1\.0\.16_g0123abc_x86_64_unknown_linux_gnu$'
+t "status -J: scx_bpfland" 0 $U status -J
+is "scheduler and verdicts" 'j["effect"]["placement"]["scheduler"], j["effect"]["policies"][0]["min"]["verdict"], j["effect"]["policies"][0]["max"]["verdict"]' "bpfland_1.0.16_g0123abc_x86_64_unknown_linux_gnu ignored steers"
+echo lavd >"$ROOT/sys/kernel/sched_ext/root/ops"
+t "status: scx_lavd" 0 $U status
+has '^frequency +policy0 schedutil/acpi-cpufreq: min steers, max steers$'
+has "^ +max: scx_lavd: caps the target scx_lavd sets from each CPU's load"
+echo rusty_1.0.9 >"$ROOT/sys/kernel/sched_ext/root/ops"
+t "status: scx_rusty" 0 $U status
+has '^frequency +policy0 schedutil/acpi-cpufreq: min steers, max ignored$'
+has '^ +max: scx_rusty: scx_rusty.s fixed target \(--perf\) is 0 by default'
+echo mysched >"$ROOT/sys/kernel/sched_ext/root/ops"
+t "status: an unknown scheduler: the generic answer" 0 $U status
+has '^frequency +policy0 schedutil/acpi-cpufreq: min steers, max steers$'
+has "^ +schedutil's clamped target is the frequency acpi-cpufreq sets$"
+has '^placement +bpf-scheduler: the sched_ext scheduler mysched runs every task'
+pol 0 ondemand acpi-cpufreq
 rm -rf "$ROOT/sys/kernel/sched_ext" "$C/cpu0" "$C/cpu1"
 # no cpu_capacity files (x86), but the key read from kernel memory answers (hybrid)
 python3 "$TESTS_SRCDIR/cli/mkkcore.py" "$ROOT" --key 0 --set sched_asym_cpucapacity=1 || _fail "mkkcore.py"
 t "status -J: the asym key, no cpu_capacity" 0 $U -v status -J
 is "placement from the key" 'j["effect"]["placement"]["verdict"], j["cpu_capacity"]["asymmetric"], "sched_asym_cpucapacity (kernel memory): on" in j["effect"]["placement"]["evidence"]' "steers True True"
+
+# ---- frequency invariance ----------------------------------------------------------
+pol 0 schedutil acpi-cpufreq
+t "status: invariance unknown without the architecture" 0 $U status
+has '^invariance +unknown: the architecture is unknown'
+echo x86_64 >"$ROOT/proc/sys/kernel/arch"
+printf 'processor\t: 0\nflags\t\t: fpu tsc constant_tsc hypervisor\n\n' >"$ROOT/proc/cpuinfo"
+t "status: x86, the key off in kernel memory" 0 $U -v status
+has '^invariance +no: the kernel does not use APERF/MPERF here \(arch_scale_freq_key off\)$'
+has '^ +read arch_scale_freq_key \(kernel memory\): off$'
+has "^ +min: schedutil's clamped target is the frequency acpi-cpufreq sets; not frequency-invariant here: schedutil multiplies the current frequency by 1\.25 x util/capacity, so a uclamp_min at or below 819 \(80%\) cannot raise it$"
+t "status -J: invariance" 0 $U status -J
+is "invariance" 'j["effect"]["invariance"]["state"], j["effect"]["policies"][0]["min"]["verdict"]' "no steers"
+t "prometheus: invariance" 0 $U status --format=prometheus
+has '^uclamp_frequency_invariant 0$'
+python3 "$TESTS_SRCDIR/cli/mkkcore.py" "$ROOT" --key 0 --set arch_scale_freq_key=1 || _fail "mkkcore.py"
+t "status: the key on" 0 $U -v status
+has '^invariance +yes: the kernel scales util by the frequency it measures'
+hasnt 'not frequency-invariant here'
+rm -f "$ROOT/proc/kcore"
+t "status: no kernel memory, no APERF/MPERF (a VM)" 0 $U -v status
+has '^invariance +no: the CPU shows no APERF/MPERF counters'
+has '^ +read /proc/cpuinfo flags: no aperfmperf$'
+printf 'processor\t: 0\nflags\t\t: fpu aperfmperf\n\n' >"$ROOT/proc/cpuinfo"
+t "status: APERF/MPERF, no kernel memory: unknown" 0 $U status
+has '^invariance +unknown: APERF/MPERF present, but only kernel memory says'
+t "prometheus: unknown" 0 $U status --format=prometheus
+has '^uclamp_frequency_invariant -1$'
+rm -f "$ROOT/proc/sys/kernel/arch" "$ROOT/proc/cpuinfo"
+pol 0 ondemand acpi-cpufreq
+python3 "$TESTS_SRCDIR/cli/mkkcore.py" "$ROOT" --key 0 --set sched_asym_cpucapacity=1 || _fail "mkkcore.py"
 
 # ---- check: findings ---------------------------------------------------------------
 t "check: clamps would not bite (asymmetric): no finding" 0 $U check
@@ -155,5 +212,15 @@ is "fix in JSON" 'j["findings"][0]["fix"]' "uclampctl system set --min 1024 (or 
 t "check --format=json" 1 $U check --format=json
 is "the same" 'len(j["findings"])' "3"
 t "check --format=xml" 2 $U check --format=xml
+# the key on while nothing is clamped: a no-op write turned it on
+fake_sysctls 1024 1024 1024
+rm -rf "$ROOT/sys/class/power_supply"
+t "check: the key on, every clamp at its default" 1 $U check
+has '^warning: the uclamp fast path is on, but every thread, cgroup and system clamp is at its default: a write that changed nothing turned it on .*\(key-on-defaults\)$'
+has '^  fix: only a reboot turns it off'
+t "check --strict: a warning" 5 $U check --strict
+python3 "$TESTS_SRCDIR/cli/mkkcore.py" "$ROOT" --key 0 || _fail "mkkcore.py"
+t "check: off: no such finding" 0 $U check
+hasnt 'key-on-defaults'
 
 finish

@@ -20,10 +20,12 @@ mkdir -p "$ROOT/proc/sys/kernel/random" "$ROOT/run"
 echo 11111111-2222-3333-4444-555555555555 >"$ROOT/proc/sys/kernel/random/boot_id"
 python3 "$MK" "$ROOT" --key 0 || _fail "mkkcore.py"
 cache=$ROOT/run/uclampctl/ksyms
-# the fast path's lines of the cache ('check' also caches the two placement
-# keys of its findings, src/lib/effect.c: a read of one set keeps the other)
+# the fast path's lines of the cache ('check' also caches the placement and
+# frequency-invariance keys of its findings, src/lib/effect.c: a read of one
+# set keeps the other)
 same_fp() {
-	grep -vE '^(sched_asym_cpucapacity|sched_energy_present) ' "$cache" >"$ROOT/fp-lines"
+	grep -vE '^(sched_asym_cpucapacity|sched_energy_present|arch_scale_freq_key|cpufreq_freq_invariance) ' \
+		"$cache" >"$ROOT/fp-lines"
 	same "$ROOT/fp-lines" "$1"
 }
 

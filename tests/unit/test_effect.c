@@ -302,6 +302,220 @@ static void placement(void **state)
 	free(e);
 }
 
+/* the pc guest's acpi-cpufreq policy: 8 P-states, fastest first */
+static void pstates(int id)
+{
+	static const char *const files[][2] = {
+		{ "scaling_available_frequencies",
+		  "3000000 2700000 2400000 2100000 1800000 1500000 1200000 800000 \n" },
+		{ "scaling_cur_freq", "800000\n" }, { "scaling_min_freq", "800000\n" },
+		{ "scaling_max_freq", "3000000\n" }, { "cpuinfo_min_freq", "800000\n" },
+		{ "cpuinfo_max_freq", "3000000\n" },
+	};
+	char p[160];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), SYS "/cpufreq/policy%d/%s", id, files[i][0]);
+		put(p, files[i][1]);
+	}
+}
+
+static void freq_model(void **state)
+{
+	struct uc_effect *e = fresh(UC_KVER(6, 1, 0));
+	struct uc_eff_freq a, b;
+	unsigned long long d[UC_EFF_MAX_FREQS], total;
+
+	(void)state;
+	policy(1, "schedutil\n", "acpi-cpufreq\n");
+	pstates(1);
+	put(SYS "/cpufreq/policy1/stats/time_in_state",
+	    "3000000 500\n2700000 0\n2400000 0\n2100000 0\n1800000 0\n1500000 0\n"
+	    "1200000 7\n800000 1200\n");
+	assert_int_equal(uc_eff_freq_read(1, &a), 0);
+	assert_int_equal(a.cpu, 1);
+	assert_int_equal(a.cur, 800000);
+	assert_int_equal(a.max, 3000000);
+	assert_int_equal(a.avg, -1);	/* no counters: no cpuinfo_avg_freq */
+	assert_int_equal((int)a.n, 8);
+	assert_int_equal(a.khz[0], 800000);	/* ascending */
+	assert_int_equal(a.khz[7], 3000000);
+	assert_int_equal(a.tis_rc, 0);
+	assert_int_equal(a.tis[0], 1200);
+	assert_int_equal(a.tis[1], 7);
+	assert_int_equal(a.capacity, 1024);
+	assert_false(a.capacity_read);
+	/* 3 s later: 2.9 s at 1200, 0.1 s at 800 */
+	put(SYS "/cpufreq/policy1/stats/time_in_state",
+	    "3000000 500\n2700000 0\n2400000 0\n2100000 0\n1800000 0\n1500000 0\n"
+	    "1200000 297\n800000 1210\n");
+	put(SYS "/cpufreq/policy1/cpuinfo_avg_freq", "1187000\n");
+	put(SYS "/cpu1/cpu_capacity", "446\n");
+	assert_int_equal(uc_eff_freq_read(1, &b), 0);
+	assert_int_equal(b.avg, 1187000);
+	assert_int_equal(b.capacity, 446);
+	assert_int_equal(uc_eff_freq_delta(&a, &b, d, &total), 0);
+	assert_int_equal(total, 300);
+	assert_int_equal(d[1], 290);
+	assert_int_equal(d[0], 10);
+	/* a stats reset, and a policy without stats */
+	assert_int_equal(uc_eff_freq_delta(&b, &a, d, &total), -EINVAL);
+	b.tis_rc = -ENOENT;
+	assert_int_equal(uc_eff_freq_delta(&a, &b, d, &total), -ENODATA);
+	/* an idle CPU's cpuinfo_avg_freq reads EAGAIN: present, no sample */
+	put(SYS "/cpufreq/policy1/cpuinfo_avg_freq", "");
+	assert_int_equal(uc_eff_freq_read(1, &b), 0);
+	assert_int_equal(b.avg, 0);
+	/* resolve: lowest at or above, within the policy's limits */
+	assert_int_equal(uc_eff_freq_resolve(&a, 878000), 1200000);
+	assert_int_equal(uc_eff_freq_resolve(&a, 1200000), 1200000);
+	assert_int_equal(uc_eff_freq_resolve(&a, 100000), 800000);
+	assert_int_equal(uc_eff_freq_resolve(&a, 9000000), 3000000);
+	a.max = 2000000;	/* scaling_max_freq 2 GHz: the highest below */
+	assert_int_equal(uc_eff_freq_resolve(&a, 2500000), 1800000);
+	a.n = 0;		/* no table (HWP): the clamped value */
+	assert_int_equal(uc_eff_freq_resolve(&a, 1234000), 1234000);
+	assert_int_equal(uc_eff_freq_read(7, &a), -ENOENT);
+	/* the policies' read carries the model */
+	uc_effect_policies(e);
+	assert_int_equal(e->p[0].f.cur, 800000);
+	assert_int_equal((int)e->p[0].f.n, 8);
+	free(e);
+}
+
+static void inv(struct uc_effect *e, const char *arch, int key_arch, int key_cpufreq,
+		enum uc_inv want, const char *why)
+{
+	if (arch)
+		put("/proc/sys/kernel/arch", arch);
+	else
+		assert_int_equal(fr_remove(root, "/proc/sys/kernel/arch"), 0);
+	uc_effect_invariance(e, key_arch, key_cpufreq);
+	assert_string_equal(uc_inv_name(e->inv), uc_inv_name(want));
+	if (!strstr(e->inv_reason, why))
+		fail_msg("reason '%s' lacks '%s'", e->inv_reason, why);
+}
+
+#define FLAGS_TCG "processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: fpu tsc constant_tsc " \
+	"hypervisor\n\n"
+#define FLAGS_HW "processor\t: 0\nflags\t\t: fpu constant_tsc aperfmperf\nbugs\t\t:\n\n"
+
+static void invariance(void **state)
+{
+	struct uc_effect *e = fresh(UC_KVER(6, 1, 0));
+
+	(void)state;
+	/* x86: the key decides; without it, no APERF/MPERF is a sure no */
+	inv(e, "x86_64\n", 1, -1, UC_INV_YES, "APERF/MPERF");
+	assert_string_equal(e->inv_evidence[1], "arch_scale_freq_key (kernel memory): on");
+	inv(e, "x86_64\n", 0, -1, UC_INV_NO, "arch_scale_freq_key off");
+	put("/proc/cpuinfo", FLAGS_TCG);
+	inv(e, "x86_64\n", -1, -1, UC_INV_NO, "no APERF/MPERF");
+	put("/proc/cpuinfo", FLAGS_HW);
+	inv(e, "x86_64\n", -1, -1, UC_INV_UNKNOWN, "only kernel memory says");
+	inv(e, "x86_64\n", UC_EFF_KEY_ABSENT, -1, UC_INV_NO, "no arch_scale_freq_key");
+	inv(e, NULL, -1, -1, UC_INV_UNKNOWN, "only kernel memory says");	/* 5.x: flags say x86 */
+	e->kver = UC_KVER(5, 4, 0);
+	inv(e, "x86_64\n", -1, -1, UC_INV_NO, "older than 5.7");
+	e->kver = UC_KVER(6, 13, 0);
+	/* arm64: the cpufreq key, AMU (cpuinfo_avg_freq), or a driver at all */
+	assert_int_equal(fr_remove(root, "/proc/cpuinfo"), 0);
+	inv(e, "aarch64\n", -1, 1, UC_INV_YES, "arch_set_freq_scale");
+	inv(e, "aarch64\n", -1, 0, UC_INV_UNKNOWN, "AMU");
+	policy(0, "schedutil\n", "cppc_cpufreq\n");
+	uc_effect_policies(e);
+	inv(e, "aarch64\n", -1, -1, UC_INV_YES, "driver with a target");
+	put(SYS "/cpufreq/policy0/cpuinfo_avg_freq", "2100000\n");
+	uc_effect_policies(e);
+	inv(e, "aarch64\n", -1, 0, UC_INV_YES, "count cycles");
+	e->kver = UC_KVER(5, 9, 0);
+	inv(e, "armv7l\n", -1, 0, UC_INV_YES, "before 5.10");
+	/* powerpc never; the rest unknown */
+	inv(e, "ppc64le\n", -1, -1, UC_INV_NO, "no frequency invariance");
+	inv(e, "riscv64\n", -1, -1, UC_INV_UNKNOWN, "not known");
+	inv(e, NULL, -1, -1, UC_INV_UNKNOWN, "architecture is unknown");
+	free(e);
+}
+
+/* not invariant: the min verdict says what 80% means; invariant: silent */
+static void finish_invariance(void **state)
+{
+	struct uc_effect *e = fresh(UC_KVER(7, 3, 0));
+
+	(void)state;
+	policy(0, "schedutil\n", "acpi-cpufreq\n");
+	policy(1, "performance\n", "acpi-cpufreq\n");
+	uc_effect_policies(e);
+	e->inv = UC_INV_NO;
+	uc_effect_finish(e);
+	expect(&e->p[0], UC_EFF_STEERS, UC_EFF_STEERS);
+	assert_non_null(strstr(e->p[0].reason[UC_EFF_MIN],
+			       "not frequency-invariant here: schedutil multiplies the current "
+			       "frequency by 1.25 x util/capacity, so a uclamp_min at or below 819 "
+			       "(80%) cannot raise it"));
+	assert_null(strstr(e->p[0].reason[UC_EFF_MAX], "invariant"));
+	expect(&e->p[1], UC_EFF_IGNORED, UC_EFF_IGNORED);	/* performance: no caveat */
+	assert_null(strstr(e->p[1].reason[UC_EFF_MIN], "invariant"));
+	uc_effect_policies(e);
+	e->inv = UC_INV_YES;
+	uc_effect_finish(e);
+	assert_null(strstr(e->p[0].reason[UC_EFF_MIN], "invariant"));
+	free(e);
+}
+
+/* sched_ext: each scheduler's row, the generic answer for the rest */
+static void scx_row(struct uc_effect *e, const char *ops, enum uc_eff_verdict min,
+		    enum uc_eff_verdict max, const char *in_reason)
+{
+	put("/sys/kernel/sched_ext/root/ops", ops);
+	uc_effect_policies(e);
+	uc_effect_placement(e, -1, -1);
+	uc_effect_finish(e);
+	expect(&e->p[0], min, max);
+	assert_int_equal(e->place, UC_PLACE_BPF);
+	assert_non_null(strstr(e->place_reason, "no scx scheduler reads clamps for placement"));
+	if (!strstr(e->p[0].reason[UC_EFF_MIN], in_reason) &&
+	    !strstr(e->p[0].reason[UC_EFF_MAX], in_reason))
+		fail_msg("no '%s' in '%s' / '%s'", in_reason, e->p[0].reason[0],
+			 e->p[0].reason[1]);
+}
+
+static void sched_ext(void **state)
+{
+	struct uc_effect *e = fresh(UC_KVER(6, 12, 0));
+
+	(void)state;
+	policy(0, "schedutil\n", "acpi-cpufreq\n");
+	put("/sys/kernel/sched_ext/state", "enabled\n");
+	put("/sys/kernel/sched_ext/switch_all", "1\n");
+	/* scx's Rust schedulers add their version to the ops name */
+	scx_row(e, "bpfland_1.0.16_g1a2b3c4_x86_64_unknown_linux_gnu\n", UC_EFF_IGNORED,
+		UC_EFF_STEERS, "scx_bpfland: scx_bpfland sets every CPU's performance target "
+		"to the maximum");
+	assert_non_null(strstr(e->place_reason, "scx_bpfland runs every task"));
+	assert_true(has_evidence(&e->p[0], "init_cpufreq_perf"));
+	scx_row(e, "lavd\n", UC_EFF_STEERS, UC_EFF_STEERS, "from each CPU's load");
+	scx_row(e, "rusty_1.0.9\n", UC_EFF_STEERS, UC_EFF_IGNORED, "--perf, default 0");
+	/* unknown (and a name that only starts like one): the policies' own */
+	scx_row(e, "rustland_1.0\n", UC_EFF_STEERS, UC_EFF_STEERS, "acpi-cpufreq sets");
+	assert_non_null(strstr(e->place_reason, "rustland_1.0 runs"));
+	assert_null(uc_scx_lookup("lavdx"));
+	assert_null(uc_scx_lookup(NULL));
+	/* a row never strengthens a weaker verdict: performance stays ignored */
+	policy(0, "performance\n", "acpi-cpufreq\n");
+	scx_row(e, "lavd\n", UC_EFF_IGNORED, UC_EFF_IGNORED, "only schedutil");
+	/* and a disabled sched_ext changes nothing */
+	policy(0, "schedutil\n", "acpi-cpufreq\n");
+	put("/sys/kernel/sched_ext/state", "disabled\n");
+	uc_effect_policies(e);
+	uc_effect_placement(e, -1, -1);
+	uc_effect_finish(e);
+	assert_null(e->scx_row);
+	assert_string_equal(e->scx_ops, "");
+	expect(&e->p[0], UC_EFF_STEERS, UC_EFF_STEERS);
+	free(e);
+}
+
 static void names(void **state)
 {
 	(void)state;
@@ -345,6 +559,10 @@ int main(void)
 		cmocka_unit_test(placement),
 		cmocka_unit_test(names),
 		cmocka_unit_test(full_read),
+		cmocka_unit_test(freq_model),
+		cmocka_unit_test(invariance),
+		cmocka_unit_test(finish_invariance),
+		cmocka_unit_test(sched_ext),
 	};
 
 	return fr_run(&suite, tests, NULL, NULL);

@@ -1,7 +1,9 @@
 /*
  * findings.c: each rule on its own input (clamps nothing honours, with and
  * without clamps set; max as a request only; system util_min below 1024;
- * RT threads with a util_min of their own; the RT default on a battery),
+ * RT threads with a util_min of their own; the RT default on a battery;
+ * the key on with every clamp at its default; a util_min too low to raise
+ * the frequency where the kernel is not frequency-invariant),
  * warnings before infos, and the two readers on a fake sysfs (batteries,
  * the RT rule's policy and default).
  */
@@ -197,6 +199,87 @@ static void battery(void **state)
 	assert_null(find(&fs, "rt-default-battery"));
 }
 
+/* a no-op write flipped the key: on, and nothing in sight is clamped */
+static void key_on_defaults(void **state)
+{
+	struct uc_find_input in;
+	struct uc_findings fs;
+	const struct uc_finding *f;
+
+	(void)state;
+	defaults(&in, NULL);
+	in.key = UC_KEY_ON;
+	uc_findings_eval(&in, &fs);
+	f = find(&fs, "key-on-defaults");
+	assert_non_null(f);
+	assert_int_equal(f->level, UC_FIND_WARNING);
+	assert_non_null(strstr(f->text, "every thread, cgroup and system clamp is at its default"));
+	assert_non_null(strstr(f->fix, "only a reboot turns it off"));
+	in.sys.rt_default = UC_SYSCTL_ABSENT;	/* 5.9: no RT default sysctl */
+	uc_findings_eval(&in, &fs);
+	assert_non_null(find(&fs, "key-on-defaults"));
+	/* anything clamped, or off, unknown, always-on, or a walk that failed: not it */
+	for (int i = 0; i < 8; i++) {
+		defaults(&in, NULL);
+		in.key = UC_KEY_ON;
+		switch (i) {
+		case 0: in.tasks_clamped = 1; break;
+		case 1: in.cgroups_clamped = 1; break;
+		case 2: in.rt_user_min = 1; break;
+		case 3: in.sys.max = 800; break;
+		case 4: in.sys.rt_default = 0; break;
+		case 5: in.key = UC_KEY_OFF; break;
+		case 6: in.key = UC_KEY_ALWAYS_ON; break;
+		case 7: in.tasks_rc = -EACCES; break;
+		}
+		uc_findings_eval(&in, &fs);
+		if (find(&fs, "key-on-defaults"))
+			fail_msg("case %d: key-on-defaults", i);
+	}
+}
+
+/* not frequency-invariant: a util_min <= 819 cannot raise the frequency */
+static void min_below_tip(void **state)
+{
+	struct uc_effect *e = effect(UC_EFF_STEERS, UC_PLACE_NONE);
+	struct uc_find_input in;
+	struct uc_findings fs;
+	const struct uc_finding *f;
+
+	(void)state;
+	e->inv = UC_INV_NO;
+	snprintf(e->inv_reason, sizeof(e->inv_reason), "no APERF/MPERF");
+	defaults(&in, e);
+	in.tasks_clamped = in.min_clamped = 3;
+	in.min_low = 2;
+	uc_findings_eval(&in, &fs);
+	f = find(&fs, "min-below-tip");
+	assert_non_null(f);
+	assert_int_equal(f->level, UC_FIND_WARNING);
+	assert_non_null(strstr(f->text, "2 of 3 threads and cgroups asking for a uclamp_min ask "
+					"for 819 (80%) or less, which cannot raise the frequency "
+					"here: the kernel is not frequency-invariant (no APERF/MPERF)"));
+	assert_non_null(strstr(f->fix, "above 819 raises it"));
+	/* invariant or unknown, none that low, placement honouring them: not it */
+	e->inv = UC_INV_UNKNOWN;
+	uc_findings_eval(&in, &fs);
+	assert_null(find(&fs, "min-below-tip"));
+	e->inv = UC_INV_NO;
+	e->place = UC_PLACE_STEERS;
+	uc_findings_eval(&in, &fs);
+	assert_null(find(&fs, "min-below-tip"));
+	e->place = UC_PLACE_NONE;
+	in.min_low = 0;
+	uc_findings_eval(&in, &fs);
+	assert_null(find(&fs, "min-below-tip"));
+	/* min ignored anyway: clamps-no-effect's business */
+	in.min_low = 2;
+	e->p[0].v[UC_EFF_MIN] = e->p[1].v[UC_EFF_MIN] = UC_EFF_IGNORED;
+	uc_findings_eval(&in, &fs);
+	assert_null(find(&fs, "min-below-tip"));
+	free(e);
+}
+
 static void warnings_first(void **state)
 {
 	struct uc_effect *e = effect(UC_EFF_IGNORED, UC_PLACE_NONE);
@@ -226,6 +309,8 @@ int main(void)
 		cmocka_unit_test(rt_user_defined),
 		cmocka_unit_test(battery),
 		cmocka_unit_test(warnings_first),
+		cmocka_unit_test(key_on_defaults),
+		cmocka_unit_test(min_below_tip),
 	};
 
 	return fr_run(&suite, tests, NULL, NULL);

@@ -50,7 +50,7 @@ fi
 # one scenario in its VM, its whole output into $2 (printed when it ends, so
 # that parallel scenarios do not interleave), its verdict into $2.rc
 run_one() {
-	local s=$1 log=$2 name append tmo rc t0
+	local s=$1 log=$2 name append tmo rc t0 pstates
 	name=$(basename "$s" .sh)
 	t0=$(date +%s)
 	{
@@ -58,11 +58,14 @@ run_one() {
 		# a scenario may ask for kernel arguments (e.g. another cgroup layout,
 		# see guest-init.sh) with a line "# vm-append: ARGS"
 		append=$(sed -n 's/^# vm-append: *//p' "$s" | head -n 1)
+		# a scenario about frequencies asks for P-states: "# vm-cpufreq: WHAT"
+		# (run-vm.sh -p: acpi-cpufreq with schedutil on every vCPU)
+		pstates=$(grep -q '^# vm-cpufreq: ' "$s" && echo -p)
 		# a slow scenario may ask for more time: "# vm-timeout: SECONDS"
 		# (stretched by UCLAMP_VM_TIMEOUT_SCALE on a loaded machine)
 		tmo=$(sed -n 's/^# vm-timeout: *\([0-9][0-9]*\).*/\1/p' "$s" | head -n 1)
 		tmo=$(( ${tmo:-240} * ${UCLAMP_VM_TIMEOUT_SCALE:-1} ))
-		"$here/run-vm.sh" -t "$tmo" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} "${pkg_args[@]}" -- bash "$s" 2>&1
+		"$here/run-vm.sh" $pstates -t "$tmo" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} "${pkg_args[@]}" -- bash "$s" 2>&1
 		rc=$?
 		# 125: the VM died without reporting a status (TCG with a thread per
 		# vCPU panicked on int3 while the kernel patched in the static key:
@@ -70,7 +73,7 @@ run_one() {
 		# never 125, so one retry hides no real failure
 		if [ "$rc" = 125 ]; then
 			echo "vm: $name: the VM died (exit 125); retrying once on a fresh boot"
-			"$here/run-vm.sh" -t "$tmo" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} "${pkg_args[@]}" -- bash "$s" 2>&1
+			"$here/run-vm.sh" $pstates -t "$tmo" -d "$builddir" -s "$src" -e "UCLAMPCTL=$bin" -e "UCLAMPCTL_TEST=$test_bin" ${append:+-a "$append"} "${pkg_args[@]}" -- bash "$s" 2>&1
 			rc=$?
 		fi
 		if [ "$rc" = 0 ]; then
