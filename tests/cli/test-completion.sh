@@ -183,11 +183,11 @@ commands() {
 ran=0
 for sh in bash zsh fish; do
 	if ! command -v "$sh" >/dev/null; then
-		echo "# SKIP: $sh is not installed: its completion is not tested"
+		skip_part "$sh is not installed: its completion is not tested"
 		continue
 	fi
 	if [ "$sh" = bash ] && ! command -v tmux >/dev/null; then
-		echo "# SKIP: tmux is not installed: bash's completion is not tested"
+		skip_part "tmux is not installed: bash's completion is not tested"
 		continue
 	fi
 	if [ "$sh" = bash ] && ! bash_start; then
@@ -195,7 +195,7 @@ for sh in bash zsh fish; do
 		continue
 	fi
 	if [ "$sh" = zsh ] && ! zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
-		echo "# SKIP: zsh has no zsh/zpty module: its completion is not tested"
+		skip_part "zsh has no zsh/zpty module: its completion is not tested"
 		continue
 	fi
 	ran=$((ran + 1))

@@ -124,7 +124,7 @@ if [ "$("$UCLAMPCTL" task show -o CGROUP -n -r "$S1" 2>/dev/null)" = / ]; then
 	hasnt "alpha"
 	printf '4:cpu,cpuacct:/elsewhere/x\n0::/elsewhere/x\n' >"$ROOT/proc/$S2/cgroup"
 else
-	echo "# skip - no cgroup hierarchy with the cpu controller here"
+	skip_part "no cgroup hierarchy with the cpu controller here"
 fi
 # ---- every selector of the config, spelled the same -----------------------------
 ln -s /usr/bin/alpha-bin "$ROOT/proc/$S1/exe"
@@ -329,7 +329,7 @@ if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
 	same_out 1	# set --cgroup /: opened once
 	rm -f "$ROOT/strace.log"
 else
-	echo "# skip: no usable strace (the cgroup layout read only for cgroup selectors)"
+	skip_part "no usable strace (the cgroup layout read only for cgroup selectors)"
 fi
 t "dry run: --all --comm alpha,beta --user 4343" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n --all --comm alpha,beta --user 4343
 has "^pid $S2 \(beta\) "
@@ -472,7 +472,7 @@ if [ "$HOST_UCLAMP" = 0 ]; then
 	t "run --yes: the kernel says EOPNOTSUPP, CMD not run" 4 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- echo RAN
 	hasnt "^RAN$"
 else
-	echo "# skip - real writes: this kernel has uclamp and they would enable its fast path"
+	skip_part "real writes: this kernel has uclamp and they would enable its fast path"
 fi
 
 # ---- run: exec, exit codes, stdout stays CMD's --------------------------------------------
@@ -515,7 +515,7 @@ if env -u UCLAMPCTL_SYSROOT unshare -p -f true 2>/dev/null; then
 	if [ "$RC" = "$want" ]; then _pass "unshare -p -f --mount-proc: task show 1 (exit $RC)"; else _fail "unshare -p -f --mount-proc: exit $RC, expected $want"; fi
 	hasnt "refused"
 else
-	echo "# skip - no PID namespace for us here (unshare -p -f failed)"
+	skip_part "no PID namespace for us here (unshare -p -f failed)"
 fi
 
 finish
