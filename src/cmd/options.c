@@ -40,6 +40,7 @@ static const struct option output_longopts[] = {
 static const struct option write_longopts[] = {
 	{ "yes", no_argument, NULL, 'y' },
 	{ "dry-run", no_argument, NULL, 'n' },
+	{ "json", no_argument, NULL, 'J' },
 	{ NULL, 0, NULL, 0 },
 };
 static const struct option format_longopts[] = {
@@ -153,6 +154,7 @@ static bool shared_opt(struct cli_ctl *ctl, const struct cli_opts *o, int c, con
 		switch (c) {
 		case 'y': ctl->yes = true; return true;
 		case 'n': ctl->dry_run = true; return true;
+		case 'J': ctl->json = true; return true;
 		}
 	}
 	if ((o->shared & CLI_OPTS_FORMAT) && (c == 'J' || c == CLI_OPT_FORMAT)) {
@@ -180,7 +182,7 @@ bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli
 	snprintf(shortopts, sizeof(shortopts), "%s:%s%s%s%sh" CLI_GLOBAL_SHORTOPTS,
 		 o->stop_at_arg ? "+" : "",
 		 o->shortopts ? o->shortopts : "", o->shared & CLI_OPTS_OUTPUT ? "o:Jrn" : "",
-		 o->shared & CLI_OPTS_WRITE ? "yn" : "", o->shared & CLI_OPTS_FORMAT ? "J" : "");
+		 o->shared & CLI_OPTS_WRITE ? "ynJ" : "", o->shared & CLI_OPTS_FORMAT ? "J" : "");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (shared_opt(ctl, o, c, optarg) || cli_global_opt(ctl, c, optarg))

@@ -151,7 +151,7 @@ has 'kernel\.sched_util_clamp_max +util_max +700 +819'
 hasnt 'sched_util_clamp_min +util_min '
 tj "-J repairs the drift" 0 $U apply -J --config "$C/noconsent.conf" -y
 jcheck "one change with target/attribute/from/to" \
-	'c = d["changes"]; assert d["changed"] is True and len(c) == 1 and c[0]["target"] == "kernel.sched_util_clamp_max" and c[0]["attribute"] == "util_max" and (c[0]["from"], c[0]["to"]) == ("700", "819") and d["failed"] == []'
+	'c = d["changes"]; assert d["changed"] is True and len(c) == 1 and c[0]["target"] == "kernel.sched_util_clamp_max" and c[0]["attribute"] == "util_max" and (c[0]["from"], c[0]["to"]) == (700, 819) and d["failed"] == []'
 same "$K/sched_util_clamp_max" 819
 
 # ---- --config: files and directories, later wins ---------------------------------------
