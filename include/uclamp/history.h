@@ -43,7 +43,7 @@
 
 /* A run's flags, as recorded. */
 enum {
-	UC_HIST_WIDE = 1u << 0,		/* reached every task of every user (asked as such) */
+	UC_HIST_WIDE = 1u << 0,		/* reached every task of every user (so asked) */
 	UC_HIST_TOO_LARGE = 1u << 1,	/* its changes did not fit: counted, not recorded */
 };
 
@@ -167,10 +167,10 @@ typedef void (*uc_undo_fn)(const struct uc_undo_skip *s, void *data);
  * back to the run's old value (a task clamp at its kernel default as the
  * default, -1: sched_getattr cannot tell the two apart). One already at the
  * old value counts in p->unchanged; any other is left alone and on_skip
- * (optional) says why, counted in *skipped (but UC_UNDO_KEPT: by design). The changes carry their identity
- * (tasks: start time), so the executor checks it again right before writing.
- * 0 or -ENOMEM; a run recorded without its changes (UC_HIST_TOO_LARGE) or
- * with none: -ENODATA.
+ * (optional) says why, counted in *skipped (but UC_UNDO_KEPT: by design).
+ * The changes carry their identity (tasks: start time), so the executor
+ * checks it again right before writing. 0 or -ENOMEM; a run recorded
+ * without its changes (UC_HIST_TOO_LARGE) or with none: -ENODATA.
  */
 int uc_undo_plan(const struct uc_hist_run *run, struct uc_plan *p, uc_undo_fn on_skip,
 		 void *data, size_t *skipped);

@@ -148,7 +148,8 @@ enum { CLI_OPT_MIN = 0x200, CLI_OPT_MAX };	/* --min, --max: every writer */
 /* Which shared options a command takes; cli_parse_opts handles them. */
 enum {
 	CLI_OPTS_OUTPUT = 1 << 0,	/* -o -J -r -n --list-columns: into ctl->out */
-	CLI_OPTS_WRITE = 1 << 1,	/* -y -n -J: ctl->yes, ctl->dry_run, ctl->json */
+	/* -y -n -J: ctl->yes, ctl->dry_run, ctl->json (-J is FORMAT's when both) */
+	CLI_OPTS_WRITE = 1 << 1,
 	CLI_OPTS_FORMAT = 1 << 2,	/* -J, --format WORD: ctl->format */
 };
 

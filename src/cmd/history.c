@@ -77,13 +77,13 @@ void cli_hist_change(const struct uc_hist_change *h, struct uc_change *c)
 
 #define COLUMNS(NUM, TEXT, FLAG) \
 	NUM(RUN, 3, "the run's number ('uclampctl undo RUN')") \
-	TEXT(TIME, 0.1, 0, "when it ran (local time)") \
+	TEXT(TIME, 19, SCOLS_FL_STRICTWIDTH, "when it ran (local time)") \
 	NUM(UNIXTIME, 10, "when it ran, in seconds since 1970") \
 	NUM(UID, 5, "who ran it (user ID)") \
 	NUM(CHANGES, 5, "how many changes it planned") \
-	TEXT(OUTCOME, 0.1, 0, "done, failed (undone), interrupted, or stopped (no end recorded)") \
+	TEXT(OUTCOME, 14, 0, "done, failed (undone), interrupted, or stopped (no end recorded)") \
 	TEXT(FAST_PATH, 0.05, 0, "'enabled': this run turned the uclamp fast path on") \
-	TEXT(UNDO, 0.1, 0, "'undoes N', 'undone by N', or why it cannot be undone") \
+	TEXT(UNDO, 11, 0, "'undoes N', 'undone by N', or why it cannot be undone") \
 	TEXT(COMMAND, 0.4, SCOLS_FL_WRAP, "the command line") \
 	TEXT(TARGET, 0.3, 0, "a change (history RUN): the task, sysctl or cgroup") \
 	TEXT(ATTRIBUTE, 0.15, 0, "a change: which value") \

@@ -27,6 +27,7 @@ const char *uc_guard_warning(enum uc_key_state key)
 {
 	/* two lines, each within 80 columns after "uclampctl: warning: " */
 	if (key == UC_KEY_OFF)
-		return "the fast path (sched_uclamp_used) turns on until reboot:\n" UC_FASTPATH_COST;
+		return "the fast path (sched_uclamp_used) turns on until reboot:\n"
+		       UC_FASTPATH_COST;
 	return "the fast path (sched_uclamp_used) may turn on until reboot:\n" UC_FASTPATH_COST;
 }

@@ -357,7 +357,8 @@ static bool change_ok(const struct uc_hist_change *c)
 		if (c->attr == UC_ATTR_RESET_ON_FORK)
 			return in(c->from, 0, 1) && in(c->to, 0, 1);
 		return (c->attr == UC_ATTR_MIN || c->attr == UC_ATTR_MAX) &&
-		       in(c->from, 0, UC_CAPACITY_SCALE) && in(c->to, UC_RESET, UC_CAPACITY_SCALE) &&
+		       in(c->from, 0, UC_CAPACITY_SCALE) &&
+		       in(c->to, UC_RESET, UC_CAPACITY_SCALE) &&
 		       (!c->label || strlen(c->label) < 16);
 	case UC_KIND_SYSCTL:
 		return uc_sysctl_name(c->attr) && c->target &&

@@ -201,8 +201,8 @@ int uc_hist_load(struct uc_hist *h, char *why, size_t n)
 		}
 		if (f.fd < 0) {
 			rc = errno == ELOOP ? -EPERM : -errno;
-			snprintf(why, n, "%s: %s", f.path, errno == ELOOP ? "it is a symbolic link" :
-				 strerror(errno));
+			snprintf(why, n, "%s: %s", f.path,
+				 errno == ELOOP ? "it is a symbolic link" : strerror(errno));
 		}
 	}
 	if (!rc && flock(f.fd, LOCK_SH))
@@ -408,8 +408,9 @@ static int put(struct hfile *f, const struct wstate *ws, const struct hist_buf *
 	} else {
 		/* a last record a crash cut short goes first */
 		rc = w->torn && ftruncate(f->fd, (off_t)w->good) ? -errno : 0;
+		/* nothing half-written stays */
 		if (!rc && (rc = write_all(f->fd, rec->b, rec->n)))
-			(void)!ftruncate(f->fd, (off_t)w->good);	/* nothing half-written stays */
+			(void)!ftruncate(f->fd, (off_t)w->good);
 		if (!rc && fsync(f->fd))
 			rc = -errno;
 	}

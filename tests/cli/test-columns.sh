@@ -41,7 +41,7 @@ on_tty() {
 }
 on_tty_once() {
 	tmux -L "$SOCK" -f /dev/null new-session -d -x 80 -y 300 -e "UCLAMPCTL_SYSROOT=$ROOT" \
-		-e "UCLAMPCTL_TEST_CGROUP2=${TEST_CG-}" \
+		-e "UCLAMPCTL_TEST_CGROUP2=${TEST_CG-}" -e "XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR-}" \
 		"stty cols 80 rows 300; $1; tmux -L $SOCK wait-for -S done; sleep 60"
 	# bounded: a pane that never signals fails this case, not the whole run
 	timeout 60 tmux -L "$SOCK" wait-for done || echo "# on_tty: no signal from the pane in 60 s"
@@ -123,6 +123,22 @@ on_tty cgroup show -R
 fits "cgroup show -R"
 has '^CGROUP '
 same_rows "cgroup show -R" cgroup show -R
+
+# history: a long command line wraps at spaces
+mkdir -p "$ROOT/run"
+if [ "$(id -u)" != 0 ]; then
+	export XDG_RUNTIME_DIR=/run/user/$(id -u)
+	mkdir -p "$ROOT$XDG_RUNTIME_DIR"
+	chmod 700 "$ROOT$XDG_RUNTIME_DIR"
+fi
+"$U" system set --min 300 --max 1000 --rt-default 900 --yes >/dev/null 2>&1
+"$U" system set --min 310 --max 1010 --rt-default 910 --yes --wait 30 -q >/dev/null 2>&1
+"$U" undo -q --yes >/dev/null 2>&1
+on_tty history
+fits "history"
+has '^ +2 .* undone by 3 +uclampctl system$'	# the UNDO column keeps its words
+has '^ +3 .* undoes 2 +uclampctl undo'
+has ' -q$'	# the command's last word, whole
 
 # a NOTE cut to fit says so: "..." (a group of ours, long names, a long note)
 TEST_CG=$ROOT/cg
