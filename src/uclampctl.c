@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_ctl ctl = { .cmd = NULL, .wait_s = CLI_LOCK_WAIT_DEFAULT, .argc = argc };
-	int c;
+	int c, rc;
 
 	/* the command line as typed, for the record: getopt reorders argv */
 	ctl.argv = malloc(((size_t)argc + 1) * sizeof(*ctl.argv));
@@ -82,18 +82,20 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+" CLI_GLOBAL_SHORTOPTS "h", longopts, NULL)) != -1) {
 		if (cli_global_opt(&ctl, c, optarg))
 			continue;
-		switch (c) {
-		case 'h':
+		if (c == 'h')
 			usage(stdout);
-			return CLI_EXIT_OK;
-		default:
+		else
 			fputs("Try 'uclampctl --help' for more information.\n", stderr);
-			return CLI_EXIT_USAGE;
-		}
+		rc = c == 'h' ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+		goto out;
 	}
 	if (optind >= argc) {
 		usage(stderr);
-		return CLI_EXIT_USAGE;
+		rc = CLI_EXIT_USAGE;
+		goto out;
 	}
-	return cli_dispatch(&ctl, NULL, commands, argc - optind, argv + optind);
+	rc = cli_dispatch(&ctl, NULL, commands, argc - optind, argv + optind);
+out:
+	free(ctl.argv);
+	return rc;
 }
