@@ -62,6 +62,12 @@ function __uclampctl_columns
     end
 end
 
+# the runs of this boot's record, by number (asked of uclampctl itself)
+function __uclampctl_runs
+    set -l prog (commandline -opc)[1]
+    command $prog history -rn -o RUN 2>/dev/null
+end
+
 # run's CMD and its arguments: complete them as CMD's own command line
 function __uclampctl_run_cmd
     set -l toks (commandline -opc)
@@ -143,6 +149,8 @@ complete -c uclampctl -n '__uclampctl_at' -a system -d 'show or set the system-w
 complete -c uclampctl -n '__uclampctl_at' -a cgroup -d 'show or set cgroup clamps'
 complete -c uclampctl -n '__uclampctl_at' -a apply -d 'apply or check a declarative configuration'
 complete -c uclampctl -n '__uclampctl_at' -a watch -d 'keep the [tasks] rules true for new processes'
+complete -c uclampctl -n '__uclampctl_at' -a history -d 'list the write runs this boot'
+complete -c uclampctl -n '__uclampctl_at' -a undo -d 'put back what a write run replaced'
 
 # subcommands
 complete -c uclampctl -n '__uclampctl_at task' -a 'show set reset'
@@ -155,8 +163,8 @@ complete -c uclampctl -n '__uclampctl_in check' -s J -l json -d 'JSON output'
 complete -c uclampctl -n '__uclampctl_in check' -l format -x -a 'text json' -d 'output format'
 complete -c uclampctl -n '__uclampctl_in check' -l strict -d 'exit 5 on a finding of level warning'
 
-# tables: keys, task show, system show, cgroup show
-set -l table '__uclampctl_in keys; or __uclampctl_in task show; or __uclampctl_in system show; or __uclampctl_in cgroup show'
+# tables: keys, task show, system show, cgroup show, history
+set -l table '__uclampctl_in keys; or __uclampctl_in task show; or __uclampctl_in system show; or __uclampctl_in cgroup show; or __uclampctl_in history'
 complete -c uclampctl -n $table -s J -l json -d 'JSON output'
 complete -c uclampctl -n $table -s r -l raw -d 'raw output'
 complete -c uclampctl -n $table -s n -l noheadings -d 'no header line'
@@ -165,11 +173,13 @@ complete -c uclampctl -n '__uclampctl_in keys' -s o -l output -x -a '(__uclampct
 complete -c uclampctl -n '__uclampctl_in task show' -s o -l output -x -a '(__uclampctl_columns task show)' -d 'columns'
 complete -c uclampctl -n '__uclampctl_in system show' -s o -l output -x -a '(__uclampctl_columns system show)' -d 'columns'
 complete -c uclampctl -n '__uclampctl_in cgroup show' -s o -l output -x -a '(__uclampctl_columns cgroup show)' -d 'columns'
+complete -c uclampctl -n '__uclampctl_in history' -s o -l output -x -a '(__uclampctl_columns history)' -d 'columns'
 
 # writes: consent and dry runs
-set -l write '__uclampctl_in task set; or __uclampctl_in task reset; or __uclampctl_in run; or __uclampctl_in system set; or __uclampctl_in cgroup set; or __uclampctl_in apply'
+set -l write '__uclampctl_in task set; or __uclampctl_in task reset; or __uclampctl_in run; or __uclampctl_in system set; or __uclampctl_in cgroup set; or __uclampctl_in apply; or __uclampctl_in undo'
 complete -c uclampctl -n $write -s y -l yes -d 'consent to enabling the uclamp fast path'
 complete -c uclampctl -n $write -s n -l dry-run -d 'print the plan and change nothing'
+complete -c uclampctl -n $write -s J -l json -d 'print the report as JSON'
 set -l clamps '__uclampctl_in task set; or __uclampctl_in run; or __uclampctl_in system set; or __uclampctl_in cgroup set'
 complete -c uclampctl -n $clamps -l min -x -a "$values" -d 'minimum clamp'
 complete -c uclampctl -n $clamps -l max -x -a "$values" -d 'maximum clamp'
@@ -212,7 +222,9 @@ complete -c uclampctl -n '__uclampctl_in cgroup set' -l enable-cpu -d 'enable th
 # apply
 complete -c uclampctl -n '__uclampctl_in apply' -s c -l config -r -F -d 'read this file or directory'
 complete -c uclampctl -n '__uclampctl_in apply' -l check -d 'compare only'
-complete -c uclampctl -n '__uclampctl_in apply' -s J -l json -d 'print the result as JSON'
+
+# history, undo: a run of this boot's record, by number (asked of uclampctl itself)
+complete -c uclampctl -n '__uclampctl_at history; or __uclampctl_at undo' -a '(__uclampctl_runs)' -d run
 
 # watch
 complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -a status -d 'ask the running daemon'

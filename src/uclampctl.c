@@ -24,6 +24,8 @@ static const struct cli_command commands[] = {
 	{ "cgroup", cmd_cgroup, "show or set cgroup clamps (cpu.uclamp.min/max)", NULL },
 	{ "apply", cmd_apply, "apply or check a declarative configuration", NULL },
 	{ "watch", cmd_watch, "keep the [tasks] rules true for processes that start later", NULL },
+	{ "history", cmd_history, "list the write runs this boot, what each replaced", NULL },
+	{ "undo", cmd_undo, "put back what a write run replaced", NULL },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -51,7 +53,8 @@ static void usage(FILE *out)
 	      "\n"
 	      "Values: 0..1024 capacity units, N% or N.NN% (0-100), max, default (or -1).\n"
 	      "Exit status: 0 ok, 1 failed, 2 usage or invalid value, 3 refused (would\n"
-	      "enable the uclamp fast path without consent), 4 the kernel lacks uclamp,\n"
+	      "enable the uclamp fast path, or change every task of every user, without\n"
+	      "consent), 4 the kernel lacks uclamp,\n"
 	      "128+N interrupted by signal N (130 SIGINT, 143 SIGTERM): what was done\n"
 	      "is undone (task changes: reported).\n"
 	      "Run 'uclampctl <command> --help' for a command's options; see uclampctl(8).\n",
@@ -65,25 +68,34 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_ctl ctl = { .cmd = NULL, .wait_s = CLI_LOCK_WAIT_DEFAULT };
-	int c;
+	struct cli_ctl ctl = { .cmd = NULL, .wait_s = CLI_LOCK_WAIT_DEFAULT, .argc = argc };
+	int c, rc;
 
+	/* the command line as typed, for the record: getopt reorders argv */
+	ctl.argv = malloc(((size_t)argc + 1) * sizeof(*ctl.argv));
+	if (!ctl.argv) {
+		fputs("uclampctl: out of memory\n", stderr);
+		return CLI_EXIT_FAIL;
+	}
+	memcpy(ctl.argv, argv, ((size_t)argc + 1) * sizeof(*argv));
 	/* '+': stop at the command; its options are its own */
 	while ((c = getopt_long(argc, argv, "+" CLI_GLOBAL_SHORTOPTS "h", longopts, NULL)) != -1) {
 		if (cli_global_opt(&ctl, c, optarg))
 			continue;
-		switch (c) {
-		case 'h':
+		if (c == 'h')
 			usage(stdout);
-			return CLI_EXIT_OK;
-		default:
+		else
 			fputs("Try 'uclampctl --help' for more information.\n", stderr);
-			return CLI_EXIT_USAGE;
-		}
+		rc = c == 'h' ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+		goto out;
 	}
 	if (optind >= argc) {
 		usage(stderr);
-		return CLI_EXIT_USAGE;
+		rc = CLI_EXIT_USAGE;
+		goto out;
 	}
-	return cli_dispatch(&ctl, NULL, commands, argc - optind, argv + optind);
+	rc = cli_dispatch(&ctl, NULL, commands, argc - optind, argv + optind);
+out:
+	free(ctl.argv);
+	return rc;
 }

@@ -111,6 +111,10 @@ enum uc_cg_state {
 };
 /* -ENOENT when the group does not exist. */
 int uc_cg_state(const char *rel, enum uc_cg_state *st);
+/* The group directory's inode: its identity (a group removed and made again
+ * under the same path has another; cgroup2 numbers are not reused while the
+ * system runs). 0 or -errno. */
+int uc_cg_ino(const char *rel, uint64_t *ino);
 const char *uc_cg_state_reason(enum uc_cg_state st);
 
 /* The parent of rel ("a/b" -> "a", "a" -> ""); false for the root. */

@@ -8,15 +8,18 @@
 #include "uclamp/plan.h"
 
 enum uc_guard_verdict {
-	UC_GUARD_GO,		/* nothing flips, or the cost is already paid */
+	UC_GUARD_GO,		/* nothing flips, or the cost is already paid (and not wide) */
 	UC_GUARD_GO_WARN,	/* would flip, consent given (--yes / config): warn, then go */
-	UC_GUARD_ASK,		/* would flip, a terminal is there: warn and ask */
-	UC_GUARD_REFUSE,	/* would flip, no consent, no terminal: exit 3, change nothing */
+	UC_GUARD_ASK,		/* would flip, or wide; a terminal is there: warn and ask */
+	UC_GUARD_REFUSE,	/* would flip, or wide; no consent, no terminal: exit 3 */
 };
 
 struct uc_consent {
 	bool yes;		/* -y/--yes, or allow-enable in the config */
 	bool interactive;	/* stdin and stderr are terminals */
+	/* the plan reaches every task of every user: a person's consent is
+	 * needed whatever the key's state (asked, or --yes) */
+	bool wide;
 };
 
 enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state key,
@@ -27,7 +30,8 @@ enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state 
 enum uc_guard_verdict uc_guard_decide(bool flips, enum uc_key_state key,
 				      const struct uc_consent *c);
 
-/* The one-or-two-line warning: "will" when off, "may" when unknown. */
+/* The two-line warning, each line within 80 columns after "uclampctl: warning: ":
+ * "turns on" when off, "may turn on" when unknown; then the measured cost. */
 const char *uc_guard_warning(enum uc_key_state key);
 
 #endif

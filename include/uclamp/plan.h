@@ -107,6 +107,8 @@ struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr
 struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
 				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
 				   long to);
+/* Name c (one of p's) label instead (copied; NULL or "": none). 0 or -ENOMEM. */
+int uc_plan_set_label(struct uc_plan *p, struct uc_change *c, const char *label);
 /* A task change of another plan, identity (start time) included. NULL on ENOMEM. */
 struct uc_change *uc_plan_copy_task(struct uc_plan *p, const struct uc_change *ch);
 

@@ -16,6 +16,8 @@
 #include "uclamp/guard.h"
 #include "uclamp/plan.h"
 
+struct uc_hist_note;
+
 /* ---- the executor (exec.c): applies a plan in order; on failure undoes what it did ---- */
 
 enum uc_exec_mode {
@@ -88,6 +90,8 @@ struct uc_run_opts {
 	bool dry_run;
 	bool yes;		/* consent: --yes, or allow-enable in the config */
 	bool key_always;	/* read the key's state even when the plan cannot flip it */
+	/* reaches every task of every user: consent needed even with the key on */
+	bool wide;
 	/*
 	 * Asked when the plan would enable the fast path and there is no
 	 * consent; true = go. NULL = nobody to ask: refuse (a daemon, -J, no
@@ -103,6 +107,14 @@ struct uc_run_opts {
 	 * write under way; atomic runs undo what they did. NULL = never.
 	 */
 	volatile sig_atomic_t *stop;
+	/*
+	 * Record the run (history.h): what it replaces before the first write,
+	 * what became of it after the last. NULL: not recorded (the watch
+	 * daemon: its writes keep a configuration true for processes as they
+	 * start, not runs a person can take back; a record of every batch would
+	 * push the runs people started out of the bounded record).
+	 */
+	const struct uc_hist_note *record;
 };
 
 struct uc_report {
@@ -110,6 +122,7 @@ struct uc_report {
 	enum uc_exec_mode mode;		/* as asked */
 	enum uc_guard_verdict verdict;	/* what the guard said (GO when it was not asked) */
 	bool flips;			/* the plan would enable sched_uclamp_used */
+	bool wide;			/* as asked (uc_run_opts.wide) */
 	bool key_read;			/* key_before/after were read (else UNKNOWN) */
 	enum uc_key_state key_before, key_after;
 	/* per TARGET (a task's min/max/reset-on-fork changes are one), by state */
@@ -121,6 +134,9 @@ struct uc_report {
 	/* uc_plan_run_fresh: fresh plans that differed from the one before */
 	unsigned replanned;
 	const struct uc_plan *plan;	/* per change: target, attribute, from, to, state, err */
+	unsigned run_id;		/* the run's number in the record, 0: not recorded */
+	int record_err;			/* why not (-errno, record_why says it), or 0 */
+	char record_why[256];
 };
 
 /* Tasks that exited, while planning or during the run. */

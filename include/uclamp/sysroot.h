@@ -66,4 +66,8 @@ int uc_file_write(const char *path, const char *s);
 int uc_kernel_release(char *buf, size_t n);
 int uc_kernel_version(void);
 
+/* This boot's random id (/proc/sys/kernel/random/boot_id): what per-boot
+ * files under /run carry, to tell another boot's. 0 or -errno. */
+int uc_boot_id(char *buf, size_t n);
+
 #endif

@@ -140,6 +140,9 @@ void uc_proc_take_stat(struct uc_proc *p, const struct uc_stat *st);
 int uc_task_exists(pid_t pid);		/* 0 or -ESRCH; the calling process always exists */
 int uc_task_comm(pid_t pid, pid_t tid, char *buf, size_t n);
 int uc_task_uid(pid_t pid, uid_t *uid);
+/* How many tasks (TIDs) a plan changes, and of how many users (the processes'
+ * owners now; one that exited is not counted). 0 or -ENOMEM. */
+int uc_plan_reach(const struct uc_plan *p, size_t *tasks, size_t *users);
 /* effective clamps from /proc/PID/task/TID/sched; -ENODATA when the kernel does not show them */
 int uc_task_effective(pid_t pid, pid_t tid, int *eff_min, int *eff_max);
 

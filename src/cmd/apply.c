@@ -39,7 +39,6 @@ static void usage(void)
 		"     --check            compare only: exit 0 when the host matches, 1 and the\n"
 		"                        list of differences when it does not\n"
 		CLI_WRITE_OPTS_HELP
-		" -J, --json             print the result as JSON (never prompts)\n"
 		CLI_HELP_OPTS_HELP
 		"\n"
 		"Exit status: 0 applied or matching, 1 a change failed (the others were\n"
@@ -53,14 +52,14 @@ static void usage(void)
 /* ---- JSON ------------------------------------------------------------------ */
 
 /* The report (empty when nothing was planned), then the config's own members. */
-static void json_result(const struct uc_report *r, const char *mode, const struct uc_config *cfg,
-			const char *error)
+static void json_result(const struct cli_ctl *ctl, const struct uc_report *r, const char *mode,
+			const struct uc_config *cfg, const char *error)
 {
 	struct uc_json j;
 
 	uc_json_init(&j, stdout, 3);
 	uc_json_open(&j, NULL, '{', false);
-	cli_report_json(&j, r, mode);
+	cli_report_json(&j, ctl, r, mode);
 	/* the recorded consent, for monitoring ("on, but not allowed here") */
 	uc_json_bool(&j, "allow_enable", cfg && cfg->allow_enable.set && cfg->allow_enable.value);
 	uc_json_open(&j, "errors", '[', true);
@@ -92,7 +91,7 @@ static void json_empty(const struct cli_ctl *ctl, const char *mode, const struct
 	struct uc_report r = { .key_read = true };
 
 	r.key_before = r.key_after = cli_key_state_now(ctl);
-	json_result(&r, mode, cfg, NULL);
+	json_result(ctl, &r, mode, cfg, NULL);
 }
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -195,7 +194,7 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 	if (mode == MODE_CHECK) {
 		rc = plan->n ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 		if (json) {
-			json_result(&r, mode_names[mode], cfg, NULL);
+			json_result(ctl, &r, mode_names[mode], cfg, NULL);
 		} else if (!plan->n) {
 			cli_info(ctl, "no differences: the host matches the "
 				 "configuration (%zu value(s) checked)",
@@ -225,7 +224,7 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 			"nothing changed";
 	if (error && r.outcome != UC_RUN_REFUSED)
 		cli_errx("%s", error);
-	json_result(&r, mode_names[mode], cfg, error);
+	json_result(ctl, &r, mode_names[mode], cfg, error);
 	return rc;
 }
 
@@ -235,7 +234,7 @@ enum { OPT_CHECK = 0x100 };
 struct apply_args {
 	const char **configs;	/* --config, every one given */
 	size_t nconfigs;
-	bool check, json;
+	bool check;
 };
 
 static bool apply_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
@@ -247,9 +246,7 @@ static bool apply_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 		a->configs[a->nconfigs++] = arg;
 	else if (c == OPT_CHECK)
 		a->check = true;
-	else if (c == 'J')
-		a->json = true;
-	return c == 'c' || c == OPT_CHECK || c == 'J';
+	return c == 'c' || c == OPT_CHECK;
 }
 
 int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, bool check,
@@ -311,9 +308,8 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 {
 	const struct cli_opts opts = {
 		.longopts = CLI_LONGOPTS({ "config", required_argument, NULL, 'c' },
-					  { "check", no_argument, NULL, OPT_CHECK },
-					  { "json", no_argument, NULL, 'J' }),
-		.shortopts = "c:J", .shared = CLI_OPTS_WRITE,
+					  { "check", no_argument, NULL, OPT_CHECK }),
+		.shortopts = "c:", .shared = CLI_OPTS_WRITE,
 		.own = apply_opt, .usage = usage,
 		.no_args = "apply takes only options (a file goes with --config)",
 	};
@@ -331,7 +327,7 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 	if (a.check && ctl->dry_run)
 		cli_usage_error(ctl, "--check and --dry-run exclude each other: "
 				"--check already changes nothing");
-	rc = cli_apply(ctl, a.configs, a.nconfigs, a.check, a.json);
+	rc = cli_apply(ctl, a.configs, a.nconfigs, a.check, ctl->json);
 	free(a.configs);
 	return rc;
 }

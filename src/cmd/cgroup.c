@@ -115,7 +115,8 @@ static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_inf
 /* ---- show -------------------------------------------------------------------- */
 
 #define COLUMNS(NUM, TEXT, FLAG) \
-	TEXT(CGROUP, 0.3, SCOLS_FL_TREE, "the group (a tree with -R)") \
+	TEXT(CGROUP, 0.3, SCOLS_FL_TREE | SCOLS_FL_TRUNC, "the group (a tree with -R; a long " \
+	     "name cut to fit a terminal, the row one line)") \
 	TEXT(PATH, 0.3, 0, "the path relative to the cpu hierarchy") \
 	TEXT(MIN, 0.05, SCOLS_FL_RIGHT, "cpu.uclamp.min as the kernel prints it (percent)") \
 	TEXT(MAX, 0.05, SCOLS_FL_RIGHT, "cpu.uclamp.max as the kernel prints it (percent or max)") \

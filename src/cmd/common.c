@@ -4,11 +4,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cmd/common.h"
 #include "uclamp/escape.h"
 
-void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
+int cli_term_width(FILE *f)
+{
+	struct winsize ws;
+
+	if (!isatty(fileno(f)))
+		return 0;
+	if (!ioctl(fileno(f), TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* Print text after prefix, each line cut at the last space within width
+ * columns (a word longer than that stays whole), the lines after the first
+ * indented as far as the prefix. width 0: one line. */
+static void wrapped(FILE *f, const char *prefix, const char *text, int width)
+{
+	int indent = (int)strlen(prefix);
+	size_t room = width > indent + 20 ? (size_t)(width - indent) : 0;
+
+	fputs(prefix, f);
+	while (room && strlen(text) > room) {
+		size_t cut = room;
+
+		while (cut > 0 && text[cut] != ' ')
+			cut--;
+		if (!cut)	/* a word longer than the room: whole, then cut after it */
+			cut = room + strcspn(text + room, " ");
+		if (!text[cut])
+			break;
+		fprintf(f, "%.*s\n%*s", (int)cut, text, indent, "");
+		text += cut + 1;
+	}
+	fprintf(f, "%s\n", text);
+}
+
+void cli_vline_width(FILE *f, const char *prefix, int width, const char *fmt, va_list ap)
 {
 	char buf[1024], *line = buf, *esc;
 	va_list aq;
@@ -21,10 +58,15 @@ void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
 		line = NULL;
 	/* names from /proc and cgroupfs are hostile: no raw byte reaches the terminal */
 	esc = line ? uc_escape_name_dup(line) : NULL;
-	fprintf(f, "%s%s\n", prefix, esc ? esc : "(out of memory)");
+	wrapped(f, prefix, esc ? esc : "(out of memory)", width);
 	free(esc);
 	if (line != buf)
 		free(line);
+}
+
+void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	cli_vline_width(f, prefix, 0, fmt, ap);
 }
 
 void cli_line(FILE *f, const char *fmt, ...)

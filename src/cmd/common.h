@@ -43,6 +43,9 @@ struct cli_ctl {
 	int wait_s;		/* --wait: how long a writer waits for the lock */
 	int format;		/* --format/-J: an index in the command's cli_opts.formats */
 	bool format_given;
+	bool json;		/* -J on a write command: its report as JSON (never asks) */
+	int argc;		/* the command line as typed: the record names a run by it */
+	char **argv;
 };
 
 struct cli_command {
@@ -84,6 +87,12 @@ int cli_no_uclamp(const char *why_fmt, ...) __attribute__((format(printf, 1, 2))
 void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 void cli_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, wrapped at spaces to width columns, the lines after the first
+ * indented as far as the prefix (width 0: one line). */
+void cli_vline_width(FILE *f, const char *prefix, int width, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+/* f's terminal width in columns; 0 when f is not a terminal. */
+int cli_term_width(FILE *f);
 /* Print "uclampctl: MSG" and "Try 'uclampctl CMD --help' for more information." and exit 2. */
 noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -110,9 +119,10 @@ int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_
 #define CLI_HELP_OPTS_HELP \
 	" -h, --help             display this help\n"
 #define CLI_WRITE_OPTS_HELP \
-	" -y, --yes              consent to enabling the uclamp fast path (needed when\n" \
-	"                        not on a terminal)\n" \
-	" -n, --dry-run          print the plan and change nothing\n"
+	" -y, --yes              consent to enabling the uclamp fast path, and to a\n" \
+	"                        change of every user's tasks (needed without a terminal)\n" \
+	" -n, --dry-run          print the plan and change nothing\n" \
+	" -J, --json             print the report as JSON (never asks: --yes to consent)\n"
 
 /*
  * The global options, taken before the command (main) and after it (every
@@ -138,7 +148,8 @@ enum { CLI_OPT_MIN = 0x200, CLI_OPT_MAX };	/* --min, --max: every writer */
 /* Which shared options a command takes; cli_parse_opts handles them. */
 enum {
 	CLI_OPTS_OUTPUT = 1 << 0,	/* -o -J -r -n --list-columns: into ctl->out */
-	CLI_OPTS_WRITE = 1 << 1,	/* -y -n: ctl->yes, ctl->dry_run */
+	/* -y -n -J: ctl->yes, ctl->dry_run, ctl->json (-J is FORMAT's when both) */
+	CLI_OPTS_WRITE = 1 << 1,
 	CLI_OPTS_FORMAT = 1 << 2,	/* -J, --format WORD: ctl->format */
 };
 
@@ -198,6 +209,10 @@ struct cli_run {
 	bool consent_from_config;	/* allow-enable = yes counts as --yes */
 	bool may_ask;			/* prompt on a terminal (-J never does) */
 	bool key_always;		/* report the key's state even if the plan cannot flip it */
+	/* reaches every task of every user (--all without a selector): says how
+	 * many tasks and users, and asks (or needs --yes) whatever the key's state */
+	bool wide;
+	unsigned undoes;		/* undo: the run it puts back (for the record) */
 	/*
 	 * Build the plan into p from what the host holds now: pass 0 first
 	 * (its messages are said once), again under the lock after a person
@@ -219,14 +234,18 @@ int cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct c
 void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r);
 /* The report as text: "nothing to change", the dry-run plan, failures, the summary. */
 void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r);
-/* The report's members (changed, mode, changes, failed, ...) into an open JSON object. */
-void cli_report_json(struct uc_json *j, const struct uc_report *r, const char *mode);
+/* The report's members (command, mode, outcome, changes, failed, run, ...) into an
+ * open JSON object; mode NULL: "write", or "dry-run" with --dry-run. */
+void cli_report_json(struct uc_json *j, const struct cli_ctl *ctl, const struct uc_report *r,
+		     const char *mode);
+/* The report as one JSON document (-J of a write command), on stdout (run: stderr). */
+void cli_report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r);
 /* The exit code of a report: the one place that maps outcomes to codes. */
 int cli_report_exit(const struct uc_report *r);
 
 /*
  * The common tail of every write command: plan and run (cli_run_unrendered), then
- * the guard's words and the report as text; returns the exit code.
+ * the guard's words and the report as text (-J: JSON); returns the exit code.
  */
 int cli_run_plan(struct cli_ctl *ctl, const struct cli_run *how);
 
@@ -260,6 +279,22 @@ void cli_print_plan(const struct uc_plan *plan, FILE *f);
 /* A short reason for -errno on a target of this kind (EPERM -> the capability needed, ...). */
 const char *cli_strerr(enum uc_kind kind, int err, char *buf, size_t n);
 
+/* ---- the record of write runs (src/cmd/history.c) ---- */
+
+struct uc_hist;
+struct uc_hist_run;
+struct uc_hist_change;
+/* Load the caller's record (uc_hist_load): 0, or the exit code after one
+ * line saying why it is not used (another user could have written it,
+ * damaged, too large). */
+int cli_hist_load(const struct cli_ctl *ctl, struct uc_hist *h);
+/* A run's number, or a usage error (exit 2). */
+unsigned cli_run_number_or_err(const struct cli_ctl *ctl, const char *s);
+/* The run turned the fast path on (off before it, on after). */
+bool cli_hist_flipped(const struct uc_hist_run *r);
+/* A recorded change as a plan's change (its strings stay the record's). */
+void cli_hist_change(const struct uc_hist_change *h, struct uc_change *c);
+
 /* Commands (src/cmd/<name>.c). */
 int cmd_task(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_run(struct cli_ctl *ctl, int argc, char **argv);
@@ -275,5 +310,7 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv);
 int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, bool check,
 	      bool json);
 int cmd_watch(struct cli_ctl *ctl, int argc, char **argv);
+int cmd_history(struct cli_ctl *ctl, int argc, char **argv);
+int cmd_undo(struct cli_ctl *ctl, int argc, char **argv);
 
 #endif

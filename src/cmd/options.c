@@ -42,6 +42,11 @@ static const struct option write_longopts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ NULL, 0, NULL, 0 },
 };
+/* a write's report as JSON; a command with --format (watch) has -J there */
+static const struct option report_longopts[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ NULL, 0, NULL, 0 },
+};
 static const struct option format_longopts[] = {
 	{ "json", no_argument, NULL, 'J' },
 	{ "format", required_argument, NULL, CLI_OPT_FORMAT },
@@ -154,6 +159,10 @@ static bool shared_opt(struct cli_ctl *ctl, const struct cli_opts *o, int c, con
 		case 'y': ctl->yes = true; return true;
 		case 'n': ctl->dry_run = true; return true;
 		}
+		if (c == 'J' && !(o->shared & CLI_OPTS_FORMAT)) {
+			ctl->json = true;
+			return true;
+		}
 	}
 	if ((o->shared & CLI_OPTS_FORMAT) && (c == 'J' || c == CLI_OPT_FORMAT)) {
 		ctl->format = format_or_err(ctl, o, c == 'J' ? "json" : arg);
@@ -174,13 +183,18 @@ bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli
 	add_longopts(longopts, &n, o->longopts);
 	add_longopts(longopts, &n, o->shared & CLI_OPTS_OUTPUT ? output_longopts : NULL);
 	add_longopts(longopts, &n, o->shared & CLI_OPTS_WRITE ? write_longopts : NULL);
+	add_longopts(longopts, &n,
+		     (o->shared & (CLI_OPTS_WRITE | CLI_OPTS_FORMAT)) == CLI_OPTS_WRITE ?
+		     report_longopts : NULL);
 	add_longopts(longopts, &n, o->shared & CLI_OPTS_FORMAT ? format_longopts : NULL);
 	add_longopts(longopts, &n, help_longopts);
 	/* ':' first: a missing value comes back as ':' (needs_value) */
-	snprintf(shortopts, sizeof(shortopts), "%s:%s%s%s%sh" CLI_GLOBAL_SHORTOPTS,
+	snprintf(shortopts, sizeof(shortopts), "%s:%s%s%s%s%sh" CLI_GLOBAL_SHORTOPTS,
 		 o->stop_at_arg ? "+" : "",
 		 o->shortopts ? o->shortopts : "", o->shared & CLI_OPTS_OUTPUT ? "o:Jrn" : "",
-		 o->shared & CLI_OPTS_WRITE ? "yn" : "", o->shared & CLI_OPTS_FORMAT ? "J" : "");
+		 o->shared & CLI_OPTS_WRITE ? "yn" : "",
+		 (o->shared & (CLI_OPTS_WRITE | CLI_OPTS_FORMAT)) == CLI_OPTS_WRITE ? "J" : "",
+		 o->shared & CLI_OPTS_FORMAT ? "J" : "");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (shared_opt(ctl, o, c, optarg) || cli_global_opt(ctl, c, optarg))

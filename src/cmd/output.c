@@ -246,6 +246,59 @@ int uc_table_set_int(struct uc_table *t, struct libscols_line *ln, int id, long 
 	return uc_table_set(t, ln, id, e);
 }
 
+/* Cut cell data of a SCOLS_FL_TRUNC column to width w, ending in "..."; in a
+ * tree column after the tree's two columns per level. */
+static void cut_column(struct libscols_table *tb, size_t col, size_t w, bool tree)
+{
+	struct libscols_iter *it = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_line *ln;
+	char buf[512];
+
+	while (it && !scols_table_next_line(tb, it, &ln)) {
+		struct libscols_cell *ce = scols_line_get_cell(ln, col);
+		const char *d = ce ? scols_cell_get_data(ce) : NULL;
+		size_t room = w;
+
+		for (struct libscols_line *p = ln; tree && (p = scols_line_get_parent(p));)
+			room = room > 2 ? room - 2 : 0;
+		if (!d || strlen(d) <= room || room <= 3 || room >= sizeof(buf))
+			continue;
+		snprintf(buf, sizeof(buf), "%.*s...", (int)(room - 3), d);
+		scols_cell_set_data(ce, buf);
+	}
+	scols_free_iter(it);
+}
+
+/*
+ * On a terminal libsmartcols cuts a SCOLS_FL_TRUNC cell (a tree row or a
+ * name that stays one line) silently: lay the table out once without
+ * printing it, then cut each such cell longer than its column to end in
+ * "...", so that the reader sees it was cut.
+ */
+static void mark_cuts(struct libscols_table *tb, FILE *f)
+{
+	size_t n = scols_table_get_ncols(tb);
+	bool any = false;
+	FILE *null;
+
+	for (size_t i = 0; i < n; i++)
+		any |= scols_column_is_trunc(scols_table_get_column(tb, i)) != 0;
+	if (!any || !(null = fopen("/dev/null", "we")))
+		return;
+	scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
+	scols_table_set_termwidth(tb, scols_table_get_termwidth(tb));
+	scols_table_set_stream(tb, null);
+	scols_print_table(tb);
+	fclose(null);
+	scols_table_set_stream(tb, f);
+	for (size_t i = 0; i < n; i++) {
+		struct libscols_column *cl = scols_table_get_column(tb, i);
+
+		if (scols_column_is_trunc(cl))
+			cut_column(tb, i, scols_column_get_width(cl), scols_column_is_tree(cl));
+	}
+}
+
 int uc_table_print(struct uc_table *t, FILE *f)
 {
 	int rc = uc_table_print_plain(t->tb, f);
@@ -259,6 +312,8 @@ int uc_table_print(struct uc_table *t, FILE *f)
 		if (scols_column_is_wrap(cl))
 			scols_column_set_wrapfunc(cl, wrap_chunksize, wrap_nextchunk, NULL);
 	}
+	if (isatty(fileno(f)))
+		mark_cuts(t->tb, f);
 	return scols_print_table(t->tb);
 }
 

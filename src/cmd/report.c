@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd/common.h"
 #include "uclamp/fastpath.h"
+#include "uclamp/history.h"
 #include "uclamp/tasks.h"
 
 enum uc_key_state cli_key_state_now(const struct cli_ctl *ctl)
@@ -98,18 +100,46 @@ void cli_print_plan(const struct uc_plan *plan, FILE *f)
 
 /* ---- asking at the terminal --------------------------------------------------- */
 
-/* The plan above the question, cut to its first PROMPT_PLAN_ROWS rows. */
+/* The plan above the question, cut to its first PROMPT_PLAN_ROWS rows, its
+ * tasks named as --dry-run names them (a large plan reads no names while
+ * planning: these few are read now). */
 #define PROMPT_PLAN_ROWS 10
 static void plan_head(const struct uc_plan *plan)
 {
+	struct uc_change rows[PROMPT_PLAN_ROWS];
+	char names[PROMPT_PLAN_ROWS][16];
 	struct uc_plan head = *plan;
 
-	if (plan->n > PROMPT_PLAN_ROWS)
-		head.n = PROMPT_PLAN_ROWS;
+	head.v = rows;
+	head.n = plan->n > PROMPT_PLAN_ROWS ? PROMPT_PLAN_ROWS : plan->n;
+	for (size_t i = 0; i < head.n; i++) {
+		rows[i] = plan->v[i];
+		if (rows[i].kind == UC_KIND_TASK && !rows[i].label &&
+		    !uc_task_comm(rows[i].pid, rows[i].tid, names[i], sizeof(names[i])))
+			rows[i].label = names[i];
+	}
 	cli_print_plan(&head, stderr);
 	if (plan->n > head.n)
 		fprintf(stderr, "... and %zu more change(s) (--dry-run lists them all)\n",
 			plan->n - head.n);
+}
+
+/* A write that reaches every task of every user says how far: in its
+ * question, its refusal, or (--yes) a warning. */
+static void wide_words(const char *what, const struct uc_plan *plan)
+{
+	size_t tasks = 0, users = 0;
+
+	uc_plan_reach(plan, &tasks, &users);
+	fflush(stdout);
+	fprintf(stderr, "uclampctl: %s: this reaches every task of every user: %zu task(s) of "
+		"%zu user(s)\n", what, tasks, users);
+}
+
+/* The key's cost is still to pay (the plan would turn it on). */
+static bool key_cost(bool flips, enum uc_key_state key)
+{
+	return flips && key != UC_KEY_ON && key != UC_KEY_ALWAYS_ON && key != UC_KEY_UNSUPPORTED;
 }
 
 /* The guard's words: the library's fixed two lines, printed as they are
@@ -120,17 +150,26 @@ static void guard_words(const char *what, enum uc_key_state key)
 	fprintf(stderr, "uclampctl: %s: %s\n", what, uc_guard_warning(key));
 }
 
+/* What the run's callbacks share: the command, its planner, the question. */
+struct fresh_ctx {
+	struct cli_ctl *ctl;
+	const struct cli_run *how;
+};
+
 static bool ask_yes(const struct uc_plan *plan, enum uc_key_state key, void *data)
 {
+	const struct fresh_ctx *fc = data;
 	static unsigned asked;
 	char line[32];
 
-	(void)data;
 	if (asked++)
 		fprintf(stderr, "uclampctl: the values changed while waiting for the answer, and "
 			"the fresh plan needs consent again:\n");
 	plan_head(plan);
-	guard_words("warning", key);
+	if (fc->how->wide)
+		wide_words("warning", plan);
+	if (key_cost(uc_plan_flips(plan), key))
+		guard_words("warning", key);
 	fputs("Continue? [y/N] ", stderr);
 	fflush(stderr);
 	if (!fgets(line, sizeof(line), stdin))
@@ -140,14 +179,8 @@ static bool ask_yes(const struct uc_plan *plan, enum uc_key_state key, void *dat
 
 static enum uc_key_state key_state(void *data)
 {
-	return cli_key_state_now(data);
+	return cli_key_state_now(((const struct fresh_ctx *)data)->ctl);
 }
-
-/* The command's planner and the writers' lock, for uc_plan_run_fresh. */
-struct fresh_ctx {
-	struct cli_ctl *ctl;
-	const struct cli_run *how;
-};
 
 static int fresh_plan(struct uc_plan *p, unsigned pass, void *data)
 {
@@ -167,6 +200,38 @@ static void fresh_unlock(void *data)
 	cli_unlock();
 }
 
+/* The command line as typed, for the record: an argument with a blank, a
+ * quote or another shell character in single quotes. NULL: out of memory. */
+static char *command_line(const struct cli_ctl *ctl)
+{
+	size_t len = sizeof("uclampctl");
+	char *s, *d;
+
+	for (int i = 1; i < ctl->argc; i++)
+		len += 4 * strlen(ctl->argv[i]) + 3;
+	s = d = malloc(len);
+	if (!s)
+		return NULL;
+	d += sprintf(d, "uclampctl");
+	for (int i = 1; i < ctl->argc; i++) {
+		const char *a = ctl->argv[i];
+		bool quote = !*a || a[strcspn(a, " \t\n'\"\\$`*?[]{}()<>|;&~#!")];
+
+		*d++ = ' ';
+		if (quote)
+			*d++ = '\'';
+		for (; *a; a++)
+			if (*a == '\'' && quote)
+				d += sprintf(d, "'\\''");
+			else
+				*d++ = *a;
+		if (quote)
+			*d++ = '\'';
+	}
+	*d = '\0';
+	return s;
+}
+
 int cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
 		 struct uc_report *r)
 {
@@ -174,30 +239,56 @@ int cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct c
 	const struct uc_fresh f = {
 		.plan = fresh_plan, .lock = fresh_lock, .unlock = fresh_unlock, .data = &fc,
 	};
-	int rc;
+	char *cmdline = ctl->dry_run ? NULL : command_line(ctl);
+	const struct uc_hist_note note = {
+		.cmdline = cmdline, .undoes = how->undoes, .flags = how->wide ? UC_HIST_WIDE : 0,
+	};
 	struct uc_run_opts o = {
 		.mode = how->mode,
 		.dry_run = ctl->dry_run,
 		.yes = ctl->yes || how->consent_from_config,
-		.key_always = how->key_always,
-		.ask = how->may_ask && isatty(STDIN_FILENO) && isatty(STDERR_FILENO) ?
-		       ask_yes : NULL,
+		.key_always = how->key_always || ctl->json,
+		.wide = how->wide,
+		/* -J never asks: a document on stdout is no conversation */
+		.ask = how->may_ask && !ctl->json && isatty(STDIN_FILENO) &&
+		       isatty(STDERR_FILENO) ? ask_yes : NULL,
 		.key_state = key_state,
-		.data = ctl,
+		.data = &fc,
 		.stop = ctl->dry_run ? NULL : cli_catch_signals(),
+		/* a dry run writes nothing: nothing to record */
+		.record = ctl->dry_run ? NULL : &note,
 	};
+	int rc = uc_plan_run_fresh(plan, &f, &o, r);
 
-	rc = uc_plan_run_fresh(plan, &f, &o, r);
+	free(cmdline);
 	return rc > 0 ? rc : 0;	/* a write's -errno is in the report */
 }
 
 /* ---- text --------------------------------------------------------------------- */
 
+/* Whether the run is in the record ('uclampctl undo' can put it back). */
+static void report_record(const struct cli_ctl *ctl, const struct uc_report *r)
+{
+	if (r->run_id && !r->record_err)
+		cli_verbose(ctl, "recorded as run %u: 'uclampctl undo %u' puts it back", r->run_id,
+			    r->run_id);
+	else if (r->record_err == -ENOENT)	/* a user without a runtime directory */
+		cli_verbose(ctl, "not recorded: %s", r->record_why);
+	else if (r->record_err && r->run_id)
+		cli_warnx(ctl, "the end of run %u is not recorded: %s", r->run_id, r->record_why);
+	else if (r->record_err)
+		cli_warnx(ctl, "not recorded, so 'uclampctl undo' cannot put this run back: %s",
+			  r->record_why);
+}
+
 void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 {
 	switch (r->outcome) {
 	case UC_RUN_REFUSED:
-		guard_words("refused", r->key_before);
+		if (r->wide)
+			wide_words("refused", r->plan);
+		if (key_cost(r->flips, r->key_before))
+			guard_words("refused", r->key_before);
 		cli_errx("nothing changed; consent with %s, or see the plan with --dry-run",
 			 ctl->consent_hint ? ctl->consent_hint : "--yes");
 		return;
@@ -216,6 +307,10 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 	if (r->replanned)
 		cli_warnx(ctl, "the values changed while waiting for the answer: the plan was "
 			  "made again from what was read under the lock, and that is what ran");
+	/* consented with --yes: how far it reached, as the question would have said */
+	if (r->wide && r->verdict != UC_GUARD_ASK && !ctl->quiet)
+		wide_words("warning", r->plan);
+	report_record(ctl, r);
 	/* consent was given: one line (the cost is in the refusal and --help),
 	 * the warning's first without its ':' */
 	if (r->verdict == UC_GUARD_GO_WARN) {
@@ -359,6 +454,14 @@ static void report_interrupted(const struct cli_ctl *ctl, const struct uc_report
 			 "and report first", cli_signals_caught() - 1);
 }
 
+/* The summary of a run that went as asked: not for 'run' unless -v (its
+ * stderr is CMD's, which starts right after: a wrapper such as nice(1) says
+ * nothing when all is well). */
+static bool summary(const struct cli_ctl *ctl)
+{
+	return !ctl->quiet && (!ctl->to_stderr || ctl->verbose);
+}
+
 void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 {
 	FILE *f = out_of(ctl);
@@ -371,7 +474,7 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 				 r->failed, r->unchanged);
 			return;
 		}
-		if (!ctl->quiet) {
+		if (summary(ctl)) {
 			fflush(stdout);
 			fprintf(f, "nothing to change (%zu already at the requested values%s)\n",
 				r->unchanged, r->gone ? ", some exited" : "");
@@ -406,7 +509,7 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 			 r->flips ? "; the fast path, if enabled, stays on until reboot" : "");
 		return;
 	}
-	if (!ctl->quiet)
+	if (summary(ctl))
 		fprintf(f, "changed %zu, unchanged %zu, gone %zu, failed %zu\n",
 			r->targets[UC_CH_DONE], r->unchanged, uc_report_gone(r),
 			uc_report_failed(r));
@@ -416,6 +519,37 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 
 #define ST(s) (1u << (s))
 
+/* A value as a number: capacity units for tasks and sysctls (-1: the
+ * default), percent for a cgroup's file (max: 100), true/false for flags,
+ * CPUWeight (null: not set). */
+static void json_value(struct uc_json *j, const char *key, const struct uc_change *c, long v)
+{
+	if (c->attr == UC_ATTR_RESET_ON_FORK || c->attr == UC_ATTR_CPU_CONTROLLER)
+		uc_json_bool(j, key, v);
+	else if (c->kind == UC_KIND_SYSTEMD && v < 0)
+		uc_json_null(j, key);
+	else if (c->kind == UC_KIND_CGROUP)
+		uc_json_double(j, key, (double)v / 100);
+	else
+		uc_json_int(j, key, v);
+}
+
+/* "ok", "nothing", "dry-run", ...: what happened to the run */
+static const char *outcome_name(enum uc_run_outcome o)
+{
+	switch (o) {
+	case UC_RUN_NOTHING: return "nothing";
+	case UC_RUN_DRY: return "dry-run";
+	case UC_RUN_REFUSED: return "refused";
+	case UC_RUN_NOT_CONFIRMED: return "not-confirmed";
+	case UC_RUN_UNWRITABLE: return "unwritable";
+	case UC_RUN_OK: return "ok";
+	case UC_RUN_FAILED: return "failed";
+	case UC_RUN_INTERRUPTED: return "interrupted";
+	}
+	return "?";
+}
+
 static void json_change(struct uc_json *j, const struct uc_change *c, bool with_err)
 {
 	char b[256];
@@ -424,8 +558,8 @@ static void json_change(struct uc_json *j, const struct uc_change *c, bool with_
 	uc_json_str(j, "target", uc_change_target(c, b, sizeof(b)));
 	uc_json_str(j, "kind", uc_kind_name(c->kind));
 	uc_json_str(j, "attribute", uc_attr_name(c->kind, c->attr));
-	uc_json_str(j, "from", uc_change_value(c, c->from, b, sizeof(b)));
-	uc_json_str(j, "to", uc_change_value(c, c->to, b, sizeof(b)));
+	json_value(j, "from", c, c->from);
+	json_value(j, "to", c, c->to);
 	if (c->kind == UC_KIND_TASK) {
 		uc_json_int(j, "pid", c->pid);
 		uc_json_int(j, "tid", c->tid);
@@ -449,7 +583,8 @@ static void json_list(struct uc_json *j, const char *name, const struct uc_plan 
 	uc_json_close(j, ']');
 }
 
-void cli_report_json(struct uc_json *j, const struct uc_report *r, const char *mode)
+void cli_report_json(struct uc_json *j, const struct cli_ctl *ctl, const struct uc_report *r,
+		     const char *mode)
 {
 	const struct uc_plan *p = r->plan;
 	/* a run: what was written and stays; a dry run: what would be */
@@ -460,8 +595,10 @@ void cli_report_json(struct uc_json *j, const struct uc_report *r, const char *m
 	for (size_t i = 0; p && i < p->n; i++)
 		if (kept & ST(p->v[i].state))
 			changed = true;
+	uc_json_str(j, "command", ctl->cmd);
 	uc_json_bool(j, "changed", changed);
-	uc_json_str(j, "mode", mode);
+	uc_json_str(j, "mode", mode ? mode : ctl->dry_run ? "dry-run" : "write");
+	uc_json_str(j, "outcome", outcome_name(r->outcome));
 	json_list(j, "changes", p, kept, false);
 	json_list(j, "failed", p, ST(UC_CH_FAILED) | ST(UC_CH_ROLLBACK_FAILED), true);
 	json_list(j, "rolled_back", p, ST(UC_CH_ROLLED_BACK), false);
@@ -473,10 +610,29 @@ void cli_report_json(struct uc_json *j, const struct uc_report *r, const char *m
 	uc_json_str(j, "after", r->key_read ? uc_key_state_name(r->key_after) : NULL);
 	uc_json_close(j, '}');
 	uc_json_bool(j, "enables_fast_path", r->flips);
+	/* the record's number: 'uclampctl undo RUN' */
+	if (r->run_id)
+		uc_json_int(j, "run", r->run_id);
+	else
+		uc_json_null(j, "run");
 	if (r->outcome == UC_RUN_INTERRUPTED) {
 		uc_json_str(j, "interrupted", sig_name(r->stopped_by));
 		uc_json_int(j, "not_attempted", (long long)r->targets[UC_CH_SKIPPED]);
 	}
+}
+
+void cli_report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r)
+{
+	FILE *f = out_of(ctl);
+	struct uc_json j;
+
+	fflush(stdout);
+	uc_json_init(&j, f, 3);
+	uc_json_open(&j, NULL, '{', false);
+	cli_report_json(&j, ctl, r, NULL);
+	uc_json_close(&j, '}');
+	fputc('\n', f);
+	fflush(f);
 }
 
 /* ---- the exit code --------------------------------------------------------------- */
@@ -523,7 +679,10 @@ int cli_run_plan(struct cli_ctl *ctl, const struct cli_run *how)
 	rc = cli_run_unrendered(ctl, &plan, how, &r);
 	if (!rc) {
 		cli_report_guard(ctl, &r);
-		cli_report_text(ctl, &r);
+		if (ctl->json)
+			cli_report_json_doc(ctl, &r);
+		else
+			cli_report_text(ctl, &r);
 		rc = cli_report_exit(&r);
 	}
 	uc_plan_free(&plan);

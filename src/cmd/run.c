@@ -21,14 +21,14 @@ static void usage(void)
 	       "which keeps them, and so do its children (unless --reset-on-fork).\n"
 	       "Setting a clamp enables the uclamp fast path until reboot (asks first on\n"
 	       "a terminal; otherwise needs --yes). Messages go to stderr, so CMD's output\n"
-	       "stays its own.\n\n"
+	       "stays its own; when all is well there are none (-v: the report).\n\n"
 	       "Options:\n"
 	       "     --min <value>      the requested minimum (util_min)\n"
 	       "     --max <value>      the requested maximum (util_max)\n"
 	       "     --reset-on-fork    CMD's children start at the default clamps\n"
 	       "     --no-reset-on-fork CMD's children inherit its clamps (the default)\n"
 	       CLI_WRITE_OPTS_HELP
-	       "                        (with --dry-run, CMD is not run)\n"
+	       "                        (with --dry-run, CMD is not run; -J: on stderr)\n"
 	       CLI_HELP_OPTS_HELP
 	       "\n"
 	       "Values: %s.\n"
@@ -113,6 +113,8 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 		.reset_on_fork = UC_KEEP,
 	};
 	pid_t self = getpid();
+	struct cli_task_how th = { .flags = UC_WALK_ID_AS_GIVEN };
+	char as[16];
 	int rc;
 
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &want))
@@ -130,8 +132,12 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 		return rc;
 	cli_task_explain_reset(ctl, &want);
 	ctl->to_stderr = true;	/* the report goes to stderr: stdout belongs to CMD */
-	rc = cli_task_plan_and_run(ctl, &want, &self, 1,
-				   UC_WALK_ID_AS_GIVEN | (ctl->dry_run ? UC_WALK_COMM : 0));
+	/* the plan (and the record) name the task as it will be: CMD, whose
+	 * name the kernel takes from the file it executes, cut to 15 bytes */
+	snprintf(as, sizeof(as), "%s", strrchr(argv[optind], '/') ?
+		 strrchr(argv[optind], '/') + 1 : argv[optind]);
+	th.as = as;
+	rc = cli_task_plan_and_run(ctl, &want, &self, 1, &th);
 	if (rc || ctl->dry_run)
 		return rc;
 	/* a signal after the clamps were set (handlers are still ours): CMD does not start */

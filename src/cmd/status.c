@@ -28,12 +28,17 @@ enum format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
 static void row(const char *label, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void row(const char *label, const char *fmt, ...)
 {
+	static int width = -1;
 	char prefix[32];
 	va_list ap;
 
+	/* on a terminal, wrapped to its width under the value column; into a pipe
+	 * one line per row */
+	if (width < 0)
+		width = cli_term_width(stdout);
 	snprintf(prefix, sizeof(prefix), "%-13s ", label);
 	va_start(ap, fmt);
-	cli_vline(stdout, prefix, fmt, ap);	/* evidence names tasks and cgroups */
+	cli_vline_width(stdout, prefix, width, fmt, ap);	/* evidence names tasks, cgroups */
 	va_end(ap);
 }
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,8 +213,9 @@ static void selector_pids(const struct cli_ctl *ctl, struct task_args *a, int ar
 	a->rule.kthreads = true;	/* a PID named is taken, kernel thread or not */
 }
 
-/* Every explicit PID must exist: name all the missing ones, change nothing. */
-static int pids_exist(const struct task_args *a)
+/* Every explicit PID must exist: name all the missing ones (a writer: and
+ * that it changed nothing). */
+static int pids_exist(const struct task_args *a, bool writes)
 {
 	char buf[512];
 	size_t len = 0, missing = 0;
@@ -229,7 +231,8 @@ static int pids_exist(const struct task_args *a)
 	}
 	if (!missing)
 		return 0;
-	cli_errx("no such process%s: %s; nothing changed", missing > 1 ? "es" : "", buf);
+	cli_errx("no such process%s: %s%s", missing > 1 ? "es" : "", buf,
+		 writes ? "; nothing changed" : "");
 	return CLI_EXIT_FAIL;
 }
 
@@ -300,7 +303,8 @@ int cli_task_support(const struct cli_ctl *ctl)
 	NUM(EFF_MAX, 5, "effective max after cgroup and system clamps " \
 	    "(empty if unknown; -v: the source)") \
 	FLAG(RESET_ON_FORK, 3, "children start at the default clamps") \
-	TEXT(CGROUP, 0.3, 0, "cgroup in the cpu hierarchy, relative to its root ('/': the root)")
+	TEXT(CGROUP, 0.3, 0, "cgroup in the cpu hierarchy, relative to its root ('/': the root)") \
+	TEXT(USER, 0.1, 0, "owner of the process (real user: what --user selects)")
 
 enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
 static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
@@ -313,6 +317,8 @@ struct show_ctx {
 	const struct uc_cg_info *cg;	/* CGROUP shown and a cpu hierarchy exists */
 	pid_t cg_pid;		/* the process whose group is in cg_path (threads share it) */
 	char cg_path[PATH_MAX];
+	pid_t user_pid;		/* the process whose owner is in user (threads share it) */
+	char user[64];
 	size_t rows;
 };
 
@@ -327,6 +333,26 @@ static const char *cgroup_of(struct show_ctx *s, pid_t pid)
 			snprintf(s->cg_path, sizeof(s->cg_path), "/");
 	}
 	return s->cg_path;
+}
+
+/* The owner's name (its uid when it has none), "" when the process is gone */
+static const char *user_of(struct show_ctx *s, pid_t pid)
+{
+	struct passwd *pw;
+	uid_t uid;
+
+	if (pid == s->user_pid)
+		return s->user;
+	s->user_pid = pid;
+	s->user[0] = '\0';
+	if (uc_task_uid(pid, &uid))
+		return s->user;
+	pw = getpwuid(uid);
+	if (pw)
+		snprintf(s->user, sizeof(s->user), "%s", pw->pw_name);
+	else
+		snprintf(s->user, sizeof(s->user), "%u", (unsigned)uid);
+	return s->user;
 }
 
 static int show_one(const struct uc_task *tk, void *data)
@@ -352,6 +378,8 @@ static int show_one(const struct uc_task *tk, void *data)
 		     tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
 	if (s->cg)
 		uc_table_set(t, ln, COL_CGROUP, cgroup_of(s, tk->pid));
+	if (t->map[COL_USER] >= 0)
+		uc_table_set(t, ln, COL_USER, user_of(s, tk->pid));
 	s->rows++;
 	return 0;
 }
@@ -409,7 +437,7 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 
 	rc = cli_task_support(ctl);
 	if (!rc)
-		rc = pids_exist(&a);
+		rc = pids_exist(&a, false);
 	if (rc) {
 		uc_table_free(&s.t);
 		args_free(&a);
@@ -561,8 +589,17 @@ struct task_plan_ctx {
 	const struct uc_rule *want;
 	const pid_t *pids;
 	size_t npids;
-	unsigned flags;
+	const struct cli_task_how *how;
 };
+
+/* run: the plan names the task by the command it is about to become */
+static int name_as(struct uc_plan *plan, const char *as)
+{
+	for (size_t i = 0; as && i < plan->n; i++)
+		if (uc_plan_set_label(plan, &plan->v[i], as))
+			return -ENOMEM;
+	return 0;
+}
 
 /* The plan for one selection (cli_run's plan()): refusals and warnings on pass 0 only. */
 static int task_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, void *data)
@@ -576,9 +613,11 @@ static int task_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, v
 
 	rc = uc_rules_init(&rs, tp->want, 1);
 	if (!rc)
-		rc = uc_tasks_plan(plan, &rs, tp->pids, tp->npids, tp->flags,
+		rc = uc_tasks_plan(plan, &rs, tp->pids, tp->npids, tp->how->flags,
 				   pass ? NULL : on_refusal, &rctx, &st);
 	uc_rules_free(&rs);
+	if (!rc)
+		rc = name_as(plan, tp->how->as);
 	if (rc) {
 		if (rc == -ESRCH)
 			cli_errx("no such process: %d; nothing changed", (int)st.first_err_tid);
@@ -601,11 +640,12 @@ static int task_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, v
 }
 
 int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_rule *want, const pid_t *pids,
-			  size_t npids, unsigned flags)
+			  size_t npids, const struct cli_task_how *th)
 {
-	struct task_plan_ctx tp = { .want = want, .pids = pids, .npids = npids, .flags = flags };
+	struct task_plan_ctx tp = { .want = want, .pids = pids, .npids = npids, .how = th };
 	const struct cli_run how = {
-		.mode = UC_EXEC_BEST_EFFORT, .may_ask = true, .plan = task_plan, .data = &tp,
+		.mode = UC_EXEC_BEST_EFFORT, .may_ask = true, .wide = th->wide,
+		.plan = task_plan, .data = &tp,
 	};
 
 	return cli_run_plan(ctl, &how);
@@ -619,8 +659,10 @@ static void usage_set(void)
 	printf("\nSet the requested clamps of tasks. Only the clamps given change; a task\n"
 	       "already at the requested values gets no system call and counts as\n"
 	       "unchanged. Any real change enables the uclamp fast path until reboot\n"
-	       "(asks first on a terminal; otherwise needs --yes). A task that exits on the\n"
-	       "way counts as gone; a failure on one task does not stop the others.\n\n"
+	       "(asks first on a terminal; otherwise needs --yes). So does --all without a\n"
+	       "selector, which changes every task of every user, even with the fast path\n"
+	       "on. A task that exits on the way counts as gone; a failure on one task\n"
+	       "does not stop the others.\n\n"
 	       "Options:\n"
 	       "     --min <value>      the requested minimum (util_min)\n"
 	       "     --max <value>      the requested maximum (util_max)\n"
@@ -647,7 +689,8 @@ static void usage_reset(void)
 	       "(real-time tasks: kernel.sched_util_clamp_min_rt_default). Tasks already\n"
 	       "at the defaults are left alone. Kernels before 5.11 cannot reset: there\n"
 	       "the default values are written instead. Enables the uclamp fast path\n"
-	       "until reboot like any clamp change.\n\n"
+	       "until reboot like any clamp change. --all without a selector changes every\n"
+	       "task of every user: it asks (or needs --yes) even with the fast path on.\n\n"
 	       "Options:\n");
 	selector_help();
 	printf(CLI_WRITE_OPTS_HELP CLI_HELP_OPTS_HELP);
@@ -679,7 +722,7 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 	struct set_args sa = { .reset = reset };
 	struct task_args *a = &sa.a;
 	struct uc_rule *want = &a->rule;
-	unsigned flags;
+	struct cli_task_how th;
 	int rc;
 
 	args_init(a);
@@ -694,17 +737,20 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 
 	rc = cli_task_support(ctl);
 	if (!rc)
-		rc = pids_exist(a);
+		rc = pids_exist(a, true);
 	if (rc) {
 		args_free(a);
 		return rc;
 	}
-	/* names in messages cost one read per task: only for few tasks or a dry run */
-	flags = walk_flags(a);
+	/* names in messages cost one read per task: only for few tasks or a dry run
+	 * (a question names the ten rows it shows) */
+	th = (struct cli_task_how){
+		.flags = walk_flags(a), .wide = a->all && !a->first_filter,
+	};
 	if (ctl->dry_run || (a->npids && !a->rule.threads))
-		flags |= UC_WALK_COMM;
+		th.flags |= UC_WALK_COMM;
 	cli_task_explain_reset(ctl, want);
-	rc = cli_task_plan_and_run(ctl, want, a->pids, a->npids, flags);
+	rc = cli_task_plan_and_run(ctl, want, a->pids, a->npids, &th);
 	args_free(a);
 	return rc;
 }

@@ -24,11 +24,17 @@ int cli_task_support(const struct cli_ctl *ctl);
 /* Explains (once) what 'default' does on a kernel before 5.11. */
 void cli_task_explain_reset(const struct cli_ctl *ctl, const struct uc_rule *want);
 
+/* How 'task set/reset' and 'run' run their plan. */
+struct cli_task_how {
+	unsigned flags;		/* UC_WALK_* */
+	bool wide;		/* --all without a selector: every task of every user */
+	const char *as;		/* run: the name the task will have (CMD's), else NULL */
+};
+
 /* Plan the one rule want (its selectors and values) over pids (none: every
- * process; flags: UC_WALK_*), explaining refused tasks and a missing PID;
- * runs the plan best effort and returns the exit code (4 when the kernel
- * said EOPNOTSUPP). */
+ * process), explaining refused tasks and a missing PID; runs the plan best
+ * effort and returns the exit code (4 when the kernel said EOPNOTSUPP). */
 int cli_task_plan_and_run(struct cli_ctl *ctl, const struct uc_rule *want, const pid_t *pids,
-			  size_t npids, unsigned flags);
+			  size_t npids, const struct cli_task_how *how);
 
 #endif

@@ -32,6 +32,11 @@ int cli_lock(const struct cli_ctl *ctl)
 			snprintf(who, sizeof(who), "PID %d (%s)", (int)holder, name);
 		else if (holder)
 			snprintf(who, sizeof(who), "PID %d", (int)holder);
+		if (!ctl->wait_s) {
+			cli_errx("%s holds the uclampctl lock and --wait is 0: gave up at once; "
+				 "nothing changed", who);
+			return CLI_EXIT_FAIL;
+		}
 		if (!ctl->quiet)
 			cli_errx("waiting for the uclampctl lock held by "
 				 "%s (up to %d s; see --wait)",

@@ -569,6 +569,22 @@ static int exists(const char *rel, const char *name)
 	return stat(path, &st) < 0 ? -errno : 0;
 }
 
+int uc_cg_ino(const char *rel, uint64_t *ino)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int rc = cg_path(rel, NULL, path, sizeof(path));
+
+	if (rc)
+		return rc;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	*ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
 int uc_cg_state(const char *rel, enum uc_cg_state *st)
 {
 	char parent[PATH_MAX];

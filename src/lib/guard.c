@@ -10,13 +10,14 @@ enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state 
 enum uc_guard_verdict uc_guard_decide(bool flips, enum uc_key_state key,
 				      const struct uc_consent *c)
 {
-	if (!flips)
-		return UC_GUARD_GO;
 	/* the cost is already paid (or there is nothing to enable): no question */
-	if (key == UC_KEY_ON || key == UC_KEY_ALWAYS_ON || key == UC_KEY_UNSUPPORTED)
+	bool cost = flips && key != UC_KEY_ON && key != UC_KEY_ALWAYS_ON &&
+		    key != UC_KEY_UNSUPPORTED;
+
+	if (!cost && !c->wide)
 		return UC_GUARD_GO;
 	if (c->yes)
-		return UC_GUARD_GO_WARN;
+		return cost ? UC_GUARD_GO_WARN : UC_GUARD_GO;
 	if (c->interactive)
 		return UC_GUARD_ASK;
 	return UC_GUARD_REFUSE;
@@ -24,11 +25,9 @@ enum uc_guard_verdict uc_guard_decide(bool flips, enum uc_key_state key,
 
 const char *uc_guard_warning(enum uc_key_state key)
 {
+	/* two lines, each within 80 columns after "uclampctl: warning: " */
 	if (key == UC_KEY_OFF)
-		return "this will enable the uclamp fast path (static key "
-		       "sched_uclamp_used) until reboot:\n"
-		       "every task wakeup then pays for clamp accounting (" UC_FASTPATH_COST ")";
-	return "this may enable the uclamp fast path (static key sched_uclamp_used; its state "
-	       "is unknown) until reboot:\n"
-	       "every task wakeup then pays for clamp accounting (" UC_FASTPATH_COST ")";
+		return "the fast path (sched_uclamp_used) turns on until reboot:\n"
+		       UC_FASTPATH_COST;
+	return "the fast path (sched_uclamp_used) may turn on until reboot:\n" UC_FASTPATH_COST;
 }

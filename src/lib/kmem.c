@@ -297,13 +297,6 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 #define KSYM_CACHE_MAX 4096	/* bytes: a boot_id and a dozen "name addr" lines */
 #define KSYM_CACHE_LINES 64
 
-static int boot_id(char *buf, size_t n)
-{
-	ssize_t len = uc_read_str("/proc/sys/kernel/random/boot_id", buf, n);
-
-	return len > 0 ? 0 : -ENOENT;
-}
-
 static bool cache_dir_trusted(void)
 {
 	char p[4096];
@@ -403,7 +396,7 @@ static bool cache_load(struct uc_kmem_key *k, size_t n)
 	uint64_t seen[KSYM_CACHE_LINES];
 	size_t found = 0, nseen = 0;
 
-	if (geteuid() != 0 || boot_id(id, sizeof(id)) || !cache_read(buf, sizeof(buf)))
+	if (geteuid() != 0 || uc_boot_id(id, sizeof(id)) || !cache_read(buf, sizeof(buf)))
 		return false;
 	line = strtok_r(buf, "\n", &save);
 	if (!line || strcmp(line, id))
@@ -500,7 +493,7 @@ static void cache_store(const struct uc_kmem_key *k, size_t n, bool absent_ok)
 	size_t len;
 	int fd;
 
-	if (geteuid() != 0 || boot_id(id, sizeof(id)) || uc_path(p, sizeof(p), KSYM_CACHE_DIR))
+	if (geteuid() != 0 || uc_boot_id(id, sizeof(id)) || uc_path(p, sizeof(p), KSYM_CACHE_DIR))
 		return;
 	if (mkdir(p, 0700) && errno != EEXIST)
 		return;

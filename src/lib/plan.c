@@ -154,6 +154,19 @@ struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, cons
 	return c;
 }
 
+int uc_plan_set_label(struct uc_plan *p, struct uc_change *c, const char *label)
+{
+	char *d = label && *label ? plan_strdup(p, label) : NULL;
+
+	if (label && *label && !d)
+		return -ENOMEM;
+	if (c->label)
+		p->nstr--;
+	free(c->label);
+	c->label = d;
+	return 0;
+}
+
 struct uc_change *uc_plan_copy_task(struct uc_plan *p, const struct uc_change *ch)
 {
 	struct uc_change *c = uc_plan_add_task(p, ch->pid, ch->tid, ch->label, ch->sa, ch->attr,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "uclamp/fastpath.h"
+#include "uclamp/history.h"
 #include "uclamp/plan_run.h"
 
 /* A change that starts a target: not the 2nd/3rd change of the same TID. */
@@ -137,13 +138,14 @@ static bool stopped(const struct uc_run_opts *o, struct uc_report *r)
 static bool prepare(struct uc_plan *plan, const struct uc_run_opts *o, bool yes,
 		    struct uc_report *r, int *rc)
 {
-	struct uc_consent consent = { .yes = yes, .interactive = o->ask != NULL };
+	struct uc_consent consent = { .yes = yes, .interactive = o->ask != NULL, .wide = o->wide };
 
 	*rc = 0;
 	*r = (struct uc_report){
 		.mode = o->mode,
 		.verdict = UC_GUARD_GO,
 		.flips = uc_plan_flips(plan),
+		.wide = o->wide,
 		.key_before = UC_KEY_UNKNOWN,
 		.key_after = UC_KEY_UNKNOWN,
 		.unchanged = plan->unchanged,
@@ -210,6 +212,11 @@ static int write_plan(struct uc_plan *plan, const struct uc_run_opts *o, struct 
 	struct uc_exec_report er;
 	int rc;
 
+	/* what the run replaces, before it replaces anything: a crash mid-run
+	 * leaves a run without its end, which undo still reads */
+	if (o->record)
+		r->record_err = uc_hist_begin(plan, o->record, r->key_before, &r->run_id,
+					      r->record_why, sizeof(r->record_why));
 	rc = uc_plan_execute(plan, o->mode, o->ops, o->stop, &er);
 	r->first_err = er.first_err;
 	report_count(r, plan);
@@ -221,6 +228,9 @@ static int write_plan(struct uc_plan *plan, const struct uc_run_opts *o, struct 
 	}
 	if (r->flips && !key_paid(r->key_before) && attempted(plan))
 		r->key_after = key_now(o);
+	if (r->run_id)
+		r->record_err = uc_hist_end(r->run_id, plan, r->key_after, r->outcome,
+					    r->record_why, sizeof(r->record_why));
 	return rc;
 }
 

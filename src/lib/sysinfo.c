@@ -153,7 +153,7 @@ void uc_sysinfo_advise(struct uc_sysinfo *s)
 	else if (fp->state == UC_KEY_OFF)
 		snprintf(s->advice, sizeof(s->advice),
 			 "the fast path is off: the first clamp write turns it on until "
-			 "reboot (uclampctl asks first; %s)", UC_FASTPATH_COST);
+			 "reboot (uclampctl asks first); %s", UC_FASTPATH_COST);
 	else if (fp->state == UC_KEY_ON && !clamped)
 		snprintf(s->advice, sizeof(s->advice),
 			 "the fast path is on but nothing is clamped now: "

@@ -169,6 +169,13 @@ int uc_kernel_release(char *buf, size_t n)
 	return len < 0 ? (int)len : 0;
 }
 
+int uc_boot_id(char *buf, size_t n)
+{
+	ssize_t len = uc_read_str("/proc/sys/kernel/random/boot_id", buf, n);
+
+	return len > 0 ? 0 : len < 0 ? (int)len : -ENOENT;
+}
+
 int uc_kernel_version(void)
 {
 	char rel[128];

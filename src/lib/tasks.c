@@ -141,6 +141,46 @@ int uc_task_uid(pid_t pid, uid_t *uid)
 	return 0;
 }
 
+int uc_plan_reach(const struct uc_plan *p, size_t *tasks, size_t *users)
+{
+	uid_t *uids = NULL;
+	size_t nu = 0, cap = 0;
+	pid_t last = 0;
+
+	*tasks = *users = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct uc_change *c = &p->v[i];
+		size_t k = 0;
+		uid_t u;
+
+		if (c->kind != UC_KIND_TASK)
+			continue;
+		if (!i || p->v[i - 1].kind != UC_KIND_TASK || p->v[i - 1].tid != c->tid)
+			(*tasks)++;
+		/* a process's threads are adjacent: one read per process */
+		if (c->pid == last || uc_task_uid(c->pid, &u))
+			continue;
+		last = c->pid;
+		while (k < nu && uids[k] != u)
+			k++;
+		if (k < nu)
+			continue;
+		if (nu == cap) {
+			uid_t *v = realloc(uids, (cap = cap ? cap * 2 : 16) * sizeof(*v));
+
+			if (!v) {
+				free(uids);
+				return -ENOMEM;
+			}
+			uids = v;
+		}
+		uids[nu++] = u;
+	}
+	free(uids);
+	*users = nu;
+	return 0;
+}
+
 /* The process a (possibly thread) ID belongs to; the ID itself when unknown. */
 static pid_t tgid_of(pid_t id)
 {

@@ -6,9 +6,11 @@
 #   fake_release REL        /proc/sys/kernel/osrelease
 #   fake_key 0|1            pin sched_uclamp_used via a crafted kallsyms + kcore
 #   t "what" N CMD...       run CMD, expect exit N; stdout+stderr in $OUT
+#   tj "what" N CMD...      the same, $OUT stdout only (the JSON), stderr in $ERR
 #   has REGEX / hasnt REGEX  $OUT matches / does not match (grep -E)
 #   same FILE TEXT          FILE's content is exactly TEXT
-#   finish                  print "N passed, N failed" and exit accordingly
+#   skip_part WHY           part of the test cannot run here: said, and counted
+#   finish                  print "N passed, N failed, N skipped" and exit accordingly
 #   alias_value VALUE NAME  show VALUE as NAME in the bad-input log (PIDs, paths)
 #   use_tmux                skip (77) without tmux; panes run under /bin/sh
 #
@@ -21,6 +23,7 @@ set -u
 : "${UCLAMPCTL:?set UCLAMPCTL to the uclampctl binary}"
 PASS=0
 FAIL=0
+SKIPPED=0
 OUT=
 RC=0
 ROOT=
@@ -107,6 +110,16 @@ t() {
 	bad_end "$what" "$want" "$@"
 	if [ "$RC" = "$want" ]; then _pass "$what (exit $RC)"; else _fail "$what: exit $RC, expected $want"; fi
 }
+tj() {
+	local what=$1 want=$2 errf
+	shift 2
+	errf=$(mktemp "${TMPDIR:-/tmp}/uclampctl-err.XXXXXX")
+	OUT=$("$@" </dev/null 2>"$errf")
+	RC=$?
+	ERR=$(cat "$errf")
+	rm -f "$errf"
+	if [ "$RC" = "$want" ]; then _pass "$what (exit $RC)"; else _fail "$what: exit $RC, expected $want ($ERR)"; fi
+}
 has() { if printf '%s\n' "$OUT" | grep -Eq -- "$1"; then _pass "output has /$1/"; else _fail "output lacks /$1/"; fi; }
 hasnt() { if printf '%s\n' "$OUT" | grep -Eq -- "$1"; then _fail "output has /$1/ (should not)"; else _pass "output lacks /$1/"; fi; }
 same() {
@@ -121,8 +134,11 @@ is() {	# is "what" EXPR WANT
 	got=$(py "$2")
 	if [ "$got" = "$3" ]; then _pass "$1: $2 = $3"; else FAIL=$((FAIL + 1)); echo "not ok - $1: $2 = '$got', expected '$3'"; fi
 }
+# A part that cannot run here is not a pass: "# SKIP" and a count in the
+# result line, which CI adds up (.ci/run); a whole test skips with exit 77.
+skip_part() { SKIPPED=$((SKIPPED + 1)); echo "# SKIP: $*"; }
 finish() {
-	echo "$PASS passed, $FAIL failed"
+	echo "$PASS passed, $FAIL failed, $SKIPPED skipped"
 	[ "$FAIL" = 0 ] && [ "$PASS" -gt 0 ]
 }
 

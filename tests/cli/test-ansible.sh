@@ -87,7 +87,7 @@ recap "changed=0 failed=0 "
 echo 700 >"$K/sched_util_clamp_max"
 play "check mode sees the drift" 0 --check --diff
 recap "changed=1 failed=0 "
-has '"from": "700"'
+has '"from": 700'
 # --diff: each value as the host has it and as the configuration wants it
 has '^-kernel\.sched_util_clamp_max = 700$'
 has '^\+kernel\.sched_util_clamp_max = 922$'

@@ -27,16 +27,6 @@ mkdir -p "$E/uclampctl.d"
 
 sysctls_are() { same "$K/sched_util_clamp_min" "$1"; same "$K/sched_util_clamp_max" "$2"; same "$K/sched_util_clamp_min_rt_default" "$3"; }
 stamp() { stat -c '%y' "$K"/sched_util_clamp_* | tr '\n' ' '; }
-# like t, but $OUT is stdout only (the JSON), stderr goes to $ERR
-tj() {
-	local what=$1 want=$2 errf
-	shift 2
-	errf=$(mktemp "$C/err.XXXXXX")
-	OUT=$("$@" </dev/null 2>"$errf")
-	RC=$?
-	ERR=$(cat "$errf")
-	if [ "$RC" = "$want" ]; then _pass "$what (exit $RC)"; else _fail "$what: exit $RC, expected $want ($ERR)"; fi
-}
 json() { printf '%s\n' "$OUT" | python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
 jcheck() {
 	local what=$1
@@ -161,7 +151,7 @@ has 'kernel\.sched_util_clamp_max +util_max +700 +819'
 hasnt 'sched_util_clamp_min +util_min '
 tj "-J repairs the drift" 0 $U apply -J --config "$C/noconsent.conf" -y
 jcheck "one change with target/attribute/from/to" \
-	'c = d["changes"]; assert d["changed"] is True and len(c) == 1 and c[0]["target"] == "kernel.sched_util_clamp_max" and c[0]["attribute"] == "util_max" and (c[0]["from"], c[0]["to"]) == ("700", "819") and d["failed"] == []'
+	'c = d["changes"]; assert d["changed"] is True and len(c) == 1 and c[0]["target"] == "kernel.sched_util_clamp_max" and c[0]["attribute"] == "util_max" and (c[0]["from"], c[0]["to"]) == (700, 819) and d["failed"] == []'
 same "$K/sched_util_clamp_max" 819
 
 # ---- --config: files and directories, later wins ---------------------------------------
@@ -264,7 +254,7 @@ if [ -r /proc/sys/kernel/cap_last_cap ] && ! : 2>/dev/null >/proc/sys/kernel/cap
 	same "$K/sched_util_clamp_min" 1024
 	rm -f "$K/sched_util_clamp_min_rt_default"
 else
-	_pass "skip: /proc/sys/kernel/cap_last_cap is missing or writable here"
+	skip_part "/proc/sys/kernel/cap_last_cap is missing or writable here"
 fi
 
 # ---- [tasks] rules: one walk, priority, exclude (dry run on real sleepers) -------------

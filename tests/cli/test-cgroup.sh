@@ -90,7 +90,7 @@ if [ $have_cpu = 1 ]; then
 	t "root effective values from the sysctls" 0 $U cgroup show . -o PATH,EFF_MIN,EFF_MAX -r -n
 	has '^/ 300 300$'
 else
-	echo "# skipped: no usable cpu cgroup hierarchy on this host"
+	skip_part "no usable cpu cgroup hierarchy on this host"
 fi
 
 finish

@@ -137,6 +137,10 @@ cases() {
 	is "$sh" "$USERS" uclampctl task reset --user ro
 	is "$sh" "PID,TID " uclampctl task show -o PID,T
 	is "$sh" "KEY,STATE " uclampctl keys -o KEY,S
+	is "$sh" "USER " uclampctl task show -o US
+	is "$sh" "UNDO UNIXTIME " uclampctl history -o UN
+	is "$sh" "history " uclampctl hi
+	is "$sh" "--dry-run " uclampctl undo --dr
 	is "$sh" "+EFF_MIN,EFF_MAX_PCT " uclampctl cgroup show -o +EFF_MIN,EFF_MAX_
 	is "$sh" "KNOB " uclampctl system show --output K
 	is "$sh" "--rt-default " uclampctl system set --rt
@@ -158,7 +162,7 @@ help_opts() { "$UCLAMPCTL" "$@" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+
 options() {
 	local sh=$1 c o got missing
 	for c in "" status check keys run apply "task show" "task set" "task reset" "system show" \
-		"system set" "cgroup show" "cgroup set"; do
+		"system set" "cgroup show" "cgroup set" history undo; do
 		# shellcheck disable=SC2086 # $c: the command and its subcommand
 		got=" $(cands "$sh" uclampctl $c -)"
 		missing=
@@ -183,11 +187,11 @@ commands() {
 ran=0
 for sh in bash zsh fish; do
 	if ! command -v "$sh" >/dev/null; then
-		echo "# SKIP: $sh is not installed: its completion is not tested"
+		skip_part "$sh is not installed: its completion is not tested"
 		continue
 	fi
 	if [ "$sh" = bash ] && ! command -v tmux >/dev/null; then
-		echo "# SKIP: tmux is not installed: bash's completion is not tested"
+		skip_part "tmux is not installed: bash's completion is not tested"
 		continue
 	fi
 	if [ "$sh" = bash ] && ! bash_start; then
@@ -195,7 +199,7 @@ for sh in bash zsh fish; do
 		continue
 	fi
 	if [ "$sh" = zsh ] && ! zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
-		echo "# SKIP: zsh has no zsh/zpty module: its completion is not tested"
+		skip_part "zsh has no zsh/zpty module: its completion is not tested"
 		continue
 	fi
 	ran=$((ran + 1))

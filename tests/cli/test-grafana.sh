@@ -2,8 +2,7 @@
 # contrib/grafana/uclamp-fleet.json against the exporter: every metric its
 # PromQL uses must be one contrib/prometheus/uclampctl-textfile writes (run
 # here with the built binary on a fake root), so the dashboard cannot drift
-# from 'uclampctl status --format=prometheus'; the alert rules still pass
-# 'promtool check rules' and their unit tests (when promtool is installed).
+# from 'uclampctl status --format=prometheus'. The alert rules: test-promtool.sh.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 if ! command -v python3 >/dev/null; then
@@ -61,10 +60,4 @@ OUT=$(python3 "$TESTS_SRCDIR/cli/test-grafana.py" "$ROOT/bad.json" "$D/uclamp.pr
 [ $? = 1 ] && _pass "a renamed metric is caught" || _fail "a renamed metric is not caught"
 has '^not ok - uclamp_cgroups_clamped is used by the dashboard but no exporter prints it$'
 
-if command -v promtool >/dev/null; then
-	t "promtool check rules" 0 promtool check rules "$TOP/contrib/prometheus/uclamp-alerts.yml"
-	t "promtool test rules" 0 sh -c 'cd "$1" && promtool test rules uclamp-alerts.test.yml' _ "$TOP/contrib/prometheus"
-else
-	echo "# SKIP: promtool is not installed (Debian: prometheus): alert rules not checked"
-fi
 finish

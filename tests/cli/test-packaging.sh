@@ -96,9 +96,9 @@ if unshare -m true 2>/dev/null; then
 	: >"$M/log"
 	STUB_LOG=$M/log STUB_ENABLED=yes STUB_ACTIVE=yes PATH="$M/bin:$PATH" sh "$SRCDIR/debian/uclampctl.postinst" configure 0.1.0-1
 	OUT=$(cat "$M/log")
-	if [ -d /run/systemd/system ]; then echo "# skip - systemd runs here"; else hasnt "restart"; fi
+	if [ -d /run/systemd/system ]; then skip_part "systemd runs here"; else hasnt "restart"; fi
 else
-	echo "# skip - no private mount namespace (unshare -m): the maintainer scripts' runs"
+	skip_part "no private mount namespace (unshare -m): the maintainer scripts' runs"
 fi
 # ---- docs that ship: FILES in the man page, contrib/ as examples, Quick start as root ------
 grep -q '^\.SH FILES$' "$SRCDIR/man/uclampctl.8" && _pass "uclampctl(8) has FILES" || _fail "uclampctl(8): no FILES"

@@ -145,7 +145,7 @@ if [ -r "$ro" ]; then
 	t "unwritable knob, dry run still shows the plan" 0 $U system set --min 10 --max 20 -n
 	has 'dry run'
 else
-	echo "# skipped: no $ro"
+	skip_part "no $ro"
 fi
 
 # A write that fails after an earlier one succeeded: the earlier one is

@@ -51,7 +51,7 @@ has 'ask systemd: enable cpu for weighty\.service +CPUWeight \(runtime\) +250 +2
 
 # ---- the run: one SetUnitProperties, then the clamp; the warning before it -------------
 t "set: asks, then writes the clamp" 0 $U cgroup set nginx.service --max 40% --yes
-has 'warning: this will enable the uclamp fast path'
+has 'warning: the fast path \(sched_uclamp_used\) turns on until reboot'
 same "$UNITS.calls" "SetUnitProperties nginx.service runtime CPUWeight=100"
 same "$CGR/system.slice/nginx.service/cpu.uclamp.max" "40.00"
 t "again: nothing to change, no second ask" 0 $U cgroup set nginx.service --max 40% --yes
@@ -153,6 +153,6 @@ if python3 -c 'import os,sys; os.setxattr(sys.argv[1], "user.delegate", b"1")' "
 	has '^system\.slice/d\.service +cgroup\.subtree_control +no +yes'
 	hasnt '^system\.slice +cgroup\.subtree_control'
 else
-	echo "# skip: no user xattrs here (the unit test test_systemd says so too)"
+	skip_part "no user xattrs here (the unit test test_systemd says so too)"
 fi
 finish

@@ -124,7 +124,7 @@ if [ "$("$UCLAMPCTL" task show -o CGROUP -n -r "$S1" 2>/dev/null)" = / ]; then
 	hasnt "alpha"
 	printf '4:cpu,cpuacct:/elsewhere/x\n0::/elsewhere/x\n' >"$ROOT/proc/$S2/cgroup"
 else
-	echo "# skip - no cgroup hierarchy with the cpu controller here"
+	skip_part "no cgroup hierarchy with the cpu controller here"
 fi
 # ---- every selector of the config, spelled the same -----------------------------
 ln -s /usr/bin/alpha-bin "$ROOT/proc/$S1/exe"
@@ -167,11 +167,17 @@ sed -i "s/^PPid:\t$S1$/PPid:\t1/" "$ROOT/proc/$S2/status"
 rm -f "$ROOT/proc/$S1/exe" "$ROOT/proc/$S2/exe" "$ROOT/proc/$S1/cmdline" "$ROOT/proc/$S2/cmdline"
 
 t "show --list-columns" 0 "$UCLAMPCTL" task show --list-columns
-for c in PID TID COMM POLICY UTIL_MIN UTIL_MAX EFF_MIN EFF_MAX RESET_ON_FORK CGROUP; do has "^ +$c "; done
+for c in PID TID COMM POLICY UTIL_MIN UTIL_MAX EFF_MIN EFF_MAX RESET_ON_FORK CGROUP USER; do has "^ +$c "; done
+# what --user selects, as a column
+t "show -o user" 0 "$UCLAMPCTL" task show -o PID,USER,COMM "$S1" "$S2"
+has "^ *$S1 +$(getent passwd 4242 | cut -d: -f1 | grep . || echo 4242) +alpha$"
+has "^ *$S2 +$(getent passwd 4343 | cut -d: -f1 | grep . || echo 4343) +beta$"
+tj "show -o user -J" 0 "$UCLAMPCTL" task show -o PID,USER -J "$S1"
+is "the owner, by name or uid" 'j["tasks"][0]["user"]' "$(getent passwd 4242 | cut -d: -f1 | grep . || echo 4242)"
 t "show -o unknown column" 2 "$UCLAMPCTL" task show -o PID,BOGUS "$S1"
 has "unknown column 'BOGUS'"
 t "show a missing PID" 1 "$UCLAMPCTL" task show "$S1" 999999999
-has "no such process: 999999999"
+has "^uclampctl: no such process: 999999999$"	# it only reads: no "nothing changed"
 t "show PIDs and --all" 2 "$UCLAMPCTL" task show --all "$S1"
 has "PIDs or --all, not both"
 
@@ -329,7 +335,7 @@ if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
 	same_out 1	# set --cgroup /: opened once
 	rm -f "$ROOT/strace.log"
 else
-	echo "# skip: no usable strace (the cgroup layout read only for cgroup selectors)"
+	skip_part "no usable strace (the cgroup layout read only for cgroup selectors)"
 fi
 t "dry run: --all --comm alpha,beta --user 4343" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n --all --comm alpha,beta --user 4343
 has "^pid $S2 \(beta\) "
@@ -349,6 +355,17 @@ else
 fi
 t "run --dry-run: plan, no command" 0 "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- echo RAN
 has "util_max .*$OTHER_MAX"
+# the task by the name it is about to have (CMD's), not uclampctl's
+has "^pid [0-9]+ \(echo\) +util_max "
+hasnt "uclampctl"
+# -J: the report on stderr (stdout is CMD's), numbers as numbers
+if command -v python3 >/dev/null; then
+	OUT=$("$UCLAMPCTL" run --max "$OTHER_MAX" -n -J -- echo RAN 2>&1 >/dev/null)
+	is "run -J: a report on stderr" 'j["command"], j["outcome"], j["changes"][0]["to"], j["changes"][0]["target"].endswith("(echo)")' \
+		"run dry-run $OTHER_MAX True"
+	OUT=$("$UCLAMPCTL" run --max "$OTHER_MAX" -n -J -- echo RAN 2>/dev/null)
+	[ -z "$OUT" ] && _pass "run -J: nothing on stdout" || _fail "run -J: stdout '$OUT'"
+fi
 hasnt "^RAN$"
 
 # ---- consent: not a terminal and no --yes -> exit 3, nothing changed -----------------------
@@ -369,7 +386,7 @@ t "run: both reset-on-fork options" 2 "$UCLAMPCTL" run --reset-on-fork --no-rese
 has "exclude each other"
 hasnt "^RAN$"
 t "run --reset-on-fork --dry-run on itself" 0 "$UCLAMPCTL" run --max "$CUR_MAX" --reset-on-fork -n -- echo RAN
-has "^pid [0-9]+ +reset_on_fork +no +yes +-$"
+has "^pid [0-9]+ \(echo\) +reset_on_fork +no +yes +-$"
 hasnt "^RAN$"
 if [ "$HOST_UCLAMP" = 0 ]; then
 	t "run --yes: consent given, then EOPNOTSUPP" 4 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- echo RAN
@@ -418,8 +435,8 @@ if command -v python3 >/dev/null; then
 	# pin the key's state with a crafted kallsyms + kcore: it beats the evidence
 	fake_key 0
 	t "set without --yes, no terminal, key off" 3 "$UCLAMPCTL" task set --max "$OTHER_MAX" "$S1" "$S2"
-	has "refused: this will enable the uclamp fast path"
-	has "clamp accounting \(measured here: .*; see uclampctl\(8\)\)$"
+	has "^uclampctl: refused: the fast path \(sched_uclamp_used\) turns on until reboot:$"
+	has "^wakeups then cost \+3-6% instructions \(measured in an emulator; see uclampctl\(8\)\)$"
 	has "nothing changed"
 	hasnt "changed [0-9]"
 	t "dry run says it would enable the key" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n "$S1"
@@ -444,6 +461,33 @@ if command -v python3 >/dev/null; then
 	fake_key 1
 	t "key already on: nothing to ask" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n "$S1"
 	has "already on"
+
+	# ---- a write that reaches every task of every user asks, the key on or not ----
+	# (--all: alpha of uid 4242 and beta of 4343; the kernel thread and the ghost
+	# are not among them)
+	t "--all, no selector, key on, no terminal: refused" 3 "$UCLAMPCTL" task set --max "$OTHER_MAX" --all
+	has "^uclampctl: refused: this reaches every task of every user: 2 task\(s\) of 2 user\(s\)$"
+	hasnt "sched_uclamp_used"	# the key is on: its cost is not the question
+	has "consent with --yes"
+	t "task reset --all: the same" 3 "$UCLAMPCTL" task reset --all
+	has "reaches every task of every user: 2 task\(s\) of 2 user\(s\)"
+	tj "-J never asks: refused" 3 "$UCLAMPCTL" task set --max "$OTHER_MAX" --all -J
+	is "-J: refused, a JSON report" 'j["command"], j["outcome"], j["changed"], j["run"]' "task set refused False None"
+	t "--all with a selector is not every user's" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" --all --user 4242 -n
+	hasnt "every task of every user"
+	if command -v script >/dev/null; then
+		# on a terminal: the count, and the plan with names as --dry-run shows them
+		OUT=$(printf 'n\n' | script -qec "$UCLAMPCTL task set --max $OTHER_MAX --all" /dev/null 2>&1)
+		has "^pid $S1 \(alpha\) +util_max "
+		has "^pid $S2 \(beta\) +util_max "
+		has "this reaches every task of every user: 2 task\(s\) of 2 user\(s\)"
+		has "Continue\? \[y/N\]"
+		has "not confirmed: nothing changed"
+		t "clamp unchanged after 'n'" 0 "$UCLAMPCTL" task show -r -n -o UTIL_MAX "$S1"
+		same_out "$CUR_MAX"
+	else
+		skip_part "no script(1): the question on a terminal is not tested"
+	fi
 	rm -f "$ROOT/proc/kcore" "$ROOT/proc/kallsyms"
 fi
 t "clamp unchanged afterwards" 0 "$UCLAMPCTL" task show -r -n -o UTIL_MAX "$S1"
@@ -472,7 +516,7 @@ if [ "$HOST_UCLAMP" = 0 ]; then
 	t "run --yes: the kernel says EOPNOTSUPP, CMD not run" 4 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- echo RAN
 	hasnt "^RAN$"
 else
-	echo "# skip - real writes: this kernel has uclamp and they would enable its fast path"
+	skip_part "real writes: this kernel has uclamp and they would enable its fast path"
 fi
 
 # ---- run: exec, exit codes, stdout stays CMD's --------------------------------------------
@@ -515,7 +559,7 @@ if env -u UCLAMPCTL_SYSROOT unshare -p -f true 2>/dev/null; then
 	if [ "$RC" = "$want" ]; then _pass "unshare -p -f --mount-proc: task show 1 (exit $RC)"; else _fail "unshare -p -f --mount-proc: exit $RC, expected $want"; fi
 	hasnt "refused"
 else
-	echo "# skip - no PID namespace for us here (unshare -p -f failed)"
+	skip_part "no PID namespace for us here (unshare -p -f failed)"
 fi
 
 finish

@@ -176,7 +176,7 @@ u "system set --yes, key off" 0 system set --min 60% --max 80% --yes
 in_so '^changed 2, unchanged 0, gone 0, failed 0$'
 [ "$(printf '%s\n' "$SO" | grep -c .)" = 1 ] && _pass "one line on stdout" || _fail "stdout is not one line"
 se_lines 1
-in_se '^uclampctl: warning: this will enable the uclamp fast path \(static key sched_uclamp_used\) until reboot$'
+in_se '^uclampctl: warning: the fast path \(sched_uclamp_used\) turns on until reboot$'
 fake_sysctls 1024 1024 1024
 u "system set --yes -q, key off" 0 system set --min 60% --max 80% --yes -q
 no_so

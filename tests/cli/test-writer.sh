@@ -33,7 +33,7 @@ hold() {
 f = open(sys.argv[1], "a+")
 fcntl.flock(f, fcntl.LOCK_EX)
 f.truncate(0); f.write("%d\n" % os.getpid()); f.flush()
-time.sleep(60)' "$LOCK" &
+time.sleep(600)' "$LOCK" &
 	H=$!
 	for _ in $(seq 100); do [ "$(cat "$LOCK" 2>/dev/null)" = "$H" ] && return; sleep 0.05; done
 	echo "# the holder did not take the lock"
@@ -44,14 +44,24 @@ alias_value "$H" HOLDER
 mkdir -p "$ROOT/proc/$H"
 printf 'evil\033[2J\r\n' >"$ROOT/proc/$H/comm"
 t "--wait 0: gives up at once" 1 $U --wait 0 system set --min 300 -y
-has "waiting for the uclampctl lock held by PID $H \(evil\\\\x1b\[2J\\\\x0d\)"
-has "gave up after 0 s: PID $H \(evil\\\\x1b\[2J\\\\x0d\) still holds the uclampctl lock; nothing changed"
+# no "waiting ... up to 0 s": it does not wait
+hasnt 'waiting'
+has "^uclampctl: PID $H \(evil\\\\x1b\[2J\\\\x0d\) holds the uclampctl lock and --wait is 0: gave up at once; nothing changed$"
 if printf '%s' "$OUT" | grep -q $'\033'; then _fail "an escape byte reached the terminal"; else _pass "no escape byte in the output"; fi
 same "$K/sched_util_clamp_min" 500
+# it waits --wait seconds at least, then gives up on its own: the holder (600 s)
+# still holds the lock when it returns. No upper bound on wall time: a loaded
+# machine may take any time to run it, and that is not what is tested.
 start=$(date +%s)
 t "--wait 1: gives up after a second" 1 $U --wait 1 task set --max 50% --all -y
 end=$(date +%s)
-if [ $((end - start)) -ge 1 ] && [ $((end - start)) -le 5 ]; then _pass "waited about 1 s"; else _fail "waited $((end - start)) s"; fi
+if [ $((end - start)) -ge 1 ]; then _pass "waited 1 s at least"; else _fail "waited $((end - start)) s"; fi
+if kill -0 "$H" 2>/dev/null && [ "$(cat "$LOCK")" = "$H" ]; then
+	_pass "gave up while the holder still held the lock"
+else
+	_fail "the holder is gone: no telling whether it gave up or got the lock"
+fi
+has "gave up after 1 s: PID $H .* still holds the uclampctl lock; nothing changed"
 n=$(printf '%s\n' "$OUT" | grep -c 'waiting for the uclampctl lock')
 if [ "$n" = 1 ]; then _pass "said 'waiting' once"; else _fail "said 'waiting' $n times"; fi
 t "-q: only the give-up line" 1 $U -q --wait 0 system set --min 300 -y
@@ -66,8 +76,8 @@ printf '[system]\nmin = 40%%\n' >"$ROOT/c.conf"
 t "apply --check: no lock" 1 $U --wait 0 apply --check --config "$ROOT/c.conf"
 has 'differs'
 t "apply --dry-run: no lock" 0 $U --wait 0 apply --dry-run --config "$ROOT/c.conf"
-t "apply: waits for the lock" 1 $U --wait 0 apply -y --config "$ROOT/c.conf"
-has 'waiting for the uclampctl lock'
+t "apply: takes the lock" 1 $U --wait 0 apply -y --config "$ROOT/c.conf"
+has 'holds the uclampctl lock and --wait is 0'
 same "$K/sched_util_clamp_min" 500
 
 # the holder finishes while we wait: the second writer goes on
@@ -92,7 +102,7 @@ if command -v script >/dev/null; then
 	has 'not confirmed: nothing changed'
 	same "$K/sched_util_clamp_min" 300
 else
-	_pass "skip: no script(1)"
+	skip_part "no script(1): the question on a terminal is not tested"
 fi
 
 # ---- writability before consent --------------------------------------------------------

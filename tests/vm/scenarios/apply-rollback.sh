@@ -58,7 +58,7 @@ expect_key 0 "cgroup set --min --max with max unwritable: the min write never ha
 # the same as data
 expect_rc 1 nodac apply --config "$T/uclampctl.conf" -J
 expect_out '"changed": false'
-expect_out '"target": "locked", "kind": "cgroup", "attribute": "cpu.uclamp.max", "from": "max", "to": "60.00", "enables_fast_path": true, "state": "failed", "error": "permission denied'
+expect_out '"target": "locked", "kind": "cgroup", "attribute": "cpu.uclamp.max", "from": 100, "to": 60, "enables_fast_path": true, "state": "failed", "error": "permission denied'
 expect_out '"rolled_back": \[\]'
 expect_out 'cannot be written'
 expect_key 0

@@ -51,12 +51,12 @@ put_cache "$other"
 sleep 1000 &
 victim=$!
 expect_rc 3 uclampctl task set --min 100 $victim
-expect_out 'refused: this will enable the uclamp fast path'
+expect_out 'refused: the fast path \(sched_uclamp_used\) turns on until reboot'
 check "the victim is untouched" test "$(tclamp $victim)" = "0 1024"
 expect_key 0 "after a refused write through a wrong cache"
 put_cache "$(sym sysctl_sched_uclamp_util_min)"
 expect_rc 3 uclampctl system set --min 100
-expect_out 'refused: this will enable the uclamp fast path'
+expect_out 'refused: the fast path \(sched_uclamp_used\) turns on until reboot'
 expect_key 0 "after a refused sysctl write through a 1024 cache"
 
 # 3. the key on (a sysctl: evidence), the cache at a key that reads 0

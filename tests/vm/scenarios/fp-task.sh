@@ -39,7 +39,7 @@ expect_key 0 "after status, check, keys"
 sleep 1000 &
 victim=$!
 expect_rc 3 uclampctl task set --min 100 $victim
-expect_out 'refused: this will enable the uclamp fast path'
+expect_out 'refused: the fast path \(sched_uclamp_used\) turns on until reboot'
 expect_rc 0 uclampctl task set --min 100 --dry-run $victim
 expect_out 'would enable the uclamp fast path \(sched_uclamp_used is off\)'
 expect_key 0 "after a refusal and a dry run"
@@ -57,12 +57,12 @@ expect_out '^sched_uclamp_used unknown$'
 expect_out '^sched_smt_present (on|off)$'
 # its own task: allowed for an unprivileged user, so the guard asks -> "may"
 expect_rc 3 nobody sh -c 'exec "$UCLAMPCTL" task set --min 10 $$'
-expect_out 'refused: this may enable the uclamp fast path'
+expect_out 'refused: the fast path \(sched_uclamp_used\) may turn on until reboot'
 expect_key 0 "after unprivileged reads and a refused unprivileged write"
 
 # flip it through uclampctl
 expect_rc 0 uclampctl task set --min 100 --yes $victim
-expect_out 'warning: this will enable the uclamp fast path'
+expect_out 'warning: the fast path \(sched_uclamp_used\) turns on until reboot'
 expect_key 1 "after 'task set --yes'"
 expect_rc 1 uclampctl check
 expect_out '^on \(kcore\): sched_uclamp_used = 1,'

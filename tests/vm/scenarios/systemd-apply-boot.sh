@@ -66,5 +66,8 @@ expect_out 'sysinit\.target'
 run systemctl show -p CPUWeight --value system.slice
 check "system.slice got its runtime CPUWeight=100 from apply's ask" test "$OUT" = 100
 check "cpu is on in the root's subtree_control" grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control
+# recorded from inside the unit's sandbox (its system calls, ReadWritePaths=)
+expect_rc 0 uclampctl history
+expect_out " uclampctl apply -c $B/boot\.conf$"
 expect_key 1 "after apply at boot (consented: allow-enable = yes)"
 done_scenario

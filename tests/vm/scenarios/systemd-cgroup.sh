@@ -52,7 +52,7 @@ expect_key 0 "after the dry run"
 # the set itself, traced: no write to any cgroup.subtree_control
 T=$B/trace
 expect_rc 0 strace -f -qq -e trace=openat -o "$T" "$UCLAMPCTL" cgroup set uctest.service --max 40% --yes
-expect_out 'warning: this will enable the uclamp fast path'
+expect_out 'warning: the fast path \(sched_uclamp_used\) turns on until reboot'
 check "systemd enabled cpu in system.slice" has_cpu system.slice
 check "uclampctl opened no cgroup.subtree_control for writing" \
 	sh -c "! grep 'cgroup.subtree_control' '$T' | grep -q 'O_WRONLY\|O_RDWR'"

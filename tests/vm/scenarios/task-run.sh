@@ -7,6 +7,8 @@ expect_key 0 "right after boot"
 
 expect_rc 0 uclampctl run --min 200 --max 800 --dry-run -- touch /tmp/ran
 expect_out "util_min +0 +200 +enables"
+expect_out "^pid [0-9]+ \(touch\) +util_min "	# the task as it will be: CMD
+expect_no_out "uclampctl"
 check "dry run: CMD not run" test ! -e /tmp/ran
 expect_rc 127 uclampctl run --max 1024 -- /nonexistent/cmd	# no-op clamp, then exec fails
 expect_out "cannot run '/nonexistent/cmd'"
@@ -47,8 +49,11 @@ check "CMD and its child: 200/800" test "$(printf '%s\n' "$OUT" | grep -c 'min: 
 expect_out "^uclamp.min +: +200$"
 expect_key 1
 
-# stdout is CMD's alone
+# stdout is CMD's alone, and stderr too when all is well (-v: the report)
 check "stdout: only CMD's output" test "$("$UCLAMPCTL" run --max 700 --yes -- echo hello 2>/dev/null)" = hello
+check "stderr: nothing before CMD's own" test -z "$("$UCLAMPCTL" run --max 650 --yes -- true 2>&1)"
+expect_rc 0 uclampctl -v run --max 600 --yes -- true
+expect_out "^changed 1, unchanged 0, gone 0, failed 0$"
 
 # reset-on-fork: the command keeps its clamps and the flag, its children start fresh
 expect_rc 0 uclampctl run --min 300 --reset-on-fork --yes -- sh -c 'chrt -p $$; uclampset -p $$; uclampset -p 0; chrt -p 0; true'

@@ -56,7 +56,11 @@ def lines(changes, side):
         # a sysctl's target names it already (its attribute is the knob)
         if attr and attr not in what and c.get("kind") != "sysctl":
             what += " " + attr
-        out.append("%s = %s\n" % (what, c.get(side)))
+        v = c.get(side)
+        # numbers in the JSON: a cgroup's file reads as the kernel prints it
+        if c.get("kind") == "cgroup" and isinstance(v, (int, float)):
+            v = "max" if c.get("attribute") == "cpu.uclamp.max" and v >= 100 else "%.2f" % v
+        out.append("%s = %s\n" % (what, v))
     return "".join(out)
 
 
