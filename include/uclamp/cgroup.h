@@ -116,6 +116,15 @@ const char *uc_cg_state_reason(enum uc_cg_state st);
 /* The parent of rel ("a/b" -> "a", "a" -> ""); false for the root. */
 bool uc_cg_parent(const char *rel, char *parent, size_t n);
 
+/* A group's identity: its directory's inode number (on cgroupfs the
+ * cgroup's ID, never reused while the system runs). A group removed and made
+ * again under the same path is another group. 0, -ENOENT when it is gone. */
+int uc_cg_ident(const char *rel, unsigned long long *ident);
+
+/* The first process of rel's own (cgroup.procs: not its children's), 0 when
+ * it has none. 0 or -errno. */
+int uc_cg_first_proc(const char *rel, pid_t *pid);
+
 /* The child groups of rel (names, sorted). Free with uc_cg_free_names. */
 int uc_cg_children(const char *rel, char ***names, size_t *n);
 void uc_cg_free_names(char **names, size_t n);
@@ -175,5 +184,15 @@ int uc_cg_plan_enable_cpu_below(struct uc_plan *p, const char *rel, const char *
  * -EOPNOTSUPP (v1).
  */
 int uc_cg_plan_cpu(struct uc_plan *p, const char *rel, bool write_subtree, char *unit, size_t n);
+
+/*
+ * A group that p would give cpu in its cgroup.subtree_control while it has
+ * processes of its own (not the root): cpu is a threaded controller, so the
+ * kernel takes it and turns the group into a thread root ("domain threaded"
+ * in cgroup.type), whose processes then compete with its children. 1 with
+ * its path in rel and one of its processes in *pid, 0 when there is none,
+ * or -errno.
+ */
+int uc_cg_plan_thread_root(const struct uc_plan *p, char *rel, size_t n, pid_t *pid);
 
 #endif

@@ -612,6 +612,37 @@ const char *uc_cg_state_reason(enum uc_cg_state st)
 	return "?";
 }
 
+int uc_cg_ident(const char *rel, unsigned long long *ident)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int rc = cg_path(rel, NULL, path, sizeof(path));
+
+	if (rc)
+		return rc;
+	if (stat(path, &st) < 0)
+		return -errno;
+	*ident = (unsigned long long)st.st_ino;
+	return 0;
+}
+
+int uc_cg_first_proc(const char *rel, pid_t *pid)
+{
+	char path[PATH_MAX], buf[32];
+	ssize_t len;
+	int rc = cg_path(rel, "cgroup.procs", path, sizeof(path));
+
+	*pid = 0;
+	if (rc)
+		return rc;
+	len = uc_file_read_at(AT_FDCWD, path, buf, sizeof(buf), UC_READ_HEAD);
+	if (len < 0)
+		return (int)len;
+	buf[len] = '\0';
+	*pid = (pid_t)strtol(buf, NULL, 10);
+	return 0;
+}
+
 int uc_cg_children(const char *rel, char ***names, size_t *n)
 {
 	char path[PATH_MAX];
