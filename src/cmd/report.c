@@ -416,6 +416,26 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 
 #define ST(s) (1u << (s))
 
+/*
+ * A change's value in the JSON style of the listings: a number where it is
+ * one (capacity units as task show -J and system show -J, "default" as -1,
+ * a CPUWeight, null when unset), a flag as a boolean, a cgroup's percentage
+ * as the kernel's text ("40.00", "max": cgroup show -J's min and max).
+ */
+static void json_value(struct uc_json *j, const char *name, const struct uc_change *c, long v)
+{
+	char b[32];
+
+	if (c->attr == UC_ATTR_RESET_ON_FORK || c->attr == UC_ATTR_CPU_CONTROLLER)
+		uc_json_bool(j, name, v != 0);
+	else if (c->kind == UC_KIND_CGROUP)
+		uc_json_str(j, name, uc_change_value(c, v, b, sizeof(b)));
+	else if (c->kind == UC_KIND_SYSTEMD && v < 0)
+		uc_json_null(j, name);
+	else
+		uc_json_int(j, name, v);
+}
+
 static void json_change(struct uc_json *j, const struct uc_change *c, bool with_err)
 {
 	char b[256];
@@ -424,8 +444,8 @@ static void json_change(struct uc_json *j, const struct uc_change *c, bool with_
 	uc_json_str(j, "target", uc_change_target(c, b, sizeof(b)));
 	uc_json_str(j, "kind", uc_kind_name(c->kind));
 	uc_json_str(j, "attribute", uc_attr_name(c->kind, c->attr));
-	uc_json_str(j, "from", uc_change_value(c, c->from, b, sizeof(b)));
-	uc_json_str(j, "to", uc_change_value(c, c->to, b, sizeof(b)));
+	json_value(j, "from", c, c->from);
+	json_value(j, "to", c, c->to);
 	if (c->kind == UC_KIND_TASK) {
 		uc_json_int(j, "pid", c->pid);
 		uc_json_int(j, "tid", c->tid);
