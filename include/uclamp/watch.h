@@ -100,6 +100,9 @@ struct uc_watch_stats {
 	uint64_t identity_mismatch;	/* PID reused between event and write: not applied */
 	uint64_t skipped_rt;		/* real-time tasks left alone (no allow-rt rule) */
 	uint64_t given_up;		/* processes left alone after too many re-applies */
+	uint64_t rechecks;		/* periodic re-checks of the tracked processes */
+	/* tasks a re-check found changed back by another writer, and set again */
+	uint64_t drift_corrected;
 	uint64_t untracked;		/* matched but not tracked: table at its cap */
 	/* writes refused: would enable the fast path, no consent */
 	uint64_t refused;
@@ -151,8 +154,12 @@ struct uc_watch_opts {
 	enum uc_key_state key;
 	size_t max_tracked;		/* processes in the table; 0: default 65536 */
 	size_t queue_cap;		/* events; 0: default 4096 */
-	/* re-applies per minute before giving up; 0: default 5 */
+	/* re-applies per minute, and re-checks in a row that find a process changed
+	 * back, before giving up on it; 0: default 5 */
 	unsigned reapply_limit;
+	/* how often the tracked processes are checked for drift (their clamps set
+	 * back by another writer: no event says so); 0: never */
+	unsigned recheck_ms;
 	unsigned rescan_interval_ms;	/* minimum between rescans; 0: default 1000 */
 	/* another process holds the writers' lock this long: a warning; 0: 5000 */
 	unsigned lock_warn_ms;
@@ -205,6 +212,18 @@ long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms);
 /* Scan /proc and apply the rules to every process; clears dirty. Counts
  * one rescan per pending cause (or 'c' when none is pending). 0 or -errno. */
 int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms);
+
+/*
+ * Drift: no event says that another writer set a clamp back, so every
+ * recheck_ms the processes in the table (those a rule matched) are read and
+ * matched again, and what differs is written (counted in drift_corrected).
+ * One stat and one sched_getattr per thread of a tracked process: the cost
+ * is bounded by the table. A process found changed back at reapply_limit
+ * re-checks in a row is given up on, as one fought over by events is. -1:
+ * none due (off, a dry run, nothing tracked); else milliseconds until it is.
+ */
+long uc_watch_recheck_due(const struct uc_watch *w, uint64_t now_ms);
+void uc_watch_recheck(struct uc_watch *w, uint64_t now_ms);
 
 const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w);
 /* Count a reload that took (ok) or kept the old rules. One that did not

@@ -320,15 +320,19 @@ static void on_signal(struct loop *l)
 	}
 }
 
-/* Arm the one-shot timer for the nearest of: a pending rescan, a pending reload. */
+/* Arm the one-shot timer for the nearest of: a pending rescan, a re-check
+ * for drift, a pending reload. */
 static void arm_timer(struct loop *l)
 {
 	uint64_t now = uc_watch_now_ms();
 	long due = uc_watch_rescan_due(l->w, now), next = -1;
+	long recheck = uc_watch_recheck_due(l->w, now);
 	struct itimerspec its = { 0 };
 
 	if (due >= 0)
 		next = due;
+	if (recheck >= 0 && (next < 0 || recheck < next))
+		next = recheck;
 	if (l->reload_at) {
 		long r = l->reload_at > now ? (long)(l->reload_at - now) : 0;
 
@@ -366,6 +370,8 @@ static void maybe_rescan(struct loop *l)
 				      strerror(-rc));
 		notify_status(l);
 	}
+	if (uc_watch_recheck_due(l->w, now) == 0)
+		uc_watch_recheck(l->w, now);
 }
 
 static int setup(struct loop *l)
