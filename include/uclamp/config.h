@@ -226,4 +226,17 @@ struct uc_rule *uc_config_task_rules(const struct uc_config *c);
 /* All of it against the running system, in the order system, cgroups, tasks. */
 int uc_config_plan(struct uc_config *c, struct uc_plan *p);
 
+/* A [cgroup] value as the pct100 to write (UC_KEEP when not set; "default"
+ * is 0.00 for min, max for max). */
+int uc_conf_cg_pct(const struct uc_conf_value *v, bool is_max);
+/*
+ * One group, found by the caller at rel, brought to min/max (pct100 or
+ * UC_KEEP; the sections naming it merged by the caller, a later one winning
+ * per key) as apply plans it: 0 planned (p->n 0: it matches), 1 skipped (the
+ * reason in c->skips, under g), or the -errno of an error in c->errors. The
+ * watch daemon's step when a group appears.
+ */
+int uc_config_plan_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *rel,
+			 int min, int max, struct uc_plan *p);
+
 #endif

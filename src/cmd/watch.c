@@ -90,11 +90,27 @@ static void conf_err(void *data, const struct uc_conf_error *e)
 	watch_log(&c->log, &l);
 }
 
+/* A user or group of the files that this host lacks: the rules go on without it. */
+static void conf_skip(void *data, const struct uc_conf_skip *k)
+{
+	struct wctx *c = data;
+	char msg[512];
+	struct uc_watch_log l = {
+		.prio = LOG_WARNING, .msg = msg, .pid = -1, .tid = -1, .old_min = -1,
+		.old_max = -1, .new_min = -1, .new_max = -1, .file = k->loc.file,
+		.line = k->loc.line,
+	};
+
+	snprintf(msg, sizeof(msg), "skipped %s of [%s]: %s (until a reload finds it)", k->target,
+		 k->section, k->why);
+	watch_log(&c->log, &l);
+}
+
 static int load(void *data, struct uc_watch_ruleset *rs)
 {
 	struct wctx *c = data;
 
-	return uc_watch_rules_load(c->paths, c->npaths, rs, conf_err, c);
+	return uc_watch_rules_load(c->paths, c->npaths, rs, conf_err, conf_skip, c);
 }
 
 /*
@@ -254,9 +270,9 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 	default:
 		break;
 	}
-	if (!rs.nrules)
-		cli_warnx(ctl,
-			  "watch: no [tasks] rules yet: waiting for the configuration to change");
+	if (!rs.nrules && !(rs.config && rs.config->ncgroups))
+		cli_warnx(ctl, "watch: no [tasks] or [cgroup] sections yet: waiting for the "
+			  "configuration to change");
 	if (!c->npaths) {
 		lo.config_paths = defaults;
 		lo.nconfig = 2;

@@ -76,7 +76,7 @@ struct cg_want {
 	const struct uc_conf_cgroup *g;
 };
 
-static int cg_pct(const struct uc_conf_value *v, bool is_max)
+int uc_conf_cg_pct(const struct uc_conf_value *v, bool is_max)
 {
 	if (!v->set)
 		return UC_KEEP;
@@ -123,7 +123,12 @@ static int resolve_group(struct uc_config *c, const struct uc_cg_info *info,
 			   g->path, info->mount, rc == -ENOPKG ? "libsystemd" : "systemd");
 		return 1;
 	case ENOENT:
-		if (uc_sd_unit_name_ok(g->path))
+		/* systemd loads a unit that is not running only when asked */
+		if (uc_sd_unit_name_ok(g->path) &&
+		    !uc_sd_unit_future_cgroup(g->path, rel, n))
+			skip_group(c, g, "unit '%s' is not running: its cgroup appears when it "
+				   "starts (%s)", g->path, rel);
+		else if (uc_sd_unit_name_ok(g->path))
 			skip_group(c, g, "no cgroup '%s' under %s and no unit of that name loaded",
 				   g->path, info->mount);
 		else
@@ -198,6 +203,16 @@ static int plan_group(struct uc_config *c, struct uc_plan *p, const struct cg_wa
 	return rc;
 }
 
+int uc_config_plan_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *rel,
+			 int min, int max, struct uc_plan *p)
+{
+	struct cg_want w = { .min = min, .max = max, .g = g };
+
+	if ((size_t)snprintf(w.rel, sizeof(w.rel), "%s", rel) >= sizeof(w.rel))
+		return -ENAMETOOLONG;
+	return plan_group(c, p, &w);
+}
+
 /* [cgroup PATH]: resolves every path (uc_cg_resolve) first. */
 static int plan_cgroups(struct uc_config *c, struct uc_plan *p)
 {
@@ -238,9 +253,9 @@ static int plan_cgroups(struct uc_config *c, struct uc_plan *p)
 			w[n++].g = g;
 		}
 		if (g->min.set)
-			w[j].min = cg_pct(&g->min, false);
+			w[j].min = uc_conf_cg_pct(&g->min, false);
 		if (g->max.set)
-			w[j].max = cg_pct(&g->max, true);
+			w[j].max = uc_conf_cg_pct(&g->max, true);
 	}
 	for (size_t i = 0; i < n && !first; i++) {
 		rc = plan_group(c, p, &w[i]);

@@ -1117,3 +1117,91 @@ void uc_watch_recheck(struct uc_watch *w, uint64_t now_ms)
 	batch_end(w);
 	free(v);
 }
+
+/* ---- [cgroup] sections (for watch_groups.c) ---------------------------------- */
+
+void uc_watch_note_groups(struct uc_watch *w, size_t sections, size_t waiting)
+{
+	w->st.groups = sections;
+	w->st.groups_waiting = waiting;
+}
+
+/* One line per change: "cgroup.max 'x': max -> 40.00" with what and why. */
+static void log_group(const struct uc_watch *w, const struct uc_plan *p, const char *what,
+		      const char *reason, bool dry)
+{
+	char t[256], a[32], b[32];
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct uc_change *c = &p->v[i];
+
+		if (!dry && c->state != UC_CH_DONE)
+			continue;
+		uc_watch_logf(w, LOG_INFO, "%s%s %s: %s %s -> %s (%s)", dry ? "dry-run: would set " :
+			      "", what, uc_change_target(c, t, sizeof(t)),
+			      uc_attr_name(c->kind, c->attr), uc_change_value(c, c->from, a, sizeof(a)),
+			      uc_change_value(c, c->to, b, sizeof(b)), reason);
+	}
+}
+
+static void group_report(struct uc_watch *w, const struct uc_plan *p, const struct uc_report *rep,
+			 const char *what, const char *reason)
+{
+	if (rep->outcome == UC_RUN_REFUSED) {
+		w->st.refused++;
+		uc_watch_logf(w, LOG_ERR, "%s would enable the uclamp fast path and there is no "
+			      "consent%s: not applied", what, w->consent_withdrawn ?
+			      " (withdrawn by a reload that did not take)" : "");
+		return;
+	}
+	if (rep->targets[UC_CH_DONE]) {
+		if (rep->flips)
+			w->key = UC_KEY_ON;
+		w->st.groups_applied++;
+		log_group(w, p, what, reason, false);
+	}
+	if (rep->targets[UC_CH_GONE])
+		w->st.groups_gone++;
+	if (rep->targets[UC_CH_FAILED]) {
+		count_err(w, rep->first_err);
+		uc_watch_logf(w, LOG_WARNING, "%s: cannot set its clamps: %s", what,
+			      strerror(-rep->first_err));
+	}
+}
+
+int uc_watch_run_group(struct uc_watch *w, int (*plan)(struct uc_plan *p, void *data), void *data,
+		       const char *what, const char *reason)
+{
+	struct uc_run_opts ro = {
+		.mode = UC_EXEC_BEST_EFFORT, .yes = consent(w), .key_state = cached_key, .data = w,
+		.stop = w->stop,
+	};
+	struct uc_report rep;
+	struct uc_plan p;
+	int rc = 0;
+
+	/* the values it is planned from are read under the lock, as for tasks */
+	if (!w->o.dry_run && !batch_write(w)) {
+		w->batch = BATCH_OPEN;
+		return -EBUSY;
+	}
+	uc_plan_init(&p);
+	rc = plan(&p, data);
+	if (rc == 1) {
+		w->st.groups_skipped++;
+		rc = 0;
+	} else if (rc < 0) {
+		count_err(w, rc);
+	} else if (!p.n) {
+		w->st.groups_unchanged++;
+	} else if (w->o.dry_run) {
+		w->st.would_apply++;
+		log_group(w, &p, what, reason, true);
+	} else {
+		uc_plan_run(&p, &ro, &rep);
+		group_report(w, &p, &rep, what, reason);
+	}
+	uc_plan_free(&p);
+	batch_end(w);
+	return rc;
+}

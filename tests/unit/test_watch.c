@@ -882,7 +882,7 @@ static void test_load(void **state)
 
 	snprintf(path, sizeof(path), "%s/good.conf", root);
 	put("/good.conf", "[tasks a]\ncomm = x\nmax = 300\n");
-	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), 0);
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL, NULL), 0);
 	assert_int_equal(rs.nrules, 1);
 	assert_true(rs.sets_clamps);
 	assert_false(rs.allow_enable);	/* no consent in the file */
@@ -890,7 +890,7 @@ static void test_load(void **state)
 
 	put("/good.conf",
 	    "[fast-path]\nallow-enable = yes\n[tasks a]\ncomm = x\nreset-on-fork = yes\n");
-	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), 0);
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL, NULL), 0);
 	assert_true(rs.allow_enable);
 	assert_false(rs.sets_clamps);	/* a flag alone does not enable the fast path */
 	rs.ops->free(rs.rules);
@@ -898,7 +898,7 @@ static void test_load(void **state)
 	/* a bad value: refused, with its line */
 	put("/good.conf", "[tasks a]\ncomm = x\n\nmax = 5000\n");
 	nerr = 0;
-	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), -EINVAL);
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL, NULL), -EINVAL);
 	assert_int_equal(nerr, 1);
 	assert_int_equal(errline, 4);
 	assert_null(rs.ops);
@@ -919,7 +919,7 @@ static void test_match_seen(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/m.conf", root);
 	put("/m.conf", "[tasks a]\ncomm = p900\nmax = 300\n");
-	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), 0);
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL, NULL), 0);
 	add_proc(900, (pid_t[]){ 900 }, 1, 1);
 	put("/proc/900/comm", "p900\n");
 	task(900)->sched_util_max = 700;
@@ -946,7 +946,7 @@ static void test_reload_keeps_rules(void **state)
 
 	snprintf(path, sizeof(path), "%s/bad.conf", root);
 	put("/bad.conf", "[tasks a]\nmax = 300\n");	/* no selector */
-	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), -EINVAL);
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL, NULL), -EINVAL);
 	assert_int_equal(uc_watch_stats(w)->generation, 1);
 	assert_ptr_equal(uc_watch_rules(w)->ops, &fake_ops);
 	add_proc(700, t, 1, 1);
