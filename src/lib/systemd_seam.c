@@ -2,9 +2,10 @@
  * The CLI tests' stand-in for systemd's bus (uclamp/systemd.h), built like
  * sysroot_seam.c: in the test build only, where $UCLAMPCTL_TEST_SYSTEMD
  * names a file of units, one a line: "UNIT CGROUP WEIGHT [SLICE]" (CGROUP
- * "-": not running; WEIGHT "-": unset; SLICE: system.slice when not given). Each SetUnitProperties is appended to
- * FILE.calls and played as systemd does it on the fake cgroupfs: cpu in the
- * subtree_control of every parent, the group's cpu.uclamp files created.
+ * "-": not running; WEIGHT "-": unset; SLICE: system.slice when not
+ * given). Each SetUnitProperties is appended to FILE.calls and played as
+ * systemd does it on the fake cgroupfs: cpu in the subtree_control of every
+ * parent, the group's cpu.uclamp files created.
  */
 #include <errno.h>
 #include <limits.h>
