@@ -85,7 +85,7 @@ expect_no_out 'sched_util_clamp|cpu\.uclamp\.min|python3'
 expect_rc 0 uclampctl apply "${C[@]}" -J
 expect_out '"changed": true'
 expect_out '"target": "apptest", "kind": "cgroup", "attribute": "cpu.uclamp.max", "from": "50.00", "to": "80.00"'
-expect_out "\"attribute\": \"util_max\", \"from\": \"900\", \"to\": \"300\", \"pid\": $P"
+expect_out "\"attribute\": \"util_max\", \"from\": 900, \"to\": 300, \"pid\": $P"
 check "repaired" test "$(cat $CG/apptest/cpu.uclamp.max) $(tclamp $P)" = "80.00 0 300"
 expect_rc 0 uclampctl apply "${C[@]}" --check
 
