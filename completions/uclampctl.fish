@@ -233,6 +233,8 @@ complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch sta
 complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -s y -l yes -d 'consent to enabling the fast path'
 complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l foreground -d 'stay in the foreground'
 complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l oneshot -d 'apply once and exit'
+complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l recheck -x -d 'check the matched processes for drift this often (seconds)'
+complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l idle-without-uclamp -d 'without uclamp: stay running idle'
 complete -c uclampctl -n '__uclampctl_in watch' -l socket -r -F -d 'the status socket'
 complete -c uclampctl -n '__uclampctl_in watch status' -s J -l json -d 'JSON output'
 complete -c uclampctl -n '__uclampctl_in watch status' -l format -x -a 'text json prometheus' -d 'output format'

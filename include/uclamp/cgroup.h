@@ -111,14 +111,20 @@ enum uc_cg_state {
 };
 /* -ENOENT when the group does not exist. */
 int uc_cg_state(const char *rel, enum uc_cg_state *st);
-/* The group directory's inode: its identity (a group removed and made again
- * under the same path has another; cgroup2 numbers are not reused while the
- * system runs). 0 or -errno. */
-int uc_cg_ino(const char *rel, uint64_t *ino);
 const char *uc_cg_state_reason(enum uc_cg_state st);
 
 /* The parent of rel ("a/b" -> "a", "a" -> ""); false for the root. */
 bool uc_cg_parent(const char *rel, char *parent, size_t n);
+
+/* A group's identity: its directory's inode number (on cgroupfs the
+ * cgroup's ID, never reused while the system runs). A group removed and made
+ * again under the same path is another group. 0, -ENOENT when it is gone,
+ * -ENOTDIR when the name is not a group. */
+int uc_cg_ident(const char *rel, unsigned long long *ident);
+
+/* The first process of rel's own (cgroup.procs: not its children's), 0 when
+ * it has none. 0 or -errno. */
+int uc_cg_first_proc(const char *rel, pid_t *pid);
 
 /* The child groups of rel (names, sorted). Free with uc_cg_free_names. */
 int uc_cg_children(const char *rel, char ***names, size_t *n);
@@ -179,5 +185,15 @@ int uc_cg_plan_enable_cpu_below(struct uc_plan *p, const char *rel, const char *
  * -EOPNOTSUPP (v1).
  */
 int uc_cg_plan_cpu(struct uc_plan *p, const char *rel, bool write_subtree, char *unit, size_t n);
+
+/*
+ * A group that p would give cpu in its cgroup.subtree_control while it has
+ * processes of its own (not the root): cpu is a threaded controller, so the
+ * kernel takes it and turns the group into a thread root ("domain threaded"
+ * in cgroup.type), whose processes then compete with its children. 1 with
+ * its path in rel and one of its processes in *pid, 0 when there is none,
+ * or -errno.
+ */
+int uc_cg_plan_thread_root(const struct uc_plan *p, char *rel, size_t n, pid_t *pid);
 
 #endif

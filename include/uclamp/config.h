@@ -85,6 +85,11 @@ struct uc_conf_tasks {
 	struct uc_conf_loc priority_loc;
 	/* written, valid or not (no cascading "missing" errors) */
 	bool had_selector, had_setting;
+	/* by uc_sel_defs row: the users or groups this host does not know
+	 * (uc_sel_set_known), NULL when none; where every one is unknown the
+	 * section matches no task (its rule is off) */
+	char *unknown[UC_SEL_MAX];
+	bool off;
 };
 
 struct uc_conf_error {
@@ -96,6 +101,23 @@ struct uc_conf_error {
 };
 
 #define UC_CONF_MAX_ERRORS 100	/* kept; more are only counted */
+
+/*
+ * A target the configuration names that a run leaves alone while it applies
+ * the rest: a group that does not exist (yet), a unit that is not running, a
+ * user not on this host, a task whose own clamps conflict with its section's.
+ * Not an error: the host is as it is. Nothing is planned for it, so nothing
+ * is written and the fast path is never asked about for it.
+ */
+struct uc_conf_skip {
+	struct uc_conf_loc loc;	/* the section (its header) or key */
+	char *section;		/* "cgroup nginx.service", "tasks build" */
+	char *target;		/* "nginx.service", "user 'ghost'", "pid 12 tid 12 (cc1)" */
+	pid_t pid, tid;		/* a task's, else 0 */
+	char *why;
+};
+
+#define UC_CONF_MAX_SKIPS 100	/* kept; more are only counted */
 
 struct uc_config {
 	struct uc_conf_bool allow_enable;		/* [fast-path] */
@@ -109,6 +131,11 @@ struct uc_config {
 	struct uc_conf_error *errors;
 	size_t nerrors;		/* kept (at most UC_CONF_MAX_ERRORS) */
 	size_t nerrors_total;	/* found */
+	struct uc_conf_skip *skips;
+	size_t nskips;		/* kept (at most UC_CONF_MAX_SKIPS) */
+	size_t nskips_total;	/* found */
+	/* those found by uc_config_validate (users, groups): a plan keeps them */
+	size_t nskips_load, nskips_load_total;
 };
 
 void uc_config_init(struct uc_config *c);
@@ -137,8 +164,17 @@ size_t uc_config_validate(struct uc_config *c);
 /* A [system] clamp's capacity value for comparisons: "default" is 1024. */
 int uc_conf_sys_util(const struct uc_value *v);
 
-/* Sort the errors by file order, then line (stable). */
+/* Sort the errors, and the skips, by file order, then line (stable). */
 void uc_config_sort_errors(struct uc_config *c);
+
+/* Record a skipped target (printf-style reason); pid/tid 0 when not a task.
+ * -ENOMEM or 0. */
+int uc_config_skip(struct uc_config *c, const struct uc_conf_loc *loc, const char *section,
+		   const char *target, pid_t pid, pid_t tid, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+/* Drop the skips a plan recorded; those of uc_config_validate stay. */
+void uc_config_skips_reset(struct uc_config *c);
 
 /* Record a file's name in c->files (errors point there). NULL: no memory. */
 const char *uc_config_add_file(struct uc_config *c, const char *name);
@@ -167,14 +203,18 @@ int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *
 		      const char *value, const struct uc_conf_loc *loc);
 /* "comm, user, ... or exclude": every key, for hints. */
 const char *uc_conf_tasks_keys(char *buf, size_t n);
-void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t);
+void uc_conf_tasks_validate(struct uc_config *c, struct uc_conf_tasks *t);
 
 /*
- * Plans. Each adds only the values that differ from the current state; a
- * problem (a value the host cannot take, a missing cgroup, no kernel
- * support) goes to c->errors with the key's file:line, and the function
- * returns the first one's -errno. The caller must not run a plan when this
- * fails.
+ * Plans. Each adds only the values that differ from the current state. A
+ * target that is not there or cannot take the values (a missing group, a
+ * unit not running, a task whose own clamps conflict) is skipped: recorded
+ * in c->skips (each plan starts from those of uc_config_validate), nothing
+ * planned for it. A problem with the configuration or the whole host (a
+ * [system] value the host cannot take, a path outside the hierarchy, no
+ * kernel support) goes to c->errors with the key's file:line, and the
+ * function returns the first one's -errno. The caller must not run a plan
+ * when this fails.
  */
 /* [system] against a given current state. */
 int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur,
@@ -185,5 +225,18 @@ int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cu
 struct uc_rule *uc_config_task_rules(const struct uc_config *c);
 /* All of it against the running system, in the order system, cgroups, tasks. */
 int uc_config_plan(struct uc_config *c, struct uc_plan *p);
+
+/* A [cgroup] value as the pct100 to write (UC_KEEP when not set; "default"
+ * is 0.00 for min, max for max). */
+int uc_conf_cg_pct(const struct uc_conf_value *v, bool is_max);
+/*
+ * One group, found by the caller at rel, brought to min/max (pct100 or
+ * UC_KEEP; the sections naming it merged by the caller, a later one winning
+ * per key) as apply plans it: 0 planned (p->n 0: it matches), 1 skipped (the
+ * reason in c->skips, under g), or the -errno of an error in c->errors. The
+ * watch daemon's step when a group appears.
+ */
+int uc_config_plan_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *rel,
+			 int min, int max, struct uc_plan *p);
 
 #endif

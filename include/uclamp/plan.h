@@ -67,7 +67,8 @@ struct uc_change {
 	/*
 	 * tasks: identity, the start time of the process (PID) read while
 	 * planning; 0 = unknown. A thread is its process's as long as
-	 * tgkill(PID, TID, 0) finds it there.
+	 * tgkill(PID, TID, 0) finds it there. cgroups: the group's identity
+	 * (uc_cg_ident) read while planning; 0 = not checked.
 	 */
 	unsigned long long start;
 	/* tasks/sysctls: capacity units (to may be UC_RESET); cgroups: pct100; flags: 0/1 */

@@ -41,6 +41,9 @@ struct uc_exec_ops {
 	int (*task_start)(pid_t pid, pid_t tid, unsigned long long *start);
 	/* Is TID still a thread of process PID? 0, or -ESRCH. NULL: not checked. */
 	int (*task_member)(pid_t pid, pid_t tid);
+	/* A group's identity now (uc_cg_ident); -ENOENT when it is gone. NULL:
+	 * not checked. */
+	int (*cgroup_ident)(const char *path, unsigned long long *ident);
 	/* Could this change's file be written (no write made)? 0 or -errno. Not for tasks. */
 	int (*writable)(const struct uc_change *c);
 };
@@ -65,7 +68,10 @@ struct uc_exec_report {
  * (err -ESTALE). The identity is the process's start time, read once for
  * each run of consecutive changes of one process (not once per thread: that
  * read costs ten times a thread's write), and for a thread, right before its
- * write, that it is still a thread of that process (task_member).
+ * write, that it is still a thread of that process (task_member). A cgroup
+ * change is checked the same way right before its write (cgroup_ident): a
+ * group removed since planning is gone, one made again under its path is
+ * another group (-ESTALE), neither is written.
  */
 int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
 		    volatile sig_atomic_t *stop, struct uc_exec_report *r);

@@ -111,6 +111,8 @@ struct uc_rule {
 	bool kthreads;			/* also kernel threads, skipped otherwise */
 	/* leave matched tasks alone (lower or equal priority) */
 	bool exclude;
+	/* matches no task: a section whose every user (or group) is unknown here */
+	bool off;
 	int priority;			/* higher wins */
 	/* settings: UC_KEEP = not set */
 	int min, max;			/* 0..1024 or UC_RESET */
@@ -124,8 +126,10 @@ enum uc_rule_attr { UC_RA_MIN, UC_RA_MAX, UC_RA_RESET_ON_FORK, UC_RA_N };
 struct uc_rules {
 	const struct uc_rule *v;	/* the caller's array, kept as is */
 	size_t n;
-	/* priority high to low, excludes first, later first */
+	/* priority high to low, excludes first, later first; rules that are off
+	 * are left out */
 	size_t *order;
+	size_t norder;
 	/*
 	 * UC_PF_* any rule can ask for (e.g. the daemon subscribes to the
 	 * events that change them)

@@ -63,6 +63,17 @@ const char *uc_sel_keys(char *buf, size_t n);
 int uc_sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *text, bool append,
 	       char *err, size_t n);
 
+/*
+ * The configuration's setter: uc_sel_set (the list replaces the rule's),
+ * except that a user or group name this host does not know is left out and
+ * named in unknown (", "-separated; "" when every name is known) instead of
+ * being an error: a fleet's file names users only some hosts have. When no
+ * name is known the list is left empty, which selects every task: the
+ * caller must then turn the rule off (uc_rule.off).
+ */
+int uc_sel_set_known(struct uc_rule *r, const struct uc_sel_def *d, const char *text,
+		     char *unknown, size_t un, char *err, size_t n);
+
 /* Free what uc_sel_set allocated in r, and empty it. */
 void uc_sel_free(struct uc_rule *r);
 

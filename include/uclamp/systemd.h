@@ -55,9 +55,22 @@ struct uc_sd_ops {
 	int (*cpu_weight)(const char *unit, long *weight);
 	/* SetUnitProperties(unit, runtime = true, CPUWeight = weight). */
 	int (*set_cpu_weight)(const char *unit, long weight);
+	/* The unit's Slice property ("system.slice"), loading the unit first
+	 * (LoadUnit: a unit not running may not be loaded); -ENOENT when it
+	 * has no unit file (LoadState other than "loaded"). */
+	int (*unit_slice)(const char *unit, char *slice, size_t n);
 };
 
 int uc_sd_unit_cgroup(const char *unit, char *cg, size_t n);
+/*
+ * Where the cgroup of a unit that is not running will be once it starts,
+ * relative to the hierarchy: its slice's group and its own name
+ * ("system.slice/nginx.service"); a slice's own group from its name
+ * ("a-b.slice" is "a.slice/a-b.slice", "-.slice" the root), no bus needed.
+ * (systemd escapes a few names, e.g. "cpu.service" becomes "_cpu.service";
+ * those are not found.) Bus errors as above.
+ */
+int uc_sd_unit_future_cgroup(const char *unit, char *rel, size_t n);
 int uc_sd_cpu_weight(const char *unit, long *weight);
 int uc_sd_set_cpu_weight(const char *unit, long weight);
 

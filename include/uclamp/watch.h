@@ -1,6 +1,7 @@
 /*
  * The rules daemon's core ('uclampctl watch'): keeps the [tasks] rules true
- * for processes that start later. It is fed decoded proc events
+ * for processes that start later, and applies a [cgroup] section when its
+ * group appears (watch_groups.c). It is fed decoded proc events
  * (procevents.h) and never reads the socket itself, so tests drive it with
  * synthetic events against a fake /proc (sysroot) and scripted syscalls.
  *
@@ -51,10 +52,15 @@ struct uc_watch_rules_ops {
 	void (*free)(void *rules);
 };
 
+struct uc_config;
+
 struct uc_watch_ruleset {
 	const struct uc_watch_rules_ops *ops;
 	void *rules;
 	size_t nrules;
+	/* the configuration the rules came from, owned by them: its [cgroup]
+	 * sections are watch_groups.c's (NULL: none) */
+	struct uc_config *config;
 	bool sets_clamps;	/* some rule writes a clamp: would enable the fast path */
 	bool allow_enable;	/* [fast-path] allow-enable = yes in the config */
 	uint32_t events;	/* events beyond EXEC/COMM/EXIT the rules need (FORK, UID, GID) */
@@ -100,9 +106,17 @@ struct uc_watch_stats {
 	uint64_t identity_mismatch;	/* PID reused between event and write: not applied */
 	uint64_t skipped_rt;		/* real-time tasks left alone (no allow-rt rule) */
 	uint64_t given_up;		/* processes left alone after too many re-applies */
+	uint64_t rechecks;		/* periodic re-checks of the tracked processes */
+	/* tasks a re-check found changed back by another writer, and set again */
+	uint64_t drift_corrected;
 	uint64_t untracked;		/* matched but not tracked: table at its cap */
 	/* writes refused: would enable the fast path, no consent */
 	uint64_t refused;
+	/* [cgroup] sections: how many, how many wait for their group now
+	 * (gauges); groups written, found right, gone before the write,
+	 * skipped (cannot take the values: cpu cannot be enabled, ...) */
+	uint64_t groups, groups_waiting;
+	uint64_t groups_applied, groups_unchanged, groups_gone, groups_skipped;
 	uint64_t reloads, reload_failures;
 	/* reloads that did not take and so withdrew the rules' allow-enable */
 	uint64_t consent_withdrawn;
@@ -151,8 +165,12 @@ struct uc_watch_opts {
 	enum uc_key_state key;
 	size_t max_tracked;		/* processes in the table; 0: default 65536 */
 	size_t queue_cap;		/* events; 0: default 4096 */
-	/* re-applies per minute before giving up; 0: default 5 */
+	/* re-applies per minute, and re-checks in a row that find a process changed
+	 * back, before giving up on it; 0: default 5 */
 	unsigned reapply_limit;
+	/* how often the tracked processes are checked for drift (their clamps set
+	 * back by another writer: no event says so); 0: never */
+	unsigned recheck_ms;
 	unsigned rescan_interval_ms;	/* minimum between rescans; 0: default 1000 */
 	/* another process holds the writers' lock this long: a warning; 0: 5000 */
 	unsigned lock_warn_ms;
@@ -206,6 +224,18 @@ long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms);
  * one rescan per pending cause (or 'c' when none is pending). 0 or -errno. */
 int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms);
 
+/*
+ * Drift: no event says that another writer set a clamp back, so every
+ * recheck_ms the processes in the table (those a rule matched) are read and
+ * matched again, and what differs is written (counted in drift_corrected).
+ * One stat and one sched_getattr per thread of a tracked process: the cost
+ * is bounded by the table. A process found changed back at reapply_limit
+ * re-checks in a row is given up on, as one fought over by events is. -1:
+ * none due (off, a dry run, nothing tracked); else milliseconds until it is.
+ */
+long uc_watch_recheck_due(const struct uc_watch *w, uint64_t now_ms);
+void uc_watch_recheck(struct uc_watch *w, uint64_t now_ms);
+
 const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w);
 /* Count a reload that took (ok) or kept the old rules. One that did not
  * take withdraws the running rules' allow-enable (--yes stays): no write
@@ -220,20 +250,62 @@ void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
 uint64_t uc_watch_now_ms(void);	/* CLOCK_MONOTONIC */
 
 
+/*
+ * For watch_groups.c: one group's plan, made by plan() (0 planned, 1
+ * skipped: say why through the log, or -errno) under the writers' lock
+ * (taken without waiting: -EBUSY when another writer holds it, retry later)
+ * and run through the guard with the daemon's consent, best effort; what
+ * (e.g. "[cgroup nginx.service]") and reason ("appeared") go to the log.
+ * Counted in groups_*, refused, errors. 0 or -errno.
+ */
+int uc_watch_run_group(struct uc_watch *w, int (*plan)(struct uc_plan *p, void *data), void *data,
+		       const char *what, const char *reason);
+/* The [cgroup] gauges: sections, and those waiting for their group. */
+void uc_watch_note_groups(struct uc_watch *w, size_t sections, size_t waiting);
+
+/* ---- [cgroup] sections whose group appears later (watch_groups.c) ---------- */
+
+/*
+ * Each [cgroup] section of the rules' configuration is applied when its
+ * group appears, and again whenever it is made anew (a restarted service
+ * gets a new group with the defaults; the executor writes only the group it
+ * planned, uc_cg_ident). inotify, bounded: one watch on the directory each
+ * section waits in (its group's parent, or the deepest ancestor there is),
+ * never a recursive one. A unit name resolves through systemd: a running
+ * unit's group, else where it will be (uc_sd_unit_future_cgroup).
+ */
+struct uc_watch_groups;
+
+/* The sections of w's rules (none: *out NULL, 0). Nothing is read yet. */
+int uc_watch_groups_new(struct uc_watch *w, struct uc_watch_groups **out);
+void uc_watch_groups_free(struct uc_watch_groups *g);
+int uc_watch_groups_fd(const struct uc_watch_groups *g);	/* for epoll; -1: none */
+/* Resolve, watch and apply every section (start, reload, a lost event). */
+void uc_watch_groups_sync(struct uc_watch_groups *g, const char *reason);
+/* The inotify fd is readable: apply the sections whose group appeared. */
+void uc_watch_groups_event(struct uc_watch_groups *g);
+/* -1: nothing to retry; else ms until the retry of sections a held lock put off. */
+long uc_watch_groups_due(const struct uc_watch_groups *g, uint64_t now_ms);
+void uc_watch_groups_retry(struct uc_watch_groups *g, uint64_t now_ms);
+
 /* ---- the rules from the configuration (watch_rules.c) --------------------- */
 
 #define UC_WATCH_MAX_RULES 1024
 
 struct uc_conf_error;
+struct uc_conf_skip;
 typedef void (*uc_watch_conf_err_fn)(void *data, const struct uc_conf_error *e);
+typedef void (*uc_watch_conf_skip_fn)(void *data, const struct uc_conf_skip *k);
 
 /* Load the configuration (paths, or the default locations when n == 0),
  * validate it fully and compile its [tasks] sections into a rule set
- * (at most UC_WATCH_MAX_RULES). Returns 0, or -EINVAL after calling err
- * once per problem (file:line),
- * or -ENOMEM. Nothing of a failed load is kept. */
+ * (at most UC_WATCH_MAX_RULES), its [cgroup] sections kept for
+ * watch_groups.c (rs->config). Returns 0 after calling skip (may be NULL)
+ * once per target the files name that this host lacks (a user), or -EINVAL
+ * after calling err once per problem (file:line), or -ENOMEM. Nothing of a
+ * failed load is kept. */
 int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_ruleset *out,
-			uc_watch_conf_err_fn err, void *data);
+			uc_watch_conf_err_fn err, uc_watch_conf_skip_fn skip, void *data);
 
 /* ---- the event loop (watch_loop.c) ---------------------------------------- */
 

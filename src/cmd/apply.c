@@ -26,8 +26,12 @@ static void usage(void)
 		"Make this host's clamps match the declarative configuration:\n"
 		" %s and %s/*.conf\n"
 		"(name order; a later file wins per key). See uclampctl.conf(5).\n"
-		"Only values that differ are written, so a second run changes nothing.\n"
+		"Only values that differ are written, so a second run changes nothing;\n"
+		"a value the configuration does not set is left alone.\n"
 		"Every file is checked first: one error anywhere and nothing is changed.\n"
+		"A target that is not there (a group not created yet, a unit not running,\n"
+		"a user not on this host) or cannot take the values (a task's own clamps\n"
+		"conflict) is skipped, named on one line, and the rest is applied.\n"
 		"If a write fails, the changes already made are undone.\n"
 		"Consent to enabling the uclamp fast path comes from 'allow-enable = yes'\n"
 		"in [fast-path], from --yes, or from the answer at the prompt.\n"
@@ -45,11 +49,35 @@ static void usage(void)
 		"undone) or --check found differences, 2 an error in the configuration\n"
 		"(file:line) or a value this host cannot take, 3 refused (would enable the\n"
 		"uclamp fast path without consent), 4 the kernel lacks the uclamp part a\n"
-		"section needs.\n",
+		"section needs, 5 applied (or matching), but some targets were skipped.\n",
 		UC_CONFIG_FILE, UC_CONFIG_DIR);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
+
+/* The targets left alone: where, which, why (and a task's IDs). */
+static void json_skips(struct uc_json *j, const struct uc_config *cfg)
+{
+	uc_json_open(j, "skipped", '[', false);
+	for (size_t i = 0; cfg && i < cfg->nskips; i++) {
+		const struct uc_conf_skip *k = &cfg->skips[i];
+
+		uc_json_open(j, NULL, '{', true);
+		uc_json_str(j, "file", k->loc.file);
+		uc_json_int(j, "line", k->loc.line);
+		uc_json_str(j, "section", k->section);
+		uc_json_str(j, "target", k->target);
+		if (k->pid) {
+			uc_json_int(j, "pid", k->pid);
+			uc_json_int(j, "tid", k->tid);
+		}
+		uc_json_str(j, "reason", k->why);
+		uc_json_close(j, '}');
+	}
+	uc_json_close(j, ']');
+	/* more than were kept: counted */
+	uc_json_int(j, "skipped_total", cfg ? (long long)cfg->nskips_total : 0);
+}
 
 /* The report (empty when nothing was planned), then the config's own members. */
 static void json_result(const struct cli_ctl *ctl, const struct uc_report *r, const char *mode,
@@ -79,6 +107,7 @@ static void json_result(const struct cli_ctl *ctl, const struct uc_report *r, co
 	if (error)
 		uc_json_str(&j, NULL, error);
 	uc_json_close(&j, ']');
+	json_skips(&j, cfg);
 	uc_json_close(&j, '}');
 	fputc('\n', stdout);
 	fflush(stdout);
@@ -114,6 +143,26 @@ static void print_errors(const struct uc_config *cfg)
 		fprintf(stderr, "uclampctl: ... and %zu more\n", cfg->nerrors_total - cfg->nerrors);
 }
 
+/* One line per target left alone: "file:line: skipped [cgroup x]: why". */
+static void print_skips(const struct cli_ctl *ctl, const struct uc_config *cfg)
+{
+	if (ctl->quiet || !cfg->nskips_total)
+		return;
+	fflush(stdout);
+	for (size_t i = 0; i < cfg->nskips; i++) {
+		const struct uc_conf_skip *k = &cfg->skips[i];
+		/* a cgroup's section names its target already */
+		bool named = !strncmp(k->section, "cgroup ", 7);
+
+		/* escaped: a task's name, a path */
+		cli_line(stderr, "%s:%d: skipped %s%s[%s]: %s", k->loc.file, k->loc.line,
+			 named ? "" : k->target, named ? "" : " of ", k->section, k->why);
+	}
+	if (cfg->nskips_total > cfg->nskips)
+		fprintf(stderr, "uclampctl: ... and %zu more skipped\n",
+			cfg->nskips_total - cfg->nskips);
+}
+
 /* The exit code for the errors: no kernel support first, then bad input. */
 static int errors_exit(const struct uc_config *cfg)
 {
@@ -126,6 +175,14 @@ static int errors_exit(const struct uc_config *cfg)
 			inval = true;
 	}
 	return inval ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+}
+
+static bool first_sys_set(const struct uc_config *cfg)
+{
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
+		if (cfg->sys[i].set)
+			return true;
+	return false;
 }
 
 static void oom(void)
@@ -169,6 +226,28 @@ static int config_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass,
 	return rc;
 }
 
+/*
+ * --check found nothing to change: say what was compared, and what is not
+ * (apply manages only what the configuration sets, so a value removed from
+ * it is not looked at, nor put back).
+ */
+static void check_matches(const struct cli_ctl *ctl, const struct uc_plan *plan,
+			  const struct uc_config *cfg)
+{
+	if (cfg->nskips_total)
+		cli_info(ctl, "no differences in what could be checked: %zu value(s) match, "
+			 "%zu target(s) skipped (above)", plan->unchanged, cfg->nskips_total);
+	else if (!plan->unchanged && !cfg->ncgroups && !first_sys_set(cfg))
+		cli_info(ctl, "no differences: %s (0 value(s) checked)", cfg->ntasks ?
+			 "no running task matches a [tasks] section" :
+			 "the configuration sets nothing");
+	else
+		cli_info(ctl, "no differences: the host matches the configuration "
+			 "(%zu value(s) checked)", plan->unchanged);
+	cli_info(ctl, "not checked: values the configuration does not set (apply leaves "
+		 "them alone, also one removed from it; see uclampctl.conf(5))");
+}
+
 static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, bool json,
 	       struct uc_config *cfg)
 {
@@ -191,15 +270,18 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 	if (rc)
 		return rc;
 	rc = cli_report_exit(&r);
+	/* a run that did what it could: say that it skipped some */
+	if (rc == CLI_EXIT_OK && cfg->nskips_total)
+		rc = CLI_EXIT_SKIPPED;
+	print_skips(ctl, cfg);
 	if (mode == MODE_CHECK) {
-		rc = plan->n ? CLI_EXIT_FAIL : CLI_EXIT_OK;
-		if (json) {
+		if (plan->n)
+			rc = CLI_EXIT_FAIL;
+		if (json)
 			json_result(ctl, &r, mode_names[mode], cfg, NULL);
-		} else if (!plan->n) {
-			cli_info(ctl, "no differences: the host matches the "
-				 "configuration (%zu value(s) checked)",
-				 plan->unchanged);
-		} else if (!ctl->quiet) {
+		else if (!plan->n)
+			check_matches(ctl, plan, cfg);
+		else if (!ctl->quiet) {
 			printf("the host differs from the configuration:\n");
 			cli_print_plan(plan, stdout);
 		}
@@ -208,6 +290,12 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 	cli_report_guard(ctl, &r);
 	if (!json) {
 		cli_report_text(ctl, &r);
+		if (cfg->nskips_total && r.outcome != UC_RUN_REFUSED &&
+		    r.outcome != UC_RUN_NOT_CONFIRMED)
+			cli_warnx(ctl, "%zu target(s) skipped (named above), not in the plan: %s",
+				  cfg->nskips_total, r.outcome == UC_RUN_DRY ? "the rest would be applied"
+				  : r.outcome == UC_RUN_NOTHING ? "the rest matches"
+				  : "the rest was applied");
 		return rc;
 	}
 	if (r.outcome == UC_RUN_REFUSED)

@@ -43,13 +43,34 @@ static const struct uc_cg_info *layout_or_exit(const struct cli_ctl *ctl)
 	return &info;
 }
 
-/* A user path or unit name to rel, or exit 2 naming it and what is wrong. */
+/* A target that is not there (as a PID that does not exist for 'task'):
+ * one line, exit 1, not a usage error (exit 2 is for names that can never
+ * be right). */
+static noreturn void missing(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static noreturn void missing(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	va_start(ap, fmt);
+	cli_vline(stderr, "uclampctl: ", fmt, ap);
+	va_end(ap);
+	exit(CLI_EXIT_FAIL);
+}
+
+/*
+ * A user path or unit name to rel: "/" is the root (as show names it). A
+ * group or unit that does not exist is exit 1; a name that can never be one
+ * (outside the hierarchy, not a directory, too long) exit 2.
+ */
 static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *info,
 			    const char *path, char *rel, size_t n)
 {
-	int rc = uc_cg_resolve_name(info, path, rel, n);
+	int rc = path[strspn(path, "/")] ? uc_cg_resolve_name(info, path, rel, n) : 0;
 	bool unit = uc_sd_unit_name_ok(path);
 
+	if (!path[strspn(path, "/")] && n)
+		rel[0] = '\0';
 	switch (-rc) {
 	case 0:
 		return;
@@ -63,22 +84,19 @@ static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *
 				path, info->mount);
 	case ENOENT:
 		if (unit)
-			cli_usage_error(ctl, "no cgroup '%s' under %s and no unit of that name "
-					"loaded (systemctl list-units '%s')", path, info->mount,
-					path);
-		cli_usage_error(ctl, "no cgroup '%s' under %s", path, info->mount);
+			missing("no cgroup '%s' under %s and no unit of that name loaded "
+				"(systemctl list-units '%s')", path, info->mount, path);
+		missing("no cgroup '%s' under %s", path, info->mount);
 	case ENOMEDIUM:
-		cli_usage_error(ctl, "unit '%s' has no cgroup: it is not running (systemctl "
-				"start %s)", path, path);
+		missing("unit '%s' has no cgroup: it is not running (systemctl start %s)", path,
+			path);
 	case EHOSTDOWN:
-		cli_usage_error(ctl, "no cgroup '%s' under %s, and no systemd (not PID 1) to "
-				"resolve it as a unit name: give the cgroup path", path,
-				info->mount);
+		missing("no cgroup '%s' under %s, and no systemd (not PID 1) to resolve it as a "
+			"unit name: give the cgroup path", path, info->mount);
 	case ENOPKG:
-		cli_usage_error(ctl, "no cgroup '%s' under %s; a unit name needs libsystemd "
-				"(libsystemd.so.0 missing, or built without it): give the cgroup "
-				"path (systemctl show -p ControlGroup --value %s)", path,
-				info->mount, path);
+		missing("no cgroup '%s' under %s; a unit name needs libsystemd (libsystemd.so.0 "
+			"missing, or built without it): give the cgroup path (systemctl show -p "
+			"ControlGroup --value %s)", path, info->mount, path);
 	case ENOTDIR:
 		cli_usage_error(ctl, "'%s' is not a cgroup (not a directory under %s)", path,
 				info->mount);
@@ -430,6 +448,32 @@ static int cpu_off_error(const char *rel, const char *parent, const char *unit, 
 	return CLI_EXIT_FAIL;
 }
 
+/*
+ * --enable-cpu in a group that has processes of its own: the kernel would
+ * take it and make the group a thread root ("domain threaded"), its
+ * processes then competing with its children. Refused before anything is
+ * written, naming the group and a process to move.
+ */
+static int thread_root_error(const struct uc_plan *plan)
+{
+	char grp[PATH_MAX];
+	pid_t pid;
+	int rc = uc_cg_plan_thread_root(plan, grp, sizeof(grp), &pid);
+
+	if (!rc)
+		return 0;
+	if (rc < 0) {
+		cli_errx("cannot read the processes of the groups to enable cpu in: %s",
+			 strerror(-rc));
+		return CLI_EXIT_FAIL;
+	}
+	cli_errx("refused: '%s' has processes of its own (PID %d ...): enabling cpu in its "
+		 "cgroup.subtree_control would make it \"domain threaded\" (its processes then "
+		 "compete with its child groups); move them into a child group first (a leaf), "
+		 "then run again; nothing changed", grp, (int)pid);
+	return CLI_EXIT_FAIL;
+}
+
 /* The plan for a group (cli_run's plan()): its state, values, and a warning. */
 static int set_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, void *data)
 {
@@ -453,6 +497,8 @@ static int set_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, vo
 		rc = uc_cg_plan_cpu(plan, rel, a->enable_cpu, unit, sizeof(unit));
 		if (rc < 0)
 			return cpu_off_error(rel, parent, unit, rc);
+		if ((rc = thread_root_error(plan)))
+			return rc;
 		break;
 	case UC_CG_NO_GROUP_CLAMPS:
 		cli_errx("this kernel has no cgroup uclamp (CONFIG_UCLAMP_TASK_GROUP): '%s' has no "

@@ -24,6 +24,7 @@ enum {
 	CLI_EXIT_USAGE = 2,	/* usage error or invalid value */
 	CLI_EXIT_REFUSED = 3,	/* would enable the uclamp fast path, no consent */
 	CLI_EXIT_NOTSUPP = 4,	/* the kernel lacks uclamp (or the needed part) */
+	CLI_EXIT_SKIPPED = 5,	/* apply: the rest applied, some targets skipped */
 	CLI_EXIT_EXEC_FAIL = 126,/* run: CMD found but not runnable */
 	CLI_EXIT_EXEC_ENOENT = 127,
 	/* + the signal: interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP) */

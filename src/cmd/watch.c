@@ -10,6 +10,7 @@
  * holds it.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,9 @@
 #include "uclamp/sysroot.h"
 #include "uclamp/watch.h"
 
+#define RECHECK_DEFAULT_S 60
+#define RECHECK_MAX_S 86400
+
 static void usage(void)
 {
 	printf("Usage:\n"
@@ -33,7 +37,10 @@ static void usage(void)
 		"Keep the [tasks] rules of the configuration true for every process,\n"
 		"including those that start later: subscribe to the kernel's process\n"
 		"events, scan /proc once, then clamp each process as it execs (and a\n"
-		"thread when it is renamed). Lost events trigger a full rescan.\n"
+		"thread when it is renamed). Lost events trigger a full rescan. The\n"
+		"processes the rules matched are checked again every --recheck seconds:\n"
+		"a clamp another writer set back is set again (5 times in a row at most).\n"
+		"A [cgroup] section whose group appears later is applied when it does.\n"
 		"The configuration: %s and %s/*.conf.\n"
 		"SIGHUP or a change to the files reloads it; a broken or refused one keeps\n"
 		"the old rules, without consent to enable the fast path from the file.\n"
@@ -46,13 +53,18 @@ static void usage(void)
 		"                        systemd's Type=notify and scripts alike)\n"
 		"     --oneshot          apply the rules to what runs now and exit ('apply')\n"
 		"     --socket <path>    the status socket (default %s)\n"
+		"     --recheck <secs>   check the matched processes for drift this often\n"
+		"                        (default %d; 0: never)\n"
+		"     --idle-without-uclamp  on a kernel without uclamp, stay running and do\n"
+		"                        nothing (else exit 4)\n"
 		CLI_HELP_OPTS_HELP
 		"\n"
 		"Exit status: 0 stopped by SIGTERM/SIGINT, 1 the event source failed or\n"
 		"another watch answers at the status socket, 2 an error in the\n"
 		"configuration, 3 refused (the rules would enable the uclamp fast path\n"
-		"without consent), 4 the kernel lacks uclamp.\n",
-		UC_CONFIG_FILE, UC_CONFIG_DIR, UC_WATCH_SOCKET);
+		"without consent), 4 the kernel lacks uclamp (unless\n"
+		"--idle-without-uclamp); --oneshot: as apply.\n",
+		UC_CONFIG_FILE, UC_CONFIG_DIR, UC_WATCH_SOCKET, RECHECK_DEFAULT_S);
 }
 
 struct wctx {
@@ -61,8 +73,10 @@ struct wctx {
 	size_t npaths;
 	const char *sock;	/* --socket */
 	struct watch_log_ctx log;
+	int recheck_s;		/* --recheck */
 	bool dry_run;
 	bool oneshot;
+	bool idle;		/* --idle-without-uclamp */
 };
 
 static void conf_err(void *data, const struct uc_conf_error *e)
@@ -76,11 +90,27 @@ static void conf_err(void *data, const struct uc_conf_error *e)
 	watch_log(&c->log, &l);
 }
 
+/* A user or group of the files that this host lacks: the rules go on without it. */
+static void conf_skip(void *data, const struct uc_conf_skip *k)
+{
+	struct wctx *c = data;
+	char msg[512];
+	struct uc_watch_log l = {
+		.prio = LOG_WARNING, .msg = msg, .pid = -1, .tid = -1, .old_min = -1,
+		.old_max = -1, .new_min = -1, .new_max = -1, .file = k->loc.file,
+		.line = k->loc.line,
+	};
+
+	snprintf(msg, sizeof(msg), "skipped %s of [%s]: %s (until a reload finds it)", k->target,
+		 k->section, k->why);
+	watch_log(&c->log, &l);
+}
+
 static int load(void *data, struct uc_watch_ruleset *rs)
 {
 	struct wctx *c = data;
 
-	return uc_watch_rules_load(c->paths, c->npaths, rs, conf_err, c);
+	return uc_watch_rules_load(c->paths, c->npaths, rs, conf_err, conf_skip, c);
 }
 
 /*
@@ -157,6 +187,34 @@ static int run_error(int rc)
 	return CLI_EXIT_FAIL;
 }
 
+/*
+ * A kernel without uclamp: nothing can ever be clamped here. Exit 4, so an
+ * enabled service fails visibly; with --idle-without-uclamp (one unit for a
+ * fleet where some kernels lack it) say so once, tell systemd, and wait for
+ * SIGTERM/SIGINT doing nothing (no subscription, no wakeups).
+ */
+static int no_uclamp(struct cli_ctl *ctl, struct wctx *c)
+{
+	sigset_t set;
+	int sig;
+
+	if (!c->idle)
+		return cli_no_uclamp("watch has nothing to do (--idle-without-uclamp keeps it "
+				     "running)");
+	cli_warnx(ctl, "watch: %s: idle until stopped (--idle-without-uclamp)", CLI_NO_UCLAMP);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	watch_notify(&c->log, "READY=1\nSTATUS=idle: this kernel has no uclamp");
+	do
+		sig = sigwaitinfo(&set, NULL);
+	while (sig == SIGHUP || (sig < 0 && errno == EINTR));
+	watch_notify(&c->log, "STOPPING=1");
+	return CLI_EXIT_OK;
+}
+
 static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 {
 	struct uc_watch_ruleset rs;
@@ -185,6 +243,8 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 			 "(stop it, or give this one another --socket)", (int)owner, sock);
 		return CLI_EXIT_FAIL;
 	}
+	if (cli_key_state_now(ctl) == UC_KEY_UNSUPPORTED)
+		return no_uclamp(ctl, c);
 	rc = load(c, &rs);
 	if (rc == -ENOMEM) {
 		cli_errx("out of memory");
@@ -210,15 +270,16 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 	default:
 		break;
 	}
-	if (!rs.nrules)
-		cli_warnx(ctl,
-			  "watch: no [tasks] rules yet: waiting for the configuration to change");
+	if (!rs.nrules && !(rs.config && rs.config->ncgroups))
+		cli_warnx(ctl, "watch: no [tasks] or [cgroup] sections yet: waiting for the "
+			  "configuration to change");
 	if (!c->npaths) {
 		lo.config_paths = defaults;
 		lo.nconfig = 2;
 	}
 	o.yes = ctl->yes;
 	o.key = key;
+	o.recheck_ms = (unsigned)c->recheck_s * 1000u;
 	rc = uc_watch_new(&o, &w);
 	if (rc) {
 		if (rs.ops)
@@ -232,18 +293,28 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 	return rc ? run_error(rc) : CLI_EXIT_OK;
 }
 
-enum { OPT_FG = 0x100, OPT_ONESHOT, OPT_SOCKET };
+enum { OPT_FG = 0x100, OPT_ONESHOT, OPT_SOCKET, OPT_RECHECK, OPT_IDLE };
 
 static bool watch_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 {
 	struct wctx *w = data;
+	char *end;
+	long v;
 
-	(void)ctl;
 	switch (c) {
 	case 'c': w->paths[w->npaths++] = arg; return true;
 	case OPT_FG: return true;	/* watch never forks: accepted for init scripts */
 	case OPT_ONESHOT: w->oneshot = true; return true;
 	case OPT_SOCKET: w->sock = arg; return true;
+	case OPT_IDLE: w->idle = true; return true;
+	case OPT_RECHECK:
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || v < 0 || v > RECHECK_MAX_S)
+			cli_usage_error(ctl, "invalid value '%s' for --recheck: use whole seconds "
+					"from 0 (never) to %d", arg, RECHECK_MAX_S);
+		w->recheck_s = (int)v;
+		return true;
 	}
 	return false;
 }
@@ -255,6 +326,8 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 		{ "foreground", no_argument, NULL, OPT_FG },
 		{ "oneshot", no_argument, NULL, OPT_ONESHOT },
 		{ "socket", required_argument, NULL, OPT_SOCKET },
+		{ "recheck", required_argument, NULL, OPT_RECHECK },
+		{ "idle-without-uclamp", no_argument, NULL, OPT_IDLE },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* as enum cli_watch_fmt */
@@ -265,7 +338,8 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 		.no_args = "watch takes 'status' or options",
 	};
 	const char **paths = calloc((size_t)argc + 1, sizeof(*paths));
-	struct wctx c = { .ctl = ctl, .paths = paths, .sock = UC_WATCH_SOCKET };
+	struct wctx c = { .ctl = ctl, .paths = paths, .sock = UC_WATCH_SOCKET,
+			  .recheck_s = RECHECK_DEFAULT_S };
 	bool status = false;
 	int rc;
 

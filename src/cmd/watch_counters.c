@@ -39,6 +39,11 @@ static const struct counter counters[] = {
 	{ "would_apply", "tasks", "would_apply", "Tasks a dry run would have written.",
 	  AT(would_apply) },
 	{ "gone", "tasks", "gone", "Tasks that exited before the write.", AT(gone) },
+	{ "drift_corrected", "tasks", "drift_corrected",
+	  "Tasks a re-check found changed back by another writer, and set again.",
+	  AT(drift_corrected) },
+	{ "rechecks", "re-checks", "done", "Periodic re-checks of the tracked processes for drift.",
+	  AT(rechecks) },
 	{ "identity_mismatch", "left alone", "identity_mismatch", "Reused PIDs left alone.",
 	  AT(identity_mismatch) },
 	{ "skipped_rt", "left alone", "skipped_rt", "Real-time tasks left alone.", AT(skipped_rt) },
@@ -48,6 +53,15 @@ static const struct counter counters[] = {
 	  "Processes matched but not tracked: the table was at its cap.", AT(untracked) },
 	{ "refused", "left alone", "refused",
 	  "Writes refused: would enable the fast path without consent.", AT(refused) },
+	{ "groups_applied", "cgroups", "applied",
+	  "cgroups of [cgroup] sections written when they appeared (or were made anew).",
+	  AT(groups_applied) },
+	{ "groups_unchanged", "cgroups", "unchanged",
+	  "cgroups that appeared with the configured values already.", AT(groups_unchanged) },
+	{ "groups_gone", "cgroups", "gone", "cgroups removed before the write.", AT(groups_gone) },
+	{ "groups_skipped", "cgroups", "skipped",
+	  "cgroups that cannot take the values (cpu cannot be enabled for them).",
+	  AT(groups_skipped) },
 	{ "reloads", "reloads", "ok", "Successful reloads.", AT(reloads) },
 	{ "reload_failures", "reloads", "failed", "Reloads that kept the old rules.",
 	  AT(reload_failures) },
@@ -124,6 +138,8 @@ static void print_table(const struct uc_watch_stats *s)
 	       (unsigned long long)s->rules);
 	printf(LABEL " %llu (cap %llu)\n", "tracked processes", (unsigned long long)s->tracked,
 	       (unsigned long long)s->tracked_cap);
+	printf(LABEL " %llu (waiting for their group %llu)\n", "[cgroup] sections",
+	       (unsigned long long)s->groups, (unsigned long long)s->groups_waiting);
 	printf(LABEL, "events");
 	for (int i = 0; i < UC_WEV_N; i++)
 		printf(" %s=%llu", uc_watch_ev_name(i), (unsigned long long)s->events[i]);
@@ -210,6 +226,8 @@ static void print_json(const struct uc_watch_stats *s)
 	uc_json_int(&j, "rules", U(s->rules));
 	uc_json_int(&j, "tracked", U(s->tracked));
 	uc_json_int(&j, "tracked_cap", U(s->tracked_cap));
+	uc_json_int(&j, "groups", U(s->groups));
+	uc_json_int(&j, "groups_waiting", U(s->groups_waiting));
 	json_by_name(&j, "events", s->events, UC_WEV_N, ev_name);
 	json_counters(&j, s, 0, LOST);
 	json_by_name(&j, "rescans", s->rescans, UC_RESCAN_NCAUSES, cause_name);
@@ -285,6 +303,9 @@ static void print_prom(const struct uc_watch_stats *s)
 		   s->generation);
 	prom_gauge("rules", "Rules loaded.", s->rules);
 	prom_gauge("tracked_processes", "Processes in the table.", s->tracked);
+	prom_gauge("cgroup_sections", "[cgroup] sections of the configuration.", s->groups);
+	prom_gauge("cgroup_sections_waiting", "[cgroup] sections whose group is not there now.",
+		   s->groups_waiting);
 	prom_by_name("events_total", "Proc connector events received, by type.", "type",
 		     s->events, UC_WEV_N, ev_name);
 	prom_counters(s, 0, LOST);

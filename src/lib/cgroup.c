@@ -569,22 +569,6 @@ static int exists(const char *rel, const char *name)
 	return stat(path, &st) < 0 ? -errno : 0;
 }
 
-int uc_cg_ino(const char *rel, uint64_t *ino)
-{
-	char path[PATH_MAX];
-	struct stat st;
-	int rc = cg_path(rel, NULL, path, sizeof(path));
-
-	if (rc)
-		return rc;
-	if (stat(path, &st) < 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	*ino = (uint64_t)st.st_ino;
-	return 0;
-}
-
 int uc_cg_state(const char *rel, enum uc_cg_state *st)
 {
 	char parent[PATH_MAX];
@@ -626,6 +610,39 @@ const char *uc_cg_state_reason(enum uc_cg_state st)
 		return "no cpu.uclamp files: kernel without CONFIG_UCLAMP_TASK_GROUP";
 	}
 	return "?";
+}
+
+int uc_cg_ident(const char *rel, unsigned long long *ident)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int rc = cg_path(rel, NULL, path, sizeof(path));
+
+	if (rc)
+		return rc;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	*ident = (unsigned long long)st.st_ino;
+	return 0;
+}
+
+int uc_cg_first_proc(const char *rel, pid_t *pid)
+{
+	char path[PATH_MAX], buf[32];
+	ssize_t len;
+	int rc = cg_path(rel, "cgroup.procs", path, sizeof(path));
+
+	*pid = 0;
+	if (rc)
+		return rc;
+	len = uc_file_read_at(AT_FDCWD, path, buf, sizeof(buf), UC_READ_HEAD);
+	if (len < 0)
+		return (int)len;
+	buf[len] = '\0';
+	*pid = (pid_t)strtol(buf, NULL, 10);
+	return 0;
 }
 
 int uc_cg_children(const char *rel, char ***names, size_t *n)

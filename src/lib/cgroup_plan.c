@@ -67,7 +67,13 @@ int uc_cg_plan_values(struct uc_plan *p, const char *rel, const struct uc_value 
 	const struct uc_value *v[2] = { min, max };
 	size_t n0 = p->n, u0 = p->unchanged;
 	int order[2] = { 0, 1 };
+	unsigned long long ident = 0;
+	struct uc_change *ch;
 
+	/* the group as it is now: the executor writes only to this one */
+	rc = uc_cg_ident(rel, &ident);
+	if (rc)
+		return rc;
 	rc = uc_cg_read(rel, UC_ATTR_MIN, &cur[0]);
 	if (!rc)
 		rc = uc_cg_read(rel, UC_ATTR_MAX, &cur[1]);
@@ -98,12 +104,14 @@ int uc_cg_plan_values(struct uc_plan *p, const char *rel, const struct uc_value 
 			p->unchanged++;
 			continue;
 		}
-		if (!uc_plan_add(p, UC_KIND_CGROUP, i ? UC_ATTR_MAX : UC_ATTR_MIN, rel, cur[i],
-				 want[i])) {
+		ch = uc_plan_add(p, UC_KIND_CGROUP, i ? UC_ATTR_MAX : UC_ATTR_MIN, rel, cur[i],
+				 want[i]);
+		if (!ch) {
 			uc_plan_drop_from(p, n0);
 			p->unchanged = u0;
 			return -ENOMEM;
 		}
+		ch->start = ident;
 	}
 	return 0;
 }
@@ -293,3 +301,25 @@ fail:
 	return rc;
 }
 
+
+int uc_cg_plan_thread_root(const struct uc_plan *p, char *rel, size_t n, pid_t *pid)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct uc_change *c = &p->v[i];
+		int rc;
+
+		/* the root may hold processes and children alike (it is "mixable") */
+		if (c->kind != UC_KIND_SUBTREE || c->to != 1 || !c->target || !*c->target)
+			continue;
+		rc = uc_cg_first_proc(c->target, pid);
+		if (rc == -ENOENT)
+			continue;	/* gone: its write will say so */
+		if (rc)
+			return rc;
+		if (*pid) {
+			snprintf(rel, n, "%s", c->target);
+			return 1;
+		}
+	}
+	return 0;
+}

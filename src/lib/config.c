@@ -44,6 +44,47 @@ int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err,
 	return 0;
 }
 
+int uc_config_skip(struct uc_config *c, const struct uc_conf_loc *loc, const char *section,
+		   const char *target, pid_t pid, pid_t tid, const char *fmt, ...)
+{
+	struct uc_conf_skip *v, k = { .loc = *loc, .pid = pid, .tid = tid };
+	va_list ap;
+	int n;
+
+	c->nskips_total++;
+	if (c->nskips >= UC_CONF_MAX_SKIPS)
+		return 0;
+	va_start(ap, fmt);
+	n = vasprintf(&k.why, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	k.section = strdup(section);
+	k.target = strdup(target);
+	v = k.section && k.target ? realloc(c->skips, (c->nskips + 1) * sizeof(*v)) : NULL;
+	if (!v) {
+		free(k.why);
+		free(k.section);
+		free(k.target);
+		return -ENOMEM;
+	}
+	c->skips = v;
+	v[c->nskips++] = k;
+	return 0;
+}
+
+/* Forget the skips a plan found, keep those of the files themselves. */
+void uc_config_skips_reset(struct uc_config *c)
+{
+	for (size_t i = c->nskips_load; i < c->nskips; i++) {
+		free(c->skips[i].section);
+		free(c->skips[i].target);
+		free(c->skips[i].why);
+	}
+	c->nskips = c->nskips_load;
+	c->nskips_total = c->nskips_load_total;
+}
+
 static size_t file_index(const struct uc_config *c, const char *file)
 {
 	for (size_t i = 0; i < c->nfiles; i++)
@@ -52,23 +93,34 @@ static size_t file_index(const struct uc_config *c, const char *file)
 	return c->nfiles;	/* not about a file: last */
 }
 
-/* Stable (insertion) sort by file order, then line: the list is short. */
+/* Is (file a, line la) after (file b, line lb) in reading order? */
+static bool after(const struct uc_config *c, const char *a, int la, const char *b, int lb)
+{
+	size_t fa = file_index(c, a), fb = file_index(c, b);
+
+	return fa > fb || (fa == fb && la > lb);
+}
+
+/* Stable (insertion) sorts by file order, then line: the lists are short. */
 void uc_config_sort_errors(struct uc_config *c)
 {
 	for (size_t i = 1; i < c->nerrors; i++) {
 		struct uc_conf_error e = c->errors[i];
-		size_t fi = file_index(c, e.file), j = i;
+		size_t j = i;
 
-		while (j > 0) {
-			const struct uc_conf_error *p = &c->errors[j - 1];
-			size_t fp = file_index(c, p->file);
-
-			if (fp < fi || (fp == fi && p->line <= e.line))
-				break;
-			c->errors[j] = *p;
-			j--;
-		}
+		for (; j > 0 && after(c, c->errors[j - 1].file, c->errors[j - 1].line, e.file,
+				      e.line); j--)
+			c->errors[j] = c->errors[j - 1];
 		c->errors[j] = e;
+	}
+	for (size_t i = 1; i < c->nskips; i++) {
+		struct uc_conf_skip k = c->skips[i];
+		size_t j = i;
+
+		for (; j > 0 && after(c, c->skips[j - 1].loc.file, c->skips[j - 1].loc.line,
+				      k.loc.file, k.loc.line); j--)
+			c->skips[j] = c->skips[j - 1];
+		c->skips[j] = k;
 	}
 }
 
@@ -87,7 +139,12 @@ void uc_config_free(struct uc_config *c)
 	for (size_t i = 0; i < c->ntasks; i++) {
 		free(c->tasks[i].name);
 		uc_sel_free(&c->tasks[i].rule);
+		for (size_t k = 0; k < UC_SEL_MAX; k++)
+			free(c->tasks[i].unknown[k]);
 	}
+	c->nskips_load = 0;
+	uc_config_skips_reset(c);
+	free(c->skips);
 	free(c->tasks);
 	for (size_t i = 0; i < c->nfiles; i++)
 		free(c->files[i]);

@@ -285,5 +285,7 @@ size_t uc_config_validate(struct uc_config *c)
 	for (size_t i = 0; i < c->ntasks; i++)
 		uc_conf_tasks_validate(c, &c->tasks[i]);
 	uc_config_sort_errors(c);
+	c->nskips_load = c->nskips;
+	c->nskips_load_total = c->nskips_total;
 	return c->nerrors_total;
 }

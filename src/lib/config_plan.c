@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,7 @@ struct cg_want {
 	const struct uc_conf_cgroup *g;
 };
 
-static int cg_pct(const struct uc_conf_value *v, bool is_max)
+int uc_conf_cg_pct(const struct uc_conf_value *v, bool is_max)
 {
 	if (!v->set)
 		return UC_KEEP;
@@ -84,28 +85,132 @@ static int cg_pct(const struct uc_conf_value *v, bool is_max)
 	return v->v.pct100;
 }
 
+/* A section's group: "cgroup PATH" for skips, and where it was written. */
+static void skip_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void skip_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *fmt, ...)
+{
+	char sec[PATH_MAX + 8], why[PATH_MAX + 320];
+	va_list ap;
+
+	snprintf(sec, sizeof(sec), "cgroup %s", g->path);
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	uc_config_skip(c, &g->loc, sec, g->path, 0, 0, "%s", why);
+}
+
 /*
- * A group without cpu files: where systemd owns the parents' subtree_control,
- * the plan asks systemd to enable cpu (uc_cg_plan_cpu); 0 then. -ENOENT when
- * that is not the case (the caller explains), another -errno when systemd
- * cannot be asked (explained here).
+ * A section's path to rel: 0; 1 when the group is not there (skipped: a
+ * service that has not started, a unit that is not running); or the -errno
+ * of an error recorded (a path outside the mount).
  */
-static int cpu_by_systemd(struct uc_config *c, struct uc_plan *p, const struct cg_want *w)
+static int resolve_group(struct uc_config *c, const struct uc_cg_info *info,
+			 const struct uc_conf_cgroup *g, char *rel, size_t n)
+{
+	int rc = uc_cg_resolve_name(info, g->path, rel, n);
+
+	switch (-rc) {
+	case 0:
+		return 0;
+	case ENOMEDIUM:
+		skip_group(c, g, "unit '%s' is not running: its cgroup appears when it starts",
+			   g->path);
+		return 1;
+	case EHOSTDOWN:
+	case ENOPKG:
+		skip_group(c, g, "no cgroup '%s' under %s, and no %s to resolve it as a unit name",
+			   g->path, info->mount, rc == -ENOPKG ? "libsystemd" : "systemd");
+		return 1;
+	case ENOENT:
+		/* systemd loads a unit that is not running only when asked */
+		if (uc_sd_unit_name_ok(g->path) &&
+		    !uc_sd_unit_future_cgroup(g->path, rel, n))
+			skip_group(c, g, "unit '%s' is not running: its cgroup appears when it "
+				   "starts (%s)", g->path, rel);
+		else if (uc_sd_unit_name_ok(g->path))
+			skip_group(c, g, "no cgroup '%s' under %s and no unit of that name loaded",
+				   g->path, info->mount);
+		else
+			skip_group(c, g, "no cgroup '%s' under %s (not created yet)", g->path,
+				   info->mount);
+		return 1;
+	case EXDEV:
+		uc_config_error(c, &g->loc, -EINVAL,
+				"cgroup path '%s' resolves outside the cgroup mount %s", g->path,
+				info->mount);
+		return -EINVAL;
+	default:
+		uc_config_error(c, &g->loc, rc, "cannot resolve cgroup '%s': %s", g->path,
+				strerror(-rc));
+		return rc;
+	}
+}
+
+/*
+ * A group without cpu files (cpu off above it): where systemd owns the
+ * parents, the plan asks it to enable cpu (uc_cg_plan_cpu); apply never
+ * writes cgroup.subtree_control. 0 planned, 1 skipped (said why and how to
+ * fix it), or -ENOMEM.
+ */
+static int plan_cpu_off(struct uc_config *c, struct uc_plan *p, const struct cg_want *w)
 {
 	char unit[UC_SD_UNIT_MAX];
+	int rc = uc_cg_plan_cpu(p, w->rel, false, unit, sizeof(unit));
+
+	if (rc >= 0 || rc == -ENOMEM)
+		return rc < 0 ? rc : 0;
+	if (rc == -EPERM)
+		skip_group(c, w->g, "it has no cpu.uclamp files: cpu is not enabled above it, and "
+			   "apply does not write cgroup.subtree_control (enable it once: 'uclampctl "
+			   "cgroup set %s --enable-cpu')", w->g->path);
+	else if (rc == -EINVAL)
+		skip_group(c, w->g, "it has no cpu.uclamp files, and '%s' above it is not a unit's "
+			   "cgroup, so systemd cannot be asked to enable cpu", unit);
+	else
+		skip_group(c, w->g, "it has no cpu.uclamp files, and systemd, which owns its "
+			   "parents, cannot be asked to enable cpu for %s (%s): run 'systemctl "
+			   "set-property --runtime %s CPUWeight=100'", unit,
+			   rc == -ENOPKG ? "no libsystemd" : rc == -EACCES ? "permission denied" :
+			   rc == -EHOSTDOWN ? "no bus" : strerror(-rc), unit);
+	return 1;
+}
+
+/* One group's changes: 0 planned (or nothing to change), 1 skipped, or
+ * -errno (recorded: the kernel lacks group clamps, ...). */
+static int plan_group(struct uc_config *c, struct uc_plan *p, const struct cg_want *w)
+{
 	enum uc_cg_state st;
 	int rc = uc_cg_state(w->rel, &st);
 
-	if (rc || st != UC_CG_CPU_OFF)
-		return -ENOENT;
-	rc = uc_cg_plan_cpu(p, w->rel, false, unit, sizeof(unit));
-	if (rc >= 0 || rc == -EPERM || rc == -EINVAL)
-		return rc > 0 ? 0 : -ENOENT;
-	uc_config_error(c, &w->g->loc, rc,
-			"cgroup '%s' has no cpu.uclamp files and systemd, which owns its parents, "
-			"cannot be asked to enable cpu for %s (%s): run 'systemctl set-property "
-			"--runtime %s CPUWeight=100'", w->g->path, unit, strerror(-rc), unit);
+	if (!rc && st == UC_CG_NO_GROUP_CLAMPS) {
+		uc_config_error(c, &w->g->loc, -EOPNOTSUPP,
+				"cgroup '%s' has the cpu controller but no cpu.uclamp files: the "
+				"kernel lacks CONFIG_UCLAMP_TASK_GROUP", w->g->path);
+		return -EOPNOTSUPP;
+	}
+	if (!rc && st == UC_CG_CPU_OFF && (rc = plan_cpu_off(c, p, w)))
+		return rc;
+	if (!rc)
+		rc = uc_cg_plan(p, w->rel, w->min, w->max);
+	if (rc == -ENOENT) {
+		skip_group(c, w->g, "cgroup '%s' was removed while planning", w->g->path);
+		return 1;
+	}
+	if (rc && rc != -ENOMEM)
+		uc_config_error(c, &w->g->loc, rc, "cannot read the clamps of cgroup '%s': %s",
+				w->g->path, strerror(-rc));
 	return rc;
+}
+
+int uc_config_plan_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *rel,
+			 int min, int max, struct uc_plan *p)
+{
+	struct cg_want w = { .min = min, .max = max, .g = g };
+
+	if ((size_t)snprintf(w.rel, sizeof(w.rel), "%s", rel) >= sizeof(w.rel))
+		return -ENAMETOOLONG;
+	return plan_group(c, p, &w);
 }
 
 /* [cgroup PATH]: resolves every path (uc_cg_resolve) first. */
@@ -134,29 +239,11 @@ static int plan_cgroups(struct uc_config *c, struct uc_plan *p)
 		char rel[PATH_MAX];
 		size_t j;
 
-		rc = uc_cg_resolve_name(&info, g->path, rel, sizeof(rel));
-		if (rc == -ENOMEDIUM)
-			uc_config_error(c, &g->loc, rc, "unit '%s' has no cgroup: it is not "
-					"running", g->path);
-		else if (rc == -EHOSTDOWN || rc == -ENOPKG)
-			uc_config_error(c, &g->loc, rc, "no cgroup '%s' under %s, and no %s to "
-					"resolve it as a unit name: give the cgroup path", g->path,
-					info.mount, rc == -ENOPKG ? "libsystemd" : "systemd");
-		else if (rc == -EXDEV)
-			uc_config_error(c, &g->loc, -EINVAL,
-					"cgroup path '%s' resolves outside the cgroup mount %s",
-					g->path, info.mount);
-		else if (rc == -ENOENT)
-			uc_config_error(c, &g->loc, -ENOENT, "no such cgroup '%s' under %s",
-					g->path, info.mount);
-		else if (rc)
-			uc_config_error(c, &g->loc, rc, "cannot resolve cgroup '%s': %s", g->path,
-					strerror(-rc));
-		if (rc) {
-			if (!first)
-				first = rc == -EXDEV ? -EINVAL : rc;
+		rc = resolve_group(c, &info, g, rel, sizeof(rel));
+		if (rc < 0 && !first)
+			first = rc;
+		if (rc)
 			continue;
-		}
 		/* two spellings of one group (a/b, /a/b): a later section wins per key */
 		for (j = 0; j < n && strcmp(w[j].rel, rel); j++)
 			;
@@ -166,32 +253,13 @@ static int plan_cgroups(struct uc_config *c, struct uc_plan *p)
 			w[n++].g = g;
 		}
 		if (g->min.set)
-			w[j].min = cg_pct(&g->min, false);
+			w[j].min = uc_conf_cg_pct(&g->min, false);
 		if (g->max.set)
-			w[j].max = cg_pct(&g->max, true);
+			w[j].max = uc_conf_cg_pct(&g->max, true);
 	}
 	for (size_t i = 0; i < n && !first; i++) {
-		rc = uc_cg_plan(p, w[i].rel, w[i].min, w[i].max);
-		if (rc == -ENOENT) {
-			rc = cpu_by_systemd(c, p, &w[i]);
-			if (!rc)
-				rc = uc_cg_plan(p, w[i].rel, w[i].min, w[i].max);
-			else if (rc != -ENOENT) {
-				first = rc;	/* said */
-				break;
-			}
-		}
-		if (rc == -ENOENT)
-			uc_config_error(c, &w[i].g->loc, -ENOENT,
-					"cgroup '%s' has no cpu.uclamp files: enable the cpu "
-					"controller for it (cgroup v2: +cpu in its parent's "
-					"cgroup.subtree_control; the kernel needs "
-					"CONFIG_UCLAMP_TASK_GROUP)", w[i].g->path);
-		else if (rc)
-			uc_config_error(c, &w[i].g->loc, rc,
-					"cannot read the clamps of cgroup '%s': %s", w[i].g->path,
-					strerror(-rc));
-		if (rc && !first)
+		rc = plan_group(c, p, &w[i]);
+		if (rc < 0)
 			first = rc;
 	}
 	free(w);
@@ -213,6 +281,7 @@ struct uc_rule *uc_config_task_rules(const struct uc_config *c)
 		v[i].name = t->name;
 		v[i].origin = t;
 		v[i].exclude = t->exclude.set && t->exclude.value;
+		v[i].off = t->off;
 		v[i].priority = t->priority_set ? t->priority : 0;
 		v[i].min = t->min.set ? t->min.v.util : UC_KEEP;
 		v[i].max = t->max.set ? t->max.v.util : UC_KEEP;
@@ -232,11 +301,22 @@ static int cmp_task_change(const void *a, const void *b)
 	return (x->attr > y->attr) - (x->attr < y->attr);
 }
 
+/* Why a task cannot take a section's values: whose value stands in the way. */
 static const char *refusal_text(const struct uc_task_refusal *r, char *buf, size_t n)
 {
 	switch (r->why) {
 	case UC_REFUSE_MIN_GT_MAX:
-		snprintf(buf, n, "util_min %d would be above util_max %d", r->end_min, r->end_max);
+		if (r->end_min == r->cur_min)
+			snprintf(buf, n, "its own util_min %d (the task's, not the configuration's) "
+				 "is above the util_max %d the configuration sets", r->cur_min,
+				 r->end_max);
+		else if (r->end_max == r->cur_max)
+			snprintf(buf, n, "its own util_max %d (the task's, not the configuration's) "
+				 "is below the util_min %d the configuration sets", r->cur_max,
+				 r->end_min);
+		else
+			snprintf(buf, n, "util_min %d would be above util_max %d", r->end_min,
+				 r->end_max);
 		break;
 	case UC_REFUSE_RT_MAX_BELOW_MIN:
 		snprintf(buf, n,
@@ -250,20 +330,28 @@ static const char *refusal_text(const struct uc_task_refusal *r, char *buf, size
 	return buf;
 }
 
-/* Refusals per section: how many, and the first for the message. */
-struct refusals {
-	size_t n;
-	struct uc_task_refusal first;
-};
-
+/* A task that cannot take its section's values: skipped by name, the others
+ * go on (a user must not veto root's run by clamping its own task). */
 static void on_refusal(const struct uc_task_refusal *r, void *data)
 {
-	struct refusals *per = data;
+	struct uc_config *c = data;
+	const struct uc_conf_tasks *t;
+	char sec[PATH_MAX + 8], target[64], why[192];
 
 	if (r->rule < 0 || r->why == UC_SKIP_ZOMBIE || r->why == UC_SKIP_INIT)
 		return;
-	if (!per[r->rule].n++)
-		per[r->rule].first = *r;
+	t = &c->tasks[r->rule];
+	snprintf(sec, sizeof(sec), "tasks %s", t->name);
+	if (r->tid == r->pid)
+		snprintf(target, sizeof(target), "pid %d", (int)r->pid);
+	else
+		snprintf(target, sizeof(target), "pid %d tid %d", (int)r->pid, (int)r->tid);
+	/* the name as it is: the CLI escapes it */
+	if (*r->comm)
+		snprintf(target + strlen(target), sizeof(target) - strlen(target), " (%s)",
+			 r->comm);
+	uc_config_skip(c, &t->loc, sec, target, r->pid, r->tid, "%s",
+		       refusal_text(r, why, sizeof(why)));
 }
 
 /* A cgroup selector without a cpu hierarchy could never match: say so. */
@@ -291,37 +379,19 @@ static int check_cgroup_layout(struct uc_config *c)
 	return rc;
 }
 
-static int report_walk(struct uc_config *c, const struct uc_walk_stats *st,
-		       const struct refusals *per)
+/* Tasks that could not be read: skipped, named by the first one. */
+static void report_walk(struct uc_config *c, const struct uc_walk_stats *st)
 {
-	char why[160];
-	int rc = 0;
+	const struct uc_conf_tasks *t;
+	char sec[PATH_MAX + 8], target[64];
 
-	if (st->failed) {
-		const struct uc_conf_tasks *t =
-			&c->tasks[st->first_err_rule >= 0 ? (size_t)st->first_err_rule : 0];
-
-		uc_config_error(c, &t->loc, st->first_err,
-				"[tasks %s]: could not read %zu task(s) (tid %d: %s)", t->name,
-				st->failed, (int)st->first_err_tid, strerror(-st->first_err));
-		rc = st->first_err ? st->first_err : -EIO;
-	}
-	for (size_t i = 0; i < c->ntasks; i++) {
-		const struct uc_task_refusal *r = &per[i].first;
-		const struct uc_conf_tasks *t = &c->tasks[i];
-
-		if (!per[i].n)
-			continue;
-		uc_config_error(c, &t->loc, -EINVAL,
-				"[tasks %s]: %zu task(s) cannot take these values, "
-				"e.g. pid %d tid %d%s%s%s: %s",
-				t->name, per[i].n, (int)r->pid, (int)r->tid,
-				*r->comm ? " (" : "", r->comm, *r->comm ? ")" : "",
-				refusal_text(r, why, sizeof(why)));
-		if (!rc)
-			rc = -EINVAL;
-	}
-	return rc;
+	if (!st->failed)
+		return;
+	t = &c->tasks[st->first_err_rule >= 0 ? (size_t)st->first_err_rule : 0];
+	snprintf(sec, sizeof(sec), "tasks %s", t->name);
+	snprintf(target, sizeof(target), "%zu task(s)", st->failed);
+	uc_config_skip(c, &t->loc, sec, target, 0, 0, "could not be read (tid %d: %s)",
+		       (int)st->first_err_tid, strerror(-st->first_err));
 }
 
 /* [tasks NAME]: every running task matched against all sections in one
@@ -331,7 +401,6 @@ static int plan_tasks(struct uc_config *c, struct uc_plan *p)
 {
 	struct uc_rule *v;
 	struct uc_rules rs;
-	struct refusals *per;
 	struct uc_walk_stats st;
 	struct uc_plan acc;
 	int rc;
@@ -342,19 +411,17 @@ static int plan_tasks(struct uc_config *c, struct uc_plan *p)
 	if (rc)
 		return rc;
 	v = uc_config_task_rules(c);
-	per = calloc(c->ntasks, sizeof(*per));
-	if (!v || !per || uc_rules_init(&rs, v, c->ntasks)) {
+	if (!v || uc_rules_init(&rs, v, c->ntasks)) {
 		free(v);
-		free(per);
 		return -ENOMEM;
 	}
 	uc_plan_init(&acc);
-	rc = uc_tasks_plan(&acc, &rs, NULL, 0, UC_WALK_COMM, on_refusal, per, &st);
+	rc = uc_tasks_plan(&acc, &rs, NULL, 0, UC_WALK_COMM, on_refusal, c, &st);
 	if (rc && rc != -ENOMEM)
 		uc_config_error(c, &c->tasks[0].loc, rc, "[tasks %s]: cannot list the tasks: %s",
 				c->tasks[0].name, strerror(-rc));
 	if (!rc)
-		rc = report_walk(c, &st, per);
+		report_walk(c, &st);
 	/* one TID's changes side by side: the executor sends them in one syscall */
 	if (acc.n)
 		qsort(acc.v, acc.n, sizeof(*acc.v), cmp_task_change);
@@ -368,7 +435,6 @@ static int plan_tasks(struct uc_config *c, struct uc_plan *p)
 	p->gone += acc.gone;
 	uc_plan_free(&acc);
 	uc_rules_free(&rs);
-	free(per);
 	free(v);
 	return rc;
 }
@@ -378,6 +444,7 @@ int uc_config_plan(struct uc_config *c, struct uc_plan *p)
 	struct uc_sysctl_values cur;
 	int rc, first = 0;
 
+	uc_config_skips_reset(c);	/* a fresh plan finds its own */
 	if (first_sys(c)) {
 		const struct uc_conf_loc *loc = &first_sys(c)->loc;
 

@@ -56,17 +56,25 @@ static int set_selector(struct uc_config *c, struct uc_conf_tasks *t, const char
 			const struct uc_sel_def *d, const char *value,
 			const struct uc_conf_loc *loc)
 {
-	char err[PATH_MAX + 160];
+	char err[PATH_MAX + 160], unknown[UC_CONF_KEY_LINE_MAX + 1];
+	size_t k = (size_t)(d - uc_sel_defs);
 	int rc;
 
 	if (d->kind != UC_SEL_FLAG)
 		t->had_selector = true;
-	rc = uc_sel_set(&t->rule, d, value, false, err, sizeof(err));
+	/* a user or group this host lacks is skipped, not an error: see
+	 * uc_conf_tasks_validate (a later file's list replaces this one) */
+	rc = uc_sel_set_known(&t->rule, d, value, unknown, sizeof(unknown), err, sizeof(err));
 	if (rc == -EINVAL)
 		return uc_config_error(c, loc, -EINVAL, "%s in %s: %s", d->key, sec, err);
-	if (!rc)
-		t->sel_loc[d - uc_sel_defs] = *loc;
-	return rc;
+	if (rc)
+		return rc;
+	t->sel_loc[k] = *loc;
+	free(t->unknown[k]);
+	t->unknown[k] = NULL;
+	if (*unknown && !(t->unknown[k] = strdup(unknown)))
+		return -ENOMEM;
+	return 0;
 }
 
 int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key,
@@ -96,7 +104,29 @@ int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *
 	return -ENOENT;
 }
 
-void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t)
+/* Users and groups this host lacks: skipped, and a section left with none of
+ * a list it gave matches nothing (off), never every task. */
+static void skip_unknown(struct uc_config *c, struct uc_conf_tasks *t)
+{
+	char sec[PATH_MAX + 8], target[UC_CONF_KEY_LINE_MAX + 32];
+
+	snprintf(sec, sizeof(sec), "tasks %s", t->name);
+	for (size_t k = 0; k < uc_sel_ndefs; k++) {
+		const struct uc_sel_def *d = &uc_sel_defs[k];
+		bool none = !uc_sel_given(&t->rule, d);
+
+		if (!t->unknown[k])
+			continue;
+		t->off |= none;
+		snprintf(target, sizeof(target), "%s %s", d->key, t->unknown[k]);
+		uc_config_skip(c, &t->sel_loc[k], sec, target, 0, 0,
+			       "no such %s on this host: %s", d->key,
+			       none ? "the section matches no task here"
+				    : "the section applies to the others it names");
+	}
+}
+
+void uc_conf_tasks_validate(struct uc_config *c, struct uc_conf_tasks *t)
 {
 	bool sets = t->min.set || t->max.set || t->reset_on_fork.set;
 	bool excludes = t->exclude.set && t->exclude.value;
@@ -123,4 +153,5 @@ void uc_conf_tasks_validate(struct uc_config *c, const struct uc_conf_tasks *t)
 				"[tasks %s] max %d is below min %d (set at %s:%d)", t->name,
 				t->max.v.util, t->min.v.util, t->min.loc.file, t->min.loc.line);
 	}
+	skip_unknown(c, t);
 }

@@ -244,7 +244,8 @@ int uc_fp_real_tasks(uc_fp_task_fn fn, void *data)
 		.min = UC_KEEP, .max = UC_KEEP, .reset_on_fork = UC_KEEP,
 	};
 	size_t order0 = 0;
-	const struct uc_rules rs = { .v = &every, .n = 1, .order = &order0, .any_threads = true };
+	const struct uc_rules rs = { .v = &every, .n = 1, .order = &order0, .norder = 1,
+				      .any_threads = true };
 	struct task_walk w = { .fn = fn, .data = data };
 	struct uc_walk_stats st;
 

@@ -74,8 +74,54 @@ const struct uc_exec_ops uc_exec_default_ops = {
 	.systemd_cpu = real_systemd_cpu,
 	.task_start = uc_task_start_time,
 	.task_member = uc_task_in_process,
+	.cgroup_ident = uc_cg_ident,
 	.writable = real_writable,
 };
+
+/* A group removed since planning: gone, as an exited task (not an errno a
+ * write itself returns for a cgroup file). */
+#define GROUP_GONE (-EIDRM)
+
+/* Is this still the group that was planned? 0, GROUP_GONE or -ESTALE
+ * (removed and made again under its path: another group). */
+static int same_group(const struct uc_exec_ops *ops, const struct uc_change *c)
+{
+	unsigned long long now;
+	int rc;
+
+	if (!c->start || !ops->cgroup_ident)
+		return 0;
+	rc = ops->cgroup_ident(c->target, &now);
+	if (rc == -ENOENT)
+		return GROUP_GONE;
+	if (rc)
+		return rc;
+	return now == c->start ? 0 : -ESTALE;
+}
+
+/* A cgroup write, only to the group that was planned; a write that finds
+ * no file because the group went away meanwhile is gone too. What is left
+ * is the moment between the check and the write: a group removed and made
+ * again in it gets the value (the planned value, meant for that path). */
+static int write_group(const struct uc_exec_ops *ops, const struct uc_change *c, long v)
+{
+	int rc = same_group(ops, c);
+
+	if (rc)
+		return rc;
+	rc = ops->cgroup_write(c->target, c->attr, v);
+	if (rc == -ENOENT && same_group(ops, c) == GROUP_GONE)
+		return GROUP_GONE;
+	return rc;
+}
+
+/* A task that exited or whose PID was reused, a group removed or made again. */
+static bool gone(const struct uc_change *c, int rc)
+{
+	if (c->kind == UC_KIND_TASK)
+		return rc == -ESRCH || rc == -ESTALE;
+	return c->kind == UC_KIND_CGROUP && (rc == GROUP_GONE || rc == -ESTALE);
+}
 
 /* How many changes from i on belong to the same task. */
 static size_t task_group_len(const struct uc_plan *p, size_t i)
@@ -152,7 +198,7 @@ static int run_one(const struct uc_exec_ops *ops, struct uc_change *c, size_t n,
 	case UC_KIND_SYSCTL:
 		return ops->sysctl_write(c->attr, undo ? c->from : c->to);
 	case UC_KIND_CGROUP:
-		return ops->cgroup_write(c->target, c->attr, undo ? c->from : c->to);
+		return write_group(ops, c, undo ? c->from : c->to);
 	case UC_KIND_SUBTREE:
 		return ops->subtree_set(c->target, (int)(undo ? c->from : c->to));
 	case UC_KIND_SYSTEMD:
@@ -236,7 +282,7 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 		if (rc == 0) {
 			set_state(c, n, UC_CH_DONE, 0);
 			r->done += n;
-		} else if ((rc == -ESRCH || rc == -ESTALE) && c->kind == UC_KIND_TASK) {
+		} else if (gone(c, rc)) {
 			set_state(c, n, UC_CH_GONE, rc == -ESTALE ? rc : 0);
 			r->gone += n;
 		} else {

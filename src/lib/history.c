@@ -138,13 +138,16 @@ void hist_put_head(struct hist_buf *b, const char *boot_id)
 	frame_close(b, at);
 }
 
-/* The identity of a group now: its directory's inode (0: unknown). */
+/* A group's identity: the one the plan checked (uc_cg_ident), else read now
+ * (0: unknown). */
 static uint64_t group_ino(const struct uc_change *c)
 {
-	uint64_t ino = 0;
+	unsigned long long ino = 0;
 
+	if (c->kind == UC_KIND_CGROUP && c->start)
+		return c->start;
 	if (c->kind == UC_KIND_CGROUP || c->kind == UC_KIND_SUBTREE)
-		uc_cg_ino(c->target ? c->target : "", &ino);
+		uc_cg_ident(c->target ? c->target : "", &ino);
 	return ino;
 }
 
@@ -167,7 +170,9 @@ static void put_change(struct hist_buf *b, const struct uc_change *c)
 	d = le(d, c->attr, 1);
 	d = le(d, (uint32_t)c->pid, 4);
 	d = le(d, (uint32_t)c->tid, 4);
-	d = le(d, c->start, 8);
+	/* plan.h: start is a task's start time, a group's identity: the record
+	 * keeps the second apart, as ino */
+	d = le(d, c->kind == UC_KIND_TASK ? c->start : 0, 8);
 	d = le(d, group_ino(c), 8);
 	d = le(d, (uint32_t)(int32_t)c->from, 4);
 	le(d, (uint32_t)(int32_t)c->to, 4);

@@ -205,6 +205,8 @@ static bool same_change(const struct uc_change *a, const struct uc_change *b)
 		return false;
 	if (a->kind == UC_KIND_TASK)
 		return a->pid == b->pid && a->tid == b->tid && a->start == b->start;
+	if (a->start != b->start)
+		return false;	/* a group made again under the same path */
 	return a->target && b->target ? !strcmp(a->target, b->target) : a->target == b->target;
 }
 

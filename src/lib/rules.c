@@ -87,13 +87,16 @@ int uc_rules_init(struct uc_rules *rs, const struct uc_rule *v, size_t n)
 	rs->order = calloc(n, sizeof(*rs->order));
 	if (!rs->order)
 		return -ENOMEM;
+	/* a rule that is off is never evaluated: it is left out of the order */
 	for (size_t i = 0; i < n; i++) {
-		rs->order[i] = i;
+		if (v[i].off)
+			continue;
+		rs->order[rs->norder++] = i;
 		rs->need |= rule_need(&v[i]);
 		rs->any_threads |= v[i].threads && !v[i].exclude;
 	}
 	/* insertion sort: rule sets are small, and no comparator needs a global */
-	for (size_t i = 1; i < n; i++) {
+	for (size_t i = 1; i < rs->norder; i++) {
 		size_t x = rs->order[i], j = i;
 
 		for (; j > 0 && goes_before(v, x, rs->order[j - 1]); j--)
@@ -245,7 +248,7 @@ int uc_rules_match(const struct uc_rules *rs, struct uc_proc *p, struct uc_rules
 		res->winner[a] = -1;
 		res->value[a] = UC_KEEP;
 	}
-	for (size_t k = 0; k < rs->n; k++) {
+	for (size_t k = 0; k < rs->norder; k++) {
 		size_t idx = rs->order[k];
 		const struct uc_rule *r = &rs->v[idx];
 		bool for_threads = r->threads && !r->exclude;

@@ -308,27 +308,43 @@ static bool parse_id(enum uc_sel_kind k, const char *w, unsigned *id, char *err,
 _Static_assert(sizeof(uid_t) == sizeof(unsigned) && sizeof(gid_t) == sizeof(unsigned) &&
 	       sizeof(int) == sizeof(unsigned), "IDs and policies are unsigned-sized");
 
-/* The words as the kind stores them: the strings themselves, or an ID array. */
-static int convert(const struct uc_sel_def *d, char **words, size_t nw, void **out, char *err,
-		   size_t n)
+/* Where a user or group this host does not know goes (uc_sel_set_known). */
+struct unknown {
+	char *buf;	/* NULL: an unknown name is an error */
+	size_t n, len;
+};
+
+/* The words as the kind stores them: the strings themselves, or an ID array
+ * (*nw: how many are kept; unknown users and groups go to u when given). */
+static int convert(const struct uc_sel_def *d, char **words, size_t *nw, void **out,
+		   struct unknown *u, char *err, size_t n)
 {
 	unsigned *ids;
+	size_t k = 0;
 
-	for (size_t i = 0; d->check && i < nw; i++)
+	for (size_t i = 0; d->check && i < *nw; i++)
 		if (!d->check(words[i], err, n))
 			return -EINVAL;
 	if (d->kind == UC_SEL_NAMES || d->kind == UC_SEL_GLOB) {
 		*out = words;
 		return 0;
 	}
-	ids = calloc(nw, sizeof(*ids));
+	ids = calloc(*nw, sizeof(*ids));
 	if (!ids)
 		return -ENOMEM;
-	for (size_t i = 0; i < nw; i++)
-		if (!parse_id(d->kind, words[i], &ids[i], err, n)) {
+	for (size_t i = 0; i < *nw; i++) {
+		if (parse_id(d->kind, words[i], &ids[k], err, n)) {
+			k++;
+		} else if (u->buf && d->kind != UC_SEL_POLICIES) {
+			if (u->len < u->n)
+				u->len += (size_t)snprintf(u->buf + u->len, u->n - u->len, "%s%s",
+							   u->len ? ", " : "", words[i]);
+		} else {
 			free(ids);
 			return -EINVAL;
 		}
+	}
+	*nw = k;
 	*out = ids;
 	return 0;
 }
@@ -362,12 +378,12 @@ static void sel_free_one(struct uc_rule *r, const struct uc_sel_def *d)
 }
 
 
-int uc_sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *text, bool append,
-	       char *err, size_t n)
+static int sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *text, bool append,
+		   struct unknown *u, char *err, size_t n)
 {
 	bool strings = d->kind == UC_SEL_NAMES || d->kind == UC_SEL_GLOB;
 	size_t esize = strings ? sizeof(char *) : sizeof(unsigned);
-	size_t *cnt = count_at(r, d), nw, keep;
+	size_t *cnt = count_at(r, d), nw, nkept, keep;
 	void **list = list_at(r, d), *vals = NULL;
 	char **words;
 	char *nv;
@@ -383,27 +399,47 @@ int uc_sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *text, 
 		free(words);
 		return -EINVAL;
 	}
-	rc = convert(d, words, nw, &vals, err, n);
+	nkept = nw;
+	rc = convert(d, words, &nkept, &vals, u, err, n);
 	if (rc || !strings)
 		free_words(words, nw);	/* refused, or IDs now */
 	if (rc)
 		return rc;
 	keep = append ? *cnt : 0;
-	nv = realloc(append ? *list : NULL, (keep + nw) * esize);
-	if (!nv) {
+	nv = keep + nkept ? realloc(append ? *list : NULL, (keep + nkept) * esize) : NULL;
+	if (!nv && keep + nkept) {
 		if (strings)
-			free_words(vals, nw);
+			free_words(vals, nkept);
 		else
 			free(vals);
 		return -ENOMEM;
 	}
-	memcpy(nv + keep * esize, vals, nw * esize);
+	if (nkept)
+		memcpy(nv + keep * esize, vals, nkept * esize);
 	free(vals);	/* the strings (or IDs) are in nv now */
 	if (!append)
 		sel_free_one(r, d);
 	*list = nv;
-	*cnt = keep + nw;
+	*cnt = keep + nkept;
 	return 0;
+}
+
+int uc_sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *text, bool append,
+	       char *err, size_t n)
+{
+	struct unknown u = { NULL, 0, 0 };
+
+	return sel_set(r, d, text, append, &u, err, n);
+}
+
+int uc_sel_set_known(struct uc_rule *r, const struct uc_sel_def *d, const char *text,
+		     char *unknown, size_t un, char *err, size_t n)
+{
+	struct unknown u = { unknown, un, 0 };
+
+	if (un)
+		unknown[0] = '\0';
+	return sel_set(r, d, text, false, &u, err, n);
 }
 
 void uc_sel_free(struct uc_rule *r)

@@ -267,6 +267,45 @@ static int real_cpu_weight(const char *unit, long *weight)
 	return rc;
 }
 
+/* LoadUnit: a unit that is not running may not be loaded, and GetUnit
+ * knows only loaded units. Its LoadState says whether it has a unit file. */
+static int real_unit_slice(const char *unit, char *slice, size_t n)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *m = NULL;
+	const char *p = NULL;
+	char path[512], *state = NULL, *s = NULL;
+	sd_bus *bus;
+	int rc = bus_open(&bus);
+
+	if (rc)
+		return rc;
+	rc = sd.call_method(bus, sd_dest, sd_path, sd_manager, "LoadUnit", &e, &m, "s", unit);
+	if (rc < 0)
+		rc = bus_err(&e, rc);
+	else if (sd.message_read(m, "o", &p) < 0 || !p ||
+		 (size_t)snprintf(path, sizeof(path), "%s", p) >= sizeof(path))
+		rc = -EIO;
+	else
+		rc = 0;	/* the call's 1 */
+	if (!rc && sd.get_string(bus, sd_dest, path, "org.freedesktop.systemd1.Unit",
+				 "LoadState", &e, &state) < 0)
+		rc = bus_err(&e, -EIO);
+	if (!rc && (!state || strcmp(state, "loaded")))
+		rc = -ENOENT;
+	if (!rc && sd.get_string(bus, sd_dest, path, iface_of(unit), "Slice", &e, &s) < 0)
+		rc = bus_err(&e, -EIO);
+	if (!rc)
+		rc = !s || !*s ? -ENOENT :
+		     (size_t)snprintf(slice, n, "%s", s) >= n ? -ENAMETOOLONG : 0;
+	free(state);
+	free(s);
+	sd.error_free(&e);
+	sd.message_unref(m);
+	sd.close_unref(bus);
+	return rc;
+}
+
 static int real_set_cpu_weight(const char *unit, long weight)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
@@ -307,12 +346,19 @@ static int real_set_cpu_weight(const char *unit, long weight)
 	(void)unit, (void)weight;
 	return -ENOPKG;
 }
+
+static int real_unit_slice(const char *unit, char *slice, size_t n)
+{
+	(void)unit, (void)slice, (void)n;
+	return -ENOPKG;
+}
 #endif
 
 static const struct uc_sd_ops real_ops = {
 	.unit_cgroup = real_unit_cgroup,
 	.cpu_weight = real_cpu_weight,
 	.set_cpu_weight = real_set_cpu_weight,
+	.unit_slice = real_unit_slice,
 };
 
 static const struct uc_sd_ops *ops;
@@ -360,4 +406,52 @@ int uc_sd_set_cpu_weight(const char *unit, long weight)
 	if (weight < 1 || weight > 10000)
 		return -ERANGE;
 	return get_ops()->set_cpu_weight(unit, weight);
+}
+
+/* A slice's group from its name: each '-' opens a level ("a-b.slice" is
+ * "a.slice/a-b.slice"), "-.slice" is the root. */
+static int slice_rel(const char *slice, char *rel, size_t n)
+{
+	size_t len = strlen(slice), off = 0, sl = strlen(".slice");
+
+	if (len <= sl || strcmp(slice + len - sl, ".slice"))
+		return -EINVAL;
+	if (!strcmp(slice, "-.slice")) {
+		if (n)
+			rel[0] = '\0';
+		return 0;
+	}
+	for (size_t i = 0; i <= len - sl; i++) {
+		if (i < len - sl && slice[i] != '-')
+			continue;
+		/* the prefix up to here is a slice of its own */
+		if ((size_t)snprintf(rel + off, n - off, "%s%.*s.slice", off ? "/" : "", (int)i,
+				     slice) >= n - off)
+			return -ENAMETOOLONG;
+		off = strlen(rel);
+	}
+	return 0;
+}
+
+int uc_sd_unit_future_cgroup(const char *unit, char *rel, size_t n)
+{
+	char slice[UC_SD_UNIT_MAX], srel[PATH_MAX];
+	size_t ul = strlen(unit);
+	int rc;
+
+	if (!uc_sd_unit_name_ok(unit))
+		return -EINVAL;
+	if (ul > 6 && !strcmp(unit + ul - 6, ".slice"))
+		return slice_rel(unit, rel, n);
+	if (!uc_sd_booted())
+		return -EHOSTDOWN;
+	if (!get_ops()->unit_slice)
+		return -ENOPKG;
+	rc = get_ops()->unit_slice(unit, slice, sizeof(slice));
+	if (!rc)
+		rc = uc_sd_unit_name_ok(slice) ? slice_rel(slice, srel, sizeof(srel)) : -EIO;
+	if (rc)
+		return rc;
+	return (size_t)snprintf(rel, n, "%s%s%s", srel, *srel ? "/" : "", unit) >= n ?
+	       -ENAMETOOLONG : 0;
 }

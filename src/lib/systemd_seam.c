@@ -1,10 +1,11 @@
 /*
  * The CLI tests' stand-in for systemd's bus (uclamp/systemd.h), built like
  * sysroot_seam.c: in the test build only, where $UCLAMPCTL_TEST_SYSTEMD
- * names a file of units, one a line: "UNIT CGROUP WEIGHT" (CGROUP "-": not
- * running; WEIGHT "-": unset). Each SetUnitProperties is appended to
- * FILE.calls and played as systemd does it on the fake cgroupfs: cpu in the
- * subtree_control of every parent, the group's cpu.uclamp files created.
+ * names a file of units, one a line: "UNIT CGROUP WEIGHT [SLICE]" (CGROUP
+ * "-": not running; WEIGHT "-": unset; SLICE: system.slice when not
+ * given). Each SetUnitProperties is appended to FILE.calls and played as
+ * systemd does it on the fake cgroupfs: cpu in the subtree_control of every
+ * parent, the group's cpu.uclamp files created.
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,24 +18,41 @@
 #include "uclamp/systemd.h"
 
 #ifdef UC_TEST_SEAMS
-/* The unit's line: cgroup and weight as written. */
-static int find(const char *unit, char *cg, size_t n, char *weight, size_t wn)
+/* The unit's line: cgroup, weight and slice as written. */
+static int find_slice(const char *unit, char *cg, size_t n, char *weight, size_t wn, char *slice,
+		      size_t sn)
 {
 	const char *file = getenv(UC_TEST_SYSTEMD_ENV);
-	char line[1024], u[256], c[512], w[32];
+	char line[1024], u[256], c[512], w[32], s[256];
 	FILE *f = fopen(file, "r");
-	int rc = -ENOENT;
+	int rc = -ENOENT, k;
 
 	if (!f)
 		return -EHOSTDOWN;
 	while (rc == -ENOENT && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%255s %511s %31s", u, c, w) == 3 && !strcmp(u, unit)) {
+		if ((k = sscanf(line, "%255s %511s %31s %255s", u, c, w, s)) >= 3 &&
+		    !strcmp(u, unit)) {
 			snprintf(cg, n, "%s", c);
 			snprintf(weight, wn, "%s", w);
+			snprintf(slice, sn, "%s", k == 4 ? s : "system.slice");
 			rc = 0;
 		}
 	fclose(f);
 	return rc;
+}
+
+static int find(const char *unit, char *cg, size_t n, char *weight, size_t wn)
+{
+	char s[256];
+
+	return find_slice(unit, cg, n, weight, wn, s, sizeof(s));
+}
+
+static int fake_unit_slice(const char *unit, char *slice, size_t n)
+{
+	char cg[512], w[32];
+
+	return find_slice(unit, cg, sizeof(cg), w, sizeof(w), slice, n);
 }
 
 static int fake_unit_cgroup(const char *unit, char *cg, size_t n)
@@ -122,6 +140,7 @@ static const struct uc_sd_ops fake_ops = {
 	.unit_cgroup = fake_unit_cgroup,
 	.cpu_weight = fake_cpu_weight,
 	.set_cpu_weight = fake_set_cpu_weight,
+	.unit_slice = fake_unit_slice,
 };
 
 const struct uc_sd_ops *uc_test_sd_ops(void)

@@ -722,7 +722,8 @@ static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 				.reset_on_fork = w->rs->v[0].reset_on_fork,
 			};
 			size_t order0 = 0;
-			const struct uc_rules one = { .v = &any, .n = 1, .order = &order0 };
+			const struct uc_rules one = { .v = &any, .n = 1, .order = &order0,
+						      .norder = 1 };
 			const struct uc_rules *saved = w->rs;
 
 			w->rs = &one;

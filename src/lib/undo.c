@@ -152,7 +152,8 @@ static int undo_task(struct undo *u, const struct uc_hist_change *v, size_t n)
 
 static int undo_group(struct undo *u, const struct uc_hist_change *c)
 {
-	uint64_t ino = 0;
+	struct uc_change *ch;
+	unsigned long long ino = 0;
 	int now, rc;
 
 	if (c->kind != UC_KIND_CGROUP) {
@@ -160,7 +161,7 @@ static int undo_group(struct undo *u, const struct uc_hist_change *c)
 		skip(u, c, UC_UNDO_KEPT, 0, 0);
 		return 0;
 	}
-	rc = uc_cg_ino(c->target, &ino);
+	rc = uc_cg_ident(c->target, &ino);
 	if (rc == -ENOENT || rc == -ENOTDIR || (!rc && c->ino && ino != c->ino)) {
 		skip(u, c, UC_UNDO_RECREATED, 0, rc);
 		return 0;
@@ -179,7 +180,11 @@ static int undo_group(struct undo *u, const struct uc_hist_change *c)
 		skip(u, c, UC_UNDO_CHANGED, now, 0);
 		return 0;
 	}
-	return uc_plan_add(u->p, UC_KIND_CGROUP, c->attr, c->target, now, c->from) ? 0 : -ENOMEM;
+	ch = uc_plan_add(u->p, UC_KIND_CGROUP, c->attr, c->target, now, c->from);
+	if (!ch)
+		return -ENOMEM;
+	ch->start = ino;	/* the executor writes only this group (plan.h) */
+	return 0;
 }
 
 /* The system knobs together: their plan keeps min <= max after each write. */

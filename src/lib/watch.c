@@ -59,6 +59,8 @@ struct uc_watch {
 	unsigned dirty;			/* 1 << cause */
 	uint64_t last_rescan_ms;
 	bool rescanned;
+	uint64_t created_ms;		/* monotonic */
+	uint64_t last_recheck_ms;	/* 0: not yet (the first is one interval after start) */
 	uint32_t scan_mark;
 	uint64_t tick_ns;
 	pid_t self;
@@ -214,6 +216,7 @@ int uc_watch_new(const struct uc_watch_opts *o, struct uc_watch **out)
 	w->st.queue_cap = w->o.queue_cap;
 	w->st.pid = (uint64_t)w->self;
 	w->st.started = (uint64_t)time(NULL);
+	w->created_ms = uc_watch_now_ms();
 	*out = w;
 	return 0;
 }
@@ -253,6 +256,7 @@ void uc_watch_set_rules(struct uc_watch *w, struct uc_watch_ruleset *rs)
 		w->table.v[i].given_up = false;
 		w->table.v[i].logged = false;
 		w->table.v[i].writes = 0;
+		w->table.v[i].drifts = 0;
 	}
 }
 
@@ -394,6 +398,7 @@ static void forget_exited(struct uc_watch *w)
 struct round {
 	const char *reason;
 	uint64_t ts_ns;		/* EXEC: the event's time, for the latency histogram */
+	bool recheck;		/* a periodic re-check: a write corrects drift */
 	bool matched, wrote, refused;
 };
 
@@ -624,6 +629,8 @@ static void write_plan(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		if (rep.flips)
 			w->key = UC_KEY_ON;
 		w->st.applied++;
+		if (r->recheck)
+			w->st.drift_corrected++;
 		if (!r->wrote && e)
 			e->writes++;
 		r->wrote = true;
@@ -724,7 +731,8 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		log_change(w, &p, rule, seen.comm, r, true);
 		goto out;
 	}
-	if (!r->wrote && over_limit(w, *ep, id->tgid))
+	/* a re-check has its own limit: in a row (note_drift), not per minute */
+	if (!r->wrote && !r->recheck && over_limit(w, *ep, id->tgid))
 		goto out;
 	if (!ident_still(w, id)) {
 		w->st.identity_mismatch++;
@@ -754,11 +762,39 @@ static int apply_other(pid_t tid, int taskfd, void *data)
 	return 0;
 }
 
+/*
+ * A re-check that set a process's clamps again: another writer had changed
+ * them back. After reapply_limit of these in a row it is left alone (until
+ * it execs or the rules change), as one fought over by events is; a
+ * re-check that finds it right starts the count again.
+ */
+static void note_drift(struct uc_watch *w, struct uc_wproc *e, const struct round *r, pid_t tgid)
+{
+	if (!e || !r->recheck || e->given_up)
+		return;
+	if (!r->wrote) {
+		e->drifts = 0;
+		return;
+	}
+	if (e->drifts < UINT8_MAX)
+		e->drifts++;
+	if (e->drifts < w->o.reapply_limit)
+		return;
+	e->given_up = true;
+	w->st.given_up++;
+	if (!e->logged)
+		plog(w, LOG_WARNING, tgid,
+		     "pid %d: its clamps were changed back by another writer at %u re-checks in "
+		     "a row; leaving it alone until the rules change or it execs",
+		     (int)tgid, (unsigned)e->drifts);
+	e->logged = true;
+}
+
 /* A process (every thread, or only 'only_tid'). ts_ns: the EXEC/FORK event's time, 0 for none. */
 static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64_t ts_ns,
 			  const char *reason)
 {
-	struct round r = { .reason = reason, .ts_ns = ts_ns };
+	struct round r = { .reason = reason, .ts_ns = ts_ns, .recheck = !strcmp(reason, "recheck") };
 	struct uc_wproc *e;
 	struct ident id;
 	int rc;
@@ -790,6 +826,7 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 			e->given_up = false;
 			e->logged = false;
 			e->writes = 0;
+			e->drifts = 0;
 			e->window_start = (uint32_t)(uc_watch_now_ms() / 1000);
 		}
 		if (e->given_up)
@@ -813,6 +850,7 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 	}
 	if (e)
 		e->scan = w->scan_mark;
+	note_drift(w, e, &r, tgid);
 	if (ts_ns && (r.wrote || (w->o.dry_run && r.matched)))
 		note_latency(w, ts_ns);
 out:
@@ -1042,4 +1080,128 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 	malloc_trim(0);
 #endif
 	return 0;
+}
+
+/* ---- re-checks: drift ------------------------------------------------------ */
+
+long uc_watch_recheck_due(const struct uc_watch *w, uint64_t now_ms)
+{
+	uint64_t next;
+
+	if (!w->o.recheck_ms || w->o.dry_run || !w->table.n || !w->have_rules)
+		return -1;
+	next = (w->last_recheck_ms ? w->last_recheck_ms : w->created_ms) + w->o.recheck_ms;
+	return now_ms >= next ? 0 : (long)(next - now_ms);
+}
+
+void uc_watch_recheck(struct uc_watch *w, uint64_t now_ms)
+{
+	pid_t *v;
+	size_t n = 0;
+
+	w->last_recheck_ms = now_ms ? now_ms : 1;
+	if (!w->table.n || stopping(w))
+		return;
+	/* the PIDs first: a re-check may drop and add entries as it goes */
+	v = malloc(w->table.n * sizeof(*v));
+	if (!v) {
+		count_err(w, -ENOMEM);
+		return;
+	}
+	for (size_t i = 0; i < w->table.cap && n < w->table.n; i++)
+		if (w->table.v[i].tgid && !w->table.v[i].given_up)
+			v[n++] = w->table.v[i].tgid;
+	w->st.rechecks++;
+	for (size_t i = 0; i < n && !stopping(w) && w->batch != BATCH_LOCKED_OUT; i++)
+		apply_process(w, v[i], 0, 0, "recheck");
+	batch_end(w);
+	free(v);
+}
+
+/* ---- [cgroup] sections (for watch_groups.c) ---------------------------------- */
+
+void uc_watch_note_groups(struct uc_watch *w, size_t sections, size_t waiting)
+{
+	w->st.groups = sections;
+	w->st.groups_waiting = waiting;
+}
+
+/* One line per change: "cgroup.max 'x': max -> 40.00" with what and why. */
+static void log_group(const struct uc_watch *w, const struct uc_plan *p, const char *what,
+		      const char *reason, bool dry)
+{
+	char t[256], a[32], b[32];
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct uc_change *c = &p->v[i];
+
+		if (!dry && c->state != UC_CH_DONE)
+			continue;
+		uc_watch_logf(w, LOG_INFO, "%s%s %s: %s %s -> %s (%s)", dry ? "dry-run: would set " :
+			      "", what, uc_change_target(c, t, sizeof(t)),
+			      uc_attr_name(c->kind, c->attr), uc_change_value(c, c->from, a, sizeof(a)),
+			      uc_change_value(c, c->to, b, sizeof(b)), reason);
+	}
+}
+
+static void group_report(struct uc_watch *w, const struct uc_plan *p, const struct uc_report *rep,
+			 const char *what, const char *reason)
+{
+	if (rep->outcome == UC_RUN_REFUSED) {
+		w->st.refused++;
+		uc_watch_logf(w, LOG_ERR, "%s would enable the uclamp fast path and there is no "
+			      "consent%s: not applied", what, w->consent_withdrawn ?
+			      " (withdrawn by a reload that did not take)" : "");
+		return;
+	}
+	if (rep->targets[UC_CH_DONE]) {
+		if (rep->flips)
+			w->key = UC_KEY_ON;
+		w->st.groups_applied++;
+		log_group(w, p, what, reason, false);
+	}
+	if (rep->targets[UC_CH_GONE])
+		w->st.groups_gone++;
+	if (rep->targets[UC_CH_FAILED]) {
+		count_err(w, rep->first_err);
+		uc_watch_logf(w, LOG_WARNING, "%s: cannot set its clamps: %s", what,
+			      strerror(-rep->first_err));
+	}
+}
+
+int uc_watch_run_group(struct uc_watch *w, int (*plan)(struct uc_plan *p, void *data), void *data,
+		       const char *what, const char *reason)
+{
+	struct uc_run_opts ro = {
+		.mode = UC_EXEC_BEST_EFFORT, .yes = consent(w), .key_state = cached_key, .data = w,
+		.stop = w->stop,
+	};
+	struct uc_report rep;
+	struct uc_plan p;
+	int rc = 0;
+
+	/* the values it is planned from are read under the lock, as for tasks */
+	if (!w->o.dry_run && !batch_write(w)) {
+		w->batch = BATCH_OPEN;
+		return -EBUSY;
+	}
+	uc_plan_init(&p);
+	rc = plan(&p, data);
+	if (rc == 1) {
+		w->st.groups_skipped++;
+		rc = 0;
+	} else if (rc < 0) {
+		count_err(w, rc);
+	} else if (!p.n) {
+		w->st.groups_unchanged++;
+	} else if (w->o.dry_run) {
+		w->st.would_apply++;
+		log_group(w, &p, what, reason, true);
+	} else {
+		uc_plan_run(&p, &ro, &rep);
+		group_report(w, &p, &rep, what, reason);
+	}
+	uc_plan_free(&p);
+	batch_end(w);
+	return rc;
 }

@@ -1,9 +1,11 @@
 /*
  * The daemon's one event loop: epoll over the connector socket, a signalfd,
- * inotify on the configuration, a timerfd for debounced work (rescans at
- * most one a second, reloads after the editor is done), the status socket,
- * and a watchdog timer only when systemd asks for one. Nothing fires while
- * nothing happens.
+ * inotify on the configuration, inotify on the directories the [cgroup]
+ * sections wait in (watch_groups.c), a timerfd for debounced work (rescans
+ * at most one a second, reloads after the editor is done, re-checks for
+ * drift, a group put off by a held lock), the status socket, and a watchdog
+ * timer only when systemd asks for one. Nothing fires while nothing
+ * happens.
  *
  * Order at start: subscribe and wait for the ack, then scan /proc once,
  * then READY=1 and events: a process that starts in between is either in
@@ -31,7 +33,7 @@
 #define READ_BATCH 256
 #define BASE_EVENTS (UC_PEV_EXEC | UC_PEV_COMM)
 
-enum { K_NL, K_SIG, K_INO, K_TIMER, K_WDOG, K_STATUS };
+enum { K_NL, K_SIG, K_INO, K_TIMER, K_WDOG, K_STATUS, K_GROUPS };
 
 struct loop {
 	struct uc_watch *w;
@@ -43,6 +45,7 @@ struct loop {
 	bool bpf;
 	int ep, sfd, ino, tfd, wfd;
 	struct uc_watch_listener ls;	/* the status socket */
+	struct uc_watch_groups *groups;	/* the rules' [cgroup] sections; NULL: none */
 	uint64_t reload_at;		/* monotonic ms; 0: none pending */
 	bool stop;
 	sigset_t old_mask, stop_set;
@@ -82,6 +85,40 @@ static int ep_add(struct loop *l, int fd, uint64_t key)
 	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = key };
 
 	return epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
+}
+
+/*
+ * The [cgroup] sections of the rules now in force, looked at once (their
+ * groups applied when there, watched for otherwise). Called with the
+ * rules' first generation and after every reload that takes: the old
+ * watcher points into the old rules' configuration.
+ */
+static void groups_start(struct loop *l, const char *reason)
+{
+	int rc = uc_watch_groups_new(l->w, &l->groups);
+
+	if (rc) {
+		uc_watch_logf(l->w, LOG_ERR, "cannot watch for the [cgroup] sections' groups: %s",
+			      strerror(-rc));
+		return;
+	}
+	if (!l->groups)
+		return;
+	if ((rc = ep_add(l, uc_watch_groups_fd(l->groups), K_GROUPS))) {
+		uc_watch_logf(l->w, LOG_ERR, "cannot watch for the [cgroup] sections' groups: %s",
+			      strerror(-rc));
+		uc_watch_groups_free(l->groups);
+		l->groups = NULL;
+		return;
+	}
+	uc_watch_groups_sync(l->groups, reason);
+}
+
+static void groups_stop(struct loop *l)
+{
+	/* closing the inotify fd takes it out of the epoll set */
+	uc_watch_groups_free(l->groups);
+	l->groups = NULL;
 }
 
 /*
@@ -237,6 +274,7 @@ static void reload(struct loop *l, const char *why)
 			      "would enable the uclamp fast path is written until a reload "
 			      "takes" : "");
 	} else {
+		groups_stop(l);
 		uc_watch_set_rules(l->w, &rs);
 		uc_watch_note_reload(l->w, true);
 		uc_watch_logf(l->w, LOG_INFO, "reload (%s): rules generation %llu, %llu rule(s)",
@@ -248,6 +286,7 @@ static void reload(struct loop *l, const char *why)
 			uc_watch_logf(l->w, LOG_WARNING,
 				      "could not widen the event subscription; rescans cover it");
 		uc_watch_mark_dirty(l->w, UC_RESCAN_RELOAD);
+		groups_start(l, "reload");
 	}
 	notify(l, "READY=1");
 	notify_status(l);
@@ -320,15 +359,22 @@ static void on_signal(struct loop *l)
 	}
 }
 
-/* Arm the one-shot timer for the nearest of: a pending rescan, a pending reload. */
+/* Arm the one-shot timer for the nearest of: a pending rescan, a re-check
+ * for drift, a pending reload. */
 static void arm_timer(struct loop *l)
 {
 	uint64_t now = uc_watch_now_ms();
 	long due = uc_watch_rescan_due(l->w, now), next = -1;
+	long recheck = uc_watch_recheck_due(l->w, now);
+	long retry = uc_watch_groups_due(l->groups, now);
 	struct itimerspec its = { 0 };
 
 	if (due >= 0)
 		next = due;
+	if (recheck >= 0 && (next < 0 || recheck < next))
+		next = recheck;
+	if (retry >= 0 && (next < 0 || retry < next))
+		next = retry;
 	if (l->reload_at) {
 		long r = l->reload_at > now ? (long)(l->reload_at - now) : 0;
 
@@ -366,6 +412,10 @@ static void maybe_rescan(struct loop *l)
 				      strerror(-rc));
 		notify_status(l);
 	}
+	if (uc_watch_recheck_due(l->w, now) == 0)
+		uc_watch_recheck(l->w, now);
+	if (uc_watch_groups_due(l->groups, now) == 0)
+		uc_watch_groups_retry(l->groups, now);
 }
 
 static int setup(struct loop *l)
@@ -441,6 +491,7 @@ static void teardown(struct loop *l)
 {
 	int fds[] = { l->ep, l->sfd, l->ino, l->tfd, l->wfd };
 
+	groups_stop(l);
 	if (l->pe) {
 		/* unsubscribe: no ack is normal when we were the last listener */
 		uc_procev_subscribe(l->pe, false, 0, 200);
@@ -482,10 +533,16 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 	 * events that came during the scan are handled by the loop: the scan
 	 * saw their processes too
 	 */
+	work_begin(&l);
+	groups_start(&l, "start");
+	work_end(&l);
 	notify(&l, "READY=1");
 	notify_status(&l);
-	uc_watch_logf(w, LOG_INFO, "watching: %llu rule(s), %s events%s",
+	uc_watch_logf(w, LOG_INFO, "watching: %llu rule(s), %llu [cgroup] section(s) (%llu "
+		      "waiting for their group), %s events%s",
 		      (unsigned long long)uc_watch_stats(w)->rules,
+		      (unsigned long long)uc_watch_stats(w)->groups,
+		      (unsigned long long)uc_watch_stats(w)->groups_waiting,
 		      l.bpf ? "socket-filtered" : l.mask ? "filtered" : "all",
 		      uc_watch_stats(w)->applied ? "; running processes clamped" : "");
 	while (!l.stop) {
@@ -524,6 +581,10 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 			}
 			case K_STATUS:
 				uc_watch_status_serve(w, l.ls.fd);
+				break;
+			case K_GROUPS:
+				if (l.groups)
+					uc_watch_groups_event(l.groups);
 				break;
 			}
 		}

@@ -85,7 +85,7 @@ static const struct uc_watch_rules_ops wr_ops = {
 };
 
 int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_ruleset *out,
-			uc_watch_conf_err_fn err, void *data)
+			uc_watch_conf_err_fn err, uc_watch_conf_skip_fn skip, void *data)
 {
 	struct wrules *wr = calloc(1, sizeof(*wr));
 	int rc = 0;
@@ -106,6 +106,9 @@ int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_rule
 		rc = -EINVAL;
 		goto fail;
 	}
+	if (skip)
+		for (size_t i = 0; i < wr->cfg.nskips; i++)
+			skip(data, &wr->cfg.skips[i]);
 	if (wr->cfg.ntasks > UC_WATCH_MAX_RULES) {
 		/* bounded memory and match time: every exec is matched against every rule */
 		struct uc_conf_error e = { .file = wr->cfg.nfiles ? wr->cfg.files[0] : NULL,
@@ -126,11 +129,15 @@ int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_rule
 	if (uc_rules_init(&wr->rs, wr->v, wr->cfg.ntasks))
 		goto fail;
 	for (size_t i = 0; i < wr->cfg.ntasks; i++)
-		if (!wr->v[i].exclude && (wr->v[i].min != UC_KEEP || wr->v[i].max != UC_KEEP))
+		if (!wr->v[i].exclude && !wr->v[i].off &&
+		    (wr->v[i].min != UC_KEEP || wr->v[i].max != UC_KEEP))
 			out->sets_clamps = true;
+	/* a [cgroup] section is a clamp written when its group appears */
+	out->sets_clamps |= wr->cfg.ncgroups > 0;
 	out->ops = &wr_ops;
 	out->rules = wr;
 	out->nrules = wr->cfg.ntasks;
+	out->config = &wr->cfg;
 	out->allow_enable = wr->cfg.allow_enable.set && wr->cfg.allow_enable.value;
 	/* a parent selector needs forks; user/group selectors need ID changes */
 	if (wr->rs.need & UC_PF_PARENT)

@@ -14,8 +14,10 @@ struct uc_wproc {
 	uint64_t start;
 	uint32_t scan;			/* last rescan that saw it */
 	uint16_t writes;		/* writes in the window */
-	bool given_up;			/* too many re-applies: leave it alone */
-	bool logged;
+	/* re-checks in a row that found its clamps changed back and set them again */
+	uint8_t drifts;
+	bool given_up : 1;		/* too many re-applies: leave it alone */
+	bool logged : 1;
 };
 
 struct uc_wtable {

@@ -126,6 +126,24 @@ has 'out of range'
 grep -q '^max = 80%$' "$A/uclampctl.conf" && _pass "old file kept" || _fail "file replaced: $(cat "$A/uclampctl.conf")"
 sys3 1024 1024 1024
 
+# check mode with a bad value: uclampctl's message names the role's file, not /dev/stdin
+vars true 150%
+play "check mode, a bad value" 2 --check
+has "$A/uclampctl\.conf:[0-9]+: invalid value '150%' for max in \[system\]"
+hasnt '/dev/stdin:[0-9]'
+
+# a user this host does not have: skipped by name, the rest applied, the play goes on
+vars true 80%
+sed -i 's/user: \[root, 0\]/user: [no-such-user-uclampctl]/' "$A/vars.yml"
+play "check mode, an unknown user: skipped, not a failure" 0 --check
+recap "changed=2 failed=0 "
+has "\"target\": \"user no-such-user-uclampctl\""
+has "\"file\": \"$A/uclampctl\.conf\""
+play "a run with an unknown user: applied, the skip reported" 0
+recap "changed=2 failed=0 "
+has 'no such user on this host'
+sys3 512 819 0
+
 # ---- the template renders every key the configuration accepts ------------------------------
 # The keys come from uclampctl itself (its "use ..." hint for an unknown key):
 # a key added to the parser and not to the template fails here.

@@ -59,12 +59,22 @@ fake_sysctls 1024 1024 1024
 # ---- paths: refused when leaving the hierarchy. Without any cpu hierarchy
 # on this host (exit 4) there is nothing to resolve against.
 if $U cgroup show -n >/dev/null 2>&1; then have_cpu=1 want=2; else have_cpu=0 want=4; fi
-for p in ../.. ../../../etc /etc / a/../../b; do
+for p in ../.. ../../../etc /etc a/../../b; do
 	t "set '$p'" $want $U cgroup set "$p" --max 50% -y
 	[ $have_cpu = 1 ] && has "refusing cgroup path '$p'"
 done
-t "set: no such group" $want $U cgroup set no-such-group-$$ --max 50% -y
-[ $have_cpu = 1 ] && has "no cgroup 'no-such-group-$$'"
+# "/" is the root (as 'cgroup show' names it): the reason is that, not "outside"
+for p in / //; do
+	t "set '$p': the root" $want $U cgroup set "$p" --max 50% -y
+	[ $have_cpu = 1 ] && has "^uclampctl: the root cgroup has no cpu\.uclamp files: for system-wide limits use 'uclampctl system set'$"
+	hasnt 'outside'
+done
+# a group that is not there is a missing target, as a PID is for 'task': exit 1
+[ $have_cpu = 1 ] && want_missing=1 || want_missing=4
+t "set: no such group" $want_missing $U cgroup set no-such-group-$$ --max 50% -y
+[ $have_cpu = 1 ] && has "^uclampctl: no cgroup 'no-such-group-$$'"
+hasnt 'Try'
+[ $have_cpu = 1 ] && t "show: no such group" 1 $U cgroup show no-such-group-$$
 long=$(printf 'a/%.0s' $(seq 2100))	# 4200 bytes: longer than PATH_MAX
 t "set: a path longer than PATH_MAX" $want $U cgroup set "$long" --max 50% -y
 [ $have_cpu = 1 ] && has "cgroup path 'a/a/a/.*' is too long \(4200 bytes; a path has at most 4095\)"

@@ -98,10 +98,11 @@ UCLAMPCTL_TEST_SYSTEMD=$ROOT/no-bus bad "systemd unreachable" 1 \
 	$U cgroup set system.slice/nginx.service --max 40% --yes
 has "^uclampctl: 'system\.slice/nginx\.service' has no cpu\.uclamp files and systemd owns its parents' cgroup\.subtree_control, but cannot be asked \(no bus\): run 'systemctl set-property --runtime nginx\.service CPUWeight=100' \(or give it Delegate=yes\)$"
 printf '[fast-path]\nallow-enable = yes\n\n[cgroup system.slice/nginx.service]\nmax = 30%%\n' >"$ROOT/p.conf"
-UCLAMPCTL_TEST_SYSTEMD=$ROOT/no-bus bad "apply: systemd unreachable" 1 $U apply -c "$ROOT/p.conf"
-has "p\.conf:4: cgroup 'system\.slice/nginx\.service' has no cpu\.uclamp files and systemd, which owns its parents, cannot be asked to enable cpu for nginx\.service \(Host is down\): run 'systemctl set-property --runtime nginx\.service CPUWeight=100'$"
-UCLAMPCTL_TEST_SYSTEMD=$ROOT/no-bus bad "apply: a unit name, systemd unreachable" 1 $U apply -c "$ROOT/c.conf"
-has "c\.conf:4: no cgroup 'nginx\.service' under .*, and no systemd to resolve it as a unit name: give the cgroup path$"
+# apply: the group is skipped, named with the fix, and the rest applies (exit 5)
+UCLAMPCTL_TEST_SYSTEMD=$ROOT/no-bus bad "apply: systemd unreachable: skipped" 5 $U apply -c "$ROOT/p.conf"
+has "p\.conf:4: skipped \[cgroup system\.slice/nginx\.service\]: it has no cpu\.uclamp files, and systemd, which owns its parents, cannot be asked to enable cpu for nginx\.service \(no bus\): run 'systemctl set-property --runtime nginx\.service CPUWeight=100'$"
+UCLAMPCTL_TEST_SYSTEMD=$ROOT/no-bus bad "apply: a unit name, systemd unreachable: skipped" 5 $U apply -c "$ROOT/c.conf"
+has "c\.conf:4: skipped \[cgroup nginx\.service\]: no cgroup 'nginx\.service' under .*, and no systemd to resolve it as a unit name$"
 bad "not a unit's group below systemd's" 1 $U cgroup set system.slice/plain/x --max 40% --yes --enable-cpu
 has "'plain' above it is not a unit's cgroup.*Delegate=yes"
 
@@ -116,22 +117,35 @@ t "no systemd: --enable-cpu plans the subtree writes" 0 \
 has '^/ +cgroup\.subtree_control +no +yes'
 has '^system\.slice +cgroup\.subtree_control +no +yes'
 hasnt 'ask systemd'
-t "no systemd: unit names are not resolved" 2 $U cgroup show nginx.service
+# a parent with processes of its own would become "domain threaded": refused, nothing written
+echo 4242 >"$CGR/system.slice/cgroup.procs"
+t "--enable-cpu under a parent with its own processes: refused" 1 \
+	$U cgroup set system.slice/nginx.service --max 40% --enable-cpu --yes
+has "^uclampctl: refused: 'system\.slice' has processes of its own \(PID 4242 \.\.\.\): enabling cpu in its cgroup\.subtree_control would make it \"domain threaded\""
+same "$CGR/cgroup.subtree_control" ""
+same "$CGR/system.slice/cgroup.subtree_control" ""
+t "  the dry run says so too" 1 $U cgroup set system.slice/nginx.service --max 40% --enable-cpu --dry-run
+has 'domain threaded'
+: >"$CGR/system.slice/cgroup.procs"
+t "--enable-cpu, the parent's processes gone: planned" 0 \
+	$U cgroup set system.slice/nginx.service --max 40% --enable-cpu --dry-run
+has '^system\.slice +cgroup\.subtree_control +no +yes'
+t "no systemd: unit names are not resolved (a missing target: exit 1)" 1 $U cgroup show nginx.service
 has "no systemd \(not PID 1\) to resolve it as a unit name"
 
 # ---- unit names: hostile and unknown ones ------------------------------------------------
 tree
-t "unknown unit" 2 $U cgroup show nosuch.service
+t "unknown unit (a missing target: exit 1)" 1 $U cgroup show nosuch.service
 has "^uclampctl: no cgroup 'nosuch\.service' under .*/sys/fs/cgroup and no unit of that name loaded \(systemctl list-units 'nosuch\.service'\)$"
-t "unit not running" 2 $U cgroup set idle.service --max 40% --yes
+t "unit not running (a missing target: exit 1)" 1 $U cgroup set idle.service --max 40% --yes
 has "unit 'idle\.service' has no cgroup: it is not running \(systemctl start idle\.service\)"
 t "systemd's path leads outside" 2 $U cgroup show evil.service
 has "refusing unit 'evil\.service': systemd names a cgroup for it outside the cpu hierarchy"
-t "not a unit name: a path" 2 $U cgroup set "$(printf 'x\033[2J.service')" --max 40% --yes
+t "not a unit name: a path" 1 $U cgroup set "$(printf 'x\033[2J.service')" --max 40% --yes
 has "no cgroup 'x.*\.service' under .*/sys/fs/cgroup$"
-t "a template is no unit" 2 $U cgroup show getty@.service
+t "a template is no unit" 1 $U cgroup show getty@.service
 hasnt 'unit of that name'
-t "no prefix before '@' is no unit (systemd refuses it)" 2 $U cgroup set @x.service --max 40% --yes
+t "no prefix before '@' is no unit (systemd refuses it)" 1 $U cgroup set @x.service --max 40% --yes
 has "no cgroup '@x\.service' under .*/sys/fs/cgroup$"
 t "  nothing asked" 0 test ! -e "$UNITS.calls"
 t "  nothing written" 0 test -z "$(find "$CGR" -name cpu.uclamp.max -newer "$UNITS" 2>/dev/null)"

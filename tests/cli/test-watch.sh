@@ -38,6 +38,27 @@ has 'would enable the uclamp fast path \(sched_uclamp_used is off\)'
 
 t "--oneshot is apply (dry run)" 0 $U watch --oneshot --dry-run -c "$C/noconsent.conf"
 has 'nothing to change|dry run'
+# ---- a kernel without uclamp: exit 4 (an enabled service fails visibly), unless
+# told to idle (one unit for a fleet where some kernels lack it) ----------------
+printf '[fast-path]\nallow-enable = yes\n' >"$C/norules.conf"
+rm -f "$ROOT"/proc/sys/kernel/sched_util_clamp_*
+t "no uclamp, no rules: exit 4" 4 timeout 20 $U watch -c "$C/norules.conf" --socket "$ROOT/idle.sock"
+has "^uclampctl: this kernel has no uclamp \(CONFIG_UCLAMP_TASK, Linux 5\.3\+\): watch has nothing to do \(--idle-without-uclamp keeps it running\)$"
+t "no uclamp, rules: exit 4" 4 timeout 20 $U watch -c "$C/noconsent.conf" --socket "$ROOT/idle.sock"
+[ ! -e "$ROOT/idle.sock" ] && _pass "never started" || _fail "a status socket exists"
+$U watch --idle-without-uclamp -c "$C/norules.conf" --socket "$ROOT/idle.sock" >"$ROOT/idle.out" 2>&1 &
+IDLE=$!
+sleep 1
+kill -0 $IDLE 2>/dev/null && _pass "--idle-without-uclamp: still running" || _fail "--idle-without-uclamp exited: $(cat "$ROOT/idle.out")"
+kill -TERM $IDLE
+wait $IDLE
+RC=$?
+[ "$RC" = 0 ] && _pass "--idle-without-uclamp: SIGTERM, exit 0" || _fail "--idle-without-uclamp: exit $RC"
+OUT=$(cat "$ROOT/idle.out")
+has '^uclampctl: warning: watch: this kernel has no uclamp .*: idle until stopped \(--idle-without-uclamp\)$'
+t "--recheck: a bad value" 2 $U watch --recheck 1.5
+has "invalid value '1\.5' for --recheck: use whole seconds from 0 \(never\) to 86400"
+fake_sysctls 1024 1024 1024
 # 'watch status' renders the daemon's counters (a stand-in serves them in the
 # daemon's wire format): the table, JSON through the one JSON writer, and the
 # Prometheus names the Grafana dashboard queries.

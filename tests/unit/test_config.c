@@ -27,6 +27,7 @@
 
 #include "uclamp/config.h"
 #include "uclamp/rules.h"
+#include "uclamp/selectors.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
 #include "fakeroot.h"
@@ -105,8 +106,6 @@ static const struct bad_case bad_cases[] = {
 	  "threads in [tasks t]: '2' is neither yes nor no", 0 },
 	{ "[tasks t]\ncomm = averyveryverylongname\nmax = 1\n", { 2 },
 	  "longer than 15 characters", 0 },
-	{ "[tasks t]\nuser = no-such-user-uclampctl\nmax = 1\n", { 2 },
-	  "unknown user 'no-such-user-uclampctl'", 0 },
 	{ "[tasks t]\npolicy = other turbo\nmax = 1\n", { 2 }, "unknown policy 'turbo'", 0 },
 	{ "[tasks t]\ncomm = ,\nmax = 1\n", { 2 }, "is empty", 0 },
 	{ "\n[tasks t]\nmax = 5\n", { 2 }, "[tasks t] has no selector", 0 },
@@ -638,8 +637,6 @@ static void test_tasks_rule_keys(void **state)
 		{ "[tasks a]\nparent = averyveryverylongname\nmax = 1\n", 2,
 		  "parent in [tasks a]: 'averyveryverylongname' is longer than 15" },
 		{ "[tasks a]\ncgroup = system.slice/../x\nmax = 1\n", 2, "has a '..' component" },
-		{ "[tasks a]\ngroup = no-such-group-here\nmax = 1\n", 2,
-		  "unknown group 'no-such-group-here'" },
 		{ "[tasks a]\ncomm = x\npriority = high\nmax = 1\n", 3,
 		  "invalid value 'high' for priority" },
 		{ "[tasks a]\ncomm = x\npriority = 2000000\nmax = 1\n", 3,
@@ -703,6 +700,84 @@ static void test_tasks_rule_keys(void **state)
 	uc_config_free(&c);
 }
 
+/*
+ * A user or group this host does not know is skipped, not an error (a fleet's
+ * file names users only some hosts have): the others of the list stay, and a
+ * section left with none of a list it gave matches no task (off), never every
+ * task; a later file's list replaces the earlier one and its skips.
+ */
+static void test_unknown_ids_skipped(void **state)
+{
+	struct uc_proc p = { .pid = 42, .tid = 42, .have = UC_PF_STATUS | UC_PF_STAT | UC_PF_POLICY,
+			     .uid = 0, .policy = 0, .state = 'S' };
+	struct uc_rules_result res;
+	struct uc_rules rs;
+	struct uc_rule *r;
+	struct uc_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "[tasks a]\nuser = root, no-such-user-uclampctl\nmax = 1\n"
+				  "[tasks b]\ngroup = no-such-group-here\nmax = 2\n"), 0);
+	assert_int_equal(c.nskips, 2);
+	assert_int_equal(c.skips[0].loc.line, 2);
+	assert_string_equal(c.skips[0].section, "tasks a");
+	assert_string_equal(c.skips[0].target, "user no-such-user-uclampctl");
+	assert_non_null(strstr(c.skips[0].why, "applies to the others"));
+	assert_int_equal(c.skips[1].loc.line, 5);
+	assert_string_equal(c.skips[1].target, "group no-such-group-here");
+	assert_non_null(strstr(c.skips[1].why, "matches no task"));
+	r = uc_config_task_rules(&c);
+	assert_non_null(r);
+	assert_int_equal(r[0].nuids, 1);
+	assert_int_equal(r[0].uids[0], 0);
+	assert_false(r[0].off);
+	/* b's list is empty, which alone would select every task: it is off */
+	assert_int_equal(r[1].ngids, 0);
+	assert_true(r[1].off);
+	assert_int_equal(uc_rules_init(&rs, r, 2), 0);
+	assert_int_equal(rs.norder, 1);
+	assert_int_equal(uc_rules_match(&rs, &p, &res), 0);
+	assert_int_equal(res.winner[UC_RA_MAX], 0);	/* a's, never b's */
+	assert_int_equal(res.matched, 1);
+	uc_rules_free(&rs);
+	free(r);
+	/* a plan starts from these skips and adds its own */
+	assert_int_equal(c.nskips_load, 2);
+	uc_config_skips_reset(&c);
+	assert_int_equal(c.nskips, 2);
+	uc_config_free(&c);
+
+	/* a later file replaces the list, and its skip with it */
+	uc_config_init(&c);
+	load_text(&c, "[tasks a]\nuser = no-such-user-uclampctl\nmax = 1\n", "1.conf");
+	load_text(&c, "[tasks a]\nuser = 0\n", "2.conf");
+	assert_int_equal(uc_config_validate(&c), 0);
+	assert_int_equal(c.nskips, 0);
+	assert_false(c.tasks[0].off);
+	uc_config_free(&c);
+	uc_config_init(&c);
+	load_text(&c, "[tasks a]\nuser = 0\nmax = 1\n", "1.conf");
+	load_text(&c, "[tasks a]\nuser = no-such-user-uclampctl\n", "2.conf");
+	assert_int_equal(uc_config_validate(&c), 0);
+	assert_int_equal(c.nskips, 1);
+	assert_string_equal(c.skips[0].loc.file, "2.conf");
+	assert_true(c.tasks[0].off);
+	assert_int_equal(c.tasks[0].rule.nuids, 0);
+	uc_config_free(&c);
+
+	/* the command line's setter still refuses an unknown user */
+	{
+		struct uc_rule cl;
+		char err[128];
+
+		uc_sel_rule_init(&cl);
+		assert_int_equal(uc_sel_set(&cl, uc_sel_find("user"), "no-such-user-uclampctl",
+					    true, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "unknown user"));
+		uc_sel_free(&cl);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -715,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_plan_system),
 		cmocka_unit_test(test_tasks_rule_keys),
+		cmocka_unit_test(test_unknown_ids_skipped),
 	};
 
 	umask(022);	/* the files it writes must be trusted: not group-writable */

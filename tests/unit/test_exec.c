@@ -540,6 +540,88 @@ static void test_identity_checked_before_write(void **state)
 	expect_report(&r, .done = 3, .gone = 2);
 }
 
+/* A group's identity (its directory's inode) is read again right before its
+ * write: a group removed since planning is gone, one made again under the
+ * same path is another group (-ESTALE): neither is written; a write whose
+ * file vanished with its group is gone too, one whose file alone is missing
+ * a failure. Never a failure that undoes the rest of an atomic run. */
+static unsigned long long ident_now[4];	/* "g0".."g3" -> inode now (0: removed) */
+static size_t nident;
+
+static int fake_cgroup_ident(const char *path, unsigned long long *ident)
+{
+	int g = path[1] - '0';
+
+	assert_true(path[0] == 'g' && g >= 0 && g < 4);
+	nident++;
+	if (!ident_now[g])
+		return -ENOENT;
+	*ident = ident_now[g];
+	return 0;
+}
+
+/* g2's write: the group is removed while it is under way */
+static int vanishing_cgroup_write(const char *path, enum uc_attr attr, long pct100)
+{
+	int rc = fake_cgroup_write(path, attr, pct100);
+
+	if (!strcmp(path, "g2")) {
+		ident_now[2] = 0;
+		return -ENOENT;
+	}
+	return rc;
+}
+
+static void test_group_identity(void **state)
+{
+	struct uc_exec_ops ops = fake_ops;
+	struct uc_exec_report r;
+	const char *groups[] = { "g0", "g1", "g2", "g3" };
+
+	(void)state;
+	ops.cgroup_ident = fake_cgroup_ident;
+	ops.cgroup_write = vanishing_cgroup_write;
+	for (int g = 0; g < 4; g++) {
+		struct uc_change *c = uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, groups[g],
+						  10000, 4000);
+
+		assert_non_null(c);
+		c->start = 100 + (unsigned long long)g;
+		ident_now[g] = c->start;
+	}
+	ident_now[0] = 0;	/* removed */
+	ident_now[1] = 999;	/* removed and made again */
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &ops, NULL, &r), 0);
+	assert_int_equal(ncalls, 2);	/* g2 (vanished during its write) and g3 */
+	assert_string_equal(calls[0].path, "g2");
+	assert_string_equal(calls[1].path, "g3");
+	assert_int_equal(plan.v[0].state, UC_CH_GONE);
+	assert_int_equal(plan.v[0].err, 0);
+	assert_int_equal(plan.v[1].state, UC_CH_GONE);
+	assert_int_equal(plan.v[1].err, -ESTALE);
+	assert_int_equal(plan.v[2].state, UC_CH_GONE);
+	assert_int_equal(plan.v[3].state, UC_CH_DONE);
+	expect_report(&r, .done = 1, .gone = 3);
+
+	/* the file alone missing (cpu off meanwhile): a failure, the rest undone */
+	uc_plan_free(&plan);
+	uc_plan_init(&plan);
+	ncalls = 0;
+	memset(script, 0, sizeof(script));
+	ops.cgroup_write = fake_cgroup_write;
+	for (int g = 0; g < 2; g++) {
+		struct uc_change *c = uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MAX, groups[g],
+						  10000, 4000);
+
+		assert_non_null(c);
+		c->start = ident_now[g] = 7;
+	}
+	script[1] = -ENOENT;
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &ops, NULL, &r), -ENOENT);
+	assert_int_equal(plan.v[0].state, UC_CH_ROLLED_BACK);
+	assert_int_equal(plan.v[1].state, UC_CH_FAILED);
+}
+
 /* Threads: the process's start time is read for its main thread and for the
  * first of a run of its threads, not per thread; each thread other than the
  * main one is asked to be still in the process right before its write. */
@@ -681,6 +763,7 @@ int main(void)
 		T(test_report_reset),
 		T(test_identity_checked_before_write),
 		T(test_identity_of_threads),
+		T(test_group_identity),
 		T(test_identity_of_threads_reused),
 		T(test_stop_atomic_undoes),
 		T(test_stop_best_effort_keeps),

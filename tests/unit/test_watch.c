@@ -700,6 +700,79 @@ static void test_give_up(void **state)
 	uc_watch_free(w);
 }
 
+/*
+ * Drift: another writer sets a clamp back, and no event says so. A re-check
+ * (every recheck_ms, of the processes in the table only) reads and writes it
+ * again, counted; one that finds it right writes nothing; a writer that
+ * changes it back at every re-check is given up on after reapply_limit
+ * re-checks in a row (logged), until the process execs. Off: never due.
+ */
+static void test_recheck_corrects_drift(void **state)
+{
+	const pid_t t[] = { 650 }, t2[] = { 651 };
+	struct uc_watch_opts o = {
+		.sys = &fake_sys, .reapply_limit = 2, .yes = true, .key = UC_KEY_OFF,
+		.recheck_ms = 60000, .log = log_cb,
+	};
+	struct uc_watch_ruleset rs = { .ops = &fake_ops, .nrules = 1, .sets_clamps = true };
+	struct uc_pev e = ev(UC_PEV_EXEC, 650, 650, 0, 1);
+	uint64_t now = uc_watch_now_ms();
+	struct uc_watch *w;
+
+	assert_int_equal(uc_watch_new(&o, &w), 0);
+	uc_watch_set_rules(w, &rs);
+	assert_int_equal(uc_watch_recheck_due(w, now), -1);	/* nothing tracked */
+	add_proc(650, t, 1, 1);
+	add_proc(651, t2, 1, 1);	/* no rule matches it: not tracked, never read again */
+	rules[nrules++] = (typeof(rules[0])){ 650, 300, false };
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 1);
+	assert_true(uc_watch_recheck_due(w, now) > 0);
+	assert_int_equal(uc_watch_recheck_due(w, now + 60000), 0);
+
+	/* set back by another writer: corrected at the next re-check */
+	task(650)->sched_util_max = 1024;
+	uc_watch_recheck(w, now + 60000);
+	assert_int_equal(nset, 2);
+	assert_int_equal(task(650)->sched_util_max, 300);
+	assert_int_equal(uc_watch_stats(w)->rechecks, 1);
+	assert_int_equal(uc_watch_stats(w)->drift_corrected, 1);
+	assert_true(uc_watch_recheck_due(w, now + 60000) > 0);
+	/* right: read, nothing written, and the count in a row starts again */
+	uc_watch_recheck(w, now + 120000);
+	assert_int_equal(nset, 2);
+	assert_int_equal(uc_watch_stats(w)->drift_corrected, 1);
+
+	/* changed back at every re-check: 2 in a row, then left alone */
+	revert = true;
+	task(650)->sched_util_max = 1024;
+	uc_watch_recheck(w, now + 180000);
+	uc_watch_recheck(w, now + 240000);
+	assert_int_equal(nset, 4);
+	assert_int_equal(uc_watch_stats(w)->given_up, 1);
+	assert_non_null(strstr(last_warning, "changed back by another writer at 2 re-checks in a row"));
+	uc_watch_recheck(w, now + 300000);
+	assert_int_equal(nset, 4);
+	assert_int_equal(uc_watch_stats(w)->rechecks, 5);
+	/* an exec: a new chance */
+	revert = false;
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nset, 5);
+	assert_int_equal(task(650)->sched_util_max, 300);
+	uc_watch_free(w);
+
+	/* off (recheck_ms 0), or a dry run: never due */
+	o.recheck_ms = 0;
+	assert_int_equal(uc_watch_new(&o, &w), 0);
+	uc_watch_set_rules(w, &(struct uc_watch_ruleset){ .ops = &fake_ops, .nrules = 1 });
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(uc_watch_recheck_due(w, now + 600000), -1);
+	uc_watch_free(w);
+}
+
 /* A reload that does not take withdraws the running rules' allow-enable at
  * once: the next matching process is refused (logged, counted), not written;
  * rules that are set again bring their own consent. */
@@ -809,7 +882,7 @@ static void test_load(void **state)
 
 	snprintf(path, sizeof(path), "%s/good.conf", root);
 	put("/good.conf", "[tasks a]\ncomm = x\nmax = 300\n");
-	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), 0);
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL, NULL), 0);
 	assert_int_equal(rs.nrules, 1);
 	assert_true(rs.sets_clamps);
 	assert_false(rs.allow_enable);	/* no consent in the file */
@@ -817,7 +890,7 @@ static void test_load(void **state)
 
 	put("/good.conf",
 	    "[fast-path]\nallow-enable = yes\n[tasks a]\ncomm = x\nreset-on-fork = yes\n");
-	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), 0);
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL, NULL), 0);
 	assert_true(rs.allow_enable);
 	assert_false(rs.sets_clamps);	/* a flag alone does not enable the fast path */
 	rs.ops->free(rs.rules);
@@ -825,7 +898,7 @@ static void test_load(void **state)
 	/* a bad value: refused, with its line */
 	put("/good.conf", "[tasks a]\ncomm = x\n\nmax = 5000\n");
 	nerr = 0;
-	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), -EINVAL);
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL, NULL), -EINVAL);
 	assert_int_equal(nerr, 1);
 	assert_int_equal(errline, 4);
 	assert_null(rs.ops);
@@ -846,7 +919,7 @@ static void test_match_seen(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/m.conf", root);
 	put("/m.conf", "[tasks a]\ncomm = p900\nmax = 300\n");
-	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), 0);
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL, NULL), 0);
 	add_proc(900, (pid_t[]){ 900 }, 1, 1);
 	put("/proc/900/comm", "p900\n");
 	task(900)->sched_util_max = 700;
@@ -873,7 +946,7 @@ static void test_reload_keeps_rules(void **state)
 
 	snprintf(path, sizeof(path), "%s/bad.conf", root);
 	put("/bad.conf", "[tasks a]\nmax = 300\n");	/* no selector */
-	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL), -EINVAL);
+	assert_int_equal(uc_watch_rules_load(&p, 1, &rs, on_err, NULL, NULL), -EINVAL);
 	assert_int_equal(uc_watch_stats(w)->generation, 1);
 	assert_ptr_equal(uc_watch_rules(w)->ops, &fake_ops);
 	add_proc(700, t, 1, 1);
@@ -996,6 +1069,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pid_reuse, setup),
 		cmocka_unit_test_setup(test_lazy_exits, setup),
 		cmocka_unit_test_setup(test_give_up, setup),
+		cmocka_unit_test_setup(test_recheck_corrects_drift, setup),
 		cmocka_unit_test_setup(test_refusal_without_consent, setup),
 		cmocka_unit_test_setup(test_reload_withdraws_consent, setup),
 		cmocka_unit_test_setup(test_load, setup),

@@ -1,7 +1,8 @@
 # The key stays 0 through everything apply does that must not write: a
 # configuration equal to the kernel defaults applied twice (and -J, --check),
 # a file with one bad line next to valid ones, an error in a drop-in, a
-# cgroup path outside the mount or missing (found while planning), --check and
+# cgroup path outside the mount (found while planning), a missing one (skipped,
+# named, the rest unchanged: exit 5), --check and
 # --dry-run of a real change, a refusal without consent. Then one real apply
 # flips it, as the harness must see.
 . "$(dirname "$0")/../lib.sh"
@@ -73,12 +74,13 @@ expect_key 0 "after an error in a drop-in"
 printf '[fast-path]\nallow-enable = yes\n[system]\nmin = 50%%\n[cgroup /tmp]\nmax = 50%%\n' >"$T/outside.conf"
 expect_rc 2 uclampctl apply --config "$T/outside.conf"
 expect_out 'outside\.conf:5: cgroup path ./tmp. resolves outside the cgroup mount'
-printf '[fast-path]\nallow-enable = yes\n[system]\nmin = 50%%\n[cgroup nosuch]\nmax = 50%%\n' >"$T/missing.conf"
-expect_rc 1 uclampctl apply --config "$T/missing.conf"
-expect_out "missing\.conf:5: no such cgroup 'nosuch'"
-expect_out 'nothing changed'
+# a missing group is skipped (named), not an error; the rest is at its values already
+printf '[fast-path]\nallow-enable = yes\n[system]\nmin = 100%%\n[cgroup nosuch]\nmax = 50%%\n' >"$T/missing.conf"
+expect_rc 5 uclampctl apply --config "$T/missing.conf"
+expect_out "missing\.conf:5: skipped \[cgroup nosuch\]: no cgroup 'nosuch' under /sys/fs/cgroup \(not created yet\)"
+expect_out 'nothing to change'
 check "sysctls untouched" test "$(sys3)" = "1024 1024 1024 "
-expect_key 0 "after planning errors"
+expect_key 0 "after a planning error and a skip"
 
 # ---- a real difference: --check 1, --dry-run 0, no consent 3 ----------------------
 printf '[system]\nmin = 60%%\nmax = 80%%\n[cgroup keep]\nmax = 40%%\n' >"$T/real.conf"

@@ -51,4 +51,27 @@ expect_group_eff $t2 "bg/low: task effective = group effective"
 expect_group_eff $t3 "fg: task effective = group effective"
 check "fg task at 614 1024" test "$(task_eff $t3)" = "614 1024 "
 kill $t1 $t2 $t3
+
+# watch on v1: a [cgroup] section whose group does not exist yet is applied when
+# it appears (inotify on its parent), and again when it is made anew
+T=$(mktemp -d)
+consented_conf "$T/w.conf" <<'CONF'
+[cgroup bg/later]
+max = 30%
+CONF
+"$UCLAMPCTL" watch -c "$T/w.conf" --socket "$T/s.sock" >"$T/log" 2>&1 & W=$!
+for _ in $(seq 300); do "$UCLAMPCTL" watch status --socket "$T/s.sock" >/dev/null 2>&1 && break; sleep 0.1; done
+check "v1: the section waits for its group" test "$(watch_metric "$T/s.sock" cgroup_sections_waiting)" = 1
+mkdir $CG/bg/later
+for _ in $(seq 50); do [ "$(cat $CG/bg/later/cpu.uclamp.max)" = 30.00 ] && break; sleep 0.1; done
+check "v1: the group is clamped when it appears" test "$(cat $CG/bg/later/cpu.uclamp.max)" = 30.00
+rmdir $CG/bg/later
+mkdir $CG/bg/later
+for _ in $(seq 50); do [ "$(cat $CG/bg/later/cpu.uclamp.max)" = 30.00 ] && break; sleep 0.1; done
+check "v1: made anew, clamped again" test "$(cat $CG/bg/later/cpu.uclamp.max)" = 30.00
+check "v1: groups_applied 2" test "$(watch_metric "$T/s.sock" groups_applied_total)" = 2
+kill -TERM $W
+wait $W
+check "watch: SIGTERM, exit 0" test $? = 0
+sed 's/^/    | /' "$T/log"
 done_scenario

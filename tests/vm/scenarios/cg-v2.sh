@@ -50,9 +50,11 @@ for p in ../.. uct/../../.. /etc /tmp ../../proc; do
 	expect_rc 2 uclampctl cgroup set "$p" --max 50% -y
 	expect_out "refusing cgroup path"
 done
-expect_rc 2 uclampctl cgroup set nope --max 50% -y
+# a group that is not there is a missing target (1, as a missing PID); "/" is the root
+expect_rc 1 uclampctl cgroup set nope --max 50% -y
 expect_out "no cgroup 'nope'"
 expect_rc 2 uclampctl cgroup set / --max 50% -y
+expect_out '^uclampctl: the root cgroup has no cpu\.uclamp files: for system-wide limits use .uclampctl system set.$'
 expect_rc 2 uclampctl cgroup set . --max 50% -y
 expect_out 'system set'
 expect_rc 3 uclampctl cgroup set uct --max 80%
@@ -61,6 +63,24 @@ expect_out 'uct +cpu\.uclamp\.min +0\.00 +20\.50'
 expect_out 'would enable'
 check "uct untouched" test "$(cat $CG/uct/cpu.uclamp.min $CG/uct/cpu.uclamp.max | tr '\n' ' ')" = "0.00 max "
 expect_key 0 "after bad values, bad paths, a refusal and a dry run"
+
+# --enable-cpu in a parent with processes of its own: refused before anything is
+# written (the kernel would take it and make the parent "domain threaded")
+mkdir -p $CG/busy/leaf
+sleep 600 & B=$!
+echo $B >$CG/busy/cgroup.procs
+expect_rc 1 uclampctl cgroup set busy/leaf --max max --enable-cpu -y
+expect_out "^uclampctl: refused: 'busy' has processes of its own \(PID $B \.\.\.\): enabling cpu in its cgroup\.subtree_control would make it \"domain threaded\""
+check "busy's subtree_control untouched" test -z "$(cat $CG/busy/cgroup.subtree_control)"
+check "busy is still a plain domain" test "$(cat $CG/busy/cgroup.type)" = domain
+# what the refusal keeps from happening, done by hand on a copy
+mkdir -p $CG/busy2/leaf
+echo $B >$CG/busy2/cgroup.procs
+echo +cpu >$CG/busy2/cgroup.subtree_control
+check "by hand the kernel takes it: busy2 became domain threaded" \
+	test "$(cat $CG/busy2/cgroup.type)" = "domain threaded"
+kill $B
+expect_key 0 "after the refusal and the write by hand (no clamp written)"
 
 # p/q: cpu not in p's subtree_control, so no clamp files
 expect_rc 1 uclampctl cgroup set p/q --max 40% -y

@@ -69,10 +69,11 @@ check "kept as a runtime drop-in (until reboot)" \
 expect_rc 0 uclampctl cgroup show uctest.service
 expect_out 'system\.slice/uctest\.service +0\.00 +40\.00'
 expect_rc 0 uclampctl cgroup show system.slice
-expect_rc 2 uclampctl cgroup show nosuch.service
+# a group or unit that is not there is a missing target: exit 1 (as a PID for task)
+expect_rc 1 uclampctl cgroup show nosuch.service
 expect_out "no unit of that name loaded"
-expect_rc 2 uclampctl cgroup set 'bad/../x.service' --max 50% --yes
-expect_rc 2 uclampctl cgroup set "$(printf 'x\033[2J.service')" --max 50% --yes
+expect_rc 1 uclampctl cgroup set 'bad/../x.service' --max 50% --yes
+expect_rc 1 uclampctl cgroup set "$(printf 'x\033[2J.service')" --max 50% --yes
 
 # daemon-reload: systemd realizes the groups again, the clamp stays
 expect_rc 0 systemctl daemon-reload

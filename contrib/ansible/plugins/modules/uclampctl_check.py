@@ -25,6 +25,9 @@ options:
   content:
     description: Configuration text given to uclampctl on stdin.
     type: str
+  content_name:
+    description: The file I(content) stands for; uclampctl's messages about C(/dev/stdin) name it instead.
+    type: str
 """
 
 RETURN = r"""
@@ -37,8 +40,12 @@ fast_path:
   type: dict
   returned: always
 status:
-  description: uclampctl's exit status (0 matches, 1 differs).
+  description: uclampctl's exit status (0 matches, 1 differs, 5 what could be compared matches but some targets were skipped).
   type: int
+  returned: always
+skipped_targets:
+  description: The targets uclampctl skipped (not on this host, or cannot take the values), as its JSON lists them.
+  type: list
   returned: always
 """
 
@@ -64,12 +71,20 @@ def lines(changes, side):
     return "".join(out)
 
 
+def renamed(text, name):
+    """uclampctl's messages about stdin, naming the file it stands for."""
+    if not name or not isinstance(text, str):
+        return text
+    return text.replace("/dev/stdin:", name + ":")
+
+
 def main():
     m = AnsibleModule(
         argument_spec=dict(
             bin=dict(type="path", default="/usr/bin/uclampctl"),
             config=dict(type="list", elements="str", default=[]),
             content=dict(type="str"),
+            content_name=dict(type="str"),
         ),
         supports_check_mode=True,
     )
@@ -77,17 +92,24 @@ def main():
     for path in m.params["config"]:
         argv += ["--config", path]
     rc, out, err = m.run_command(argv, data=m.params["content"], binary_data=True)
-    # 0 matches, 1 differs (listed in the JSON); anything else is an error
-    if rc not in (0, 1):
-        m.fail_json(msg=(err or out).strip() or "uclampctl exited %d" % rc, rc=rc, stdout=out,
-                    stderr=err, cmd=argv)
+    name = m.params["content_name"]
+    err = renamed(err, name)
+    # 0 matches, 1 differs (listed in the JSON), 5 skipped some; anything else is an error
+    if rc not in (0, 1, 5):
+        m.fail_json(msg=(err or renamed(out, name)).strip() or "uclampctl exited %d" % rc,
+                    rc=rc, stdout=renamed(out, name), stderr=err, cmd=argv)
     try:
         res = json.loads(out)
     except ValueError:
         m.fail_json(msg="uclampctl printed no JSON", rc=rc, stdout=out, stderr=err, cmd=argv)
     changes = res.get("changes", [])
+    skipped = res.get("skipped", [])
+    for k in skipped:
+        if name and k.get("file") == "/dev/stdin":
+            k["file"] = name
     # not "rc": Ansible takes a non-zero rc for a failure
-    m.exit_json(changed=rc == 1, status=rc, changes=changes, fast_path=res.get("fast_path", {}),
+    m.exit_json(changed=rc == 1, status=rc, changes=changes, skipped_targets=skipped,
+                fast_path=res.get("fast_path", {}),
                 enables_fast_path=res.get("enables_fast_path", False),
                 diff=dict(before_header="host", after_header="uclampctl.conf",
                           before=lines(changes, "from"), after=lines(changes, "to")))
