@@ -20,6 +20,7 @@
 #include "uclamp/keys.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysinfo.h"
+#include "uclamp/sysroot.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
 
@@ -179,8 +180,12 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s,
 		}
 		row("system", "%s", knobs);
 	}
-	if (s->cg_rc)
+	if (!fp->sysctls && !uc_err_absent(sc->sys_rc))
+		row("system", "cannot read the sysctls: %s", strerror(-sc->sys_rc));
+	if (uc_err_absent(s->cg_rc))
 		row("cgroup", "no cpu controller hierarchy mounted");
+	else if (s->cg_rc)
+		row("cgroup", "cannot find the cgroup hierarchies: %s", strerror(-s->cg_rc));
 	else if (s->cg.hybrid)
 		row("cgroup", "v1 cpu at %s (hybrid; v2 at %s)", s->cg.mount, s->cg.unified);
 	else
