@@ -408,6 +408,39 @@ t "run: PATH without CMD" 127 env PATH="$RDIR/c:$RDIR" "$UCLAMPCTL" run --max "$
 # like execvp: a runnable one later in PATH is found past a non-executable one
 t "run: the executable CMD later in PATH" 0 env PATH="$RDIR/a:$RDIR/b" "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- ucl-cmd
 has "util_max"
+# what execve() needs besides the file, checked before the guard and the
+# write too: a script's interpreter, a binary's loader (PT_INTERP)
+printf '#!/nonexistent/ucl-python3\nprint(1)\n' >"$RDIR/b/ucl-script"
+chmod 755 "$RDIR/b/ucl-script"
+t "run: a script whose interpreter is missing" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- "$RDIR/b/ucl-script"
+has "cannot run '.*ucl-script': its interpreter /nonexistent/ucl-python3: No such file or directory; nothing changed"
+hasnt "uclamp support|util_max"
+t "run --dry-run: the same" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- "$RDIR/b/ucl-script"
+# like execvp, a missing interpreter sends the search on along PATH
+printf '#!/bin/sh\necho RAN-C\n' >"$RDIR/c/ucl-script"
+chmod 755 "$RDIR/c/ucl-script"
+t "run: past a script whose interpreter is missing in PATH" 0 env PATH="$RDIR/b:$RDIR/c" "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- ucl-script
+if python3 -c 'import sys' 2>/dev/null; then
+	python3 - "$RDIR/b/ucl-elf" <<'PY'
+import shutil, struct, sys
+out = sys.argv[1]
+shutil.copy("/bin/true", out)
+with open(out, "r+b") as f:
+    h = f.read(64)
+    phoff, = struct.unpack_from("<Q", h, 32)
+    phentsize, phnum = struct.unpack_from("<HH", h, 54)
+    for i in range(phnum):
+        f.seek(phoff + i * phentsize)
+        ptype, _, off, _, _, filesz = struct.unpack("<IIQQQQ", f.read(40))
+        if ptype == 3:  # PT_INTERP
+            f.seek(off)
+            f.write(b"/nonexistent/ld.so".ljust(filesz, b"\0"))
+PY
+	chmod 755 "$RDIR/b/ucl-elf"
+	t "run: a binary whose loader (PT_INTERP) is missing" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- "$RDIR/b/ucl-elf"
+	has "its program interpreter \(PT_INTERP\) /nonexistent/ld.so: No such file or directory; nothing changed"
+	hasnt "uclamp support|util_max"
+fi
 ROOT=$MAIN_ROOT
 export UCLAMPCTL_SYSROOT=$ROOT
 if [ "$HOST_UCLAMP" = 0 ]; then
