@@ -279,7 +279,7 @@ static void prom_latency(const struct uc_watch_stats *s)
 	printf(P "exec_apply_latency_seconds_count %llu\n", (unsigned long long)s->lat_count);
 }
 
-static void print_prom(const struct uc_watch_stats *s)
+void cli_watch_print_prom(const struct uc_watch_stats *s)
 {
 	prom_gauge("rules_generation", "Rules generation (1 at start, +1 per reload).",
 		   s->generation);
@@ -322,7 +322,7 @@ int cli_watch_status(enum cli_watch_fmt fmt, const char *sock)
 	if (fmt == CLI_WATCH_JSON)
 		print_json(&s);
 	else if (fmt == CLI_WATCH_PROM)
-		print_prom(&s);
+		cli_watch_print_prom(&s);
 	else
 		print_table(&s);
 	return CLI_EXIT_OK;
