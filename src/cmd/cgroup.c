@@ -90,7 +90,8 @@ static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *
 				path, strlen(path), PATH_MAX - 1);
 	default:
 		cli_errx("cannot resolve %s '%s': %s", unit ? "unit or cgroup" : "cgroup", path,
-			 rc == -EACCES ? "systemd refused (run as root)" : strerror(-rc));
+			 rc == -EACCES ? "systemd refused (run as root)" :
+			 rc == -ETIMEDOUT ? "systemd's bus did not answer (5 s)" : strerror(-rc));
 		exit(CLI_EXIT_FAIL);
 	}
 }
