@@ -29,6 +29,10 @@
 
 #define RELOAD_DEBOUNCE_MS 200
 #define READ_BATCH 256
+/* reads per wakeup: a storm that fills the socket as fast as it is read
+ * must not keep the loop from its signals, the watchdog and the status
+ * socket (epoll is level-triggered: the rest comes next round) */
+#define READS_PER_WAKEUP 16
 #define BASE_EVENTS (UC_PEV_EXEC | UC_PEV_COMM)
 
 enum { K_NL, K_SIG, K_INO, K_TIMER, K_WDOG, K_STATUS };
@@ -290,7 +294,7 @@ static int push_cb(const struct uc_pev *ev, void *data)
 /* Drain the socket, handling events as they come: read a batch, handle it. */
 static void on_netlink(struct loop *l)
 {
-	for (;;) {
+	for (int reads = 0; reads < READS_PER_WAKEUP; reads++) {
 		int n = uc_procev_read(l->pe, push_cb, l->w, READ_BATCH);
 
 		if (n == -ENOBUFS) {
@@ -320,15 +324,19 @@ static void on_signal(struct loop *l)
 	}
 }
 
-/* Arm the one-shot timer for the nearest of: a pending rescan, a pending reload. */
+/* Arm the one-shot timer for the nearest of: a pending rescan, a pending
+ * reload, the summary of suppressed log lines. */
 static void arm_timer(struct loop *l)
 {
 	uint64_t now = uc_watch_now_ms();
 	long due = uc_watch_rescan_due(l->w, now), next = -1;
+	long log = uc_watch_log_due(l->w, now);
 	struct itimerspec its = { 0 };
 
 	if (due >= 0)
 		next = due;
+	if (log >= 0 && (next < 0 || log < next))
+		next = log;	/* the suppressed lines' summary */
 	if (l->reload_at) {
 		long r = l->reload_at > now ? (long)(l->reload_at - now) : 0;
 
@@ -350,6 +358,7 @@ static void on_timer(struct loop *l)
 
 	if (read(l->tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		return;
+	uc_watch_log_tick(l->w, now);
 	if (l->reload_at && l->reload_at <= now)
 		reload(l, "configuration changed");
 }
