@@ -1,4 +1,4 @@
-/* struct sched_attr as the kernel takes it (5.3+: with the clamps), for the bench helpers. */
+/* struct sched_attr as the kernel takes it (5.3+: with the clamps), for the bench and VM test helpers. */
 #include <stdint.h>
 
 struct attr {

@@ -122,6 +122,16 @@ if [ "$("$UCLAMPCTL" task show -o CGROUP -n -r "$S1" 2>/dev/null)" = / ]; then
 	t "set --unit --dry-run: only the unit's" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n --all --unit foo.service
 	has "beta"
 	hasnt "alpha"
+	# --unit matches a name, not systemd's unit (uclampctl(8)): a group a user
+	# named nginx.service below its delegated subtree matches; a path does not
+	g=user.slice/user-1000.slice/user@1000.service/app.slice/nginx.service
+	printf '4:cpu,cpuacct:/%s\n0::/%s\n' "$g" "$g" >"$ROOT/proc/$S2/cgroup"
+	t "--unit: a user's group of that name, below its delegated subtree" 0 \
+		"$UCLAMPCTL" task show --all --unit nginx.service -o PID -n -r
+	same_out "$S2"
+	t "--cgroup system.slice/*: not the user's group" 0 \
+		"$UCLAMPCTL" task show --all --cgroup 'system.slice/*' -o PID -n -r
+	same_out ""
 	printf '4:cpu,cpuacct:/elsewhere/x\n0::/elsewhere/x\n' >"$ROOT/proc/$S2/cgroup"
 else
 	echo "# skip - no cgroup hierarchy with the cpu controller here"
@@ -421,21 +431,7 @@ printf '#!/bin/sh\necho RAN-C\n' >"$RDIR/c/ucl-script"
 chmod 755 "$RDIR/c/ucl-script"
 t "run: past a script whose interpreter is missing in PATH" 0 env PATH="$RDIR/b:$RDIR/c" "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- ucl-script
 if python3 -c 'import sys' 2>/dev/null; then
-	python3 - "$RDIR/b/ucl-elf" <<'PY'
-import shutil, struct, sys
-out = sys.argv[1]
-shutil.copy("/bin/true", out)
-with open(out, "r+b") as f:
-    h = f.read(64)
-    phoff, = struct.unpack_from("<Q", h, 32)
-    phentsize, phnum = struct.unpack_from("<HH", h, 54)
-    for i in range(phnum):
-        f.seek(phoff + i * phentsize)
-        ptype, _, off, _, _, filesz = struct.unpack("<IIQQQQ", f.read(40))
-        if ptype == 3:  # PT_INTERP
-            f.seek(off)
-            f.write(b"/nonexistent/ld.so".ljust(filesz, b"\0"))
-PY
+	python3 "$TESTS_SRCDIR/cli/patch-interp.py" "$RDIR/b/ucl-elf" /nonexistent/ld.so
 	chmod 755 "$RDIR/b/ucl-elf"
 	t "run: a binary whose loader (PT_INTERP) is missing" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- "$RDIR/b/ucl-elf"
 	has "its program interpreter \(PT_INTERP\) /nonexistent/ld.so: No such file or directory; nothing changed"

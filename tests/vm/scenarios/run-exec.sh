@@ -24,21 +24,7 @@ expect_no_out "util_min|util_max"
 expect_key 0 "after a script whose interpreter is missing"
 
 # a binary whose loader is not there (a copy of /bin/true, PT_INTERP patched)
-python3 - "$T/elf" <<'PY'
-import shutil, struct, sys
-out = sys.argv[1]
-shutil.copy("/bin/true", out)
-with open(out, "r+b") as f:
-    h = f.read(64)
-    phoff, = struct.unpack_from("<Q", h, 32)
-    phentsize, phnum = struct.unpack_from("<HH", h, 54)
-    for i in range(phnum):
-        f.seek(phoff + i * phentsize)
-        ptype, _, off, _, _, filesz = struct.unpack("<IIQQQQ", f.read(40))
-        if ptype == 3:  # PT_INTERP
-            f.seek(off)
-            f.write(b"/nonexistent/ld.so".ljust(filesz, b"\0"))
-PY
+python3 "$VM_DIR/../cli/patch-interp.py" "$T/elf" /nonexistent/ld.so
 chmod 755 "$T/elf"
 run "$T/elf"
 check "the kernel cannot run it either (exit $RC)" test "$RC" = 127 -o "$RC" = 126

@@ -13,7 +13,9 @@
 #    it is one task (no thread, no child: pids.current 1);
 #  - its log: lines about processes are limited (200 per 10 s, then one line
 #    saying how many were suppressed, counted as log_suppressed in 'watch
-#    status'), so a user cannot flood the journal through it.
+#    status'), so a user cannot flood the journal through it;
+#  - a unit selector matches a name: a group a user named nginx.service below
+#    its delegated subtree matches 'unit = nginx.service' (uclampctl.conf(5)).
 # About 60 s under TCG.
 # vm-append: uclamp.init=systemd
 # vm-timeout: 600
@@ -75,7 +77,9 @@ storm() {	# WHAT ARGS...: eight of them at once as nobody, for 12 s; status aske
 	n=$(cat "$B/$what".* | awk '{ n += $1 } END { print n + 0 }')
 	echo "  $what: $n in 12 s"
 	eval "n_${what//-/_}=$n"
-	check "$what: the same daemon ($P), not restarted" \
+	# PID 1 logs to the console here, not the journal: its Result= says why
+	check "$what: the same daemon ($P), not restarted ($(systemctl show -p NRestarts -p Result \
+		uclampctl-watch.service | tr '\n' ' '))" \
 		test "$(systemctl show -p MainPID --value uclampctl-watch.service)" = "$P" -a \
 		"$(systemctl show -p NRestarts --value uclampctl-watch.service)" = 0
 	check "$what: one task (pids.current $(cat "$CG/pids.current"))" test "$(cat "$CG/pids.current")" = 1
@@ -96,4 +100,24 @@ run "$UCLAMPCTL" watch status --format=prometheus
 expect_out '^uclampctl_watch_log_suppressed_total [1-9][0-9]*$'
 expect_out '^uclampctl_watch_applied_total [1-9][0-9]*$'
 expect_key 1 "the rules clamped (consented)"
+
+# 'unit' matches a name, not systemd's unit: a user (nobody) whose service
+# has Delegate=yes names a group below it nginx.service and moves itself there
+# (python: systemd would expand a shell's $ in ExecStart=)
+systemd-run -q --unit=uc-deleg -p Delegate=yes -p User=nobody python3 -c 'import os, time
+cg = "/sys/fs/cgroup" + open("/proc/self/cgroup").read().split("::", 1)[1].strip()
+os.mkdir(cg + "/nginx.service")
+with open(cg + "/nginx.service/cgroup.procs", "w") as f:
+    f.write(str(os.getpid()))
+os.execv("/bin/sleep", ["sleep", "60"])'
+sleep 2
+D=$(systemctl show -p MainPID --value uc-deleg.service)
+[ "$D" != 0 ] || { run systemctl status uc-deleg.service; run journalctl -b -u uc-deleg.service --no-pager; }
+run cat "/proc/$D/cgroup"
+expect_out '^0::/system.slice/uc-deleg.service/nginx.service$'
+run "$UCLAMPCTL" task show --all --unit nginx.service -o PID,COMM -n -r
+expect_out "^$D sleep$"
+run "$UCLAMPCTL" task show --all --cgroup 'system.slice/nginx.service' -o PID -n -r
+expect_no_out "^$D$"
+systemctl stop uc-deleg.service
 done_scenario
