@@ -10,13 +10,15 @@
 #    only take longer to show the same starvation);
 #  - it keeps answering 'watch status' during a storm (within 3 s);
 #  - MemoryMax=32M: memory.peak of its cgroup stays far below it; TasksMax=4:
-#    it is one task (no thread, no child: pids.current 1);
+#    it is one task (no thread, no child: pids.current 1) (a kernel without
+#    the memory and pids controllers: its VmHWM, threads and children);
 #  - its log: lines about processes are limited (200 per 10 s, then one line
 #    saying how many were suppressed, counted as log_suppressed in 'watch
 #    status'), so a user cannot flood the journal through it;
 #  - a unit selector matches a name: a group a user named nginx.service below
 #    its delegated subtree matches 'unit = nginx.service' (uclampctl.conf(5)).
-# About 60 s under TCG.
+# About 75 s under TCG.
+# vm-on-7x: the proc connector's event mask (6.6+) through the storms
 # vm-append: uclamp.init=systemd
 # vm-timeout: 600
 . "$(dirname "$0")/../lib.sh"
@@ -57,7 +59,16 @@ expect_out '^TasksMax=4$'
 expect_out '^WatchdogUSec=4s$'
 P=$(systemctl show -p MainPID --value uclampctl-watch.service)
 CG=/sys/fs/cgroup/system.slice/uclampctl-watch.service
-check "its cgroup has the memory and pids controllers" test -f "$CG/memory.peak" -a -f "$CG/pids.current"
+# the project's kernel has the memory and pids controllers (MemoryMax= and
+# TasksMax= enforced); a kernel without them: the process's own counts
+memcg=0
+[ -f "$CG/memory.peak" ] && [ -f "$CG/pids.current" ] && memcg=1
+echo "  memory and pids controllers: $memcg"
+tasks() {	# the unit's tasks: its cgroup's count, else the daemon's threads and children
+	if [ $memcg = 1 ]; then cat "$CG/pids.current"; else
+		echo $(($(ls "/proc/$P/task" | wc -l) + $(pgrep -c -P "$P")))
+	fi
+}
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 storm() {	# WHAT ARGS...: eight of them at once as nobody, for 12 s; status asked meanwhile
@@ -82,22 +93,34 @@ storm() {	# WHAT ARGS...: eight of them at once as nobody, for 12 s; status aske
 		uclampctl-watch.service | tr '\n' ' '))" \
 		test "$(systemctl show -p MainPID --value uclampctl-watch.service)" = "$P" -a \
 		"$(systemctl show -p NRestarts --value uclampctl-watch.service)" = 0
-	check "$what: one task (pids.current $(cat "$CG/pids.current"))" test "$(cat "$CG/pids.current")" = 1
+	check "$what: one task ($(tasks))" test "$(tasks)" = 1
 }
 storm exec-matching exec 12 "$B/uc-storm"
 storm exec-quiet exec 12 "$B/uc-quiet"
 storm rename rename 12 uc-render
-peak=$(cat "$CG/memory.peak")
-check "memory.peak $((peak / 1024)) KiB, under a quarter of MemoryMax=32M" test "$peak" -lt $((8 << 20))
+if [ $memcg = 1 ]; then
+	peak=$(cat "$CG/memory.peak")
+else	# the peak resident set
+	peak=$(($(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$P/status") * 1024))
+fi
+check "memory peak $((peak / 1024)) KiB, under a quarter of MemoryMax=32M" test "$peak" -lt $((8 << 20))
 check "Threads: 1" grep -q '^Threads:[[:space:]]*1$' "/proc/$P/status"
 run journalctl -b -u uclampctl-watch.service --no-pager -o cat
 printf '%s\n' "$OUT" | grep -E 'watchdog|suppressed|Main process' | head -n 20 | sed 's/^/    | /'
 expect_no_out 'Watchdog timeout|watchdog'
 lines=$(printf '%s\n' "$OUT" | grep -c "rule 'storm'")
-check "per-exec lines limited: $lines of $n_exec_matching execs said" test "$lines" -lt "$n_exec_matching"
-expect_out '[0-9]+ lines about processes suppressed'
-run "$UCLAMPCTL" watch status --format=prometheus
-expect_out '^uclampctl_watch_log_suppressed_total [1-9][0-9]*$'
+# 300 execs in 12 s are more than 200 in some 10 s: the limit must act (a
+# guest slowed by a loaded host may not get there: then it is not checked)
+if [ "$n_exec_matching" -ge 300 ]; then
+	check "per-exec lines limited: $lines of $n_exec_matching execs said" \
+		test "$lines" -lt "$n_exec_matching"
+	expect_out '[0-9]+ lines about processes suppressed'
+	run "$UCLAMPCTL" watch status --format=prometheus
+	expect_out '^uclampctl_watch_log_suppressed_total [1-9][0-9]*$'
+else
+	echo "  only $n_exec_matching matching execs: too slow here to reach the limit, not checked"
+	run "$UCLAMPCTL" watch status --format=prometheus
+fi
 expect_out '^uclampctl_watch_applied_total [1-9][0-9]*$'
 expect_key 1 "the rules clamped (consented)"
 
