@@ -25,9 +25,12 @@ int uc_dir_open_trusted(const char *abspath, mode_t mode)
 
 	if (rc)
 		return rc;
-	if (mode && mkdir(p, mode) && errno != EEXIST)
-		return -errno;
 	fd = uc_dir_open(p);
+	if (fd == -ENOENT && mode) {
+		if (mkdir(p, mode) && errno != EEXIST)
+			return -errno;
+		fd = uc_dir_open(p);
+	}
 	if (fd < 0)
 		return fd;
 	/* checked on the descriptor: what is checked is what is used */

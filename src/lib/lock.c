@@ -28,15 +28,13 @@ static bool lock_ok(const struct stat *st)
 	       st->st_nlink == 1;
 }
 
-/* The name still leads to this descriptor's file (or it was replaced). */
+/* The name still leads to this descriptor's file (or it was replaced): a
+ * stat by path, the directory's trust checked when the file was opened. */
 static bool still_named(int fd)
 {
-	int dfd = uc_dir_open_trusted(UC_LOCK_DIR, 0755);
-	bool same = dfd >= 0 && uc_afile_is(dfd, LOCK_NAME, fd);
+	char p[4096];
 
-	if (dfd >= 0)
-		close(dfd);
-	return same;
+	return !uc_path(p, sizeof(p), UC_LOCK_PATH) && uc_afile_is(AT_FDCWD, p, fd);
 }
 
 /* Under the old file's flock when it can be had: another writer replacing
@@ -90,15 +88,16 @@ static int replace(int dfd, int old, const struct stat *seen)
 		uc_afile_close(&a);
 		return rc == -ESTALE ? 0 : rc;
 	}
-	/* a.tmp now names what LOCK_NAME was */
-	if (fstatat(dfd, a.tmp, &st, AT_SYMLINK_NOFOLLOW) ||
-	    (st.st_dev == seen->st_dev && st.st_ino == seen->st_ino)) {
+	/* a.tmp now names what LOCK_NAME was: the old file, or another writer's
+	 * new one, which goes back (and ours, then under a.tmp, away) */
+	if (fstatat(dfd, a.tmp, &st, AT_SYMLINK_NOFOLLOW))
+		rc = -errno;
+	else if (st.st_dev == seen->st_dev && st.st_ino == seen->st_ino)
 		unlinkat(dfd, a.tmp, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
-	} else if (!renameat2(dfd, a.tmp, dfd, LOCK_NAME, RENAME_EXCHANGE)) {
-		unlinkat(dfd, a.tmp, 0);	/* ours, back under its temporary name */
-	}
+	else if (!renameat2(dfd, a.tmp, dfd, LOCK_NAME, RENAME_EXCHANGE))
+		unlinkat(dfd, a.tmp, 0);
 	uc_afile_close(&a);
-	return 0;
+	return rc;
 }
 
 /*
