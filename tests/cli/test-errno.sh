@@ -45,6 +45,17 @@ under_ulimit "status -J" "$UCLAMPCTL" status -J
 under_ulimit "system show" "$UCLAMPCTL" system show
 under_ulimit "system set --dry-run" "$UCLAMPCTL" system set --max 90% --dry-run
 under_ulimit "task show" "$UCLAMPCTL" task show $$
+under_ulimit "task set --dry-run" "$UCLAMPCTL" task set --max 300 --dry-run $$
+under_ulimit "task reset --dry-run" "$UCLAMPCTL" task reset --dry-run $$
+under_ulimit "keys" "$UCLAMPCTL" keys
+# check's exits are states: never 4, and never 1 ("on") for an error either
+under_ulimit "check" "$UCLAMPCTL" check
+for n in 4 5 6; do
+	OUT=$(ulimit -n "$n" && "$UCLAMPCTL" check </dev/null 2>&1)
+	RC=$?
+	[ $RC != 1 ] && [ $RC != 4 ] && _pass "check under ulimit -n $n: exit $RC" ||
+		_fail "check under ulimit -n $n: exit $RC"
+done
 under_ulimit "run --dry-run" "$UCLAMPCTL" run --max 50% --dry-run -- true
 under_ulimit "apply --check [system]" "$UCLAMPCTL" apply --check --config "$ROOT/sys.conf"
 under_ulimit "watch --oneshot --dry-run" "$UCLAMPCTL" watch --oneshot --dry-run -c "$ROOT/sys.conf"
