@@ -29,10 +29,11 @@
 
 #define RELOAD_DEBOUNCE_MS 200
 #define READ_BATCH 256
-/* reads per wakeup: a storm that fills the socket as fast as it is read
- * must not keep the loop from its signals, the watchdog and the status
- * socket (epoll is level-triggered: the rest comes next round) */
-#define READS_PER_WAKEUP 16
+/* work per wakeup: a storm that fills the socket as fast as it is read must
+ * not keep the loop from its signals, the watchdog and the status socket
+ * (epoll is level-triggered: the rest comes next round). A time, not a count:
+ * an event costs a millisecond under emulation, microseconds on hardware. */
+#define DRAIN_BUDGET_MS 100
 #define BASE_EVENTS (UC_PEV_EXEC | UC_PEV_COMM)
 
 enum { K_NL, K_SIG, K_INO, K_TIMER, K_WDOG, K_STATUS };
@@ -294,7 +295,9 @@ static int push_cb(const struct uc_pev *ev, void *data)
 /* Drain the socket, handling events as they come: read a batch, handle it. */
 static void on_netlink(struct loop *l)
 {
-	for (int reads = 0; reads < READS_PER_WAKEUP; reads++) {
+	uint64_t until = uc_watch_now_ms() + DRAIN_BUDGET_MS;
+
+	while (uc_watch_now_ms() < until) {
 		int n = uc_procev_read(l->pe, push_cb, l->w, READ_BATCH);
 
 		if (n == -ENOBUFS) {
