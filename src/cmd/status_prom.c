@@ -160,7 +160,8 @@ int cli_textfile(const char *file, void (*print)(void *data), void *data)
 		return CLI_EXIT_FAIL;
 	}
 	if (rc) {
-		cli_errx("cannot replace '%s': %s; the file was left as it was", file, strerror(-rc));
+		cli_errx("cannot replace '%s': %s; the file was left as it was", file,
+			 strerror(-rc));
 		return CLI_EXIT_FAIL;
 	}
 	return CLI_EXIT_OK;

@@ -63,8 +63,9 @@ static int v2_lacks_cpu(const char *mnt)
 		return -ENAMETOOLONG;
 	n = uc_file_read(path, buf, sizeof(buf));
 	if (n < 0)
-		return uc_err_absent((int)n) ? -EIO : (int)n;	/* every v2 root has the file */
-	for (char *save = NULL, *w = strtok_r(buf, " \n", &save); w; w = strtok_r(NULL, " \n", &save))
+		return uc_err_absent((int)n) ? -EIO : (int)n;	/* every v2 root has it */
+	for (char *save = NULL, *w = strtok_r(buf, " \n", &save); w;
+	     w = strtok_r(NULL, " \n", &save))
 		if (!strcmp(w, "cpu"))
 			return -EIO;
 	return -ENOENT;

@@ -294,7 +294,8 @@ static int check_at(const char *path, int depth, const char *role, bool *binary,
 		if (e.type != ET_EXEC && e.type != ET_DYN)
 			rc = -ENOEXEC;
 		else if (!elf_native(e.cls, e.machine))
-			rc = binfmt_misc_used() ? 0 : -ENOEXEC;	/* binfmt_misc: not looked at */
+			/* binfmt_misc may take it: not looked into */
+			rc = binfmt_misc_used() ? 0 : -ENOEXEC;
 		else
 			rc = elf_interp(fd, &e, why);
 	} else if (!memcmp(buf, ELFMAG, SELFMAG)) {
@@ -331,7 +332,8 @@ int uc_exec_args_fit(const char *path, char *const argv[], char *const envp[])
 	size_t argc = 0, envc = 0, ptrs, total = strlen(path) + 1;
 	struct rlimit rl;
 
-	if (!getrlimit(RLIMIT_STACK, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < limit)
+	if (!getrlimit(RLIMIT_STACK, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur / 4 < limit)
 		limit = rl.rlim_cur / 4;
 	if (limit < ARG_MAX_KERNEL)
 		limit = ARG_MAX_KERNEL;

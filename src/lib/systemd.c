@@ -181,8 +181,10 @@ static int bus_ready(sd_bus *bus)
 	now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 	deadline = now + UC_SD_BUS_TIMEOUT_MS * 1000ull;
 	for (;;) {
-		if ((rc = sd.is_ready(bus)) != 0)
-			return rc > 0 ? sd.set_call_timeout(bus, UC_SD_BUS_TIMEOUT_MS * 1000ull) : rc;
+		if ((rc = sd.is_ready(bus)) < 0)
+			return rc;
+		if (rc > 0)
+			return sd.set_call_timeout(bus, UC_SD_BUS_TIMEOUT_MS * 1000ull);
 		if ((rc = sd.process(bus, NULL)) < 0)
 			return rc;
 		if (rc > 0)
