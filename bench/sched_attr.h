@@ -1,4 +1,5 @@
-/* struct sched_attr as the kernel takes it (5.3+: with the clamps), for the bench helpers. */
+/* struct sched_attr as the kernel takes it (5.3+: with the clamps), for the
+ * bench helpers and the VM tests' (tests/vm/helpers). */
 #include <stdint.h>
 
 struct attr {

@@ -159,6 +159,9 @@ complete -c uclampctl -n '__uclampctl_at system; or __uclampctl_at cgroup' -a 's
 # status, check
 complete -c uclampctl -n '__uclampctl_in status' -s J -l json -d 'JSON output'
 complete -c uclampctl -n '__uclampctl_in status' -l format -x -a 'text json prometheus' -d 'output format'
+complete -c uclampctl -n '__uclampctl_in status' -l textfile -r -F -d 'write the prometheus metrics to a file'
+complete -c uclampctl -n '__uclampctl_in status' -s c -l config -r -F -d 'the configuration to measure drift against'
+complete -c uclampctl -n '__uclampctl_in status' -l socket -r -F -d "the watch daemon's status socket"
 complete -c uclampctl -n '__uclampctl_in check' -s J -l json -d 'JSON output'
 complete -c uclampctl -n '__uclampctl_in check' -l format -x -a 'text json' -d 'output format'
 complete -c uclampctl -n '__uclampctl_in check' -l strict -d 'exit 5 on a finding of level warning'

@@ -1,6 +1,8 @@
 /*
  * One writer at a time: an exclusive flock(2) on /run/uclampctl/lock (0600,
- * root's: flock needs only a read-only open, so nobody else may open it), held
+ * root's: flock needs only a read-only open, so nobody else may open it; a
+ * file that is anything else is replaced by a new inode, never corrected in
+ * place, and the directory must be root's alone), held
  * by every command that writes from before it plans until its report is out
  * (the watch daemon takes it per batch); released while a person is asked,
  * then the plan is made again under it (uc_plan_run_fresh). The holder's PID is in the file, so
@@ -21,8 +23,10 @@ struct uc_lock {
 
 /*
  * Take the lock without waiting: 0, -EWOULDBLOCK when another process holds
- * it (*holder: its PID, 0 if unknown), or -errno when the lock file cannot be
- * opened (e.g. -EACCES for a user who is not root).
+ * it (*holder: its PID, 0 if unknown), -EPERM when the directory is not
+ * trusted (another owner, writable by group or others, a link), or -errno
+ * when the lock file cannot be opened (e.g. -EACCES for a user who is not
+ * root). A lock is the file the name leads to: checked after each flock.
  */
 int uc_lock_try(struct uc_lock *l, pid_t *holder);
 

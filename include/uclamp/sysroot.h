@@ -10,6 +10,7 @@
 #define UCLAMP_SYSROOT_H
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -34,9 +35,21 @@ const char *uc_test_cg2_mount(void);
 /* Prefix an absolute path: buf = sysroot + abspath. 0 or -ENAMETOOLONG. */
 int uc_path(char *buf, size_t n, const char *abspath);
 
+/*
+ * The one rule for "not there": only ENOENT says that a file, a sysctl, a
+ * hierarchy or a kernel feature is absent. Every other error (EMFILE,
+ * ENFILE, ENOMEM, EIO, EACCES, ...) is an error of its own, never "this
+ * kernel has no uclamp": whoever maps an error to "unsupported" asks this.
+ */
+static inline bool uc_err_absent(int err)
+{
+	return err == -ENOENT;
+}
+
 int uc_open(const char *abspath, int flags);	/* O_CLOEXEC added; fd or -errno */
 DIR *uc_opendir(const char *abspath);	/* NULL + errno */
 bool uc_exists(const char *abspath);
+int uc_access(const char *abspath);	/* 0 when it exists, or -errno (uc_err_absent) */
 
 /* Read a small file whole (NUL-terminated, trailing newline stripped).
  * Returns the length or -errno (-EFBIG when it does not fit). */

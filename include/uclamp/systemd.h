@@ -24,6 +24,10 @@
 #define UC_SD_UNIT_MAX 256	/* systemd's UNIT_NAME_MAX, the NUL included */
 #define UC_SD_WEIGHT_UNSET (-1L)	/* CPUWeight= not set: the kernel's 100 applies */
 #define UC_SD_WEIGHT_DEFAULT 100L
+/* the longest we wait for the bus to be ready, and then for each call: a bus
+ * that does not answer must not stall a command or the daemon (its watchdog:
+ * 30 s) */
+#define UC_SD_BUS_TIMEOUT_MS 5000
 
 /* A name systemd accepts for a unit of a type that has a cgroup (.service,
  * .scope, .slice, .socket, .mount, .swap): [A-Za-z0-9:_.\\-] plus at most one
@@ -45,6 +49,7 @@ int uc_sd_owns_subtree(const char *rel, bool *owned);
  * -ENOENT     no such unit loaded;
  * -ENOMEDIUM  the unit has no cgroup (not running);
  * -EACCES     systemd refused (not root, no polkit rule);
+ * -ETIMEDOUT  the bus did not answer within UC_SD_BUS_TIMEOUT_MS (connecting, or a call);
  * -EINVAL     not a unit name (uc_sd_unit_name_ok);
  * -EIO        another bus error.
  */

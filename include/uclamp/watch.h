@@ -117,6 +117,7 @@ struct uc_watch_stats {
 	 * skipped (cannot take the values: cpu cannot be enabled, ...) */
 	uint64_t groups, groups_waiting;
 	uint64_t groups_applied, groups_unchanged, groups_gone, groups_skipped;
+	uint64_t log_suppressed;	/* lines about processes not said (uc_watch_log_due) */
 	uint64_t reloads, reload_failures;
 	/* reloads that did not take and so withdrew the rules' allow-enable */
 	uint64_t consent_withdrawn;
@@ -242,6 +243,15 @@ const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w);
  * that would enable the fast path until rules are set again. True when this
  * call withdrew it. */
 bool uc_watch_note_reload(struct uc_watch *w, bool ok);
+
+/*
+ * Lines about processes (a clamp written, a write refused or failed), which
+ * any user can cause by exec'ing a program a rule matches: at most 200 per
+ * 10 s; the rest are counted (log_suppressed) and said in one warning when
+ * the window ends. The loop's timer asks when (-1: nothing held) and ticks.
+ */
+long uc_watch_log_due(const struct uc_watch *w, uint64_t now_ms);
+void uc_watch_log_tick(struct uc_watch *w, uint64_t now_ms);
 
 /* Log through the callback (printf-style); used by the loop and the loader too. */
 void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)

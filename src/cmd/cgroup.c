@@ -14,6 +14,7 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/systemd.h"
+#include "uclamp/sysroot.h"
 
 static const char about[] =
 	"cpu.uclamp.min is a floor (protection) and cpu.uclamp.max a ceiling (limit) for\n"
@@ -24,18 +25,19 @@ static const char about[] =
 static const char show_synopsis[] = "[PATH|UNIT...] [-R] [--pid PID] [options]";
 static const char set_synopsis[] = "PATH|UNIT [--min V] [--max V] [--enable-cpu] [options]";
 
-/* The cpu hierarchy, or exit 4 with the reason. */
+/* The cpu hierarchy, or exit: 4 when there is none, 1 when it cannot be looked for. */
 static const struct uc_cg_info *layout_or_exit(const struct cli_ctl *ctl)
 {
 	static struct uc_cg_info info;
 	int rc = uc_cg_init(&info);
 
-	if (rc) {
-		if (rc == -ENOENT)
-			cli_errx("no cgroup hierarchy with the cpu controller is mounted");
-		else
-			cli_errx("cannot find the cgroup hierarchies: %s", strerror(-rc));
+	if (uc_err_absent(rc)) {
+		cli_errx("no cgroup hierarchy with the cpu controller is mounted");
 		exit(CLI_EXIT_NOTSUPP);
+	}
+	if (rc) {
+		cli_errx("cannot find the cgroup hierarchies: %s", strerror(-rc));
+		exit(CLI_EXIT_FAIL);
 	}
 	cli_verbose(ctl, "cpu controller: cgroup %s at %s%s%s", uc_cg_version_name(info.version),
 		    info.mount, info.hybrid ? ", hybrid with v2 at " : "",
@@ -106,7 +108,8 @@ static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *
 				path, strlen(path), PATH_MAX - 1);
 	default:
 		cli_errx("cannot resolve %s '%s': %s", unit ? "unit or cgroup" : "cgroup", path,
-			 rc == -EACCES ? "systemd refused (run as root)" : strerror(-rc));
+			 rc == -EACCES ? "systemd refused (run as root)" :
+			 rc == -ETIMEDOUT ? "systemd's bus did not answer (5 s)" : strerror(-rc));
 		exit(CLI_EXIT_FAIL);
 	}
 }
@@ -302,7 +305,7 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 			"CGROUP,MIN,MAX,MIN_UTIL,MAX_UTIL,EFF_MIN,EFF_MAX,NOTE");
 	/* the root's effective values come from the system clamps */
 	rc = uc_sysctl_read_all(&sys);
-	if (rc == -ENOENT) {
+	if (uc_err_absent(rc)) {
 		uc_table_free(&s.t);
 		free(pids);
 		return cli_no_uclamp("/proc/sys/kernel/sched_util_clamp_min and _max are missing");

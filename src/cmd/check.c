@@ -45,7 +45,8 @@ static void usage(void)
 	       " 0  off: no clamp was ever set since boot (read from kernel memory)\n"
 	       " 1  on, or always-on (a uclamp kernel older than the key: 5.3-5.8)\n"
 	       " 2  usage error\n"
-	       " 3  unknown: the key cannot be read (needs root) and there is no evidence\n"
+	       " 3  unknown: the key cannot be read (needs root) and there is no evidence,\n"
+	       "    or an error (named on stderr)\n"
 	       " 4  the kernel has no uclamp\n"
 	       " 5  --strict only: a finding of level warning (instead of 0, 1 or 3)\n");
 }
@@ -162,8 +163,9 @@ int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 
 	uc_fastpath_detect(&fp);
 	if (findings(&fs, &fp, strict || !ctl->quiet)) {
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
+		/* not CLI_EXIT_FAIL: 1 is "on" here */
+		cli_errx("out of memory: the findings are not known");
+		return CHECK_UNKNOWN;
 	}
 	rc = exit_of(fp.state);
 	for (size_t i = 0; strict && rc != CHECK_NO_UCLAMP && i < fs.n; i++)

@@ -3,15 +3,14 @@
  * survive exec and are inherited by children (unless reset-on-fork).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/task.h"
+#include "uclamp/execcheck.h"
 
 static void usage(void)
 {
@@ -32,42 +31,43 @@ static void usage(void)
 	       CLI_HELP_OPTS_HELP
 	       "\n"
 	       "Values: %s.\n"
-	       "CMD is looked up (in PATH unless it has a '/') before any clamp is set.\n"
+	       "CMD is looked up (in PATH unless it has a '/') before any clamp is set, and\n"
+	       "what exec needs is checked: a script's #! interpreters, a binary's loader\n"
+	       "(PT_INTERP), noexec mounts, the size of the arguments.\n"
 	       "Exit status: CMD's, or 126 when CMD cannot be executed, 127 when it is not\n"
 	       "found (nothing set then); 2-4 as for every command when the clamps cannot\n"
 	       "be set (CMD does not run then).\n",
 	       uc_value_forms);
 }
 
-/* 0 if execve() could start @path as a program: a file we may execute */
-static int exec_check(const char *path)
+/* 0 if execve() could start @path: what it needs up to its point of no
+ * return (uclamp/execcheck.h: the interpreters, the loader, noexec, ...) */
+static int exec_check(const char *path, struct uc_exec_why *why)
 {
-	struct stat st;
-
-	if (stat(path, &st))
-		return errno;
-	if (S_ISDIR(st.st_mode) || faccessat(AT_FDCWD, path, X_OK, AT_EACCESS))
-		return EACCES;	/* what execve() says for a directory too */
-	return 0;
+	return -uc_exec_check(path, why);
 }
 
 /*
  * Find CMD as execvp() will, before any clamp is written: a name with a '/'
  * is the path; otherwise each $PATH entry in turn (unset: glibc's
  * /bin:/usr/bin, an empty entry: the working directory). Like execvp(), a
- * later entry may still hold a runnable one after EACCES, and EACCES wins
- * over ENOENT at the end. Returns 0 or the errno execvp() would fail with.
+ * later entry may still hold a runnable one after EACCES or ENOENT (a
+ * missing interpreter too), and EACCES wins over ENOENT at the end. Returns
+ * 0 or the errno execvp() would fail with, and why: the file it is about.
  */
-static int exec_resolve(const char *cmd)
+static int exec_resolve(const char *cmd, struct uc_exec_why *why)
 {
 	const char *path = getenv("PATH");
+	struct uc_exec_why w;
 	char buf[PATH_MAX];
 	int err = ENOENT;
 
+	why->file[0] = '\0';
+	why->role = NULL;
 	if (!*cmd)
 		return ENOENT;
 	if (strchr(cmd, '/'))
-		return exec_check(cmd);
+		return exec_check(cmd, why);
 	if (!path)
 		path = "/bin:/usr/bin";
 	for (const char *p = path;; p++) {
@@ -76,11 +76,21 @@ static int exec_resolve(const char *cmd)
 
 		if (snprintf(buf, sizeof(buf), "%.*s%s%s", len, p, len ? "/" : "", cmd) <
 		    (int)sizeof(buf)) {
-			r = exec_check(buf);
+			r = exec_check(buf, &w);
 			if (!r)
 				return 0;
-			if (r == EACCES)
+			/* execvp goes on after these; any other error ends it */
+			if (r != EACCES && r != ENOENT && r != ENOTDIR) {
+				*why = w;
+				return r;
+			}
+			/* said at the end: EACCES wins; else a missing interpreter */
+			if (r == EACCES && err != EACCES) {
 				err = EACCES;
+				*why = w;
+			} else if (err == ENOENT && w.role && !why->role) {
+				*why = w;
+			}
 		}
 		if (!*end)
 			return err;
@@ -88,9 +98,16 @@ static int exec_resolve(const char *cmd)
 	}
 }
 
-static int exec_error(const char *cmd, int err)
+static int exec_error(const char *cmd, int err, const struct uc_exec_why *why)
 {
-	cli_errx("cannot run '%s': %s", cmd, strerror(err));
+	if (why && why->role)
+		cli_errx("cannot run '%s': its %s %s: %s; nothing changed", cmd, why->role,
+			 why->file, strerror(err));
+	else if (why)
+		cli_errx("cannot run '%s': %s; nothing changed", cmd, strerror(err));
+	else
+		cli_errx("cannot run '%s': %s (after the clamps were set: if that enabled the "
+			 "uclamp fast path, it stays on until reboot)", cmd, strerror(err));
 	/* util-linux errexec(): 127 not found, 126 found but not runnable */
 	return err == ENOENT ? CLI_EXIT_EXEC_ENOENT : CLI_EXIT_EXEC_FAIL;
 }
@@ -115,6 +132,7 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	pid_t self = getpid();
 	struct cli_task_how th = { .flags = UC_WALK_ID_AS_GIVEN };
 	char as[16];
+	struct uc_exec_why why;
 	int rc;
 
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &want))
@@ -123,9 +141,11 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 		cli_usage_error(ctl, "no command to run: give CMD [ARGS...] after the options");
 	cli_want_check(ctl, &want, " before CMD");
 	/* a command that cannot start must not leave clamps (and the key) behind */
-	rc = exec_resolve(argv[optind]);
+	rc = exec_resolve(argv[optind], &why);
+	if (!rc)
+		rc = -uc_exec_args_fit(argv[optind], argv + optind, environ);
 	if (rc)
-		return exec_error(argv[optind], rc);
+		return exec_error(argv[optind], rc, &why);
 
 	rc = cli_task_support(ctl);
 	if (rc)
@@ -149,5 +169,6 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	}
 
 	execvp(argv[optind], argv + optind);
-	return exec_error(argv[optind], errno);	/* changed between the check and here */
+	/* what the check cannot see: the file replaced since, ETXTBSY, ENOMEM, ... */
+	return exec_error(argv[optind], errno, NULL);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "cmd/status_prom.h"
 #include "uclamp/cgroup.h"
 #include "uclamp/effect.h"
 #include "uclamp/escape.h"
@@ -20,6 +21,7 @@
 #include "uclamp/keys.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysinfo.h"
+#include "uclamp/sysroot.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
 
@@ -187,8 +189,12 @@ static void print_text(const struct cli_ctl *ctl, const struct uc_sysinfo *s,
 		}
 		row("system", "%s", knobs);
 	}
-	if (s->cg_rc)
+	if (!fp->sysctls && !uc_err_absent(sc->sys_rc))
+		row("system", "cannot read the sysctls: %s", strerror(-sc->sys_rc));
+	if (uc_err_absent(s->cg_rc))
 		row("cgroup", "no cpu controller hierarchy mounted");
+	else if (s->cg_rc)
+		row("cgroup", "cannot find the cgroup hierarchies: %s", strerror(-s->cg_rc));
 	else if (s->cg.hybrid)
 		row("cgroup", "v1 cpu at %s (hybrid; v2 at %s)", s->cg.mount, s->cg.unified);
 	else
@@ -493,6 +499,21 @@ static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect 
 	prom_effect(e);
 }
 
+/* prometheus: the state, then the configuration and the watch daemon */
+struct prom_all {
+	const struct uc_sysinfo *s;
+	const struct uc_effect *e;
+	struct cli_status_prom more;
+};
+
+static void print_prom_all(void *data)
+{
+	const struct prom_all *p = data;
+
+	print_prometheus(p->s, p->e);
+	cli_status_prom_more(&p->more);
+}
+
 static void usage(void)
 {
 	printf("Usage:\n uclampctl status [options]\n\n"
@@ -507,50 +528,100 @@ static void usage(void)
 	       "Options:\n"
 	       " -J, --json               JSON output\n"
 	       "     --format <fmt>       text (default), json, or prometheus (metrics for\n"
-	       "                          node_exporter's textfile collector)\n"
+	       "                          node_exporter's textfile collector: also the\n"
+	       "                          configuration's drift and the watch daemon's counters)\n"
+	       "     --textfile <file>    write the prometheus metrics to <file> (implies\n"
+	       "                          --format=prometheus): replaced whole, safe in a\n"
+	       "                          directory others can write; left as it was on failure\n"
+	       " -c, --config <path>      the configuration the drift is measured against\n"
+	       "                          (default: uclampctl.conf and uclampctl.d)\n"
+	       "     --socket <path>      the watch daemon's status socket\n"
 	       " -h, --help               display this help\n\n"
 	       "With 'uclampctl status -v', also say why each way of reading the key was\n"
 	       "unavailable (not root, lockdown, no /proc/kcore, kptr_restrict, ...).\n");
+}
+
+enum { OPT_TEXTFILE = 0x100, OPT_SOCKET };
+
+struct status_args {
+	const char *textfile;
+	const char **configs;
+	size_t nconfigs;
+	const char *socket;
+};
+
+static bool status_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
+{
+	struct status_args *a = data;
+
+	(void)ctl;
+	if (c == OPT_TEXTFILE)
+		a->textfile = arg;
+	else if (c == 'c')
+		a->configs[a->nconfigs++] = arg;
+	else if (c == OPT_SOCKET)
+		a->socket = arg;
+	return c == OPT_TEXTFILE || c == 'c' || c == OPT_SOCKET;
 }
 
 int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 {
 	/* as enum format */
 	static const char *const formats[] = { "text", "json", "prometheus", NULL };
-	static const struct cli_opts opts = {
+	const struct cli_opts opts = {
+		.longopts = CLI_LONGOPTS({ "textfile", required_argument, NULL, OPT_TEXTFILE },
+					  { "config", required_argument, NULL, 'c' },
+					  { "socket", required_argument, NULL, OPT_SOCKET }),
+		.shortopts = "c:", .own = status_opt,
 		.shared = CLI_OPTS_FORMAT, .formats = formats,
 		.usage = usage, .no_args = "'status' takes no arguments",
 	};
+	struct status_args a = { .configs = calloc((size_t)argc + 1, sizeof(char *)) };
+	struct prom_all pa;
 	enum format fmt;
 	struct uc_sysinfo *s;
 	struct uc_effect *e;
+	int rc = CLI_EXIT_OK;
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
-		return CLI_EXIT_OK;
-	fmt = (enum format)ctl->format;
-	if (ctl->out.json)
-		fmt = FMT_JSON;
-
-	s = malloc(sizeof(*s));
-	if (!s) {
+	if (!a.configs) {
 		cli_errx("out of memory");
 		return CLI_EXIT_FAIL;
 	}
+	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
+		free(a.configs);
+		return CLI_EXIT_OK;
+	}
+	fmt = (enum format)ctl->format;
+	if (ctl->out.json)
+		fmt = FMT_JSON;
+	if (a.textfile && !ctl->format_given && !ctl->out.json)
+		fmt = FMT_PROMETHEUS;
+	if ((a.textfile || a.nconfigs || a.socket) && fmt != FMT_PROMETHEUS)
+		cli_usage_error(ctl, "--textfile, --config and --socket go with "
+				"--format=prometheus");
+
+	s = malloc(sizeof(*s));
 	e = malloc(sizeof(*e));
-	if (!e) {
+	if (!s || !e) {
 		free(s);
-		cli_errx("out of memory");
+		free(e);
+		free(a.configs);
+		cli_errx("out of memory%s", a.textfile ? ": the textfile was left as it was" : "");
 		return CLI_EXIT_FAIL;
 	}
 	uc_sysinfo_read(s);
 	uc_effect_read(e);
+	pa = (struct prom_all){ s, e, { a.configs, a.nconfigs, a.socket } };
 	if (fmt == FMT_JSON)
 		print_json(s, e);
+	else if (fmt == FMT_PROMETHEUS && a.textfile)
+		rc = cli_textfile(a.textfile, print_prom_all, &pa);
 	else if (fmt == FMT_PROMETHEUS)
-		print_prometheus(s, e);
+		print_prom_all(&pa);
 	else
 		print_text(ctl, s, e);
 	free(e);
 	free(s);
-	return CLI_EXIT_OK;
+	free(a.configs);
+	return rc;
 }

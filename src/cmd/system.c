@@ -12,6 +12,7 @@
 
 #include "cmd/common.h"
 #include "uclamp/sysctl.h"
+#include "uclamp/sysroot.h"
 
 /*
  * The texts that name every knob are built from the knob table
@@ -77,7 +78,7 @@ static int read_sysctls(struct uc_sysctl_values *v)
 {
 	int rc = uc_sysctl_read_all(v);
 
-	if (rc == -ENOENT) {
+	if (uc_err_absent(rc)) {
 		return cli_no_uclamp("/proc/sys/kernel/sched_util_clamp_min and _max are missing");
 	}
 	if (rc) {
@@ -222,7 +223,7 @@ static int sys_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, vo
 		refuse_min_above_max(ctl, &cur, want);
 	if (rc) {
 		cli_errx("cannot plan the change: %s", strerror(-rc));
-		return rc == -ENOENT ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
+		return uc_err_absent(rc) ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
 	}
 
 	/* a read-only /proc/sys (container) or a non-root user: say so before
@@ -236,7 +237,7 @@ static int sys_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, vo
 		cli_errx("cannot write %s: %s; nothing changed",
 			 uc_sysctl_path(plan->v[i].attr, pb, sizeof(pb)),
 			 why_unwritable(err, eb, sizeof(eb)));
-		return err == -ENOENT ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
+		return uc_err_absent(err) ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
 	}
 	return 0;
 }

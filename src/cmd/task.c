@@ -265,12 +265,13 @@ int cli_procns_check(void)
 
 int cli_task_support(const struct cli_ctl *ctl)
 {
-	int err = 0;
+	int err = 0, sys;
 
 	if (cli_procns_check())
 		return CLI_EXIT_FAIL;
 	/* the sysctls exist exactly when CONFIG_UCLAMP_TASK is built in */
-	if (uc_exists("/proc/sys/kernel/sched_util_clamp_min"))
+	sys = uc_access("/proc/sys/kernel/sched_util_clamp_min");
+	if (!sys)
 		return 0;
 	/* hidden /proc/sys (a container?): ask the kernel, without enabling anything */
 	switch (uc_sched_probe(&err)) {
@@ -285,8 +286,14 @@ int cli_task_support(const struct cli_ctl *ctl)
 	case UC_SUPPORT_UNKNOWN:
 		break;
 	}
-	return cli_no_uclamp("kernel.sched_util_clamp_min is missing and the sched_setattr "
-			     "probe failed (%s)", strerror(-err));
+	/* the kernel said nothing: "no uclamp" only if the sysctl is not there */
+	if (uc_err_absent(sys))
+		return cli_no_uclamp("kernel.sched_util_clamp_min is missing and the "
+				     "sched_setattr probe failed (%s)", strerror(-err));
+	cli_errx("cannot tell whether this kernel has uclamp: /proc/sys/kernel/"
+		 "sched_util_clamp_min: %s; the sched_setattr probe: %s", strerror(-sys),
+		 strerror(-err));
+	return CLI_EXIT_FAIL;
 }
 
 /* ---- task show ------------------------------------------------------------------ */

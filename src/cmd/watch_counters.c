@@ -62,6 +62,9 @@ static const struct counter counters[] = {
 	{ "groups_skipped", "cgroups", "skipped",
 	  "cgroups that cannot take the values (cpu cannot be enabled for them).",
 	  AT(groups_skipped) },
+	{ "log_suppressed", "log", "suppressed",
+	  "Lines about processes not logged: over the daemon's limit (uclampctl(8), WATCH).",
+	  AT(log_suppressed) },
 	{ "reloads", "reloads", "ok", "Successful reloads.", AT(reloads) },
 	{ "reload_failures", "reloads", "failed", "Reloads that kept the old rules.",
 	  AT(reload_failures) },
@@ -297,7 +300,7 @@ static void prom_latency(const struct uc_watch_stats *s)
 	printf(P "exec_apply_latency_seconds_count %llu\n", (unsigned long long)s->lat_count);
 }
 
-static void print_prom(const struct uc_watch_stats *s)
+void cli_watch_print_prom(const struct uc_watch_stats *s)
 {
 	prom_gauge("rules_generation", "Rules generation (1 at start, +1 per reload).",
 		   s->generation);
@@ -343,7 +346,7 @@ int cli_watch_status(enum cli_watch_fmt fmt, const char *sock)
 	if (fmt == CLI_WATCH_JSON)
 		print_json(&s);
 	else if (fmt == CLI_WATCH_PROM)
-		print_prom(&s);
+		cli_watch_print_prom(&s);
 	else
 		print_table(&s);
 	return CLI_EXIT_OK;

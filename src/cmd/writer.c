@@ -49,6 +49,13 @@ int cli_lock(const struct cli_ctl *ctl)
 			return CLI_EXIT_FAIL;
 		}
 	}
+	if (rc == -EPERM) {
+		/* someone else could hold or swap the lock there */
+		cli_errx("refused: %s is not root's alone (another owner, writable by group or "
+			 "others, or a link): make it a root-owned 0755 directory; nothing changed",
+			 UC_LOCK_DIR);
+		return CLI_EXIT_FAIL;
+	}
 	if (rc) {
 		/* no /run/uclampctl for us (not root, a read-only /run): the kernel
 		 * will refuse such a user's writes to anything but its own tasks */

@@ -53,6 +53,58 @@ static void quiet_logger(void *userdata, int level, const char *fmt, va_list ap)
 	(void)ap;
 }
 
+/* A v2 mount's root lists the controllers it has: -ENOENT without cpu. */
+static int v2_lacks_cpu(const char *mnt)
+{
+	char path[PATH_MAX], buf[512];
+	ssize_t n;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt) >= sizeof(path))
+		return -ENAMETOOLONG;
+	n = uc_file_read(path, buf, sizeof(buf));
+	if (n < 0)
+		return uc_err_absent((int)n) ? -EIO : (int)n;	/* every v2 root has it */
+	for (char *save = NULL, *w = strtok_r(buf, " \n", &save); w;
+	     w = strtok_r(NULL, " \n", &save))
+		if (!strcmp(w, "cpu"))
+			return -EIO;
+	return -ENOENT;
+}
+
+/*
+ * libcgroup said "not mounted" or "no such controller". 2.0.2 says so also
+ * when it could not read what it looked at (a mount whose files it cannot
+ * open is skipped), so "absent" (uc_err_absent) is believed only when the
+ * mount table, read whole, agrees: no v1 mount with the cpu option, no v2
+ * mount whose root lists cpu. Else the error met, or -EIO (libcgroup missed
+ * a hierarchy that is there).
+ */
+static int confirm_absent(void)
+{
+	struct mntent *m;
+	int rc = -ENOENT;
+	FILE *f;
+
+	errno = 0;
+	f = setmntent("/proc/self/mounts", "re");
+	if (!f)
+		return errno ? -errno : -EIO;
+	while (uc_err_absent(rc)) {
+		errno = 0;
+		if (!(m = getmntent(f))) {
+			rc = errno ? -errno : rc;	/* the end, or a read error */
+			break;
+		}
+		if (!strcmp(m->mnt_type, "cgroup") && hasmntopt(m, "cpu"))
+			rc = -EIO;
+		else if (!strcmp(m->mnt_type, "cgroup2"))
+			rc = v2_lacks_cpu(m->mnt_dir);
+	}
+	endmntent(f);
+	return rc;
+}
+
+/* libcgroup's error code as -errno */
 static int cg_errno(int rc)
 {
 	if (rc == ECGOTHER) {
@@ -60,8 +112,9 @@ static int cg_errno(int rc)
 
 		return e > 0 ? -e : -EIO;
 	}
-	/* not mounted, no such controller: no cpu hierarchy for us */
-	return -ENOENT;
+	if (rc == ECGROUPNOTMOUNTED || rc == ECGROUPNOTEXIST || rc == ECGROUPSUBSYSNOTMOUNTED)
+		return confirm_absent();
+	return -EIO;	/* any other failure of libcgroup's is no proof of absence */
 }
 
 /* The v2 mount beside v1 controllers (hybrid), from the real mount table:

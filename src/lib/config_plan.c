@@ -16,6 +16,7 @@
 #include "uclamp/config.h"
 #include "uclamp/sched.h"
 #include "uclamp/selectors.h"
+#include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
 
 static long want_sys(const struct uc_conf_value *v)
@@ -224,11 +225,16 @@ static int plan_cgroups(struct uc_config *c, struct uc_plan *p)
 	if (!c->ncgroups)
 		return 0;
 	rc = uc_cg_init(&info);
-	if (rc) {
+	if (uc_err_absent(rc)) {
 		uc_config_error(c, &c->cgroups[0].loc, -EOPNOTSUPP,
-				"no cgroup hierarchy with the cpu controller is mounted (%s): "
-				"[cgroup] sections cannot apply", strerror(-rc));
+				"no cgroup hierarchy with the cpu controller is mounted: "
+				"[cgroup] sections cannot apply");
 		return -EOPNOTSUPP;
+	}
+	if (rc) {
+		uc_config_error(c, &c->cgroups[0].loc, rc,
+				"cannot find the cgroup hierarchies: %s", strerror(-rc));
+		return rc;
 	}
 	w = calloc(c->ncgroups, sizeof(*w));
 	if (!w)
@@ -357,9 +363,10 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 /* A cgroup selector without a cpu hierarchy could never match: say so. */
 static int check_cgroup_layout(struct uc_config *c)
 {
-	int rc = 0;
+	struct uc_cg_info info;
+	int err = uc_cg_init(&info), rc = 0;
 
-	if (uc_cg_layout())
+	if (!err)
 		return 0;
 	for (size_t i = 0; i < c->ntasks; i++) {
 		const struct uc_conf_tasks *t = &c->tasks[i];
@@ -369,11 +376,18 @@ static int check_cgroup_layout(struct uc_config *c)
 
 			if (!(d->need & UC_PF_CGROUP) || !uc_sel_given(&t->rule, d))
 				continue;
-			uc_config_error(c, &t->sel_loc[k], -EOPNOTSUPP,
-					"[tasks %s]: no cgroup hierarchy with the cpu controller "
-					"is mounted, so its %s selector matches nothing",
-					t->name, d->key);
-			rc = -EOPNOTSUPP;
+			/* "no hierarchy" only when there is none (uc_err_absent) */
+			rc = uc_err_absent(err) ? -EOPNOTSUPP : err;
+			if (uc_err_absent(err))
+				uc_config_error(c, &t->sel_loc[k], rc,
+						"[tasks %s]: no cgroup hierarchy with the cpu "
+						"controller is mounted, so its %s selector matches "
+						"nothing", t->name, d->key);
+			else
+				uc_config_error(c, &t->sel_loc[k], rc,
+						"[tasks %s]: its %s selector needs the cgroup "
+						"hierarchies, which cannot be found: %s", t->name,
+						d->key, strerror(-err));
 		}
 	}
 	return rc;
@@ -449,7 +463,7 @@ int uc_config_plan(struct uc_config *c, struct uc_plan *p)
 		const struct uc_conf_loc *loc = &first_sys(c)->loc;
 
 		rc = uc_sysctl_read_all(&cur);
-		if (rc == -ENOENT) {
+		if (uc_err_absent(rc)) {
 			uc_config_error(c, loc, -EOPNOTSUPP,
 					"[system]: the kernel has no uclamp sysctls (it needs "
 					"CONFIG_UCLAMP_TASK, Linux 5.3 or later)");

@@ -218,11 +218,19 @@ static bool unsupported(struct uc_fastpath *fp)
 		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
 		       "this kernel has no uclamp: it predates 5.3 "
 		       "(sched_attr has no clamp fields)");
-	else
+	else if (uc_err_absent(fp->scan.sys_rc))
 		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
 		       "this kernel has no uclamp: no sched_util_clamp_* sysctls (the sched_setattr "
 		       "probe could not tell: %s)",
 		       strerror(fp->probe_err < 0 ? -fp->probe_err : EIO));
+	else {
+		/* an error reading them is no proof that they are not there */
+		unavailable(fp, "uclamp support: the sched_util_clamp_* sysctls cannot be read "
+			    "(%s) and the sched_setattr probe could not tell (%s)",
+			    strerror(-fp->scan.sys_rc),
+			    strerror(fp->probe_err < 0 ? -fp->probe_err : EIO));
+		return false;
+	}
 	return true;
 }
 

@@ -283,7 +283,7 @@ static void view_numa(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 		infer(k, v ? UC_SKEY_ON : UC_SKEY_OFF,
 		      "inferred: on iff kernel.numa_balancing != 0");
 	/* the key may exist (6.1 defines it anyway); nothing can enable it */
-	else if (rc == -ENOENT)
+	else if (uc_err_absent(rc))
 		infer(k, UC_SKEY_OFF,
 		      "inferred: no kernel.numa_balancing (no CONFIG_NUMA_BALANCING)");
 }

@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "uclamp/afile.h"
 #include "uclamp/kallsyms.h"
 #include "uclamp/kmem.h"
 #include "uclamp/note.h"
@@ -293,19 +294,10 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
  * (UC_KMEM_NO_CACHE). The value itself is always read fresh from /proc/kcore.
  */
 #define KSYM_CACHE_DIR "/run/uclampctl"
-#define KSYM_CACHE KSYM_CACHE_DIR "/ksyms"
+#define KSYM_CACHE_NAME "ksyms"
+#define KSYM_CACHE KSYM_CACHE_DIR "/" KSYM_CACHE_NAME
 #define KSYM_CACHE_MAX 4096	/* bytes: a boot_id and a dozen "name addr" lines */
 #define KSYM_CACHE_LINES 64
-
-static bool cache_dir_trusted(void)
-{
-	char p[4096];
-	struct stat sb;
-
-	if (uc_path(p, sizeof(p), KSYM_CACHE_DIR) || lstat(p, &sb))
-		return false;
-	return S_ISDIR(sb.st_mode) && sb.st_uid == 0 && !(sb.st_mode & 022);
-}
 
 /* Read the cache file whole, if it is what cache_store writes: a regular
  * file (not a link: O_NOFOLLOW; checked on the open fd), owned by root,
@@ -315,11 +307,14 @@ static bool cache_read(char *buf, size_t n)
 	struct stat sb;
 	ssize_t len = 0, r;
 	bool ok;
-	int fd;
+	int dfd, fd;
 
-	if (!cache_dir_trusted())
+	/* in a directory only root can write (uc_dir_open_trusted), not made here */
+	dfd = uc_dir_open_trusted(KSYM_CACHE_DIR, 0);
+	if (dfd < 0)
 		return false;
-	fd = uc_open(KSYM_CACHE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+	fd = openat(dfd, KSYM_CACHE_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	close(dfd);
 	if (fd < 0)
 		return false;
 	ok = !fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_uid == 0 &&
@@ -489,15 +484,12 @@ static size_t cache_keep(const struct uc_kmem_key *k, size_t n, const char *id, 
 /* absent_ok: kallsyms lists data symbols, so a key it lacks is not in this kernel */
 static void cache_store(const struct uc_kmem_key *k, size_t n, bool absent_ok)
 {
-	char id[64], buf[4096], p[4096];
+	char id[64], buf[4096];
+	struct uc_afile a;
 	size_t len;
-	int fd;
+	int dfd;
 
-	if (geteuid() != 0 || uc_boot_id(id, sizeof(id)) || uc_path(p, sizeof(p), KSYM_CACHE_DIR))
-		return;
-	if (mkdir(p, 0700) && errno != EEXIST)
-		return;
-	if (!cache_dir_trusted())
+	if (geteuid() != 0 || uc_boot_id(id, sizeof(id)))
 		return;
 	len = (size_t)snprintf(buf, sizeof(buf), "%s\n", id);
 	for (size_t i = 0; i < n && len < sizeof(buf); i++)
@@ -512,21 +504,17 @@ static void cache_store(const struct uc_kmem_key *k, size_t n, bool absent_ok)
 		len = cache_keep(k, n, id, buf, len, sizeof(buf));
 	if (len >= sizeof(buf))
 		return;
-	fd = uc_open(KSYM_CACHE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW);
-	if (fd < 0)
+	/* the file replaced whole, through descriptors (afile.h) */
+	dfd = uc_dir_open_trusted(KSYM_CACHE_DIR, 0700);
+	if (dfd < 0)
 		return;
-	if (fchmod(fd, 0600) || write(fd, buf, len) != (ssize_t)len) {
-		close(fd);
-		return;
+	if (!uc_afile_create(&a, dfd, KSYM_CACHE_NAME, 0600)) {
+		if (write(a.fd, buf, len) == (ssize_t)len && !uc_afile_commit(&a, KSYM_CACHE_NAME))
+			uc_afile_close(&a);
+		else
+			uc_afile_abort(&a);
 	}
-	close(fd);
-	{
-		char from[4096], to[4096];
-
-		if (!uc_path(from, sizeof(from), KSYM_CACHE ".tmp") &&
-		    !uc_path(to, sizeof(to), KSYM_CACHE))
-			rename(from, to);
-	}
+	close(dfd);
 }
 
 int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info)

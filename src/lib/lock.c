@@ -3,45 +3,145 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "uclamp/afile.h"
 #include "uclamp/lock.h"
 #include "uclamp/sysroot.h"
 
+#define LOCK_NAME "lock"
+#define REPLACE_WAIT_MS 200	/* another writer replacing the same old file */
+
 /*
- * 0600, ours: flock(2) needs only a read-only open, so a file others can
- * read is a lock any user can hold, and stop every writer. An existing file
- * (an older uclampctl made it 0644) is checked on the open descriptor and
- * corrected, as the symbol cache is.
+ * What a lock file must be: a regular file, ours, 0600, one link. flock(2)
+ * needs only a read-only open, so a file others could read is a lock any
+ * user can hold, and stop every writer.
+ */
+static bool lock_ok(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && st->st_uid == geteuid() && (st->st_mode & 07777) == 0600 &&
+	       st->st_nlink == 1;
+}
+
+/* The name still leads to this descriptor's file (or it was replaced): a
+ * stat by path, the directory's trust checked when the file was opened. */
+static bool still_named(int fd)
+{
+	char p[4096];
+
+	return !uc_path(p, sizeof(p), UC_LOCK_PATH) && uc_afile_is(AT_FDCWD, p, fd);
+}
+
+/* Under the old file's flock when it can be had: another writer replacing
+ * the same file waits there, then finds the name moved on. */
+static bool flock_briefly(int fd)
+{
+	const struct timespec step = { 0, 10 * 1000 * 1000 };
+
+	for (int waited = 0; waited < REPLACE_WAIT_MS; waited += 10) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return true;
+		nanosleep(&step, NULL);
+	}
+	return false;
+}
+
+/*
+ * A lock file that is not what it must be (an older release left it 0644,
+ * or another owner, mode, link count or type) is replaced by a new inode,
+ * never corrected in place: a user who opened it while it was readable keeps
+ * that descriptor, and an flock on it would go on stopping every writer. The
+ * new file (0600, ours) is exchanged with the old in one rename
+ * (RENAME_EXCHANGE), and what came out is checked: the old file is removed;
+ * another writer's new file (it replaced the old one first) is put back.
+ * old: the old file, open (-1: it could not be, e.g. a link).
+ */
+static int replace(int dfd, int old, const struct stat *seen)
+{
+	struct uc_afile a;
+	struct stat st;
+	int rc;
+
+	if (old >= 0)
+		flock_briefly(old);	/* if someone holds it, it is replaced anyway */
+	if (fstatat(dfd, LOCK_NAME, &st, AT_SYMLINK_NOFOLLOW) || st.st_dev != seen->st_dev ||
+	    st.st_ino != seen->st_ino)
+		return 0;	/* moved on already */
+	rc = uc_afile_create(&a, dfd, LOCK_NAME, 0600);
+	if (rc)
+		return rc;
+	if (renameat2(dfd, a.tmp, dfd, LOCK_NAME, RENAME_EXCHANGE)) {
+		if (errno != EINVAL) {
+			rc = -errno;
+			uc_afile_abort(&a);
+			return rc;
+		}
+		/* a file system without the exchange: the plain rename */
+		rc = uc_afile_commit(&a, LOCK_NAME);
+		if (rc && rc != -ESTALE)
+			uc_afile_abort(&a);
+		uc_afile_close(&a);
+		return rc == -ESTALE ? 0 : rc;
+	}
+	/* a.tmp now names what LOCK_NAME was: the old file, or another writer's
+	 * new one, which goes back (and ours, then under a.tmp, away) */
+	if (fstatat(dfd, a.tmp, &st, AT_SYMLINK_NOFOLLOW))
+		rc = -errno;
+	else if (st.st_dev == seen->st_dev && st.st_ino == seen->st_ino)
+		unlinkat(dfd, a.tmp, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
+	else if (!renameat2(dfd, a.tmp, dfd, LOCK_NAME, RENAME_EXCHANGE))
+		unlinkat(dfd, a.tmp, 0);
+	uc_afile_close(&a);
+	return rc;
+}
+
+/*
+ * The lock file, open: in a trusted directory (uc_dir_open_trusted: root's
+ * or ours, written by nobody else), made 0600 when missing, replaced when it
+ * is not what a lock must be.
  */
 static int open_lock(void)
 {
-	char dir[4096], path[4096];
-	struct stat st;
-	int fd;
+	int dfd = uc_dir_open_trusted(UC_LOCK_DIR, 0755), fd = -EAGAIN;
 
-	if (uc_path(dir, sizeof(dir), UC_LOCK_DIR) || uc_path(path, sizeof(path), UC_LOCK_PATH))
-		return -ENAMETOOLONG;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	if ((st.st_uid != geteuid() && fchown(fd, geteuid(), (gid_t)-1)) ||
-	    ((st.st_mode & 07777) != 0600 && fchmod(fd, 0600))) {
-		int rc = -errno;
+	if (dfd < 0)
+		return dfd;
+	for (int tries = 0; tries < 5; tries++) {
+		struct stat st;
+		int rc;
 
-		close(fd);
-		return rc;
+		fd = openat(dfd, LOCK_NAME, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+			    0600);
+		if (fd < 0 && errno != ELOOP && errno != EISDIR && errno != ENXIO) {
+			fd = -errno;
+			break;
+		}
+		/* a link, a directory, a socket cannot be opened: replaced by name */
+		if (fd < 0 && fstatat(dfd, LOCK_NAME, &st, AT_SYMLINK_NOFOLLOW)) {
+			fd = -errno;
+			break;
+		}
+		if (fd >= 0 && fstat(fd, &st)) {
+			rc = -errno;
+			close(fd);
+			fd = rc;
+			break;
+		}
+		if (fd >= 0 && lock_ok(&st))
+			break;
+		rc = replace(dfd, fd, &st);
+		if (fd >= 0)
+			close(fd);	/* its flock, if we took one, goes with it */
+		fd = rc ? rc : -EAGAIN;
+		if (rc)
+			break;
 	}
+	close(dfd);
 	return fd;
 }
 
@@ -107,28 +207,36 @@ static void mark(int fd)
 
 int uc_lock_try(struct uc_lock *l, pid_t *holder)
 {
-	int fd = l->fd >= 0 ? l->fd : open_lock();
-
 	if (holder)
 		*holder = 0;
-	if (fd < 0) {
-		l->fd = -1;
-		return fd;
-	}
-	l->fd = fd;
-	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-		mark(fd);
-		return 0;
-	}
-	if (errno != EWOULDBLOCK) {
-		int rc = -errno;
+	/* a lock is the file the name leads to: checked after each flock, and
+	 * while waiting on an old descriptor (the file may have been replaced) */
+	for (int tries = 0; tries < 5; tries++) {
+		int fd = l->fd >= 0 ? l->fd : open_lock();
 
+		if (fd < 0) {
+			l->fd = -1;
+			return fd;
+		}
+		l->fd = fd;
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			if (still_named(fd)) {
+				mark(fd);
+				return 0;
+			}
+		} else if (errno != EWOULDBLOCK) {
+			int rc = -errno;
+
+			uc_lock_release(l);
+			return rc;
+		} else if (still_named(fd)) {
+			if (holder)
+				*holder = holder_of(fd);
+			return -EWOULDBLOCK;
+		}
 		uc_lock_release(l);
-		return rc;
 	}
-	if (holder)
-		*holder = holder_of(fd);
-	return -EWOULDBLOCK;
+	return -EAGAIN;
 }
 
 int uc_lock_wait(struct uc_lock *l, int timeout_ms)

@@ -142,7 +142,7 @@ static int read_or_absent(enum uc_attr attr, long *v)
 {
 	int rc = uc_sysctl_read(attr, v);
 
-	if (rc == -ENOENT) {
+	if (uc_err_absent(rc)) {
 		*v = UC_SYSCTL_ABSENT;
 		return 0;
 	}

@@ -51,11 +51,17 @@ DIR *uc_opendir(const char *abspath)
 	return opendir(p);
 }
 
-bool uc_exists(const char *abspath)
+int uc_access(const char *abspath)
 {
 	char p[4096];
+	int rc = uc_path(p, sizeof(p), abspath);
 
-	return uc_path(p, sizeof(p), abspath) == 0 && access(p, F_OK) == 0;
+	return rc ? rc : access(p, F_OK) ? -errno : 0;
+}
+
+bool uc_exists(const char *abspath)
+{
+	return uc_access(abspath) == 0;
 }
 
 ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned int flags)

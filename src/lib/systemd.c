@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef HAVE_LIBSYSTEMD
@@ -119,9 +120,10 @@ bool uc_sd_lib(const char *const *names, void **fns, size_t n)
  * function pointers and void * are alike) */
 static const char *const sd_names[] = {
 	"sd_bus_new", "sd_bus_set_address", "sd_bus_start", "sd_bus_open_system",
-	"sd_bus_flush_close_unref", "sd_bus_call_method", "sd_bus_message_read",
+	"sd_bus_close_unref", "sd_bus_call_method", "sd_bus_message_read",
 	"sd_bus_message_unref", "sd_bus_get_property_string", "sd_bus_get_property_trivial",
 	"sd_bus_error_free", "sd_bus_error_has_name", "sd_bus_error_get_errno",
+	"sd_bus_is_ready", "sd_bus_process", "sd_bus_wait", "sd_bus_set_method_call_timeout",
 };
 #define SD_NFNS (sizeof(sd_names) / sizeof(sd_names[0]))
 static union {
@@ -130,7 +132,8 @@ static union {
 		__typeof__(sd_bus_set_address) *set_address;
 		__typeof__(sd_bus_start) *start;
 		__typeof__(sd_bus_open_system) *open_system;
-		__typeof__(sd_bus_flush_close_unref) *close_unref;
+		/* not the flush_ one: a flush waits for a bus that does not answer */
+		__typeof__(sd_bus_close_unref) *close_unref;
 		__typeof__(sd_bus_call_method) *call_method;
 		__typeof__(sd_bus_message_read) *message_read;
 		__typeof__(sd_bus_message_unref) *message_unref;
@@ -139,6 +142,10 @@ static union {
 		__typeof__(sd_bus_error_free) *error_free;
 		__typeof__(sd_bus_error_has_name) *error_has_name;
 		__typeof__(sd_bus_error_get_errno) *error_errno;
+		__typeof__(sd_bus_is_ready) *is_ready;
+		__typeof__(sd_bus_process) *process;
+		__typeof__(sd_bus_wait) *wait;
+		__typeof__(sd_bus_set_method_call_timeout) *set_call_timeout;
 	} f;
 	void *v[SD_NFNS];
 } sdu;
@@ -158,9 +165,42 @@ static const char sd_dest[] = "org.freedesktop.systemd1";
 static const char sd_path[] = "/org/freedesktop/systemd1";
 static const char sd_manager[] = "org.freedesktop.systemd1.Manager";
 
+/*
+ * A bus that does not answer must not hang us: sd-bus waits 90 s for the
+ * authentication (BUS_AUTH_TIMEOUT, whatever the call timeout) and 25 s per
+ * call. So the connection is driven here until it is ready, and each call
+ * gets UC_SD_BUS_TIMEOUT_MS too: -ETIMEDOUT after that.
+ */
+static int bus_ready(sd_bus *bus)
+{
+	struct timespec ts;
+	uint64_t now, deadline;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+	deadline = now + UC_SD_BUS_TIMEOUT_MS * 1000ull;
+	for (;;) {
+		if ((rc = sd.is_ready(bus)) < 0)
+			return rc;
+		if (rc > 0)
+			return sd.set_call_timeout(bus, UC_SD_BUS_TIMEOUT_MS * 1000ull);
+		if ((rc = sd.process(bus, NULL)) < 0)
+			return rc;
+		if (rc > 0)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		if ((rc = sd.wait(bus, deadline - now)) < 0)
+			return rc;
+	}
+}
+
 static int bus_open(sd_bus **bus)
 {
-	int rc;
+	int rc = 0;
 
 	*bus = NULL;
 	if (!have_sd())
@@ -169,12 +209,19 @@ static int bus_open(sd_bus **bus)
 		return -EHOSTDOWN;
 	if (geteuid() == 0 && sd.new_bus(bus) >= 0) {
 		if (sd.set_address(*bus, "unix:path=/run/systemd/private") >= 0 &&
-		    sd.start(*bus) >= 0)
+		    sd.start(*bus) >= 0 && (rc = bus_ready(*bus)) >= 0)
 			return 0;
 		sd.close_unref(*bus);
 		*bus = NULL;
+		if (rc == -ETIMEDOUT)
+			return rc;	/* systemd is there and does not answer */
 	}
 	rc = sd.open_system(bus);
+	if (rc >= 0 && (rc = bus_ready(*bus)) < 0) {
+		sd.close_unref(*bus);
+		*bus = NULL;
+		return rc == -ETIMEDOUT ? rc : -EHOSTDOWN;
+	}
 	return rc < 0 ? -EHOSTDOWN : 0;
 }
 
@@ -190,7 +237,7 @@ static int bus_err(const sd_bus_error *e, int rc)
 		return -EACCES;
 	if (rc == -ENOENT || rc == -ECONNREFUSED)
 		return -EHOSTDOWN;
-	return -EIO;
+	return rc == -ETIMEDOUT ? rc : -EIO;
 }
 
 /* The unit's object path into path (a loaded unit). */

@@ -38,6 +38,10 @@
 #define MAX_CPUS 4096
 #define SEQ_SEEN 0x100000000ull
 #define FORGET_MIN 64
+/* lines about processes, which any user can cause (execs of a program a
+ * rule matches, renames): at most LOG_BURST per LOG_WINDOW_MS */
+#define LOG_BURST 200
+#define LOG_WINDOW_MS 10000
 
 struct uc_watch {
 	struct uc_watch_opts o;
@@ -78,6 +82,9 @@ struct uc_watch {
 	bool lock_warned;		/* ... and warned about: it lasted */
 	uint64_t lock_busy_since;	/* monotonic ms; 0: the lock was ours last time */
 	volatile sig_atomic_t *stop;	/* set by a signal handler: finish the write, stop */
+	uint64_t log_window;		/* monotonic ms: the window of lines about processes */
+	unsigned log_lines;		/* said in it */
+	uint64_t log_held;		/* suppressed in it: said in one line when it ends */
 	struct uc_watch_stats st;
 };
 
@@ -122,12 +129,53 @@ void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void plog(const struct uc_watch *w, int prio, pid_t pid, const char *fmt, ...)
+long uc_watch_log_due(const struct uc_watch *w, uint64_t now_ms)
+{
+	uint64_t end = w->log_window + LOG_WINDOW_MS;
+
+	return !w->log_held ? -1 : now_ms >= end ? 0 : (long)(end - now_ms);
+}
+
+void uc_watch_log_tick(struct uc_watch *w, uint64_t now_ms)
+{
+	if (now_ms < w->log_window + LOG_WINDOW_MS)
+		return;
+	if (w->log_held)
+		uc_watch_logf(w, LOG_WARNING, "%llu lines about processes suppressed in the last "
+			      "%llu s (at most %d per %d s: lines any user can cause are limited)",
+			      (unsigned long long)w->log_held,
+			      (unsigned long long)(now_ms - w->log_window) / 1000, LOG_BURST,
+			      LOG_WINDOW_MS / 1000);
+	w->log_window = now_ms;
+	w->log_lines = 0;
+	w->log_held = 0;
+}
+
+/* May a line about a process be said now? Else it is counted, and said in
+ * one line when the window ends (uc_watch_log_tick). */
+static bool log_quota(struct uc_watch *w)
+{
+	if (!w->o.log)
+		return false;
+	uc_watch_log_tick(w, uc_watch_now_ms());
+	if (w->log_lines < LOG_BURST) {
+		w->log_lines++;
+		return true;
+	}
+	w->log_held++;
+	w->st.log_suppressed++;
+	return false;
+}
+
+/* A line about a process: limited (log_quota). */
+static void plog(struct uc_watch *w, int prio, pid_t pid, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static void plog(const struct uc_watch *w, int prio, pid_t pid, const char *fmt, ...)
+static void plog(struct uc_watch *w, int prio, pid_t pid, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!log_quota(w))
+		return;
 	va_start(ap, fmt);
 	vlog(w, prio, pid, fmt, ap);
 	va_end(ap);
@@ -426,7 +474,7 @@ static void log_change(struct uc_watch *w, const struct uc_plan *p, const char *
 	char comm[16] = "", msg[384], vals[160] = "", vb[32];
 	size_t off = 0;
 
-	if (!w->o.log)
+	if (!log_quota(w))
 		return;
 	if (*known)
 		snprintf(comm, sizeof(comm), "%s", known);

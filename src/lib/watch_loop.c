@@ -31,6 +31,11 @@
 
 #define RELOAD_DEBOUNCE_MS 200
 #define READ_BATCH 256
+/* work per wakeup: a storm that fills the socket as fast as it is read must
+ * not keep the loop from its signals, the watchdog and the status socket
+ * (epoll is level-triggered: the rest comes next round). A time, not a count:
+ * an event costs a millisecond under emulation, microseconds on hardware. */
+#define DRAIN_BUDGET_MS 100
 #define BASE_EVENTS (UC_PEV_EXEC | UC_PEV_COMM)
 
 enum { K_NL, K_SIG, K_INO, K_TIMER, K_WDOG, K_STATUS, K_GROUPS };
@@ -329,7 +334,9 @@ static int push_cb(const struct uc_pev *ev, void *data)
 /* Drain the socket, handling events as they come: read a batch, handle it. */
 static void on_netlink(struct loop *l)
 {
-	for (;;) {
+	uint64_t until = uc_watch_now_ms() + DRAIN_BUDGET_MS;
+
+	while (uc_watch_now_ms() < until) {
 		int n = uc_procev_read(l->pe, push_cb, l->w, READ_BATCH);
 
 		if (n == -ENOBUFS) {
@@ -360,13 +367,14 @@ static void on_signal(struct loop *l)
 }
 
 /* Arm the one-shot timer for the nearest of: a pending rescan, a re-check
- * for drift, a pending reload. */
+ * for drift, a pending reload, the summary of suppressed log lines. */
 static void arm_timer(struct loop *l)
 {
 	uint64_t now = uc_watch_now_ms();
 	long due = uc_watch_rescan_due(l->w, now), next = -1;
 	long recheck = uc_watch_recheck_due(l->w, now);
 	long retry = uc_watch_groups_due(l->groups, now);
+	long log = uc_watch_log_due(l->w, now);
 	struct itimerspec its = { 0 };
 
 	if (due >= 0)
@@ -375,6 +383,8 @@ static void arm_timer(struct loop *l)
 		next = recheck;
 	if (retry >= 0 && (next < 0 || retry < next))
 		next = retry;
+	if (log >= 0 && (next < 0 || log < next))
+		next = log;	/* the suppressed lines' summary */
 	if (l->reload_at) {
 		long r = l->reload_at > now ? (long)(l->reload_at - now) : 0;
 
@@ -396,6 +406,7 @@ static void on_timer(struct loop *l)
 
 	if (read(l->tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		return;
+	uc_watch_log_tick(l->w, now);
 	if (l->reload_at && l->reload_at <= now)
 		reload(l, "configuration changed");
 }

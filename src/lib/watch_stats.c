@@ -36,9 +36,9 @@ const char *uc_watch_ev_name(enum uc_watch_ev e)
 #define FIELDS(X) \
 	X(generation) X(rules) X(tracked) X(tracked_cap) X(overruns) X(seq_gaps) X(queue_drops) \
 	X(applied) X(unchanged) X(would_apply) X(gone) X(identity_mismatch) X(skipped_rt) \
-	X(given_up) X(rechecks) X(drift_corrected) X(untracked) X(refused) X(reloads) \
-	X(reload_failures) X(consent_withdrawn) X(groups) X(groups_waiting) X(groups_applied) \
-	X(groups_unchanged) X(groups_gone) X(groups_skipped) \
+	X(given_up) X(rechecks) X(drift_corrected) X(untracked) X(refused) X(log_suppressed) \
+	X(reloads) X(reload_failures) X(consent_withdrawn) X(groups) X(groups_waiting) \
+	X(groups_applied) X(groups_unchanged) X(groups_gone) X(groups_skipped) \
 	X(errors_total) \
 	X(queue_len) X(queue_hiwater) X(queue_cap) X(lat_count) X(lat_sum_ns) X(pid) X(started)
 

@@ -4,12 +4,16 @@ the daemon's wire format ("key value" lines, src/lib/watch_stats.c) to N
 clients, then exits. Lets 'uclampctl watch status' be tested (table, -J,
 prometheus) without a daemon, a proc connector or root.
 
-usage: fake-watch-status.py SOCKET [CLIENTS]
+usage: fake-watch-status.py SOCKET [CLIENTS [HOLD]]
+
+With HOLD (a path), each client waits for HOLD to exist before it gets its
+answer (then HOLD is removed): a test can act while the client waits.
 """
 import contextlib
 import os
 import socket
 import sys
+import time
 
 STATS = """pid 4242
 started 1700000000
@@ -62,11 +66,19 @@ def listen(path):
 def main():
     path = sys.argv[1]
     clients = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    hold = sys.argv[3] if len(sys.argv) > 3 else None
     s = listen(path)
     s.settimeout(30)
     print("ready", flush=True)
     for _ in range(clients):
         c, _ = s.accept()
+        for _ in range(300):
+            if not hold or os.path.exists(hold):
+                break
+            time.sleep(0.1)
+        if hold:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(hold)
         # a client that only probes whether someone listens hangs up at once
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             c.sendall(STATS.encode())

@@ -385,6 +385,11 @@ same "$K/sched_util_clamp_min_rt_default" 0
 same "$CG/app/cpu.uclamp.max" 40.00
 t "--check: matches what could be checked, exit 5" 5 "${UC[@]}" apply --config "$C/skip.conf" --check
 has '^no differences in what could be checked: 2 value\(s\) match, 2 target\(s\) skipped'
+# the metrics say the same: no drift, two skipped
+t "status --format=prometheus: skipped is not drift" 0 "${UC[@]}" status --format=prometheus \
+	--config "$C/skip.conf" --socket "$C/none.sock"
+has '^uclamp_config_drift 0$'
+has '^uclamp_config_skipped 2$'
 t "-q: only the exit code" 5 "${UC[@]}" -q apply --config "$C/skip.conf"
 [ -z "$OUT" ] && _pass "quiet" || _fail "-q printed: $OUT"
 tj "-J: the skipped listed" 5 "${UC[@]}" apply --config "$C/skip.conf" -J

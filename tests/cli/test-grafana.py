@@ -4,9 +4,9 @@
 usage: test-grafana.py DASHBOARD.json EXPORTED.prom
 
 Every PromQL query of the dashboard (panel targets and template variables)
-is parsed for metric names; each must be a metric in EXPORTED.prom (the
-output of contrib/prometheus/uclampctl-textfile: 'uclampctl status
---format=prometheus' plus the configuration metrics), or one of WATCH below.
+is parsed for metric names; each must be a metric in EXPORTED.prom (what
+'uclampctl status --textfile' writes: the state, the configuration metrics,
+the watch daemon's counters), or one of WATCH below.
 Prints TAP-like "ok"/"not ok" lines; exits 1 when any check failed.
 """
 import json
@@ -14,8 +14,8 @@ import re
 import sys
 
 # 'uclampctl watch status' metrics (a histogram: _bucket/_sum/_count): the
-# test wants them in EXPORTED too (test-grafana.sh appends the output of
-# 'watch status --format=prometheus' from a stand-in status socket).
+# test wants them in EXPORTED too (test-grafana.sh has status --textfile ask
+# a stand-in status socket).
 WATCH_ON_MAIN = True
 WATCH = {"uclampctl_watch_rescans_total", "uclampctl_watch_exec_apply_latency_seconds"}
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The real stack on loopback: Debian's prometheus-node-exporter (textfile
-# collector only) serving files written by contrib/prometheus/uclampctl-textfile
-# with the built uclampctl, and a Prometheus server (with uclamp-alerts.yml)
+# collector only) serving files written by the built 'uclampctl status
+# --textfile', and a Prometheus server (with uclamp-alerts.yml)
 # scraping three of them every second: host a (fast path on, no consent, a
 # configuration that differs, the watch daemon's counters), host b (a broken
 # configuration), host c (no uclamp file: the collector stopped). Then every
@@ -35,13 +35,10 @@ ss = [socket.socket() for _ in range(4)]
 for s in ss: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in ss))'))
 
-# uclampctl with this host's configuration: the script runs 'apply --check'
-# without --config, as on a real host; $CONF stands for /etc/uclampctl.conf
-printf '#!/bin/sh\n[ "$1" = apply ] && { shift; exec "$REAL" apply --config "$CONF" "$@"; }\nexec "$REAL" "$@"\n' >"$W/uclampctl"
-chmod 755 "$W/uclampctl"
+# each host's configuration: CONF stands for /etc/uclampctl.conf
 textfile() {	# ROOT CONF DIR [SOCKET]
-	env UCLAMPCTL_SYSROOT="$1" CONF="$2" REAL="$UCLAMPCTL" UCLAMPCTL="$W/uclampctl" \
-		UCLAMPCTL_WATCH_SOCKET="${4:-$W/none.sock}" sh "$TOP/contrib/prometheus/uclampctl-textfile" "$3"
+	env UCLAMPCTL_SYSROOT="$1" "$UCLAMPCTL" status --textfile "$3/uclamp.prom" --config "$2" \
+		--socket "${4:-$W/none.sock}"
 }
 host() {	# NAME KEY: a fake root with the key as given
 	fake_root

@@ -106,6 +106,38 @@ has "c\.conf:4: skipped \[cgroup nginx\.service\]: no cgroup 'nginx\.service' un
 bad "not a unit's group below systemd's" 1 $U cgroup set system.slice/plain/x --max 40% --yes --enable-cpu
 has "'plain' above it is not a unit's cgroup.*Delegate=yes"
 
+# ---- a bus that does not answer: a timeout, not a hang --------------------------------------
+# the real sd-bus (no stand-in) against a socket that accepts and never
+# answers: sd-bus alone would wait 90 s for the authentication; uclampctl
+# gives up after 5 s. As root a host's systemd answers on its private socket
+# first, so this needs a host without one.
+if [ "$(id -u)" = 0 ] && [ -S /run/systemd/private ]; then
+	echo "# skip: root on a systemd host: the bus asked is the host's"
+else
+	tree
+	python3 -c 'import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)
+print("ready", flush=True)
+c = [s.accept()[0] for _ in range(2)]
+time.sleep(60)' "$ROOT/bus" >"$ROOT/bus.out" 2>&1 &
+	HANG=$!
+	for _ in $(seq 50); do [ -S "$ROOT/bus" ] && break; sleep 0.1; done
+	start=$(date +%s)
+	OUT=$(env -u UCLAMPCTL_TEST_SYSTEMD DBUS_SYSTEM_BUS_ADDRESS="unix:path=$ROOT/bus" \
+		$U cgroup show nginx.service 2>&1)
+	RC=$?
+	took=$(($(date +%s) - start))
+	kill $HANG 2>/dev/null
+	wait $HANG 2>/dev/null
+	if printf '%s\n' "$OUT" | grep -q 'needs libsystemd'; then
+		echo "# skip: no libsystemd"
+	else
+		[ $RC = 1 ] && _pass "a bus that does not answer: exit 1" || _fail "exit $RC"
+		has "cannot resolve unit or cgroup 'nginx\.service': systemd's bus did not answer \(5 s\)"
+		[ "$took" -le 15 ] && _pass "it gives up after $took s" || _fail "it took $took s"
+	fi
+fi
+
 # ---- no systemd (not PID 1): the tree is nobody's, --enable-cpu writes it --------------------
 tree
 rm -rf "$ROOT/run/systemd"

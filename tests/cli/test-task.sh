@@ -122,6 +122,16 @@ if [ "$("$UCLAMPCTL" task show -o CGROUP -n -r "$S1" 2>/dev/null)" = / ]; then
 	t "set --unit --dry-run: only the unit's" 0 "$UCLAMPCTL" task set --max "$OTHER_MAX" -n --all --unit foo.service
 	has "beta"
 	hasnt "alpha"
+	# --unit matches a name, not systemd's unit (uclampctl(8)): a group a user
+	# named nginx.service below its delegated subtree matches; a path does not
+	g=user.slice/user-1000.slice/user@1000.service/app.slice/nginx.service
+	printf '4:cpu,cpuacct:/%s\n0::/%s\n' "$g" "$g" >"$ROOT/proc/$S2/cgroup"
+	t "--unit: a user's group of that name, below its delegated subtree" 0 \
+		"$UCLAMPCTL" task show --all --unit nginx.service -o PID -n -r
+	same_out "$S2"
+	t "--cgroup system.slice/*: not the user's group" 0 \
+		"$UCLAMPCTL" task show --all --cgroup 'system.slice/*' -o PID -n -r
+	same_out ""
 	printf '4:cpu,cpuacct:/elsewhere/x\n0::/elsewhere/x\n' >"$ROOT/proc/$S2/cgroup"
 else
 	skip_part "no cgroup hierarchy with the cpu controller here"
@@ -425,6 +435,25 @@ t "run: PATH without CMD" 127 env PATH="$RDIR/c:$RDIR" "$UCLAMPCTL" run --max "$
 # like execvp: a runnable one later in PATH is found past a non-executable one
 t "run: the executable CMD later in PATH" 0 env PATH="$RDIR/a:$RDIR/b" "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- ucl-cmd
 has "util_max"
+# what execve() needs besides the file, checked before the guard and the
+# write too: a script's interpreter, a binary's loader (PT_INTERP)
+printf '#!/nonexistent/ucl-python3\nprint(1)\n' >"$RDIR/b/ucl-script"
+chmod 755 "$RDIR/b/ucl-script"
+t "run: a script whose interpreter is missing" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- "$RDIR/b/ucl-script"
+has "cannot run '.*ucl-script': its interpreter /nonexistent/ucl-python3: No such file or directory; nothing changed"
+hasnt "uclamp support|util_max"
+t "run --dry-run: the same" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- "$RDIR/b/ucl-script"
+# like execvp, a missing interpreter sends the search on along PATH
+printf '#!/bin/sh\necho RAN-C\n' >"$RDIR/c/ucl-script"
+chmod 755 "$RDIR/c/ucl-script"
+t "run: past a script whose interpreter is missing in PATH" 0 env PATH="$RDIR/b:$RDIR/c" "$UCLAMPCTL" run --max "$OTHER_MAX" -n -- ucl-script
+if python3 -c 'import sys' 2>/dev/null; then
+	python3 "$TESTS_SRCDIR/cli/patch-interp.py" "$RDIR/b/ucl-elf" /nonexistent/ld.so
+	chmod 755 "$RDIR/b/ucl-elf"
+	t "run: a binary whose loader (PT_INTERP) is missing" 127 "$UCLAMPCTL" run --max "$OTHER_MAX" --yes -- "$RDIR/b/ucl-elf"
+	has "its program interpreter \(PT_INTERP\) /nonexistent/ld.so: No such file or directory; nothing changed"
+	hasnt "uclamp support|util_max"
+fi
 ROOT=$MAIN_ROOT
 export UCLAMPCTL_SYSROOT=$ROOT
 if [ "$HOST_UCLAMP" = 0 ]; then

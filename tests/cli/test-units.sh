@@ -3,7 +3,8 @@
 # substituted, ExecStart= the built binary): 'systemd-analyze verify' has
 # nothing to say, 'systemd-analyze security' scores each at most
 # $MAX_EXPOSURE, and the promises the project depends on are in the text
-# (/run/uclampctl kept on stop, notify + reload + restart for watch).
+# (/run/uclampctl kept on stop, notify + reload + restart for watch); and
+# contrib/prometheus's textfile service and timer verify too.
 # Skipped without systemd-analyze (Debian: systemd).
 if ! command -v systemd-analyze >/dev/null; then
 	echo "SKIP: systemd-analyze not installed (apt-get install systemd)"
@@ -43,6 +44,19 @@ done
 t "systemd-analyze verify sees a bad option" 0 bash -c "printf '[Service]\nBogusOption=1\nExecStart=/bin/true\n' >bogus.service; systemd-analyze verify --man=no ./bogus.service"
 has "Unknown key 'BogusOption'"
 rm -f bogus.service
+
+# contrib's textfile timer: the binary writes the file itself (status --textfile);
+# ExecStart= names it without a path (systemd's search path: /usr/bin, /usr/local/bin)
+P=$TESTS_SRCDIR/../contrib/prometheus
+grep -qx 'ExecStart=uclampctl status --textfile /var/lib/prometheus/node-exporter/uclamp.prom' \
+	"$P/uclampctl-textfile.service" && _pass "uclampctl-textfile.service: status --textfile" ||
+	_fail "uclampctl-textfile.service: not 'uclampctl status --textfile'"
+sed "s|^ExecStart=uclampctl |ExecStart=$UCLAMPCTL_REAL |" "$P/uclampctl-textfile.service" \
+	>uclampctl-textfile.service
+cp "$P/uclampctl-textfile.timer" .
+t "uclampctl-textfile.service, .timer: systemd-analyze verify" 0 systemd-analyze verify --man=no \
+	./uclampctl-textfile.service ./uclampctl-textfile.timer
+hasnt .
 
 w=uclampctl-watch.service
 for want in 'Type=notify' 'NotifyAccess=main' 'ExecReload=/bin/kill -HUP $MAINPID' 'Restart=on-failure'; do

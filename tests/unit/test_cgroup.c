@@ -52,6 +52,7 @@ static struct {
 	const char *mp;		/* what cgroup_get_subsys_mount_point("cpu") returns */
 	int last_errno;
 	long fstype;
+	int mtab_errno;		/* getmntent fails with it at the end of the table */
 	struct mntent mounts[4];
 	size_t nmounts, pos;
 	char asked[32];
@@ -98,6 +99,8 @@ struct mntent *__wrap_getmntent(FILE *f)
 {
 	if (f != fake_mtab)
 		return __real_getmntent(f);
+	if (fake.pos == fake.nmounts && fake.mtab_errno)
+		errno = fake.mtab_errno;
 	return fake.pos < fake.nmounts ? &fake.mounts[fake.pos++] : NULL;
 }
 
@@ -202,6 +205,53 @@ static void test_discover_none(void **state)
 	assert_int_equal(uc_cg_init(&i), -ENOENT);
 	assert_null(uc_cg_layout());
 	fake.on = false;
+}
+
+/*
+ * "Not mounted" from libcgroup is believed only when the mount table agrees
+ * (uc_err_absent): libcgroup 2.0.2 also says so when it could not open what
+ * it looked at (EMFILE). Any other answer of libcgroup's is an error.
+ */
+static void test_discover_errors(void **state)
+{
+	char dir[PATH_MAX];
+	struct uc_cg_info i;
+
+	(void)state;
+	assert_int_equal(fr_create(dir, sizeof(dir), "cgroup-v2"), 0);
+
+	/* a v1 cpu mount that libcgroup did not report */
+	fake_reset();
+	fake.init_rc = ECGROUPNOTMOUNTED;
+	add_mount("cgroup", "/sys/fs/cgroup/cpu");
+	fake.mounts[0].mnt_opts = (char *)"rw,nosuid,cpu,cpuacct";
+	assert_int_equal(uc_cg_init(&i), -EIO);
+	/* a v2 root that lists cpu */
+	fake_reset();
+	fake.mp_rc = ECGROUPNOTEXIST;
+	add_mount("cgroup2", dir);
+	assert_int_equal(fr_write(dir, "cgroup.controllers", "cpuset cpu io memory pids\n"), 0);
+	assert_int_equal(uc_cg_init(&i), -EIO);
+	/* one that does not: absent after all */
+	fake_reset();
+	fake.mp_rc = ECGROUPNOTEXIST;
+	add_mount("cgroup2", dir);
+	assert_int_equal(fr_write(dir, "cgroup.controllers", "cpuset io memory pids\n"), 0);
+	assert_int_equal(uc_cg_init(&i), -ENOENT);
+	/* the table cannot be read to the end: its errno */
+	fake_reset();
+	fake.init_rc = ECGROUPNOTMOUNTED;
+	fake.mtab_errno = EMFILE;
+	assert_int_equal(uc_cg_init(&i), -EMFILE);
+	/* ECGOTHER without an errno, and any other code: no proof of absence */
+	fake_reset();
+	fake.init_rc = ECGOTHER;
+	assert_int_equal(uc_cg_init(&i), -EIO);
+	fake_reset();
+	fake.init_rc = ECGFAIL;
+	assert_int_equal(uc_cg_init(&i), -EIO);
+	fake.on = false;
+	assert_int_equal(fr_destroy(dir), 0);
 }
 
 /* ---- a directory tree as the cpu hierarchy --------------------------------- */
@@ -934,6 +984,7 @@ int main(void)
 		cmocka_unit_test(test_discover_v2),
 		cmocka_unit_test(test_discover_v1_and_hybrid),
 		cmocka_unit_test(test_discover_none),
+		cmocka_unit_test(test_discover_errors),
 		cmocka_unit_test(test_path_escapes),
 		cmocka_unit_test(test_path_next),
 		cmocka_unit_test(test_resolve_inside),

@@ -16,6 +16,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,7 @@ static void put_sysctls(long min, long max, long rt)
 
 /* ---- scripted probe, cgroups, tasks ---- */
 static enum uc_support probe_answer;
+static int probe_errno = -EPERM;	/* an UNKNOWN probe's error */
 static struct uc_fp_cg_sample fake_cgs[64];
 static size_t nfake_cgs;
 static struct uc_fp_task_sample fake_tasks[64];
@@ -186,7 +188,7 @@ static int cg_calls, task_calls, tasks_visited;
 static enum uc_support fake_probe(int *err)
 {
 	*err = probe_answer == UC_SUPPORT_YES ? -EINVAL :
-	       probe_answer == UC_SUPPORT_NOT_BUILT ? -EOPNOTSUPP : -EPERM;
+	       probe_answer == UC_SUPPORT_NOT_BUILT ? -EOPNOTSUPP : probe_errno;
 	return probe_answer;
 }
 
@@ -240,6 +242,7 @@ static int setup_system(void **state)
 	put_kcore(0);
 	rm("/boot/System.map-6.1.0-test");
 	probe_answer = UC_SUPPORT_YES;
+	probe_errno = -EPERM;
 	nfake_cgs = nfake_tasks = 0;
 	cg_calls = task_calls = tasks_visited = 0;
 	add_cg("system.slice", 0, 10000);
@@ -1066,6 +1069,31 @@ static void support(void **state)
 	assert_true(fp.sysctls);
 }
 
+/* An error is no absence (uc_err_absent): uclamp sysctls that cannot be read
+ * (EISDIR here, as EMFILE or EIO would) and a probe that could not run
+ * (ENOMEM) leave the answer to the key, never "unsupported". */
+static void support_errors(void **state)
+{
+	char p[PATH_MAX];
+	struct uc_fastpath fp;
+
+	(void)state;
+	put_sysctls(-1, 0, 0);
+	assert_int_equal(fr_path(p, sizeof(p), root, "/proc/sys/kernel/sched_util_clamp_min"), 0);
+	assert_int_equal(mkdir(p, 0755), 0);
+	put("/proc/sys/kernel/sched_util_clamp_max", "1024\n");
+	probe_answer = UC_SUPPORT_UNKNOWN;
+	probe_errno = -ENOMEM;
+	detect(&fp, 0, UC_KEY_OFF, UC_FP_SRC_KCORE);
+	assert_false(fp.sysctls);
+	assert_note(fp.unavailable, fp.nunavailable, "cannot be read (Is a directory)");
+	assert_note(fp.unavailable, fp.nunavailable, "could not tell (Cannot allocate memory)");
+	/* and without the key to read: unknown */
+	rm("/proc/kcore");
+	detect(&fp, 0, UC_KEY_UNKNOWN, UC_FP_SRC_NONE);
+	assert_int_equal(rmdir(p), 0);
+}
+
 static void lockdown(void **state)
 {
 	char buf[32];
@@ -1147,6 +1175,7 @@ int main(void)
 		cmocka_unit_test_setup(kcore_blocked, setup_system),
 		cmocka_unit_test_setup(key_absent_from_full_list, setup_system),
 		cmocka_unit_test_setup(support, setup_system),
+		cmocka_unit_test_setup(support_errors, setup_system),
 		cmocka_unit_test(lockdown),
 		cmocka_unit_test(reasons),
 	};

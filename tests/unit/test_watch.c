@@ -227,11 +227,14 @@ static uint64_t mono_ns(void)
 /* The daemon's last warning (or worse), as it would log it. */
 static char last_warning[512];
 
+static int nchanges;	/* lines saying a clamp was written */
+
 static void log_cb(void *data, const struct uc_watch_log *l)
 {
 	(void)data;
 	if (l->prio <= LOG_WARNING)
 		snprintf(last_warning, sizeof(last_warning), "%s", l->msg);
+	nchanges += strstr(l->msg, " rule 'r': ") != NULL;
 }
 
 static struct uc_watch *mk_opts(size_t qcap, bool yes, enum uc_key_state key)
@@ -274,6 +277,7 @@ static int setup(void **state)
 	stop_on_set = false;
 	stat_gone_on_get = false;
 	last_warning[0] = '\0';
+	nchanges = 0;
 	return 0;
 }
 
@@ -677,6 +681,48 @@ static void fought_over(struct uc_watch *w)
 	}
 }
 
+/*
+ * What any user can make the daemon log is limited: an exec of a program a
+ * rule matches writes a clamp and says so, and here another writer undoes it
+ * each time (a user resetting its own clamps), so each of 260 execs is a
+ * write. 200 lines are said in the window, 60 counted; when the window ends
+ * one warning says how many, and the count is in 'watch status'.
+ */
+static void test_log_limited(void **state)
+{
+	const pid_t t[] = { 100 };
+	struct uc_watch *w = mk(0);
+	struct uc_pev e;
+	uint64_t now = uc_watch_now_ms();
+
+	(void)state;
+	add_proc(100, t, 1, 1);
+	rules[nrules++] = (typeof(rules[0])){ 100, 300, false };
+	revert = true;
+	for (uint32_t i = 0; i < 260; i++) {
+		e = ev(UC_PEV_EXEC, 100, 100, 0, i + 1);
+		uc_watch_push(w, &e);
+		uc_watch_process(w, 10);
+	}
+	assert_int_equal(uc_watch_stats(w)->applied, 260);
+	assert_int_equal(nchanges, 200);
+	assert_int_equal(uc_watch_stats(w)->log_suppressed, 60);
+	assert_string_equal(last_warning, "");
+	/* the loop's timer: due at the window's end, then the summary */
+	assert_true(uc_watch_log_due(w, now) > 0);
+	/* (the window began at the first line, a little after 'now') */
+	assert_int_equal(uc_watch_log_due(w, now + 20000), 0);
+	uc_watch_log_tick(w, now + 20000);
+	assert_non_null(strstr(last_warning, "60 lines about processes suppressed"));
+	assert_int_equal(uc_watch_log_due(w, now + 20000), -1);
+	/* a new window: lines again */
+	e = ev(UC_PEV_EXEC, 100, 100, 0, 300);
+	uc_watch_push(w, &e);
+	uc_watch_process(w, 10);
+	assert_int_equal(nchanges, 201);
+	uc_watch_free(w);
+}
+
 static void test_give_up(void **state)
 {
 	const pid_t t[] = { 600 };
@@ -1070,6 +1116,7 @@ int main(void)
 		cmocka_unit_test_setup(test_lazy_exits, setup),
 		cmocka_unit_test_setup(test_give_up, setup),
 		cmocka_unit_test_setup(test_recheck_corrects_drift, setup),
+		cmocka_unit_test_setup(test_log_limited, setup),
 		cmocka_unit_test_setup(test_refusal_without_consent, setup),
 		cmocka_unit_test_setup(test_reload_withdraws_consent, setup),
 		cmocka_unit_test_setup(test_load, setup),

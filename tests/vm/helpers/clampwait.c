@@ -20,14 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-struct attr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
-	uint32_t util_min, util_max;
-};
+#include "../../../bench/sched_attr.h"	/* struct attr */
 
 static long long now_us(void)
 {

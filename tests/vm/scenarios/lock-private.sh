@@ -1,8 +1,9 @@
 # Nobody but root may open the writers' lock (issue 17, item 2): flock(2)
 # needs only a read-only open, so a lock file others can read is a lock any
 # user can hold, stopping every writer and the daemon. A lock file left 0644
-# by an older uclampctl is made 0600 by the next writer; then a user who is
-# not root gets EACCES opening it. A lock held for long (here by root's
+# by an older uclampctl is replaced by the next writer with a new 0600 file
+# (a user who opened the old one and holds an flock on it stops no one);
+# then a user who is not root gets EACCES opening it. A lock held for long (here by root's
 # flock(1), renamed uc-holder) makes the daemon warn (a warning: it runs with
 # -q) naming the holder by what it is, and writes nothing meanwhile; the
 # daemon clamps again once it is let go.
@@ -16,14 +17,24 @@ helper clampwait "$T/uc-probe" && cp "$(command -v flock)" "$T/uc-holder"
 check "helpers built" test -x "$T/uc-holder"
 chmod 755 "$T"
 
-# an older uclampctl's lock file: 0644
+# an older uclampctl's lock file: 0644, which a user opened then and holds
 mkdir -p /run/uclampctl
 : >"$L"
 chmod 644 "$L"
-# a writer that changes nothing (max is 1024 already) still takes the lock
+old_ino=$(stat -c %i "$L")
+setpriv --reuid=65534 --regid=65534 --clear-groups flock -s "$L" sleep 300 & USER_HOLD=$!
+for _ in $(seq 50); do grep -q "FLOCK.* READ .*:$old_ino " /proc/locks && break; sleep 0.1; done
+run cat /proc/locks
+expect_out "FLOCK +ADVISORY +READ .*:$old_ino "
+# a writer that changes nothing (max is 1024 already) still takes the lock: on
+# a new file, so the user's old descriptor stops no one (--wait 0: no waiting)
 expect_rc 0 uclampctl --wait 0 system set --max 1024 -y
-run stat -c '%a %U' "$L"
-expect_out '^600 root$'
+run stat -c '%a %U %h %i' "$L"
+expect_out '^600 root 1 [0-9]+$'
+check "a new inode, not the old one corrected" test "$(stat -c %i "$L")" != "$old_ino"
+check "the user still holds the old file" kill -0 $USER_HOLD
+expect_rc 0 uclampctl --wait 0 system set --max 1024 -y
+kill $USER_HOLD $(pgrep -P $USER_HOLD) 2>/dev/null
 unpriv_open() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups python3 -c 'import errno, os, sys
 try:

@@ -66,7 +66,7 @@ check "NRestarts counts it" test "$(systemctl show -p NRestarts --value uclampct
 # the writers' lock and the cache survive a stop, also while a writer holds the lock
 check "/run/uclampctl exists" test -d /run/uclampctl
 "$UCLAMPCTL" keys >/dev/null 2>&1	# fills the per-boot symbol cache as root
-: >>/run/uclampctl/lock
+(umask 077 && : >>/run/uclampctl/lock)	# as a writer makes it: 0600
 I1=$(stat -c %i /run/uclampctl/lock)
 flock /run/uclampctl/lock sleep 30 & H=$!
 sleep 1

@@ -1,0 +1,64 @@
+/*
+ * Files written in a directory through descriptors, never through names
+ * another process can swap: the directory is opened once (O_DIRECTORY,
+ * O_NOFOLLOW), a new file is made in it with O_CREAT|O_EXCL|O_NOFOLLOW under
+ * a temporary name (a name already there, a planted link or a file a killed
+ * run left, is never opened: the next name is tried), written, fchmod'ed and
+ * fsync'ed through its descriptor, then renamed over the final name with
+ * renameat. Nothing in the directory is looked up by name to be written, so
+ * a directory others can write (node_exporter's textfile directory, often
+ * the exporter's or 0777) cannot steer a write of root's elsewhere. Users:
+ * the metrics textfile (status --textfile), the writers' lock, the per-boot
+ * symbol cache.
+ */
+#ifndef UCLAMP_AFILE_H
+#define UCLAMP_AFILE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Open a directory, a symbolic link at its last component refused (-ELOOP or
+ * -ENOTDIR): the descriptor, or -errno. abspath is used as given (no sysroot). */
+int uc_dir_open(const char *path);
+
+/*
+ * Open a directory only its owner may change: a directory (not a link),
+ * owned by root or by the effective user, writable by neither group nor
+ * others; made (mode) when missing (mode 0: not made). The descriptor, -EPERM for one that
+ * fails the rule, or -errno. The path goes through the sysroot (a fake root
+ * in the tests).
+ */
+int uc_dir_open_trusted(const char *abspath, mode_t mode);
+
+struct uc_afile {
+	int dfd;		/* the directory (the caller's, not closed here) */
+	int fd;			/* the new file; -1 when none */
+	char tmp[96];		/* its temporary name in dfd: ".NAME.PID.N" */
+	dev_t dev;		/* and what it is, to tell it from a swapped name */
+	ino_t ino;
+};
+
+/*
+ * A new, empty file in dfd for name, mode set by fchmod (the umask does not
+ * narrow it): 0 and a->fd to write to, or -errno (-EEXIST after 100 names
+ * already taken).
+ */
+int uc_afile_create(struct uc_afile *a, int dfd, const char *name, mode_t mode);
+
+/*
+ * fsync the new file and rename it over name. 0; -ESTALE when afterwards
+ * name is not the file written (the temporary name was swapped for another
+ * file or a link in between: root wrote through neither, but what is at
+ * name now is not ours: the caller says so); -errno. The descriptor stays
+ * open (a->fd) for the caller; uc_afile_close closes it.
+ */
+int uc_afile_commit(struct uc_afile *a, const char *name);
+
+/* Give up: the temporary name removed if it is still the file made; close. */
+void uc_afile_abort(struct uc_afile *a);
+void uc_afile_close(struct uc_afile *a);
+
+/* Whether fd and the name in dfd are the same file (the name not followed). */
+bool uc_afile_is(int dfd, const char *name, int fd);
+
+#endif
