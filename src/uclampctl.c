@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "uclamp/dlib.h"
 
 static const struct cli_command commands[] = {
 	{ "status", cmd_status,
@@ -68,6 +69,7 @@ int main(int argc, char **argv)
 	struct cli_ctl ctl = { .cmd = NULL, .wait_s = CLI_LOCK_WAIT_DEFAULT };
 	int c;
 
+	uc_dlib_on_missing(cli_lib_missing);
 	/* '+': stop at the command; its options are its own */
 	while ((c = getopt_long(argc, argv, "+" CLI_GLOBAL_SHORTOPTS "h", longopts, NULL)) != -1) {
 		if (cli_global_opt(&ctl, c, optarg))
