@@ -106,7 +106,7 @@ fi
 . "$TESTS_SRCDIR/pkg-lib.sh"
 grep -q 'dh_shlibdeps -- -esrc/dlopen-deps$' "$SRCDIR/debian/rules" &&
 	_pass "debian/rules: dpkg-shlibdeps reads src/dlopen-deps" || _fail "debian/rules: no src/dlopen-deps"
-sonames=$(linked_sonames "$TESTS_BUILDDIR/../src/dlopen-deps") || _fail "src/dlopen-deps: no libraries"
+sonames=$(opened_sonames "$TESTS_BUILDDIR/..") || _fail "src/dlopen-deps: no libraries"
 for so in $sonames; do
 	grep -Eq "^Requires: +$(rpm_name "$so")%\{\?_isa\}$" "$SRCDIR/uclampctl.spec" &&
 		_pass "uclampctl.spec requires $(rpm_name "$so") ($so)" ||
