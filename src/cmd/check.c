@@ -43,7 +43,8 @@ static void usage(void)
 	       " 0  off: no clamp was ever set since boot (read from kernel memory)\n"
 	       " 1  on, or always-on (a uclamp kernel older than the key: 5.3-5.8)\n"
 	       " 2  usage error\n"
-	       " 3  unknown: the key cannot be read (needs root) and there is no evidence\n"
+	       " 3  unknown: the key cannot be read (needs root) and there is no evidence,\n"
+	       "    or a library it needs cannot be loaded\n"
 	       " 4  the kernel has no uclamp\n"
 	       " 5  --strict only: a finding of level warning (instead of 0, 1 or 3)\n");
 }
