@@ -20,9 +20,11 @@ cp "$(command -v uclampset)" "$UCLAMPSET" 2>/dev/null || UCLAMPSET=uclampset
 # Their shared libraries too (libc included, so every tool alike): from 9p,
 # each exec reads them from the host again, and under -icount (sleep=on) that
 # wait counts as guest time: with a loaded host, uclampctl (more libraries)
-# measured 40 to 250 ms from one round to the next.
+# measured 40 to 250 ms from one round to the next. The ones uclampctl opens
+# with dlopen are those src/dlopen-deps links; OLD is another build (ab-set.sh,
+# run.sh start).
 mkdir -p "$WORK/lib"
-for _b in "$UCLAMPCTL" "$UCLAMPSET"; do ldd "$_b" 2>/dev/null; done |
+for _b in "$UCLAMPCTL" "$UCLAMPSET" "$SRC_DIR/src/dlopen-deps" ${OLD:+"$OLD"}; do ldd "$_b" 2>/dev/null; done |
 	awk '$3 ~ /^\// { print $3 }' | sort -u | xargs -r cp -t "$WORK/lib"
 export LD_LIBRARY_PATH=$WORK/lib
 # The rest of what an exec reads before main(): the dynamic loader (the

@@ -6,6 +6,9 @@
 #   set     task set --max 300 --threads PID vs uclampset -a -p PID -M 300 vs setattr-loop
 #           (and setattr-loop --get: the floor with a getattr per thread)
 #   status  status (scans every thread) vs getattr-loop --all
+#   start   one thread, where a command's start is most of its work: check -q, check,
+#           task set --max 300 --threads PID vs uclampset -a -p PID -M 300 (and the
+#           identity-check loop); with OLD=BINARY also that build's, in the same rounds
 #   rss     peak RSS of task show --all -a over the N threads
 #   cgroup  cgroup show -R over NCG (2,000) groups in 5 levels vs find ... -exec cat;
 #           apply of NAPPLY (500) [cgroup] sections already in place vs cat of their files
@@ -29,7 +32,7 @@ NAPPLY=${NAPPLY:-500}
 KSYMS=${KSYMS:-150000}
 NF=${NF:-10000}
 GROUPS_RUN=("$@")
-[ ${#GROUPS_RUN[@]} = 0 ] && GROUPS_RUN=(show set status rss cgroup cold forks peers)
+[ ${#GROUPS_RUN[@]} = 0 ] && GROUPS_RUN=(show set status rss start cgroup cold forks peers)
 CG=/sys/fs/cgroup
 
 for h in getattr-loop setattr-loop; do gcc -O2 -o "$WORK/$h" "$BENCH_DIR/$h.c" || die "gcc $h.c"; done
@@ -129,18 +132,21 @@ if want show; then
 	row "task show -a PID, EFF from /proc (before)" show-proc uclampset-show getattr-loop "-"
 fi
 
+# set_once NAME CMD...: CMD's time from every thread of TP at 1024 (untimed),
+# checked after: all at 300
+set_once() {
+	local name=$1 t n all
+	shift
+	"$WORK/setattr-loop" "$TP" 1024 >/dev/null
+	t=$(tm "$@")
+	n=$("$UCLAMPCTL" task show -a -o UTIL_MAX -n -r "$TP" | grep -c '^300$' || true)
+	all=$(ls "/proc/$TP/task" | wc -l)
+	[ "$n" = "$all" ] || die "$name: $n of $all threads at 300"
+	echo "$t"
+}
+
 # ---- task set --threads -------------------------------------------------------
 if want set; then
-	at_300() { "$UCLAMPCTL" task show -a -o UTIL_MAX -n -r "$TP" | grep -c '^300$' || true; }
-	set_once() {	# NAME CMD...: from every thread at 1024 (untimed), checked after
-		local name=$1 t n
-		shift
-		"$WORK/setattr-loop" "$TP" 1024 >/dev/null
-		t=$(tm "$@")
-		n=$(at_300)
-		[ "$n" = "$N" ] || die "$name: $n of $N threads at 300"
-		echo "$t"
-	}
 	for r in $(seq 1 "$R"); do
 		record "$r" setattr-loop "$(set_once setattr-loop "$WORK/setattr-loop" "$TP" 300)"
 		record "$r" getset-loop "$(set_once getset-loop "$WORK/setattr-loop" --get "$TP" 300)"
@@ -200,6 +206,42 @@ if [ -n "$TP" ]; then
 	rmdir $CG/bench-threads 2>/dev/null || true
 fi
 TP=
+
+# ---- start: one thread ---------------------------------------------------------
+if want start; then
+	[ -z "${OLD-}" ] || { cp "$OLD" "$WORK/old" && OLD=$WORK/old; } || die "cannot copy $OLD"
+	start_threads 1
+	# the key on and the symbol cache made, as in every round after
+	tset() { "$1" -q task set --max 300 --threads --yes "$TP"; }	# BINARY
+	set_once warm-up tset "$UCLAMPCTL" >/dev/null
+	for r in $(seq 1 "$R"); do
+		record "$r" check-loop1 "$(set_once floor "$WORK/setattr-loop" --get --check "$TP" 300)"
+		record "$r" uclampset1 "$(set_once uclampset "$UCLAMPSET" -a -p "$TP" -M 300)"
+		record "$r" set1 "$(set_once uclampctl tset "$UCLAMPCTL")"
+		record "$r" check-q "$(tm "$UCLAMPCTL" -q check)"
+		record "$r" check "$(tm "$UCLAMPCTL" check)"
+		if [ -n "${OLD-}" ]; then
+			record "$r" set1-old "$(set_once old tset "$OLD")"
+			record "$r" check-q-old "$(tm "$OLD" -q check)"
+			record "$r" check-old "$(tm "$OLD" check)"
+		fi
+		echo "start round $r done"
+	done
+	row "setattr-loop --get --check PID 300, 1 thread (floor)" check-loop1 - - -
+	row "uclampset -a -p PID -M 300, 1 thread (peer)" uclampset1 - check-loop1 -
+	row "task set --max 300 --threads PID, 1 thread" set1 uclampset1 check-loop1 "<= 1.05 peer"
+	row "check -q" check-q uclampset1 - "<= 1.05 peer"
+	row "check (and its findings: every thread and cgroup read)" check uclampset1 - "state it"
+	if [ -n "${OLD-}" ]; then
+		row "OLD: task set --max 300 --threads PID, 1 thread" set1-old uclampset1 \
+			check-loop1 -
+		row "OLD: check -q" check-q-old uclampset1 - -
+		row "OLD: check" check-old uclampset1 - -
+	fi
+	kill "$TP" 2>/dev/null
+	wait "$TP" 2>/dev/null || true
+	TP=
+fi
 
 # ---- cgroups ----------------------------------------------------------------------
 if want cgroup; then

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "uclamp/dlib.h"
 
 static const struct cli_command commands[] = {
 	{ "status", cmd_status,
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
 		return CLI_EXIT_FAIL;
 	}
 	memcpy(ctl.argv, argv, ((size_t)argc + 1) * sizeof(*argv));
+	uc_dlib_on_missing(cli_lib_missing);
 	/* '+': stop at the command; its options are its own */
 	while ((c = getopt_long(argc, argv, "+" CLI_GLOBAL_SHORTOPTS "h", longopts, NULL)) != -1) {
 		if (cli_global_opt(&ctl, c, optarg))

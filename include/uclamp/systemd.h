@@ -11,8 +11,8 @@
  * the xattr trusted.delegate or user.delegate = 1; a delegated unit's
  * subtree belongs to its payload).
  *
- * libsystemd is opened when first needed (dlopen, as watch does): without
- * it, or in a build without HAVE_LIBSYSTEMD, the bus calls return -ENOPKG.
+ * libsystemd is opened when first needed (uclamp/dlib.h): without it, or in
+ * a build without HAVE_LIBSYSTEMD, the bus calls return -ENOPKG.
  * Nothing here prints.
  */
 #ifndef UCLAMP_SYSTEMD_H
@@ -82,11 +82,6 @@ int uc_sd_set_cpu_weight(const char *unit, long weight);
 /* Use these calls instead of the bus (unit tests script them); NULL goes
  * back to the default. A test seam: only tests/unit and tests/fuzz call it. */
 void uc_sd_use(const struct uc_sd_ops *ops);
-
-/* libsystemd's functions by name into fns (libsystemd.so.0 opened once and
- * kept): true when every one was found, false when it is not installed (or
- * the build has no HAVE_LIBSYSTEMD). For the bus here and watch's log. */
-bool uc_sd_lib(const char *const *names, void **fns, size_t n);
 
 /* systemd_seam.c: the CLI tests' stand-in systemd in the test build
  * ($UCLAMPCTL_TEST_SYSTEMD), NULL in the installed binary. */

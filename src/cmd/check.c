@@ -46,7 +46,7 @@ static void usage(void)
 	       " 1  on, or always-on (a uclamp kernel older than the key: 5.3-5.8)\n"
 	       " 2  usage error\n"
 	       " 3  unknown: the key cannot be read (needs root) and there is no evidence,\n"
-	       "    or an error (named on stderr)\n"
+	       "    an error (named on stderr), or a library it needs cannot be loaded\n"
 	       " 4  the kernel has no uclamp\n"
 	       " 5  --strict only: a finding of level warning (instead of 0, 1 or 3)\n");
 }
@@ -160,6 +160,7 @@ int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &strict))
 		return CLI_EXIT_OK;
+	cli_lib_exit = CHECK_UNKNOWN;	/* 1 would say "on" */
 
 	uc_fastpath_detect(&fp);
 	if (findings(&fs, &fp, strict || !ctl->quiet)) {

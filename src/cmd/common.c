@@ -107,6 +107,15 @@ void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt,
 	va_end(ap);
 }
 
+int cli_lib_exit = CLI_EXIT_FAIL;
+
+void cli_lib_missing(const char *soname, const char *what, const char *why)
+{
+	cli_errx("cannot load %s, needed for %s (%s): install the package that has it", soname,
+		 what, why);
+	exit(cli_lib_exit);
+}
+
 int cli_no_uclamp(const char *why_fmt, ...)
 {
 	va_list ap;

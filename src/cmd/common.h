@@ -76,6 +76,13 @@ void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt,
 #define cli_info(ctl, ...) cli_msg(ctl, CLI_MSG_INFO, __VA_ARGS__)
 #define cli_verbose(ctl, ...) cli_msg(ctl, CLI_MSG_VERBOSE, __VA_ARGS__)
 /*
+ * A library the command needs cannot be loaded (uclamp/dlib.h's handler,
+ * set by main()): one line, and exit cli_lib_exit (1; check's 3, "unknown").
+ * Nothing was written: libraries are opened while a command reads and plans.
+ */
+extern int cli_lib_exit;
+noreturn void cli_lib_missing(const char *soname, const char *what, const char *why);
+/*
  * The one wording for a kernel without uclamp, in every command:
  * "uclampctl: this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+): WHY".
  * Returns CLI_EXIT_NOTSUPP (4).

@@ -10,6 +10,10 @@
 #include "cmd/output.h"
 #include "uclamp/escape.h"
 
+static const char *const uc_scols_names[] = { UC_SCOLS_FNS(UC_DLIB_NAME_) };
+union uc_scols_fns uc_scols;
+#define dl uc_scols.f
+
 static int col_by_name(const struct uc_col *cols, size_t ncols, const char *name, size_t len)
 {
 	for (size_t i = 0; i < ncols; i++)
@@ -54,9 +58,9 @@ static int add_list(const struct uc_col *cols, size_t ncols, const char *list, i
  */
 static size_t wrap_chunksize(const struct libscols_column *cl, const char *data, void *u)
 {
-	struct libscols_table *tb = scols_column_get_table(cl);
-	size_t share = tb ? (size_t)(scols_column_get_whint(cl) *
-				     (double)scols_table_get_termwidth(tb)) : 0;
+	struct libscols_table *tb = dl.scols_column_get_table(cl);
+	size_t share = tb ? (size_t)(dl.scols_column_get_whint(cl) *
+				     (double)dl.scols_table_get_termwidth(tb)) : 0;
 	size_t max = data ? strlen(data) : 0;
 
 	(void)u;
@@ -75,7 +79,7 @@ static size_t wrap_chunksize(const struct libscols_column *cl, const char *data,
 
 static char *wrap_nextchunk(const struct libscols_column *cl, char *data, void *u)
 {
-	size_t width = scols_column_get_width(cl), len;
+	size_t width = dl.scols_column_get_width(cl), len;
 	char *brk = NULL;
 
 	(void)u;
@@ -122,13 +126,16 @@ int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col
 		return -EINVAL;
 	}
 
-	t->tb = scols_new_table();
+	rc = UC_DLIB_LOAD(UC_DLIB_SMARTCOLS, uc_scols);
+	if (rc)
+		return rc;
+	t->tb = dl.scols_new_table();
 	if (!t->tb)
 		return -ENOMEM;
-	scols_table_set_name(t->tb, json_name);
-	scols_table_enable_json(t->tb, opts->json);
-	scols_table_enable_raw(t->tb, opts->raw);
-	scols_table_enable_noheadings(t->tb, opts->noheadings);
+	dl.scols_table_set_name(t->tb, json_name);
+	dl.scols_table_enable_json(t->tb, opts->json);
+	dl.scols_table_enable_raw(t->tb, opts->raw);
+	dl.scols_table_enable_noheadings(t->tb, opts->noheadings);
 
 	for (size_t i = 0; i < nids; i++) {
 		const struct uc_col *c = &cols[ids[i]];
@@ -143,23 +150,23 @@ int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col
 			name[k] = opts->json ? (char)tolower((unsigned char)c->name[k])
 					     : c->name[k];
 		name[k] = '\0';
-		cl = scols_table_new_column(t->tb, name, c->whint, c->scols_flags);
+		cl = dl.scols_table_new_column(t->tb, name, c->whint, c->scols_flags);
 		if (!cl) {
 			uc_table_free(t);	/* callers only free what init returned 0 for */
 			return -ENOMEM;
 		}
 		if (c->type == UC_COL_NUM)
-			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
+			dl.scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
 		else if (c->type == UC_COL_BOOL)
-			scols_column_set_json_type(cl, SCOLS_JSON_BOOLEAN);
-		t->map[ids[i]] = (int)scols_table_get_ncols(t->tb) - 1;
+			dl.scols_column_set_json_type(cl, SCOLS_JSON_BOOLEAN);
+		t->map[ids[i]] = (int)dl.scols_table_get_ncols(t->tb) - 1;
 	}
 	return 0;
 }
 
 struct libscols_line *uc_table_line(struct uc_table *t, struct libscols_line *parent)
 {
-	return scols_table_new_line(t->tb, parent);
+	return dl.scols_table_new_line(t->tb, parent);
 }
 
 /* A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)? (no exponents: we never print them). */
@@ -196,14 +203,14 @@ int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const cha
 	 * column (valid JSON beats a consistent type).
 	 */
 	if (t->cols[id].type == UC_COL_NUM && !is_json_number(val)) {
-		struct libscols_column *cl = scols_table_get_column(t->tb, (size_t)t->map[id]);
+		struct libscols_column *cl = dl.scols_table_get_column(t->tb, (size_t)t->map[id]);
 
 		if (cl)
-			scols_column_set_json_type(cl, SCOLS_JSON_STRING);
+			dl.scols_column_set_json_type(cl, SCOLS_JSON_STRING);
 	}
 	/* libsmartcols' JSON copies bytes >= 0x80 as they are: names from
 	 * /proc and cgroupfs need not be UTF-8, JSON must be */
-	if (scols_table_is_json(t->tb) && !uc_utf8_valid(val)) {
+	if (dl.scols_table_is_json(t->tb) && !uc_utf8_valid(val)) {
 		size_t n = uc_utf8_sanitize(val, NULL, 0) + 1;
 		char *v = malloc(n);
 		int rc;
@@ -211,11 +218,11 @@ int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const cha
 		if (!v)
 			return -ENOMEM;
 		uc_utf8_sanitize(val, v, n);
-		rc = scols_line_set_data(ln, (size_t)t->map[id], v);
+		rc = dl.scols_line_set_data(ln, (size_t)t->map[id], v);
 		free(v);
 		return rc;
 	}
-	return scols_line_set_data(ln, (size_t)t->map[id], val);
+	return dl.scols_line_set_data(ln, (size_t)t->map[id], val);
 }
 
 int uc_table_setf(struct uc_table *t, struct libscols_line *ln, int id, const char *fmt, ...)
@@ -250,23 +257,23 @@ int uc_table_set_int(struct uc_table *t, struct libscols_line *ln, int id, long 
  * tree column after the tree's two columns per level. */
 static void cut_column(struct libscols_table *tb, size_t col, size_t w, bool tree)
 {
-	struct libscols_iter *it = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_iter *it = dl.scols_new_iter(SCOLS_ITER_FORWARD);
 	struct libscols_line *ln;
 	char buf[512];
 
-	while (it && !scols_table_next_line(tb, it, &ln)) {
-		struct libscols_cell *ce = scols_line_get_cell(ln, col);
-		const char *d = ce ? scols_cell_get_data(ce) : NULL;
+	while (it && !dl.scols_table_next_line(tb, it, &ln)) {
+		struct libscols_cell *ce = dl.scols_line_get_cell(ln, col);
+		const char *d = ce ? dl.scols_cell_get_data(ce) : NULL;
 		size_t room = w;
 
-		for (struct libscols_line *p = ln; tree && (p = scols_line_get_parent(p));)
+		for (struct libscols_line *p = ln; tree && (p = dl.scols_line_get_parent(p));)
 			room = room > 2 ? room - 2 : 0;
 		if (!d || strlen(d) <= room || room <= 3 || room >= sizeof(buf))
 			continue;
 		snprintf(buf, sizeof(buf), "%.*s...", (int)(room - 3), d);
-		scols_cell_set_data(ce, buf);
+		dl.scols_cell_set_data(ce, buf);
 	}
-	scols_free_iter(it);
+	dl.scols_free_iter(it);
 }
 
 /*
@@ -277,25 +284,25 @@ static void cut_column(struct libscols_table *tb, size_t col, size_t w, bool tre
  */
 static void mark_cuts(struct libscols_table *tb, FILE *f)
 {
-	size_t n = scols_table_get_ncols(tb);
+	size_t n = dl.scols_table_get_ncols(tb);
 	bool any = false;
 	FILE *null;
 
 	for (size_t i = 0; i < n; i++)
-		any |= scols_column_is_trunc(scols_table_get_column(tb, i)) != 0;
+		any |= dl.scols_column_is_trunc(dl.scols_table_get_column(tb, i)) != 0;
 	if (!any || !(null = fopen("/dev/null", "we")))
 		return;
-	scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
-	scols_table_set_termwidth(tb, scols_table_get_termwidth(tb));
-	scols_table_set_stream(tb, null);
-	scols_print_table(tb);
+	dl.scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
+	dl.scols_table_set_termwidth(tb, dl.scols_table_get_termwidth(tb));
+	dl.scols_table_set_stream(tb, null);
+	dl.scols_print_table(tb);
 	fclose(null);
-	scols_table_set_stream(tb, f);
+	dl.scols_table_set_stream(tb, f);
 	for (size_t i = 0; i < n; i++) {
-		struct libscols_column *cl = scols_table_get_column(tb, i);
+		struct libscols_column *cl = dl.scols_table_get_column(tb, i);
 
-		if (scols_column_is_trunc(cl))
-			cut_column(tb, i, scols_column_get_width(cl), scols_column_is_tree(cl));
+		if (dl.scols_column_is_trunc(cl))
+			cut_column(tb, i, dl.scols_column_get_width(cl), dl.scols_column_is_tree(cl));
 	}
 }
 
@@ -305,20 +312,21 @@ int uc_table_print(struct uc_table *t, FILE *f)
 
 	if (rc != -EAGAIN)
 		return rc;
-	scols_table_set_stream(t->tb, f);
-	for (size_t i = 0; isatty(fileno(f)) && i < scols_table_get_ncols(t->tb); i++) {
-		struct libscols_column *cl = scols_table_get_column(t->tb, i);
+	dl.scols_table_set_stream(t->tb, f);
+	for (size_t i = 0; isatty(fileno(f)) && i < dl.scols_table_get_ncols(t->tb); i++) {
+		struct libscols_column *cl = dl.scols_table_get_column(t->tb, i);
 
-		if (scols_column_is_wrap(cl))
-			scols_column_set_wrapfunc(cl, wrap_chunksize, wrap_nextchunk, NULL);
+		if (dl.scols_column_is_wrap(cl))
+			dl.scols_column_set_wrapfunc(cl, wrap_chunksize, wrap_nextchunk, NULL);
 	}
 	if (isatty(fileno(f)))
 		mark_cuts(t->tb, f);
-	return scols_print_table(t->tb);
+	return dl.scols_print_table(t->tb);
 }
 
 void uc_table_free(struct uc_table *t)
 {
-	scols_unref_table(t->tb);
+	if (t->tb)
+		dl.scols_unref_table(t->tb);
 	t->tb = NULL;
 }

@@ -1,6 +1,8 @@
 /*
  * Tables, trees and JSON through libsmartcols, so that every listing has the
- * same -o/--output, -J/--json, -r/--raw, -n/--noheadings.
+ * same -o/--output, -J/--json, -r/--raw, -n/--noheadings. libsmartcols is
+ * opened by the first uc_table_init() (uclamp/dlib.h): a command without a
+ * table does not load it.
  */
 #ifndef UCLAMP_OUTPUT_H
 #define UCLAMP_OUTPUT_H
@@ -9,6 +11,8 @@
 #include <stdio.h>
 
 #include <libsmartcols.h>
+
+#include "uclamp/dlib.h"
 
 enum uc_col_type { UC_COL_STR, UC_COL_NUM, UC_COL_BOOL };
 
@@ -38,6 +42,9 @@ struct uc_col {
 #define UC_COL_NUMBER(id, whint, help) { #id, whint, SCOLS_FL_RIGHT, UC_COL_NUM, help },
 #define UC_COL_TEXT(id, whint, flags, help) { #id, whint, flags, UC_COL_STR, help },
 #define UC_COL_FLAG(id, whint, help) { #id, whint, 0, UC_COL_BOOL, help },
+
+/* libsmartcols' functions (output.c, output_plain.c): uc_scols.f.scols_*() */
+extern UC_DLIB_UNION(uc_scols_fns, UC_SCOLS_FNS) uc_scols;
 
 struct uc_out_opts {
 	bool json, raw, noheadings;

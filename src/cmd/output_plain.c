@@ -15,6 +15,7 @@
 
 #include "cmd/output.h"
 
+#define dl uc_scols.f
 #define MAXCOLS 64
 
 struct plain {
@@ -42,7 +43,7 @@ static bool plain_ascii(const char *s, bool raw)
 
 static const char *cell(struct libscols_line *ln, size_t i)
 {
-	const char *d = scols_cell_get_data(scols_line_get_cell(ln, i));
+	const char *d = dl.scols_cell_get_data(dl.scols_line_get_cell(ln, i));
 
 	return d ? d : "";
 }
@@ -50,21 +51,21 @@ static const char *cell(struct libscols_line *ln, size_t i)
 /* Column widths (header and cells); false when a cell needs libsmartcols. */
 static bool measure(struct plain *p, bool raw)
 {
-	struct libscols_iter *itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_iter *itr = dl.scols_new_iter(SCOLS_ITER_FORWARD);
 	struct libscols_line *ln;
 	bool ok = true;
 
 	if (!itr)
 		return false;
 	for (size_t i = 0; i < p->ncols; i++) {
-		const char *h = scols_cell_get_data(scols_column_get_header(p->cl[i]));
+		const char *h = dl.scols_cell_get_data(dl.scols_column_get_header(p->cl[i]));
 
 		p->width[i] = 0;
 		p->head[i] = h ? strlen(h) : 1;
-		p->right[i] = scols_column_get_flags(p->cl[i]) & SCOLS_FL_RIGHT;
+		p->right[i] = dl.scols_column_get_flags(p->cl[i]) & SCOLS_FL_RIGHT;
 		ok = ok && plain_ascii(h ? h : "", raw);
 	}
-	while (ok && scols_table_next_line(p->tb, itr, &ln) == 0) {
+	while (ok && dl.scols_table_next_line(p->tb, itr, &ln) == 0) {
 		for (size_t i = 0; i < p->ncols && ok; i++) {
 			const char *d = cell(ln, i);
 			size_t len = strlen(d);
@@ -74,11 +75,11 @@ static bool measure(struct plain *p, bool raw)
 				p->width[i] = len;
 		}
 	}
-	scols_free_iter(itr);
+	dl.scols_free_iter(itr);
 	/* libsmartcols' count_column_width(): the heading's width is the minimum;
 	 * else an absolute width hint above the data's width is taken */
 	for (size_t i = 0; i < p->ncols; i++) {
-		double hint = scols_column_get_whint(p->cl[i]);
+		double hint = dl.scols_column_get_whint(p->cl[i]);
 
 		if (p->width[i] < p->head[i])
 			p->width[i] = p->head[i];
@@ -129,33 +130,34 @@ static int put_row(struct plain *p, FILE *f, const char *const *v, bool raw)
 
 static int print_table(struct plain *p, FILE *f)
 {
-	bool raw = scols_table_is_raw(p->tb);
+	bool raw = dl.scols_table_is_raw(p->tb);
 	struct libscols_iter *itr;
 	struct libscols_line *ln;
 	const char *v[MAXCOLS];
 	int rc = 0;
 
-	if (!scols_table_get_nlines(p->tb))
+	if (!dl.scols_table_get_nlines(p->tb))
 		return 0;	/* libsmartcols prints nothing, not even the headings */
 	if (!measure(p, raw))
 		return -EAGAIN;
-	if (!scols_table_is_noheadings(p->tb)) {
+	if (!dl.scols_table_is_noheadings(p->tb)) {
 		for (size_t i = 0; i < p->ncols; i++) {
-			const char *h = scols_cell_get_data(scols_column_get_header(p->cl[i]));
+			const char *h =
+				dl.scols_cell_get_data(dl.scols_column_get_header(p->cl[i]));
 
 			v[i] = h ? h : "";
 		}
 		rc = put_row(p, f, v, raw);
 	}
-	itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	itr = dl.scols_new_iter(SCOLS_ITER_FORWARD);
 	if (!itr)
 		return -ENOMEM;
-	while (!rc && scols_table_next_line(p->tb, itr, &ln) == 0) {
+	while (!rc && dl.scols_table_next_line(p->tb, itr, &ln) == 0) {
 		for (size_t i = 0; i < p->ncols; i++)
 			v[i] = cell(ln, i);
 		rc = put_row(p, f, v, raw);
 	}
-	scols_free_iter(itr);
+	dl.scols_free_iter(itr);
 	return rc;
 }
 
@@ -211,7 +213,7 @@ static char *json_value(char *o, const char *d, size_t len, int type)
 
 static int print_json(struct plain *p, FILE *f)
 {
-	const char *name = scols_table_get_name(p->tb), *key;
+	const char *name = dl.scols_table_get_name(p->tb), *key;
 	char prefix[MAXCOLS][80];	/* '         "key": ' */
 	size_t plen[MAXCOLS];
 	struct libscols_iter *itr;
@@ -222,27 +224,27 @@ static int print_json(struct plain *p, FILE *f)
 	if (!name || !json_plain(name))
 		return -EAGAIN;
 	for (size_t i = 0; i < p->ncols; i++) {
-		key = scols_cell_get_data(scols_column_get_header(p->cl[i]));
-		type[i] = scols_column_get_json_type(p->cl[i]);
+		key = dl.scols_cell_get_data(dl.scols_column_get_header(p->cl[i]));
+		type[i] = dl.scols_column_get_json_type(p->cl[i]);
 		if (!key || !json_plain(key) || strlen(key) > sizeof(prefix[i]) - 16)
 			return -EAGAIN;
 		plen[i] = (size_t)snprintf(prefix[i], sizeof(prefix[i]), "         \"%s\": ", key);
 	}
-	itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	itr = dl.scols_new_iter(SCOLS_ITER_FORWARD);
 	if (!itr)
 		return -ENOMEM;
-	while (scols_table_next_line(p->tb, itr, &ln) == 0) {
+	while (dl.scols_table_next_line(p->tb, itr, &ln) == 0) {
 		for (size_t i = 0; i < p->ncols; i++) {
 			if (!json_plain(cell(ln, i))) {
-				scols_free_iter(itr);
+				dl.scols_free_iter(itr);
 				return -EAGAIN;
 			}
 		}
 	}
-	scols_reset_iter(itr, SCOLS_ITER_FORWARD);
+	dl.scols_reset_iter(itr, SCOLS_ITER_FORWARD);
 	fprintf(f, "{\n   \"%s\": [\n", name);
 	/* one object at a time into p->buf (room reserved once), then one fwrite */
-	while (!rc && scols_table_next_line(p->tb, itr, &ln) == 0) {
+	while (!rc && dl.scols_table_next_line(p->tb, itr, &ln) == 0) {
 		const char *v[MAXCOLS];
 		size_t len[MAXCOLS], need = 10, at;
 		char *o;
@@ -269,20 +271,21 @@ static int print_json(struct plain *p, FILE *f)
 	}
 	fputs(first ? "\n" : "      }\n", f);	/* libsmartcols: an empty line for no rows */
 	fputs("   ]\n}\n", f);
-	scols_free_iter(itr);
+	dl.scols_free_iter(itr);
 	return rc;
 }
 
 int uc_table_print_plain(struct libscols_table *tb, FILE *f)
 {
-	struct plain p = { .tb = tb, .ncols = scols_table_get_ncols(tb) };
+	struct plain p = { .tb = tb, .ncols = dl.scols_table_get_ncols(tb) };
 	int fd = fileno(f), rc;
 
-	if (p.ncols == 0 || p.ncols > MAXCOLS || scols_table_is_tree(tb) || (fd >= 0 && isatty(fd)))
+	if (p.ncols == 0 || p.ncols > MAXCOLS || dl.scols_table_is_tree(tb) ||
+	    (fd >= 0 && isatty(fd)))
 		return -EAGAIN;
 	for (size_t i = 0; i < p.ncols; i++)
-		p.cl[i] = scols_table_get_column(tb, i);
-	rc = scols_table_is_json(tb) ? print_json(&p, f) : print_table(&p, f);
+		p.cl[i] = dl.scols_table_get_column(tb, i);
+	rc = dl.scols_table_is_json(tb) ? print_json(&p, f) : print_table(&p, f);
 	free(p.buf);
 	return rc;
 }

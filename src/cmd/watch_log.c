@@ -27,7 +27,7 @@
 
 #include "cmd/watch_log.h"
 #include "uclamp/escape.h"
-#include "uclamp/systemd.h"
+#include "uclamp/dlib.h"
 
 #ifdef HAVE_LIBSYSTEMD
 static const char *const sd_names[] = { "sd_notify", "sd_journal_sendv", "sd_watchdog_enabled" };
@@ -47,7 +47,7 @@ static bool have_sd(void)
 	static int state = -1;
 
 	if (state < 0)
-		state = uc_sd_lib(sd_names, sdu.v, 3);
+		state = !uc_dlib_load(UC_DLIB_SYSTEMD, sd_names, sdu.v, 3);
 	return state;
 }
 

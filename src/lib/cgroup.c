@@ -3,9 +3,10 @@
  * hybrid), the one path checker, single-value reads and writes. The model of
  * effective values is in cgroup_eff.c, plans in cgroup_plan.c.
  *
- * libcgroup (only here) finds the mount of the cpu controller. Reads and
- * writes of cpu.uclamp.* and cgroup.subtree_control are plain open/read/write
- * on files under that mount, on purpose:
+ * libcgroup (only here, opened when first needed: uclamp/dlib.h) finds the
+ * mount of the cpu controller. Reads and writes of cpu.uclamp.* and
+ * cgroup.subtree_control are plain open/read/write on files under that
+ * mount, on purpose:
  *  - libcgroup 2.0.2's cgroup_modify_cgroup() writes every value the cgroup
  *    struct holds; even a struct built with one value goes through
  *    cg_set_control_value(), which turns a failed open into
@@ -35,9 +36,13 @@
 #include <libcgroup.h>
 
 #include "uclamp/cgroup.h"
+#include "uclamp/dlib.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/systemd.h"
+
+UC_DLIB_FNS(dlu, UC_CGROUP_FNS);
+#define dl dlu.f
 
 static struct uc_cg_info layout;
 static int layout_state;	/* 0: not looked for, 1: have one, -errno: none */
@@ -108,7 +113,7 @@ static int confirm_absent(void)
 static int cg_errno(int rc)
 {
 	if (rc == ECGOTHER) {
-		int e = cgroup_get_last_errno();
+		int e = dl.cgroup_get_last_errno();
 
 		return e > 0 ? -e : -EIO;
 	}
@@ -149,10 +154,12 @@ static int discover(struct uc_cg_info *info)
 		info->version = UC_CG_V2;
 		return 0;
 	}
-	cgroup_set_logger(quiet_logger, CGROUP_LOG_ERROR, NULL);
-	rc = cgroup_init();
+	if (UC_DLIB_LOAD(UC_DLIB_CGROUP, dlu))
+		return -ENOPKG;
+	dl.cgroup_set_logger(quiet_logger, CGROUP_LOG_ERROR, NULL);
+	rc = dl.cgroup_init();
 	if (rc == 0)
-		rc = cgroup_get_subsys_mount_point("cpu", &mnt);
+		rc = dl.cgroup_get_subsys_mount_point("cpu", &mnt);
 	if (rc) {
 		free(mnt);
 		return cg_errno(rc);

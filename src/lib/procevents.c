@@ -1,5 +1,6 @@
 /*
- * The proc connector through libnl-3 (kernel-uclamp.md §8, peers.md §3).
+ * The proc connector through libnl-3 (kernel-uclamp.md §8, peers.md §3),
+ * opened when watch starts (uclamp/dlib.h).
  *
  * libnl sets the socket up (connect, group, buffer sizes, sending the
  * request with a proper nlmsghdr) and walks the netlink headers
@@ -25,7 +26,11 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "uclamp/dlib.h"
 #include "uclamp/procevents.h"
+
+UC_DLIB_FNS(dlu, UC_NL_FNS);
+#define dl dlu.f
 
 /* include/uapi/linux/connector.h and cn_proc.h */
 #define CN_IDX_PROC 1
@@ -175,37 +180,41 @@ int uc_procev_open(struct uc_procev **out, int rcvbuf)
 	*out = NULL;
 	if (!pe)
 		return -ENOMEM;
+	if (UC_DLIB_LOAD(UC_DLIB_NL, dlu)) {
+		free(pe);
+		return -ENOPKG;
+	}
 	pe->fd = -1;
 	pe->next_seq = (uint32_t)getpid() << 8;	/* distinct from other listeners' requests */
-	pe->sk = nl_socket_alloc();
+	pe->sk = dl.nl_socket_alloc();
 	if (!pe->sk) {
 		free(pe);
 		return -ENOMEM;
 	}
-	nl_socket_disable_seq_check(pe->sk);
-	nl_socket_disable_auto_ack(pe->sk);
+	dl.nl_socket_disable_seq_check(pe->sk);
+	dl.nl_socket_disable_auto_ack(pe->sk);
 	errno = 0;
-	rc = nl_connect(pe->sk, NETLINK_CONNECTOR);
+	rc = dl.nl_connect(pe->sk, NETLINK_CONNECTOR);
 	if (rc < 0) {
 		rc = sys_err(-EPROTONOSUPPORT);
 		goto fail;
 	}
 	errno = 0;
-	rc = nl_socket_add_membership(pe->sk, CN_IDX_PROC);
+	rc = dl.nl_socket_add_membership(pe->sk, CN_IDX_PROC);
 	if (rc < 0) {
 		rc = sys_err(-EPERM);
 		goto fail;
 	}
-	pe->fd = nl_socket_get_fd(pe->sk);
-	nl_socket_set_nonblocking(pe->sk);
+	pe->fd = dl.nl_socket_get_fd(pe->sk);
+	dl.nl_socket_set_nonblocking(pe->sk);
 	/* root may go past net.core.rmem_max: an exec storm must not overrun */
 	if (rcvbuf > 0 &&
 	    setsockopt(pe->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0)
-		nl_socket_set_buffer_size(pe->sk, rcvbuf, 0);
+		dl.nl_socket_set_buffer_size(pe->sk, rcvbuf, 0);
 	*out = pe;
 	return 0;
 fail:
-	nl_socket_free(pe->sk);
+	dl.nl_socket_free(pe->sk);
 	free(pe);
 	return rc;
 }
@@ -214,7 +223,7 @@ void uc_procev_close(struct uc_procev *pe)
 {
 	if (!pe)
 		return;
-	nl_socket_free(pe->sk);
+	dl.nl_socket_free(pe->sk);
 	free(pe);
 }
 
@@ -250,13 +259,13 @@ static int walk_datagram(struct uc_procev *pe, size_t n, uc_pev_fn fn, void *dat
 	struct nlmsghdr *h = (struct nlmsghdr *)pe->buf;
 	int remaining = (int)n, count = 0;
 
-	for (; nlmsg_ok(h, remaining); h = nlmsg_next(h, &remaining)) {
+	for (; dl.nlmsg_ok(h, remaining); h = dl.nlmsg_next(h, &remaining)) {
 		struct uc_pev ev;
 		struct uc_pev_ack ack;
 
 		if (h->nlmsg_type != NLMSG_DONE)
 			continue;	/* the connector sends everything as NLMSG_DONE */
-		switch (uc_pev_decode(nlmsg_data(h), (size_t)nlmsg_datalen(h), &ev, &ack)) {
+		switch (uc_pev_decode(dl.nlmsg_data(h), (size_t)dl.nlmsg_datalen(h), &ev, &ack)) {
 		case UC_PEV_KIND_ACK:
 			if (want && ack.ack == want->ack + 1) {
 				*got = ack;
@@ -316,7 +325,7 @@ static int request(struct uc_procev *pe, bool listen, uint32_t mask, int timeout
 	int rc;
 
 	errno = 0;
-	rc = nl_send_simple(pe->sk, NLMSG_DONE, 0, req, len);
+	rc = dl.nl_send_simple(pe->sk, NLMSG_DONE, 0, req, len);
 	if (rc < 0)
 		return sys_err(-EIO);
 	while (!acked) {
@@ -362,7 +371,7 @@ int uc_procev_subscribe(struct uc_procev *pe, bool listen, uint32_t mask, int ti
 	 * socket's filter without counting a second listener */
 	len = uc_pev_encode_op(req, sizeof(req), true, mask, 0, pe->next_seq++);
 	errno = 0;
-	if (nl_send_simple(pe->sk, NLMSG_DONE, 0, req, len) < 0)
+	if (dl.nl_send_simple(pe->sk, NLMSG_DONE, 0, req, len) < 0)
 		return 0;	/* still subscribed to everything */
 	pe->filtered = true;
 	return 0;

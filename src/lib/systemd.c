@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #ifdef HAVE_LIBSYSTEMD
-#include <dlfcn.h>
 #include <systemd/sd-bus.h>
 #endif
 
 #include "uclamp/cgroup.h"
+#include "uclamp/dlib.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/systemd.h"
 
@@ -104,18 +104,6 @@ int uc_sd_owns_subtree(const char *rel, bool *owned)
 /* ---- the bus ---------------------------------------------------------------- */
 
 #ifdef HAVE_LIBSYSTEMD
-bool uc_sd_lib(const char *const *names, void **fns, size_t n)
-{
-	static void *h;
-
-	if (!h && !(h = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL)))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!(fns[i] = dlsym(h, names[i])))
-			return false;
-	return true;
-}
-
 /* the bus calls; a union: dlsym's void * in, typed functions out (POSIX
  * function pointers and void * are alike) */
 static const char *const sd_names[] = {
@@ -157,7 +145,7 @@ static bool have_sd(void)
 	static int state = -1;
 
 	if (state < 0)
-		state = uc_sd_lib(sd_names, sdu.v, SD_NFNS);
+		state = !uc_dlib_load(UC_DLIB_SYSTEMD, sd_names, sdu.v, SD_NFNS);
 	return state;
 }
 
@@ -369,12 +357,6 @@ static int real_set_cpu_weight(const char *unit, long weight)
 	return rc;
 }
 #else
-bool uc_sd_lib(const char *const *names, void **fns, size_t n)
-{
-	(void)names, (void)fns, (void)n;
-	return false;
-}
-
 static int real_unit_cgroup(const char *unit, char *cg, size_t n)
 {
 	(void)unit, (void)cg, (void)n;

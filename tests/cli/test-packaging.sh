@@ -100,6 +100,18 @@ if unshare -m true 2>/dev/null; then
 else
 	skip_part "no private mount namespace (unshare -m): the maintainer scripts' runs"
 fi
+# ---- the libraries uclampctl opens with dlopen (src/dlopen-deps links them) -----------------
+# Debian: dpkg-shlibdeps reads them from src/dlopen-deps (the .deb's Depends:
+# .ci/run checks the built package); RPM: one Requires each, by Fedora's names
+. "$TESTS_SRCDIR/pkg-lib.sh"
+grep -q 'dh_shlibdeps -- -esrc/dlopen-deps$' "$SRCDIR/debian/rules" &&
+	_pass "debian/rules: dpkg-shlibdeps reads src/dlopen-deps" || _fail "debian/rules: no src/dlopen-deps"
+sonames=$(opened_sonames "$TESTS_BUILDDIR/..") || _fail "src/dlopen-deps: no libraries"
+for so in $sonames; do
+	grep -Eq "^Requires: +$(rpm_name "$so")%\{\?_isa\}$" "$SRCDIR/uclampctl.spec" &&
+		_pass "uclampctl.spec requires $(rpm_name "$so") ($so)" ||
+		_fail "uclampctl.spec: no 'Requires: $(rpm_name "$so")%{?_isa}' for $so"
+done
 # ---- docs that ship: FILES in the man page, contrib/ as examples, Quick start as root ------
 grep -q '^\.SH FILES$' "$SRCDIR/man/uclampctl.8" && _pass "uclampctl(8) has FILES" || _fail "uclampctl(8): no FILES"
 for f in /run/uclampctl/lock /run/uclampctl/ksyms /etc/uclampctl.conf; do

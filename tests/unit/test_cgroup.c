@@ -26,16 +26,14 @@
 #include <libcgroup.h>
 
 #include "uclamp/cgroup.h"
+#include "uclamp/dlib.h"
 #include "uclamp/plan_run.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/value.h"
 #include "fakeroot.h"
 
-/* ---- scripted libcgroup, statfs and mount table ---------------------------- */
-int __wrap_cgroup_init(void);
-int __wrap_cgroup_get_subsys_mount_point(const char *controller, char **mount_point);
-int __wrap_cgroup_get_last_errno(void);
+/* ---- scripted libcgroup (uc_dlib_use), statfs and mount table (--wrap) ---- */
 int __wrap_statfs(const char *path, struct statfs *buf);
 int __real_statfs(const char *path, struct statfs *buf);
 FILE *__wrap_setmntent(const char *file, const char *type);
@@ -59,12 +57,12 @@ static struct {
 } fake;
 static FILE *const fake_mtab = (FILE *)&fake;
 
-int __wrap_cgroup_init(void)
+static int fake_cgroup_init(void)
 {
 	return fake.init_rc;
 }
 
-int __wrap_cgroup_get_subsys_mount_point(const char *controller, char **mount_point)
+static int fake_cgroup_get_subsys_mount_point(const char *controller, char **mount_point)
 {
 	snprintf(fake.asked, sizeof(fake.asked), "%s", controller);
 	if (fake.mp_rc || !fake.mp)
@@ -73,9 +71,33 @@ int __wrap_cgroup_get_subsys_mount_point(const char *controller, char **mount_po
 	return 0;
 }
 
-int __wrap_cgroup_get_last_errno(void)
+static int fake_cgroup_get_last_errno(void)
 {
 	return fake.last_errno;
+}
+
+static void fake_cgroup_set_logger(cgroup_logger_callback cb, int level, void *userdata)
+{
+	(void)cb, (void)level, (void)userdata;
+}
+
+/* libcgroup's functions, as cgroup.c looks them up */
+static void *fake_libcgroup(const char *name)
+{
+	static const struct {
+		const char *name;
+		void *fn;
+	} fns[] = {
+		{ "cgroup_init", (void *)fake_cgroup_init },
+		{ "cgroup_get_subsys_mount_point", (void *)fake_cgroup_get_subsys_mount_point },
+		{ "cgroup_get_last_errno", (void *)fake_cgroup_get_last_errno },
+		{ "cgroup_set_logger", (void *)fake_cgroup_set_logger },
+	};
+
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (!strcmp(fns[i].name, name))
+			return fns[i].fn;
+	return NULL;
 }
 
 int __wrap_statfs(const char *path, struct statfs *buf)
@@ -1002,5 +1024,6 @@ int main(void)
 		cmocka_unit_test(test_plan_enable_cpu),
 	};
 
+	uc_dlib_use(UC_DLIB_CGROUP, fake_libcgroup);
 	return fr_run(&suite, tests, setup_tree, teardown_tree);
 }

@@ -14,8 +14,12 @@ expect_key 1 "a real clamp change enables the key"
 expect_rc 0 uclampctl task show -r -n -o UTIL_MIN,UTIL_MAX,EFF_MIN,EFF_MAX "$S"
 expect_out "^100 1024 100 1024$"
 
-expect_rc 0 uclampctl task set --max 50% --yes "$S"
+# a real write loads none of the optional libraries (tests/cli/test-libs.sh)
+expect_rc 0 env LD_DEBUG=files LD_DEBUG_OUTPUT=/tmp/ld "$UCLAMPCTL" task set --max 50% --yes "$S"
 check "max 50% = 512, min kept" test "$(tclamp "$S")" = "100 512"
+run sh -c "sed -n 's/.*[[:space:]]file=\([^ ]*\) .*/\1/p' /tmp/ld.* | sort -u"
+expect_out '^libc\.so'
+expect_no_out 'lib(smartcols|cgroup|nl-3|systemd)\.'
 expect_rc 1 uclampctl task set --min 600 --yes "$S"
 expect_out "skipped: util_min would be 600, above util_max 512 \(its current value\).*add --max 600"
 check "refused end state: unchanged" test "$(tclamp "$S")" = "100 512"
