@@ -13,7 +13,7 @@ expect_rc 0 uclampctl status
 expect_out '^clamped +0 of [0-9]+ threads, 0 of [0-9]+ cgroups'
 expect_rc 3 nobody "$UCLAMPCTL" check
 expect_rc 3 uclampctl cgroup set fp --min 20%
-expect_out 'refused: this will enable'
+expect_out 'refused: the fast path \(sched_uclamp_used\) turns on until reboot'
 expect_key 0 "after reads and a refusal"
 
 expect_rc 0 uclampctl cgroup set fp --min 20% --yes

@@ -8,7 +8,7 @@ nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$
 expect_key 0 "right after boot"
 expect_rc 0 uclampctl check
 expect_rc 3 uclampctl system set --rt-default 512
-expect_out 'refused: this will enable'
+expect_out 'refused: the fast path \(sched_uclamp_used\) turns on until reboot'
 expect_key 0 "after a refusal"
 
 expect_rc 0 uclampctl system set --rt-default 512 --yes
