@@ -70,13 +70,6 @@ int uc_cg_path_next(const char **s, char *prefix, size_t n, size_t *len);
  * -ENOENT when the group does not exist; -ENOTDIR when it is not a directory. */
 int uc_cg_resolve(const struct uc_cg_info *info, const char *user_path, char *rel, size_t n);
 
-/* uc_cg_resolve, and where no such group exists but name is a unit name
- * (uc_sd_unit_name_ok: nginx.service, user-1000.slice), the unit's cgroup
- * as systemd names it (ControlGroup, over sd-bus), checked the same way.
- * Also -ENOMEDIUM (the unit is not running), -ENOPKG (no libsystemd),
- * -EHOSTDOWN (systemd not PID 1), -EACCES, -EIO (uclamp/systemd.h). */
-int uc_cg_resolve_name(const struct uc_cg_info *info, const char *name, char *rel, size_t n);
-
 /* The cpu-hierarchy cgroup of a process (/proc/PID/cgroup, through the
  * sysroot): the "0::" line on v2, the line listing "cpu" on v1. -ESRCH when
  * the process does not exist, -ENOENT when it has no such line, -EXDEV when

@@ -29,10 +29,21 @@
  * 30 s) */
 #define UC_SD_BUS_TIMEOUT_MS 5000
 
+struct uc_cg_info;
+
 /* A name systemd accepts for a unit of a type that has a cgroup (.service,
  * .scope, .slice, .socket, .mount, .swap): [A-Za-z0-9:_.\\-] plus at most one
  * '@' (not first), no '/', at most 255 bytes. Lexical only. */
 bool uc_sd_unit_name_ok(const char *name);
+/* The same rule for a glob (--unit, unit =), each of its tokens (*, ?, [...])
+ * counting as one name character: "nginx@*.service" is one, "*.timer" not.
+ * False with one line in err naming the word and the unit types. */
+bool uc_sd_unit_glob_ok(const char *glob, char *err, size_t n);
+
+/* uc_cg_resolve, and where no such group exists but name is a unit name,
+ * the unit's cgroup as systemd names it (ControlGroup, over the bus),
+ * checked the same way. Also the bus's errors (below). */
+int uc_cg_resolve_name(const struct uc_cg_info *info, const char *name, char *rel, size_t n);
 
 /* Is systemd PID 1 (through the sysroot, like sd_booted())? */
 bool uc_sd_booted(void);

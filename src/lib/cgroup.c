@@ -39,7 +39,6 @@
 #include "uclamp/dlib.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
-#include "uclamp/systemd.h"
 
 UC_DLIB_FNS(dlu, UC_CGROUP_FNS);
 #define dl dlu.f
@@ -376,24 +375,6 @@ int uc_cg_resolve(const struct uc_cg_info *info, const char *user_path, char *re
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
 	return set_rel(rest, rel, n);
-}
-
-int uc_cg_resolve_name(const struct uc_cg_info *info, const char *name, char *rel, size_t n)
-{
-	char cg[PATH_MAX];
-	const char *s = cg;
-	int rc = uc_cg_resolve(info, name, rel, n);
-
-	if (rc != -ENOENT || !uc_sd_unit_name_ok(name))
-		return rc;
-	if ((rc = uc_sd_unit_cgroup(name, cg, sizeof(cg))))
-		return rc;
-	/* systemd's answer is hostile input like any path: same checks */
-	while (*s == '/')
-		s++;
-	if (uc_cg_path_escapes(s))
-		return -EXDEV;
-	return uc_cg_resolve(info, *s ? s : ".", rel, n);
 }
 
 /* "/a/b" from /proc/PID/cgroup -> "a/b", refusing paths that climb out. */

@@ -169,6 +169,8 @@ t "set: --cgroup with '..'" 2 "$UCLAMPCTL" task set --max 300 --all --cgroup 'a/
 has "^uclampctl: --cgroup: 'a/../b\*' has a '..' component"
 t "set: --unit not a unit" 2 "$UCLAMPCTL" task set --max 300 --all --unit nginx
 has "^uclampctl: --unit: 'nginx' is not a systemd unit name"
+t "show: --unit of a type without a cgroup" 2 "$UCLAMPCTL" task show --all --unit foo.timer
+has "^uclampctl: --unit: 'foo.timer' is not a systemd unit name with a cgroup: give a .service"
 t "set: --unit with a '/'" 2 "$UCLAMPCTL" task set --max 300 --all --unit system.slice/nginx.service
 has "is not a systemd unit name"
 t "set: --exe without PIDs or --all" 2 "$UCLAMPCTL" task set --max 300 --exe /usr/bin/beta-bin

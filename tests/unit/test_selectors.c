@@ -85,6 +85,12 @@ static void test_refused(void **state)
 		{ "policy", "turbo", "unknown policy 'turbo'" },
 		{ "cgroup", "system.slice/../x", "has a '..' component" },
 		{ "threads", "maybe", "'maybe' is neither yes nor no" },
+		/* systemd's one rule: a unit type with a cgroup, a glob for part of a name */
+		{ "unit", "foo.timer", "'foo.timer' is not a systemd unit name with a cgroup" },
+		{ "unit", "*.timer", "give a .service, .scope, .slice" },
+		{ "unit", "*", "is not a systemd unit name with a cgroup" },
+		{ "unit", "a@.service", "is not a systemd unit name with a cgroup" },
+		{ "unit", "system.slice/x.service", "is not a systemd unit name with a cgroup" },
 	};
 	struct uc_rule r;
 	char err[256];
@@ -109,6 +115,9 @@ static void test_refused(void **state)
 	assert_false(r.threads);
 	/* a glob may be longer than the kernel's comm limit: it can still match */
 	assert_int_equal(set(&r, "comm", "averyveryverylongname*", false, err), 0);
+	/* a glob token stands for part of a unit name */
+	assert_int_equal(set(&r, "unit", "nginx@*.service user-*.slice s[0-9].scope", false, err), 0);
+	assert_int_equal(r.unit.n, 3);
 	uc_sel_free(&r);
 }
 
