@@ -58,6 +58,8 @@ static void usage(void)
 		"     --idle-without-uclamp  on a kernel without uclamp, stay running and do\n"
 		"                        nothing (else exit 4)\n"
 		CLI_HELP_OPTS_HELP
+		" -J, --json             watch status: as JSON\n"
+		"     --format <fmt>     watch status: text, json or prometheus\n"
 		"\n"
 		"Exit status: 0 stopped by SIGTERM/SIGINT, 1 the event source failed or\n"
 		"another watch answers at the status socket, 2 an error in the\n"

@@ -148,7 +148,7 @@ const struct uc_sel_def uc_sel_defs[] = {
 	  .help = "the parent process's name or glob" },
 	{ .key = "cgroup", .option = "cgroup", .kind = UC_SEL_NAMES, LIST(cgroup),
 	  .need = UC_PF_CGROUP, PROC(cgroup), .match = uc_rule_cgroup_match,
-	  .check = check_cgroup, .arg = "path",
+	  .check = check_cgroup, .arg = "cgroup",
 	  .help = "cgroup of the cpu hierarchy or glob ('/' does not match *); the groups "
 		  "below it too" },
 	{ .key = "unit", .option = "unit", .kind = UC_SEL_NAMES, LIST(unit),
