@@ -1,7 +1,7 @@
 /*
  * cgroup clamps, discovery and I/O: the layout of the cpu hierarchy (v1, v2,
  * hybrid), the one path checker, single-value reads and writes. The model of
- * effective values is in cgroup_eff.c, plans in cgroup_plan.c.
+ * effective values is in effective.c, plans in cgroup_plan.c.
  *
  * libcgroup (only here, opened when first needed: uclamp/dlib.h) finds the
  * mount of the cpu controller. Reads and writes of cpu.uclamp.* and

@@ -7,6 +7,14 @@
  * getattr: only what differs),
  * check the pidfd is still alive, write. The pidfd pins the PID from the
  * /proc read to the write, so a reused PID is never clamped by mistake.
+ *
+ * Never miss: a lost event (socket overrun, a per-CPU sequence gap, a full
+ * queue) marks the state dirty and a full /proc rescan, at most one a
+ * second, brings every process in line. Drift, which no event shows: every
+ * recheck_ms the tracked processes are matched and written again; one
+ * changed back reapply_limit times in a row is given up on. Lines about
+ * processes, which any user can cause: at most 200 per 10 s, the rest
+ * counted (log_suppressed) and said in one warning.
  */
 #include <malloc.h>
 #include <errno.h>
