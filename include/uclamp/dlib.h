@@ -25,7 +25,7 @@ enum uc_dlib {
 	UC_DLIB_SMARTCOLS,	/* tables: src/cmd/output.c */
 	UC_DLIB_CGROUP,		/* the cpu hierarchy's mount: src/lib/cgroup.c */
 	UC_DLIB_NL,		/* watch's proc connector: src/lib/procevents.c */
-	UC_DLIB_SYSTEMD,	/* optional: the bus (systemd.c), watch's journal (watch_log.c) */
+	UC_DLIB_SYSTEMD,	/* optional: the bus (systemd.c) */
 	UC_DLIB_N
 };
 
@@ -71,13 +71,8 @@ enum uc_dlib {
 #define UC_DLIB_LOAD(lib, var) \
 	uc_dlib_load(lib, var##_names, (var).v, sizeof((var).v) / sizeof((var).v[0]))
 
-/*
- * Open lib (once, kept until exit) and look its functions up by name into
- * fns[n]; a table already filled costs one test. 0, or -ENOPKG: not
- * installed, a function missing, or libsystemd not built in. For every
- * library but libsystemd (a command does without it), the handler set with
- * uc_dlib_on_missing() is called first.
- */
+/* Open lib once and look up names into fns[n] (filled: one test): 0, or -ENOPKG
+ * (missing), the on_missing handler called first for all but libsystemd. */
 int uc_dlib_load(enum uc_dlib lib, const char *const *names, void **fns, size_t n);
 
 /* what: what needs it ("tables"); why: dlerror()'s line. The CLI's says so

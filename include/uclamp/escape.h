@@ -29,31 +29,18 @@ size_t uc_utf8_len(const unsigned char *s, size_t n);
 /* in is valid UTF-8 throughout. */
 bool uc_utf8_valid(const char *in);
 
-/*
- * in, escaped for a terminal, into out[outlen] (always NUL-terminated when
- * outlen > 0; an escape is never cut in half). Returns the length the whole
- * result needs (without the NUL), as snprintf does: >= outlen means cut.
- * At most 4 * strlen(in) + 1 bytes are ever needed.
- */
+/* in escaped for a terminal into out[outlen] (NUL-terminated, no escape cut):
+ * the length the whole result needs, as snprintf (at most 4 * strlen + 1). */
 size_t uc_escape_name(const char *in, char *out, size_t outlen);
 
 /* The same, allocated (malloc); NULL when out of memory. */
 char *uc_escape_name_dup(const char *in);
 
-/*
- * in made valid UTF-8 into out[outlen]: invalid bytes become U+FFFD
- * (EF BF BD), all else is copied. NUL-terminated, a sequence never cut;
- * returns the length needed as uc_escape_name() does (at most 3 * strlen).
- */
+/* in made valid UTF-8 (invalid bytes U+FFFD) into out[outlen], as above. */
 size_t uc_utf8_sanitize(const char *in, char *out, size_t outlen);
 
-/*
- * A Prometheus label value (text exposition format) into out[outlen]:
- * valid UTF-8 as above, '\\' '"' and newline escaped as the format says,
- * and every other control byte (it has no escape for them, and they would
- * reach a terminal) U+FFFD. Returns the length needed, as above (at most
- * 3 * strlen).
- */
+/* A Prometheus label value: valid UTF-8, '\\' '"' and newline escaped, other
+ * control bytes U+FFFD; the length needed, as above. */
 size_t uc_prom_label(const char *in, char *out, size_t outlen);
 
 #endif

@@ -13,20 +13,15 @@
 
 /* ---- the ELF core reader (kcore.c): N bytes at a kernel virtual address ---- */
 
-/* Read len bytes at vaddr from the ELF64 core open on fd (the PT_LOAD that
- * covers [vaddr, vaddr+len) whole). 0, or -ENOEXEC (not an ELF64 core,
- * truncated headers), -EFAULT (no segment covers it), -EIO (short read),
- * -errno. Reads nothing but the headers and those bytes.
- * On failure *why (when not NULL) points at a static one-line reason
- * ("not an ELF file (bad magic)", "32-bit ELF", ...). */
+/* len bytes at vaddr from the ELF64 core on fd (one PT_LOAD covering them):
+ * 0, -ENOEXEC, -EFAULT (not covered), -EIO, -errno; *why (if not NULL) a
+ * static one-line reason. Reads only the headers and those bytes. */
 int uc_kcore_read_why(int fd, uint64_t vaddr, void *buf, size_t len, const char **why);
 
 /* ---- the keys' reader (kmem.c) ---- */
 
-/* The keys the commands read through the per-boot cache (the fast path's,
- * effect.c's placement keys). kmem.c's list of them says which are boolean;
- * a kallsyms pass for any caller resolves and caches them all, so the next
- * caller's set is a cache hit. */
+/* The keys read through the per-boot cache: a kallsyms pass for any caller
+ * resolves and caches them all (kmem.c's list says which are boolean). */
 #define UC_KMEM_KEY_UCLAMP_USED "sched_uclamp_used"
 #define UC_KMEM_KEY_ASYM_CPUCAPACITY "sched_asym_cpucapacity"
 #define UC_KMEM_KEY_ENERGY_PRESENT "sched_energy_present"
@@ -76,16 +71,12 @@ enum {
 	UC_KMEM_CACHE_DISCARDED,
 };
 
-/* Resolve and read each key. Returns 0; per-key rc/why and info's notes say
- * what could not be done (-ENOENT: absent, -EPERM/-EACCES: not allowed,
- * -ENODATA: no address, -EIO/-ENOEXEC/-EFAULT: kcore). When /proc/kallsyms
- * is read, the UC_KMEM_KEY_* not in k[] are resolved and cached too; info
- * says nothing about them. */
+/* Resolve and read each key: 0; per-key rc/why and info's notes say what could
+ * not be done. A kallsyms pass also caches the UC_KMEM_KEY_* not in k[]. */
 int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info);
 
-/* The same; UC_KMEM_NO_CACHE skips the per-boot address cache (the caller
- * found its reading contradicted): /proc/kallsyms is read and the cache
- * rewritten. */
+/* The same; UC_KMEM_NO_CACHE: the caller found the cache contradicted, so
+ * /proc/kallsyms is read and the cache rewritten. */
 #define UC_KMEM_NO_CACHE 0x1
 int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info,
 			    unsigned int flags);
@@ -95,11 +86,8 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
  * or securityfs not mounted). */
 int uc_lockdown_state(char *buf, size_t n);
 
-/* One line on why /proc/kallsyms shows zeroed addresses (kptr_restrict,
- * perf_event_paranoid, CAP_SYSLOG), and why opening /proc/kcore failed with
- * err (no CONFIG_PROC_KCORE, lockdown=confidentiality, not root, no
- * CAP_SYS_RAWIO). These three are used inside kmem.c; exported for
- * test_fastpath.c. */
+/* One line on why kallsyms shows zeroed addresses, and why opening
+ * /proc/kcore failed with err. Exported for test_fastpath.c. */
 void uc_kmem_hidden_reason(char *buf, size_t n);
 void uc_kmem_kcore_reason(int err, char *buf, size_t n);
 

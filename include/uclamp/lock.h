@@ -21,13 +21,8 @@ struct uc_lock {
 	int fd;			/* -1 when not held */
 };
 
-/*
- * Take the lock without waiting: 0, -EWOULDBLOCK when another process holds
- * it (*holder: its PID, 0 if unknown), -EPERM when the directory is not
- * trusted (another owner, writable by group or others, a link), or -errno
- * when the lock file cannot be opened (e.g. -EACCES for a user who is not
- * root). A lock is the file the name leads to: checked after each flock.
- */
+/* Take the lock without waiting: 0, -EWOULDBLOCK (*holder: its PID, 0 if
+ * unknown), -EPERM (untrusted directory), or -errno (-EACCES: not root). */
 int uc_lock_try(struct uc_lock *l, pid_t *holder);
 
 /* Wait up to timeout_ms for it (after uc_lock_try said -EWOULDBLOCK): 0 or -ETIMEDOUT. */

@@ -1,4 +1,11 @@
-/* Symbol lookup in /proc/kallsyms and System.map (see kallsyms.h). */
+/*
+ * Symbol lookup in /proc/kallsyms and System.map (kallsyms adds "\t[module]"
+ * for module symbols, never taken: all we need lives in vmlinux). Read in
+ * UC_KSYM_BLOCK blocks (~10^5 lines): a line of the usual shape is checked
+ * word by word and its name compared only when a hash says it may be wanted;
+ * other lines, and every match, go through uc_ksym_parse_line. A line over
+ * 1022 bytes is counted bad.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>

@@ -1,8 +1,11 @@
 /*
- * systemd's cgroups: unit names, who owns a subtree_control, and the three
- * bus calls (uclamp/systemd.h). The bus goes to systemd's private socket
- * when root (as systemctl does: it answers before dbus.service runs, e.g.
- * for uclampctl-apply.service at boot), else to the system bus.
+ * systemd's cgroups: unit names, who owns a subtree_control, the bus calls.
+ * A subtree_control is systemd's (its single-writer rule: it may undo a
+ * foreign write at the next daemon-reload) when systemd is PID 1 and the
+ * group is the root or every component of its path is a unit, none
+ * delegated (xattr trusted.delegate or user.delegate = 1). The bus goes to
+ * systemd's private socket when root (it answers before dbus.service runs,
+ * at boot), else to the system bus.
  */
 #include <errno.h>
 #include <limits.h>
