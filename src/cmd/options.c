@@ -15,7 +15,7 @@
 
 #include "cmd/common.h"
 #include "uclamp/note.h"
-#include "uclamp/pid.h"
+#include "uclamp/value.h"
 #include "uclamp/sched.h"
 
 /* getopt_long (opterr = 0) returned c for a bad option: one line naming it, exit 2 */

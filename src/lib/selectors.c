@@ -12,7 +12,6 @@
 
 #include "uclamp/cgroup.h"
 #include "uclamp/note.h"
-#include "uclamp/pid.h"
 #include "uclamp/sched.h"
 #include "uclamp/selectors.h"
 #include "uclamp/systemd.h"
