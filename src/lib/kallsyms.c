@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "uclamp/kallsyms.h"
+#include "uclamp/kmem.h"
 #include "uclamp/sysroot.h"
 
 static int hexval(char c)

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "uclamp/afile.h"
-#include "uclamp/kallsyms.h"
 #include "uclamp/kmem.h"
 #include "uclamp/note.h"
 #include "uclamp/sysroot.h"

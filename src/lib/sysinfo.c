@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "uclamp/kallsyms.h"
 #include "uclamp/kmem.h"
 #include "uclamp/sysinfo.h"
 #include "uclamp/sysroot.h"
