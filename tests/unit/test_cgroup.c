@@ -298,18 +298,8 @@ static void drop(const char *rel)
 static char *slurp(const char *rel)
 {
 	static char buf[256];
-	char p[PATH_MAX * 2];
-	FILE *f;
-	size_t n;
 
-	assert_int_equal(fr_path(p, sizeof(p), mnt, rel), 0);
-	f = fopen(p, "r");
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
+	return fr_read(mnt, rel, buf, sizeof(buf)) < 0 ? NULL : buf;
 }
 
 static void use_tree(enum uc_cg_version v)
