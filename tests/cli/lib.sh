@@ -83,11 +83,13 @@ bad_end() {
 		| tr -d '\r' >>"$_bad_log"
 }
 
+# fake_root [MIN MAX [RT_DEFAULT]]: a new fake root (with these sysctls)
 fake_root() {
 	ROOT=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-root.XXXXXX")
 	_tmpdirs+=("$ROOT")
 	mkdir -p "$ROOT/proc/sys/kernel" "$ROOT/sys"
 	export UCLAMPCTL_SYSROOT=$ROOT
+	[ $# = 0 ] || fake_sysctls "$@"
 }
 fake_sysctls() {
 	local k=$ROOT/proc/sys/kernel

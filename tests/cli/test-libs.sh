@@ -7,8 +7,7 @@
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 U=$UCLAMPCTL
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_release 6.1.0
 fake_key 0
 if [ -e /proc/sys/kernel/sched_util_clamp_min ]; then HOST_UCLAMP=1; else HOST_UCLAMP=0; fi

@@ -10,8 +10,7 @@
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 U=$UCLAMPCTL
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_key 0
 CGR=$ROOT/sys/fs/cgroup
 UNITS=$ROOT/units

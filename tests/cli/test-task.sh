@@ -34,8 +34,7 @@ fake_proc() {
 	done
 }
 
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_release 6.1.0
 fake_proc "$S1" alpha 4242 "$S3"	# S3 poses as a second thread of S1
 fake_proc "$S2" beta 4343
@@ -387,8 +386,7 @@ hasnt "^RAN$"
 # the write then fails with EOPNOTSUPP. A fake root without processes has
 # no such evidence: 'run' (which plans on itself) must be refused there.
 MAIN_ROOT=$ROOT
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_release 6.1.0
 t "run without --yes, no terminal" 3 "$UCLAMPCTL" run --max "$OTHER_MAX" -- echo RAN
 has "refused: .*fast path"
