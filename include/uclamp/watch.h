@@ -184,7 +184,6 @@ void uc_watch_set_stop(struct uc_watch *w, volatile sig_atomic_t *stop);
 /* Handle up to max queued events under the writers' lock (held by another:
  * put off, cause "locked"); returns how many are left. */
 size_t uc_watch_process(struct uc_watch *w, size_t max);
-size_t uc_watch_queued(const struct uc_watch *w);
 
 /* Mark dirty (rescan wanted) for a cause. */
 void uc_watch_mark_dirty(struct uc_watch *w, enum uc_watch_cause c);

@@ -293,7 +293,8 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 		if (cfg->nskips_total && r.outcome != UC_RUN_REFUSED &&
 		    r.outcome != UC_RUN_NOT_CONFIRMED)
 			cli_warnx(ctl, "%zu target(s) skipped (named above), not in the plan: %s",
-				  cfg->nskips_total, r.outcome == UC_RUN_DRY ? "the rest would be applied"
+				  cfg->nskips_total,
+				  r.outcome == UC_RUN_DRY ? "the rest would be applied"
 				  : r.outcome == UC_RUN_NOTHING ? "the rest matches"
 				  : "the rest was applied");
 		return rc;

@@ -273,8 +273,8 @@ size_t uc_config_validate(struct uc_config *c)
 	if (smin->set && smax->set && uc_conf_sys_util(&smin->v) > uc_conf_sys_util(&smax->v))
 		uc_config_error(c, &smax->loc, -EINVAL, "[system] max %d is below min %d "
 				"(set at %s:%d); the kernel needs min <= max",
-				uc_conf_sys_util(&smax->v), uc_conf_sys_util(&smin->v), smin->loc.file,
-				smin->loc.line);
+				uc_conf_sys_util(&smax->v), uc_conf_sys_util(&smin->v),
+				smin->loc.file, smin->loc.line);
 	for (size_t i = 0; i < c->ncgroups; i++) {
 		const struct uc_conf_cgroup *g = &c->cgroups[i];
 

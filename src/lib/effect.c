@@ -123,7 +123,8 @@ static void intel_passive(const struct uc_effect *e, struct uc_eff_policy *p, co
 	hwp = uc_exists(path);
 	EV(p, "%s: %s", path, hwp ? "present (HWP)" : "absent (no HWP)");
 	if (!hwp) {
-		both(p, UC_EFF_STEERS, "schedutil's clamped target is the P-state intel_cpufreq sets");
+		both(p, UC_EFF_STEERS,
+		     "schedutil's clamped target is the P-state intel_cpufreq sets");
 		return;
 	}
 	set(p, UC_EFF_MIN, UC_EFF_STEERS,
@@ -324,8 +325,8 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 	if (e->scx == 1) {
 		e->place = UC_PLACE_BPF;
 		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "the sched_ext scheduler %s%s runs %s and places them: no scx scheduler "
-			    "reads clamps for placement (they still bound the frequency)",
+			    "the sched_ext scheduler %s%s runs %s and places them: no scx "
+			    "scheduler reads clamps for placement (they still bound the frequency)",
 			    e->scx_row ? "scx_" : "", e->scx_row ? e->scx_row->name
 			    : e->scx_ops[0] ? e->scx_ops : "(unnamed)",
 			    e->scx_all == 1 ? "every task" : "the SCHED_EXT tasks");
@@ -424,8 +425,9 @@ static void finish_inv(const struct uc_effect *e, struct uc_eff_policy *p)
 	if (e->inv != UC_INV_NO || p->v[UC_EFF_MIN] != UC_EFF_STEERS)
 		return;
 	uc_note_set(p->reason[UC_EFF_MIN] + len, sizeof(p->reason[0]) - len,
-		    "; not frequency-invariant here: schedutil multiplies the current frequency "
-		    "by 1.25 x util/capacity, so a uclamp_min at or below %d (80%%) cannot raise it",
+		    "; not frequency-invariant here: schedutil multiplies the current "
+		    "frequency by 1.25 x util/capacity, so a uclamp_min at or below %d (80%%) "
+		    "cannot raise it",
 		    UC_SUGOV_MIN_TIP);
 }
 

@@ -61,7 +61,8 @@ static int cpuinfo_aperfmperf(void)
 	if (!flags || !(eol = strchr(flags + 1, '\n')))
 		return -1;
 	*eol = '\0';
-	return strstr(flags, " aperfmperf ") || (eol - flags > 11 && !strcmp(eol - 11, " aperfmperf"));
+	return strstr(flags, " aperfmperf ") ||
+	       (eol - flags > 11 && !strcmp(eol - 11, " aperfmperf"));
 }
 
 static bool have_avg_freq(const struct uc_effect *e)

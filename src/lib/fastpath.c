@@ -220,8 +220,8 @@ static bool unsupported(struct uc_fastpath *fp)
 		       "(sched_attr has no clamp fields)");
 	else if (uc_err_absent(fp->scan.sys_rc))
 		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
-		       "this kernel has no uclamp: no sched_util_clamp_* sysctls (the sched_setattr "
-		       "probe could not tell: %s)",
+		       "this kernel has no uclamp: no sched_util_clamp_* sysctls (the "
+		       "sched_setattr probe could not tell: %s)",
 		       strerror(fp->probe_err < 0 ? -fp->probe_err : EIO));
 	else {
 		/* an error reading them is no proof that they are not there */

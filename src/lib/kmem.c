@@ -21,6 +21,8 @@
 #include "uclamp/note.h"
 #include "uclamp/sysroot.h"
 
+static const char not_in_kernel[] =
+	"not in /proc/kallsyms, which lists data symbols: not in this kernel";
 static const char no_data_symbols[] =
 	"/proc/kallsyms lists no data symbols (kernel built without CONFIG_KALLSYMS_ALL)";
 
@@ -561,8 +563,7 @@ static bool try_cache(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 	info->data_symbols = true;
 	for (size_t i = 0; i < n; i++) {
 		if (k[i].absent) {
-			set_why(&k[i], -ENOENT,
-				"not in /proc/kallsyms, which lists data symbols: not in this kernel");
+			set_why(&k[i], -ENOENT, "%s", not_in_kernel);
 			continue;
 		}
 		k[i].listed = true;
@@ -614,7 +615,8 @@ static bool kallsyms_pass(struct uc_kmem_key *all, size_t n, size_t nall, struct
 				   : "/proc/kallsyms: %s",
 		     strerror(-rc));
 		for (size_t i = 0; i < n; i++)
-			set_why(&all[i], -ENODATA, "no symbol addresses (/proc/kallsyms unreadable)");
+			set_why(&all[i], -ENODATA,
+				"no symbol addresses (/proc/kallsyms unreadable)");
 		read_values(all, n, false, info);
 		return false;
 	}
@@ -636,8 +638,7 @@ static bool kallsyms_pass(struct uc_kmem_key *all, size_t n, size_t nall, struct
 			set_why(&all[i], -EPERM, "%s", hidden);
 		} else if (info->data_symbols) {
 			all[i].absent = true;
-			set_why(&all[i], -ENOENT,
-				"not in /proc/kallsyms, which lists data symbols: not in this kernel");
+			set_why(&all[i], -ENOENT, "%s", not_in_kernel);
 		} else {
 			/* System.map for the caller's only: its addresses are
 			 * never cached, so an extra would gain nothing */

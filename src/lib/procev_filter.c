@@ -84,8 +84,10 @@ static int fix_up(struct prog *p)
 	if (p->n > p->cap || p->n > UC_PEV_FILTER_MAX)
 		return -E2BIG;
 	for (size_t i = 0; i < keep; i++) {
-		size_t t = p->jt[i] == KEEP ? keep : p->jt[i] == DROP ? drop : i + 1 + (size_t)p->jt[i];
-		size_t f = p->jf[i] == KEEP ? keep : p->jf[i] == DROP ? drop : i + 1 + (size_t)p->jf[i];
+		size_t t = p->jt[i] == KEEP ? keep
+			 : p->jt[i] == DROP ? drop : i + 1 + (size_t)p->jt[i];
+		size_t f = p->jf[i] == KEEP ? keep
+			 : p->jf[i] == DROP ? drop : i + 1 + (size_t)p->jf[i];
 
 		if (BPF_CLASS(p->v[i].code) != BPF_JMP)
 			continue;

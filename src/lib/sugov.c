@@ -49,7 +49,8 @@ static unsigned long clamped_util(const struct uc_sugov_in *in)
 
 	if (in->formula == UC_SUGOV_PRE_6_8) {
 		/* uclamp_rq_util_with(): min wins when min >= max */
-		u = in->umin >= in->umax ? in->umin : umax_of(in->umin, umin_of(in->util, in->umax));
+		u = in->umin >= in->umax ? in->umin
+					 : umax_of(in->umin, umin_of(in->util, in->umax));
 		u = umin_of(u, cap);
 		return u + (u >> 2);
 	}

@@ -156,7 +156,8 @@ int uc_sysctl_read_all(struct uc_sysctl_values *v)
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
 		*uc_sysctl_field(v, &uc_sysctl_knobs[i]) = UC_SYSCTL_ABSENT;
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && !rc; i++)
-		rc = read_or_absent(uc_sysctl_knobs[i].attr, uc_sysctl_field(v, &uc_sysctl_knobs[i]));
+		rc = read_or_absent(uc_sysctl_knobs[i].attr,
+				    uc_sysctl_field(v, &uc_sysctl_knobs[i]));
 	if (rc)
 		return rc;
 	/* the later knobs may be missing on an older kernel; these two make uclamp */

@@ -88,7 +88,8 @@ bool uc_sd_unit_glob_ok(const char *glob, char *err, size_t n)
 	if (name_ok(glob, true))
 		return true;
 	snprintf(err, n, "'%s' is not a systemd unit name with a cgroup: give a .service, .scope, "
-		 ".slice, .socket, .mount or .swap name (no '/'; a glob may stand for part of it)", glob);
+		 ".slice, .socket, .mount or .swap name (no '/'; a glob may stand for part of it)",
+		 glob);
 	return false;
 }
 

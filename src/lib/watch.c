@@ -850,7 +850,8 @@ static void note_drift(struct uc_watch *w, struct uc_wproc *e, const struct roun
 static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64_t ts_ns,
 			  const char *reason)
 {
-	struct round r = { .reason = reason, .ts_ns = ts_ns, .recheck = !strcmp(reason, "recheck") };
+	struct round r = { .reason = reason, .ts_ns = ts_ns,
+			   .recheck = !strcmp(reason, "recheck") };
 	struct uc_wproc *e;
 	struct ident id;
 	int rc;
@@ -1005,11 +1006,6 @@ void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev)
 	w->qlen++;
 	if (w->qlen > w->st.queue_hiwater)
 		w->st.queue_hiwater = w->qlen;
-}
-
-size_t uc_watch_queued(const struct uc_watch *w)
-{
-	return w->qlen;
 }
 
 static void handle(struct uc_watch *w, const struct uc_pev *ev)
@@ -1193,9 +1189,10 @@ static void log_group(const struct uc_watch *w, const struct uc_plan *p, const c
 
 		if (!dry && c->state != UC_CH_DONE)
 			continue;
-		uc_watch_logf(w, LOG_INFO, "%s%s %s: %s %s -> %s (%s)", dry ? "dry-run: would set " :
-			      "", what, uc_change_target(c, t, sizeof(t)),
-			      uc_attr_name(c->kind, c->attr), uc_change_value(c, c->from, a, sizeof(a)),
+		uc_watch_logf(w, LOG_INFO, "%s%s %s: %s %s -> %s (%s)",
+			      dry ? "dry-run: would set " : "", what,
+			      uc_change_target(c, t, sizeof(t)), uc_attr_name(c->kind, c->attr),
+			      uc_change_value(c, c->from, a, sizeof(a)),
 			      uc_change_value(c, c->to, b, sizeof(b)), reason);
 	}
 }

@@ -326,7 +326,7 @@ void uc_watch_groups_event(struct uc_watch_groups *g)
 
 				if (x->wd != ev->wd)
 					continue;
-				/* its directory went away (IN_IGNORED), or the name it waits for came */
+				/* its directory went away (IN_IGNORED), or its name came */
 				if ((ev->mask & IN_IGNORED) ||
 				    (ev->len && !strncmp(ev->name, name, len) && !ev->name[len]))
 					x->pending = any = true;
