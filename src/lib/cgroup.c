@@ -686,62 +686,51 @@ int uc_cg_first_proc(const char *rel, pid_t *pid)
 	return 0;
 }
 
+static int not_dots(const struct dirent *d)
+{
+	return strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
 int uc_cg_children(const char *rel, char ***names, size_t *n)
 {
 	char path[PATH_MAX];
+	struct dirent **de;
 	char **v = NULL;
-	size_t cnt = 0, cap = 0;
-	struct dirent *d;
-	DIR *dir;
-	int rc = cg_path(rel, NULL, path, sizeof(path));
+	size_t cnt = 0;
+	int rc = cg_path(rel, NULL, path, sizeof(path)), nde;
 
 	*names = NULL;
 	*n = 0;
 	if (rc)
 		return rc;
-	dir = opendir(path);
-	if (!dir)
+	nde = scandir(path, &de, not_dots, by_name);
+	if (nde < 0)
 		return -errno;
-	while ((d = readdir(dir))) {
-		bool is_dir = d->d_type == DT_DIR;
+	if (nde && !(v = calloc((size_t)nde, sizeof(*v))))
+		rc = -ENOMEM;
+	for (int i = 0; i < nde; i++) {
+		struct stat st;
+		char sub[PATH_MAX * 2];
 
-		if (d->d_name[0] == '.' &&
-		    (!d->d_name[1] || (d->d_name[1] == '.' && !d->d_name[2])))
-			continue;
-		if (d->d_type == DT_UNKNOWN) {
-			struct stat st;
-
-			is_dir = !fstatat(dirfd(dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
-				 S_ISDIR(st.st_mode);
-		}
-		if (!is_dir)
-			continue;
-		if (cnt == cap) {
-			char **nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
-
-			if (!nv)
-				goto nomem;
-			v = nv;
-		}
-		if (!(v[cnt] = strdup(d->d_name)))
-			goto nomem;
-		cnt++;
+		snprintf(sub, sizeof(sub), "%s/%s", path, de[i]->d_name);
+		if (!rc && (de[i]->d_type == DT_DIR ||
+			    (de[i]->d_type == DT_UNKNOWN && !lstat(sub, &st) && S_ISDIR(st.st_mode))))
+			rc = (v[cnt++] = strdup(de[i]->d_name)) ? 0 : -ENOMEM;
+		free(de[i]);
 	}
-	closedir(dir);
-	for (size_t i = 1; i < cnt; i++)	/* few entries: insertion sort */
-		for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
-			char *t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
+	free(de);
+	if (rc) {
+		uc_cg_free_names(v, cnt);
+		return rc;
+	}
 	*names = v;
 	*n = cnt;
 	return 0;
-nomem:
-	closedir(dir);
-	uc_cg_free_names(v, cnt);
-	return -ENOMEM;
 }
 
 void uc_cg_free_names(char **names, size_t n)
