@@ -1,10 +1,5 @@
-/*
- * Effective clamps as the kernel computes them (mainline exposes no
- * *.effective file): per group as cpu_util_update_eff() does, down the
- * hierarchy from the sysctls; per task as uclamp_eff_get() does, one cgroup
- * read per group (see include/uclamp/effective.h), remembering every group's
- * result and picking the source.
- */
+/* Effective clamps as the kernel computes them, per group and per task (the
+ * rule: effective.h), one cgroup read per group. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,9 +1,10 @@
 /*
- * The scheduler's static keys (see keys.h). Kernel memory first (exact,
- * root only), then the userspace view: a file that shows the key itself
- * (smt/active, sched_schedstats) is as good as the key; a setting that
- * flips it (numa_balancing, quotas, /proc/pressure, capacities) is an
- * inference and says so in 'how'.
+ * The scheduler's static keys. Kernel memory first (exact, root only; kmem.h;
+ * sched_uclamp_used from fastpath.h), then the userspace view
+ * (kernel-uclamp.md §7): a file that shows the key itself (smt/active,
+ * sched_schedstats) is as good as the key; a setting that flips it
+ * (numa_balancing, quotas, /proc/pressure, capacities) is an inference and
+ * says so in 'how'.
  */
 #include <ctype.h>
 #include <dirent.h>
