@@ -1,15 +1,10 @@
 /*
  * Files written in a directory through descriptors, never through names
- * another process can swap: the directory is opened once (O_DIRECTORY,
- * O_NOFOLLOW), a new file is made in it with O_CREAT|O_EXCL|O_NOFOLLOW under
- * a temporary name (a name already there, a planted link or a file a killed
- * run left, is never opened: the next name is tried), written, fchmod'ed and
- * fsync'ed through its descriptor, then renamed over the final name with
- * renameat. Nothing in the directory is looked up by name to be written, so
- * a directory others can write (node_exporter's textfile directory, often
- * the exporter's or 0777) cannot steer a write of root's elsewhere. Users:
- * the metrics textfile (status --textfile), the writers' lock, the per-boot
- * symbol cache.
+ * another process can swap: a new file made O_EXCL|O_NOFOLLOW under a
+ * temporary name (a name already there is never opened), written, fchmod'ed
+ * and fsync'ed through its descriptor, then renamed over the final name. A
+ * directory others can write cannot steer root's write elsewhere. Users:
+ * status --textfile, the writers' lock, the per-boot symbol cache.
  */
 #ifndef UCLAMP_AFILE_H
 #define UCLAMP_AFILE_H

@@ -1,20 +1,10 @@
 /*
- * The libraries uclampctl opens when a command first needs one (dlopen),
- * instead of linking them: linked, every command loaded all of them before
- * main(), as much work for the dynamic loader as uclampset's whole start.
- * One loader for all of them (dlib.c); sonames from configure (UC_SONAME_*:
- * Debian 12's libcgroup is libcgroup.so.2, Fedora's libcgroup.so.3).
- *
- * A user lists the functions it takes from a library once, LIST(X) calling
- * X(function) for each, and gets a typed table from the list:
- *
- *   UC_DLIB_FNS(dlu, UC_CGROUP_FNS);	// dlu_names[] and the union dlu
- *   #define dl dlu.f			// calls: dl.cgroup_init()
- *   if (UC_DLIB_LOAD(UC_DLIB_CGROUP, dlu)) ...
- *
- * The lists of the libraries the packages depend on are here, not in their
- * users, because src/dlopen-deps.c links what they name: dpkg-shlibdeps
- * reads only what a binary links (debian/rules). Nothing here prints.
+ * The libraries opened when a command first needs one (dlopen; linked, every
+ * command loaded all of them before main()), by one loader (dlib.c), sonames
+ * from configure. A user lists a library's functions once, LIST(X), and gets
+ * a typed table: UC_DLIB_FNS(dlu, UC_CGROUP_FNS); #define dl dlu.f; then
+ * UC_DLIB_LOAD(UC_DLIB_CGROUP, dlu) and dl.cgroup_init(). The lists are here
+ * because src/dlopen-deps.c links them for dpkg-shlibdeps (debian/rules).
  */
 #ifndef UCLAMP_DLIB_H
 #define UCLAMP_DLIB_H

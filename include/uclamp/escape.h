@@ -1,20 +1,10 @@
 /*
- * Names from /proc and cgroupfs are hostile input: any user can name a
- * process "\e[2K\r..." or "\xff\xfe". The one owner of making such bytes
- * safe for a terminal (text lines, logs) and valid for JSON and Prometheus.
- *
- * Text (uc_escape_name): every byte outside printable ASCII (0x20..0x7e) --
- * control bytes, DEL, and every byte >= 0x80 -- becomes "\xNN" (two
- * lower-case hex digits), and so does a backslash followed by 'x' ("\x5c").
- * That is what libsmartcols prints in this program's C locale, so a name
- * reads the same in a table and in a message. The output is printable
- * ASCII, and the escaping is injective: "\x" in it always starts an escape
- * of the byte NN, and any other backslash is itself (a backslash is kept
- * only before a byte that is not 'x', whose text never starts with 'x').
- *
- * JSON and Prometheus need valid UTF-8 (uc_utf8_sanitize): each byte that
- * does not start a well-formed sequence (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF) becomes U+FFFD.
+ * Names from /proc and cgroupfs are hostile input ("\e[2K\r...", "\xff\xfe"):
+ * the one owner of making them safe for a terminal, JSON and Prometheus.
+ * Text: every byte outside printable ASCII, and a backslash before 'x', becomes
+ * "\xNN" (what libsmartcols prints in our C locale): printable and injective.
+ * JSON and Prometheus: each byte that does not start well-formed UTF-8 (RFC
+ * 3629: no overlong forms, surrogates or code points above U+10FFFF) U+FFFD.
  */
 #ifndef UCLAMP_ESCAPE_H
 #define UCLAMP_ESCAPE_H

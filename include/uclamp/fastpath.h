@@ -1,20 +1,14 @@
 /*
- * The state of the static key sched_uclamp_used, and how we know it.
- *
- * Detection, in this order (each result carries its source):
- *  0. support: the sysctl files, else the key-neutral sched_setattr probe;
- *     no uclamp -> unsupported (source "probe");
- *  1. the key's address from /proc/kallsyms, its 4 bytes from /proc/kcore
- *     (source "kcore"): 0 off, anything else on (-1 = being enabled);
- *  2. kallsyms hides data symbols but shows _text: /boot/System.map-REL plus
- *     the KASLR offset (kallsyms _text - map _text), checked against text
- *     anchors, then kcore (source "system-map");
- *  3. evidence of use (source "evidence"): a sysctl != 1024, a non-root
- *     cgroup clamp != 0.00/max, a task requesting something other than the
- *     defaults. No evidence is "unknown", never "off";
- *  4. uclamp without the key (5.3-5.8, 5.4 before 5.4.62, or a full symbol
- *     list without it): always-on (source "kernel-version").
- * Never reads more kernel memory than the 4 bytes of each key.
+ * The state of the static key sched_uclamp_used, and how we know it, in this
+ * order (each result with its source); never more kernel memory than 4 bytes:
+ *  0. support: the sysctls, else the key-neutral probe ("probe");
+ *  1. the address from /proc/kallsyms, 4 bytes from /proc/kcore ("kcore"):
+ *     0 off, anything else on (-1: being enabled);
+ *  2. kallsyms without data symbols: System.map plus the KASLR offset, checked
+ *     against text anchors, then kcore ("system-map");
+ *  3. evidence of use: a sysctl != 1024, a cgroup clamp != 0.00/max, a task's
+ *     non-default request ("evidence"); none is "unknown", never "off";
+ *  4. uclamp without the key (5.3-5.8, 5.4 before 5.4.62): "kernel-version".
  */
 #ifndef UCLAMP_FASTPATH_H
 #define UCLAMP_FASTPATH_H
