@@ -31,4 +31,8 @@ const char *uc_note_words(char *dst, size_t len, const char *prefix, const char 
 	uc_note_add(&(arr)[0][0], sizeof((arr)[0]), sizeof(arr) / sizeof((arr)[0]), &(n), \
 		    __VA_ARGS__)
 
+/* names[i] of an enum's table of names, else dflt */
+#define UC_NAME(names, i, dflt) \
+	((unsigned)(i) < sizeof(names) / sizeof((names)[0]) ? (names)[i] : (dflt))
+
 #endif

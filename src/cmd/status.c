@@ -19,6 +19,7 @@
 #include "uclamp/fastpath.h"
 #include "cmd/json.h"
 #include "uclamp/keys.h"
+#include "uclamp/note.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysinfo.h"
 #include "uclamp/sysroot.h"
@@ -223,13 +224,7 @@ tail:
 /* ---- JSON ---- */
 
 /* "evidence": the files a verdict was read from */
-static void json_evidence(struct uc_json *j, const char (*ev)[UC_EFF_TEXT], size_t n)
-{
-	uc_json_open(j, "evidence", '[', false);
-	for (size_t k = 0; k < n; k++)
-		uc_json_str(j, NULL, ev[k]);
-	uc_json_close(j, ']');
-}
+#define json_evidence(j, ev, n) uc_json_strs(j, "evidence", (ev)[0], n, sizeof((ev)[0]))
 
 static void json_effect(struct uc_json *j, const struct uc_effect *e)
 {
@@ -305,14 +300,9 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 		uc_json_null(&j, "value");
 		uc_json_null(&j, "address");
 	}
-	uc_json_open(&j, "evidence", '[', false);
-	for (size_t i = 0; i < fp->nevidence; i++)
-		uc_json_str(&j, NULL, fp->evidence[i]);
-	uc_json_close(&j, ']');
-	uc_json_open(&j, "unavailable", '[', false);
-	for (size_t i = 0; i < fp->nunavailable; i++)
-		uc_json_str(&j, NULL, fp->unavailable[i]);
-	uc_json_close(&j, ']');
+	uc_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
+	uc_json_strs(&j, "unavailable", fp->unavailable[0], fp->nunavailable,
+		     sizeof(fp->unavailable[0]));
 	uc_json_close(&j, '}');
 
 	uc_json_open(&j, "system", '{', false);
@@ -394,14 +384,9 @@ static void prom_head(const char *name, const char *help)
 
 static int state_value(enum uc_key_state st)
 {
-	switch (st) {
-	case UC_KEY_OFF: return 0;
-	case UC_KEY_ON: return 1;
-	case UC_KEY_ALWAYS_ON: return 2;
-	case UC_KEY_UNSUPPORTED: return -2;
-	case UC_KEY_UNKNOWN: break;
-	}
-	return -1;
+	static const int values[] = { -1, 0, 1, 2, -2 };	/* by enum uc_key_state */
+
+	return UC_NAME(values, st, -1);
 }
 
 static void prom_effect(const struct uc_effect *e)

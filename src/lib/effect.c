@@ -35,37 +35,24 @@
 
 const char *uc_eff_verdict_name(enum uc_eff_verdict v)
 {
-	switch (v) {
-	case UC_EFF_STEERS: return "steers";
-	case UC_EFF_REQUEST_ONLY: return "request-only";
-	case UC_EFF_IGNORED: return "ignored";
-	case UC_EFF_NO_CPUFREQ: return "no-cpufreq";
-	case UC_EFF_UNKNOWN: break;
-	}
-	return "unknown";
+	static const char *const names[] = { "unknown", "steers", "request-only", "ignored",
+					     "no-cpufreq" };
+
+	return UC_NAME(names, v, "unknown");
 }
 
 int uc_eff_verdict_value(enum uc_eff_verdict v)
 {
-	switch (v) {
-	case UC_EFF_STEERS: return 2;
-	case UC_EFF_REQUEST_ONLY: return 1;
-	case UC_EFF_IGNORED:
-	case UC_EFF_NO_CPUFREQ: return 0;
-	case UC_EFF_UNKNOWN: break;
-	}
-	return -1;
+	static const int values[] = { -1, 2, 1, 0, 0 };
+
+	return UC_NAME(values, v, -1);
 }
 
 const char *uc_place_verdict_name(enum uc_place_verdict v)
 {
-	switch (v) {
-	case UC_PLACE_STEERS: return "steers";
-	case UC_PLACE_NONE: return "none";
-	case UC_PLACE_BPF: return "bpf-scheduler";
-	case UC_PLACE_UNKNOWN: break;
-	}
-	return "unknown";
+	static const char *const names[] = { "unknown", "steers", "none", "bpf-scheduler" };
+
+	return UC_NAME(names, v, "unknown");
 }
 
 #define EV(p, ...) UC_NOTE_ADD((p)->evidence, (p)->nevidence, __VA_ARGS__)

@@ -17,14 +17,9 @@
 
 const char *uc_key_state_name(enum uc_key_state s)
 {
-	switch (s) {
-	case UC_KEY_OFF: return "off";
-	case UC_KEY_ON: return "on";
-	case UC_KEY_ALWAYS_ON: return "always-on";
-	case UC_KEY_UNSUPPORTED: return "unsupported";
-	case UC_KEY_UNKNOWN: break;
-	}
-	return "unknown";
+	static const char *const names[] = { "unknown", "off", "on", "always-on", "unsupported" };
+
+	return UC_NAME(names, s, "unknown");
 }
 
 static const struct uc_fp_ops real_ops = {
@@ -43,7 +38,7 @@ const char *uc_fp_source_name(enum uc_fp_source s)
 {
 	static const char *const names[] = { "none", "kcore", "system-map", "evidence",
 					     "kernel-version", "probe" };
-	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "none";
+	return UC_NAME(names, s, "none");
 }
 
 #define unavailable(fp, ...) UC_NOTE_ADD((fp)->unavailable, (fp)->nunavailable, __VA_ARGS__)

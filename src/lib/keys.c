@@ -22,16 +22,10 @@
 
 const char *uc_skey_state_name(enum uc_skey_state s)
 {
-	switch (s) {
-	case UC_SKEY_OFF: return "off";
-	case UC_SKEY_ON: return "on";
-	case UC_SKEY_ABSENT: return "absent";
-	case UC_SKEY_UNKNOWN: return "unknown";
-	case UC_SKEY_ALWAYS_ON: return "always-on";
-	case UC_SKEY_UNSUPPORTED: return "unsupported";
-	case UC_SKEY_UNREADABLE: break;
-	}
-	return "unreadable";
+	static const char *const names[] = { "unreadable", "off", "on", "absent", "unknown",
+					     "always-on", "unsupported" };
+
+	return UC_NAME(names, s, "unreadable");
 }
 
 enum key_id {
