@@ -71,23 +71,12 @@ static void print_governors(const struct uc_sysinfo *s)
 		return;
 	}
 	line[0] = '\0';
-	for (size_t i = 0; i < s->ngov && used < sizeof(line);) {
-		size_t j = i;
-		int w;
-
-		while (j + 1 < s->ngov && !strcmp(s->gov[j + 1].gov, s->gov[i].gov) &&
-		       s->gov[j + 1].id == s->gov[j].id + 1)
+	for (size_t i = 0, j; i < s->ngov && used < sizeof(line); i = j + 1) {
+		for (j = i; j + 1 < s->ngov && !strcmp(s->gov[j + 1].gov, s->gov[i].gov) &&
+			    s->gov[j + 1].id == s->gov[j].id + 1;)
 			j++;
-		if (j > i)
-			w = snprintf(line + used, sizeof(line) - used, "%spolicy%d-%d %s",
-				     used ? ", " : "", s->gov[i].id, s->gov[j].id, s->gov[i].gov);
-		else
-			w = snprintf(line + used, sizeof(line) - used, "%spolicy%d %s",
-				     used ? ", " : "", s->gov[i].id, s->gov[i].gov);
-		if (w < 0)
-			break;
-		used += (size_t)w;
-		i = j + 1;
+		uc_note_range(line, sizeof(line), &used, "policy", s->gov[i].id, s->gov[j].id,
+			      s->gov[i].gov);
 	}
 	row("cpufreq", "%s", line);
 	if (s->nschedutil < s->ngov)
@@ -109,8 +98,8 @@ static void print_effect(const struct cli_ctl *ctl, const struct uc_effect *e)
 
 	for (size_t i = 0; i < e->n;) {
 		const struct uc_eff_policy *p = &e->p[i];
-		size_t j = i;
-		char name[112];
+		size_t j = i, used = 0;
+		char name[128], what[96];
 
 		while (j + 1 < e->n && same_row(p, &e->p[j + 1]))
 			j++;
@@ -121,12 +110,9 @@ static void print_effect(const struct cli_ctl *ctl, const struct uc_effect *e)
 				row("", "  read %s", p->evidence[k]);
 			break;
 		}
-		if (j > i)
-			snprintf(name, sizeof(name), "policy%d-%d %s/%s%s%s", p->id, e->p[j].id,
-				 p->gov, p->driver, p->mode[0] ? " " : "", p->mode);
-		else
-			snprintf(name, sizeof(name), "policy%d %s/%s%s%s", p->id, p->gov, p->driver,
-				 p->mode[0] ? " " : "", p->mode);
+		snprintf(what, sizeof(what), "%s/%s%s%s", p->gov, p->driver, p->mode[0] ? " " : "",
+			 p->mode);
+		uc_note_range(name, sizeof(name), &used, "policy", p->id, e->p[j].id, what);
 		row(i ? "" : "frequency", "%s: min %s, max %s", name,
 		    uc_eff_verdict_name(p->v[UC_EFF_MIN]), uc_eff_verdict_name(p->v[UC_EFF_MAX]));
 		if (!strcmp(p->reason[0], p->reason[1]))

@@ -127,22 +127,13 @@ static void format_caps(const struct cap *c, size_t n, char *view, size_t len)
 	size_t used = 0;
 
 	view[0] = '\0';
-	for (size_t i = 0; i < n && used < len;) {
-		size_t j = i;
-		int w;
+	for (size_t i = 0, j; i < n && used < len; i = j + 1) {
+		char v[24];
 
-		while (j + 1 < n && c[j + 1].cap == c[i].cap && c[j + 1].cpu == c[j].cpu + 1)
+		for (j = i; j + 1 < n && c[j + 1].cap == c[i].cap && c[j + 1].cpu == c[j].cpu + 1;)
 			j++;
-		if (j > i)
-			w = snprintf(view + used, len - used, "%scpu%d-%d %ld", used ? ", " : "",
-				     c[i].cpu, c[j].cpu, c[i].cap);
-		else
-			w = snprintf(view + used, len - used, "%scpu%d %ld", used ? ", " : "",
-				     c[i].cpu, c[i].cap);
-		if (w < 0)
-			break;
-		used += (size_t)w;
-		i = j + 1;
+		snprintf(v, sizeof(v), "%ld", c[i].cap);
+		uc_note_range(view, len, &used, "cpu", c[i].cpu, c[j].cpu, v);
 	}
 }
 
