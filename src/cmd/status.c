@@ -1,10 +1,6 @@
 /*
- * uclampctl status: the one page an admin reads first. What the kernel
- * supports, the fast path's state and how it is known, the system values,
- * the cgroup layout, how much is clamped, whether clamps can affect
- * anything here (cpufreq governors, CPU capacities, sched_ext), lockdown,
- * and one line of advice. As text, JSON (-J) or Prometheus text
- * (node_exporter textfile collector).
+ * uclampctl status: the one page an admin reads first (uclamp/sysinfo.h and
+ * effect.h read it), as text, JSON (-J) or Prometheus text.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,13 +1,8 @@
 /*
- * uclampctl watch: keep the [tasks] rules true for processes that start
- * later (the daemon in src/lib/watch*.c), and 'watch status' to ask it.
- *
- * Consent: a daemon cannot prompt. If the rules set clamps and the fast
- * path is not already on, watch refuses to start (exit 3) unless the
- * configuration says allow-enable = yes or --yes was given; a reload with
- * such rules is refused the same way and the old rules stay, without the
- * consent they came with (see uc_watch_note_reload): the file no longer
- * holds it.
+ * uclampctl watch (the daemon: src/lib/watch*.c) and 'watch status'. A daemon
+ * cannot prompt: rules that set clamps while the fast path is off need
+ * allow-enable = yes or --yes (else exit 3); a reload without it is refused and
+ * the old rules stay, without their consent (uc_watch_note_reload).
  */
 #include <errno.h>
 #include <signal.h>

@@ -1,22 +1,12 @@
 /*
  * cgroup clamps, discovery and I/O: the layout of the cpu hierarchy (v1, v2,
- * hybrid), the one path checker, single-value reads and writes. The model of
- * effective values is in effective.c, plans in cgroup_plan.c.
- *
- * libcgroup (only here, opened when first needed: uclamp/dlib.h) finds the
- * mount of the cpu controller. Reads and writes of cpu.uclamp.* and
- * cgroup.subtree_control are plain open/read/write on files under that
- * mount, on purpose:
- *  - libcgroup 2.0.2's cgroup_modify_cgroup() writes every value the cgroup
- *    struct holds; even a struct built with one value goes through
- *    cg_set_control_value(), which turns a failed open into
- *    ECGROUPVALUENOTEXIST and loses errno. We need errno: ERANGE/EINVAL from
- *    the kernel, EACCES/EROFS for the one-line explanations, ENOENT to tell
- *    "no such file" from "no such group";
- *  - the same code then runs against a directory tree in unit tests
- *    (uc_cg_use()), which libcgroup cannot be pointed at.
- * One write(2) per value (sysroot.c's uc_file_write), nothing else in the
- * group is touched.
+ * hybrid), the one path checker, single-value reads and writes. libcgroup
+ * (only here, opened when first needed) finds the mount; reads and writes are
+ * plain open/read/write under it, one write(2) per value, on purpose:
+ * libcgroup 2.0.2's cgroup_modify_cgroup() writes every value its struct
+ * holds and loses errno (ECGROUPVALUENOTEXIST), which we need (ERANGE,
+ * EACCES, EROFS, ENOENT: no file or no group); and unit tests point this
+ * code at a directory tree (uc_cg_use()), which libcgroup cannot be.
  */
 #include <dirent.h>
 #include <errno.h>

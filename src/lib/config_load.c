@@ -1,16 +1,11 @@
 /*
- * Finding and opening the configuration (see config.h): the default file
- * and drop-in directory, or the paths given. A configuration can enable the
- * fast path and clamp every task, so, as sshd and sudo do, only a trusted
- * file is read: owned by root (or by the user running uclampctl when that
- * is not root: their own --check, the test suite) and writable by neither
- * its group nor others. The same holds for a drop-in directory and each
- * drop-in. Anything else is an error naming the file, and nothing is read
- * from it: not an untrusted file, not a FIFO or device (checked before it
- * is opened, and again on the open file), not a dangling symbolic link.
- * Two exceptions, both given by the invoker: /dev/stdin is read as it is,
- * and /dev/null is an empty file. Once every file is read, the checks that
- * need them all (uc_config_validate).
+ * Finding and opening the configuration: the default file and drop-in
+ * directory, or the paths given. It can enable the fast path and clamp every
+ * task, so, as sshd and sudo do, only a trusted file is read (owned by root,
+ * or by the user running uclampctl when not root; not group- or
+ * other-writable), and its directory too: else an error naming it, and nothing
+ * read from it, nor from a FIFO, device or dangling link. /dev/stdin is read as
+ * it is, /dev/null is empty.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -276,23 +276,16 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 
 /*
  * Symbol addresses change only at boot (KASLR), but reading /proc/kallsyms
- * costs tens of milliseconds on every write command (the kernel formats
- * every symbol). So root keeps the addresses it found there in a per-boot
- * cache: /run/uclampctl/ksyms, "boot_id" then "name addr" lines, root-owned
- * 0600 in a root-owned directory only root can write (0700 when the cache
- * makes it, 0755 when the writers' lock did first); anything else is
- * ignored (and rewritten).
- *
- * The cache is a hint, not a truth: any file can be stale or corrupt. A
- * cached address is trusted for a 0 (off: the answer that makes a write ask
- * for consent); for a 1 only when the line says "name addr 1": the key read
- * 1 right after this boot's /proc/kallsyms gave that address. Such a key
- * (boolean: only ever enabled) stays 1 until reboot, so once confirmed an
- * "on" needs no second kallsyms pass on every write command. A key read
- * through the cache as anything else (a 1 never confirmed, a 0 where a 1 was
- * confirmed), or not readable at all, sends us back to /proc/kallsyms, which
- * rewrites it. The caller may discard a 0 too when it contradicts evidence
- * (UC_KMEM_NO_CACHE). The value itself is always read fresh from /proc/kcore.
+ * costs tens of milliseconds on every write command. So root keeps what it
+ * found there in a per-boot cache, /run/uclampctl/ksyms ("boot_id", then
+ * "name addr" lines; root's 0600 file in a directory only root can write;
+ * anything else is ignored and rewritten). A hint, not a truth: a cached
+ * address is trusted for a 0 (off: the answer that makes a write ask); for a
+ * 1 only when its line says "name addr 1", read right after this boot's
+ * kallsyms gave the address (a boolean key stays 1 until reboot). Anything
+ * else, or a key not readable, sends us back to /proc/kallsyms, which
+ * rewrites the cache; so may the caller (UC_KMEM_NO_CACHE). Values are
+ * always read fresh from /proc/kcore.
  */
 #define KSYM_CACHE_DIR "/run/uclampctl"
 #define KSYM_CACHE_NAME "ksyms"

@@ -1,15 +1,11 @@
 /*
  * The daemon's one event loop: epoll over the connector socket, a signalfd,
- * inotify on the configuration, inotify on the directories the [cgroup]
- * sections wait in (watch_groups.c), a timerfd for debounced work (rescans
- * at most one a second, reloads after the editor is done, re-checks for
- * drift, a group put off by a held lock), the status socket, and a watchdog
- * timer only when systemd asks for one. Nothing fires while nothing
- * happens.
- *
- * Order at start: subscribe and wait for the ack, then scan /proc once,
- * then READY=1 and events: a process that starts in between is either in
- * the scan or in the events, never in neither.
+ * inotify on the configuration and on the directories [cgroup] sections wait
+ * in, a timerfd for debounced work (rescans at most one a second, reloads,
+ * re-checks, groups put off by a held lock), the status socket, and a watchdog
+ * timer only when systemd asks: nothing fires while nothing happens. At start:
+ * subscribe and wait for the ack, scan /proc once, READY=1, events: a process
+ * that starts in between is in the scan or in the events.
  */
 #include <errno.h>
 #include <limits.h>
