@@ -67,8 +67,8 @@ int uc_sd_set_cpu_weight(const char *unit, long weight);
  * back to the default. A test seam: only tests/unit and tests/fuzz call it. */
 void uc_sd_use(const struct uc_sd_ops *ops);
 
-/* systemd_seam.c: the CLI tests' stand-in systemd in the test build
- * ($UCLAMPCTL_TEST_SYSTEMD), NULL in the installed binary. */
+/* The CLI tests' stand-in systemd (tests/fake_systemd.c, $UCLAMPCTL_TEST_SYSTEMD);
+ * NULL elsewhere (systemd_seam.c). */
 #define UC_TEST_SYSTEMD_ENV "UCLAMPCTL_TEST_SYSTEMD"
 const struct uc_sd_ops *uc_test_sd_ops(void);
 
