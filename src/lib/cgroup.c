@@ -65,14 +65,9 @@ static int v2_lacks_cpu(const char *mnt)
 	return -ENOENT;
 }
 
-/*
- * libcgroup said "not mounted" or "no such controller". 2.0.2 says so also
- * when it could not read what it looked at (a mount whose files it cannot
- * open is skipped), so "absent" (uc_err_absent) is believed only when the
- * mount table, read whole, agrees: no v1 mount with the cpu option, no v2
- * mount whose root lists cpu. Else the error met, or -EIO (libcgroup missed
- * a hierarchy that is there).
- */
+/* libcgroup said "not mounted" or "no such controller", which 2.0.2 also says
+ * when it could not read a mount: believed only when the whole mount table
+ * agrees (no v1 cpu mount, no v2 root listing cpu); else the error, or -EIO. */
 static int confirm_absent(void)
 {
 	struct mntent *m;

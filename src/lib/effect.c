@@ -1,21 +1,13 @@
 /*
- * Does a clamp bite here (see effect.h)? The rows, as read in the 7.3-rc7
- * sources:
- * - schedutil folds the rq clamps into util, bw_min and bw_max
- *   (sugov_get_util(), effective_cpu_util()); other governors never read
- *   them, and setpolicy drivers (intel_pstate active, amd-pstate-epp) have
- *   no governor at all.
- * - A driver with ->target/->fast_switch sets schedutil's clamped target.
- * - intel_cpufreq with HWP takes ->adjust_perf(min, target, max, cap):
- *   bw_min becomes the HWP minimum; from 7.3 bw_max (uclamp_max) also
- *   becomes the HWP maximum; 7.2 and older pass no max (HWP may exceed
- *   the target). Without HWP the P-state is the target itself.
- * - amd-pstate (passive, guided) takes min and target but ignores the max
- *   argument (max_perf = perf.max_limit_perf, scaling_max_freq's), so
- *   uclamp_max lowers the desired perf only (guided: the floor handed to
- *   the autonomous selection).
- * uc_effect_finish() then weighs in the sched_ext scheduler (effect_scx.c)
- * and frequency invariance (effect_inv.c, sugov.c).
+ * Does a clamp bite here? As read in the 7.3-rc7 sources: schedutil folds the
+ * rq clamps into util, bw_min and bw_max; other governors never read them;
+ * setpolicy drivers (intel_pstate active, amd-pstate-epp) have no governor. A
+ * ->target/->fast_switch driver sets schedutil's clamped target. intel_cpufreq
+ * with HWP takes ->adjust_perf(min, target, max): bw_min is the HWP minimum,
+ * from 7.3 bw_max also the maximum (7.2 and older pass none). amd-pstate
+ * (passive, guided) ignores the max argument: uclamp_max lowers the desired
+ * perf only. uc_effect_finish() then weighs in sched_ext (effect_scx.c) and
+ * invariance (effect_inv.c, sugov.c).
  */
 #include <dirent.h>
 #include <errno.h>

@@ -1,9 +1,8 @@
 /*
- * Static keys from kernel memory (see kmem.h): one pass over /proc/kallsyms
- * for every name plus the text anchors (and the other commands' keys, for
- * the cache), System.map only when kallsyms lacks
- * data symbols, then /proc/kcore opened once and 4 bytes read per key.
- * Each thing that stands in the way gets a note an admin can act on.
+ * Static keys from kernel memory: one /proc/kallsyms pass for every name, the
+ * text anchors and the other commands' keys (for the cache), System.map only
+ * without data symbols, then /proc/kcore opened once, 4 bytes a key. Each
+ * thing in the way gets a note an admin can act on.
  */
 #include <errno.h>
 #include <fcntl.h>

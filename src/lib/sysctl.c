@@ -1,10 +1,5 @@
-/*
- * The system-wide clamps: /proc/sys/kernel/sched_util_clamp_{min,max} (5.3+)
- * and sched_util_clamp_min_rt_default (5.9+). The kernel checks the three
- * together on every write (min <= max, all <= 1024) and undoes a write that
- * breaks the rule, so a plan that changes both min and max must pick the
- * order that keeps min <= max after each single write.
- */
+/* The system-wide clamps, sched_util_clamp_{min,max} (5.3+) and _min_rt_default
+ * (5.9+), checked together by the kernel on every write (min <= max <= 1024). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
