@@ -110,12 +110,8 @@ static int load(void *data, struct uc_watch_ruleset *rs)
 	return uc_watch_rules_load(c->paths, c->npaths, rs, conf_err, conf_skip, c);
 }
 
-/*
- * The guard's verdict for "these rules write clamps": UC_GUARD_REFUSE, ...
- * There is no plan to show it yet (the processes the rules will match may
- * not have started); each write then asks it again with its real plan
- * (uc_plan_run in the daemon).
- */
+/* The guard's verdict for "these rules write clamps", with no plan to show yet
+ * (the processes may not have started): each write asks again with its plan. */
 static enum uc_guard_verdict consent(struct wctx *c, const struct uc_watch_ruleset *rs,
 				     enum uc_key_state *key)
 {
@@ -184,12 +180,9 @@ static int run_error(int rc)
 	return CLI_EXIT_FAIL;
 }
 
-/*
- * A kernel without uclamp: nothing can ever be clamped here. Exit 4, so an
- * enabled service fails visibly; with --idle-without-uclamp (one unit for a
- * fleet where some kernels lack it) say so once, tell systemd, and wait for
- * SIGTERM/SIGINT doing nothing (no subscription, no wakeups).
- */
+/* No uclamp: exit 4, so an enabled service fails visibly; with
+ * --idle-without-uclamp (one unit for a mixed fleet) say so once, tell systemd,
+ * and sleep until SIGTERM/SIGINT (no subscription, no wakeups). */
 static int no_uclamp(struct cli_ctl *ctl, struct wctx *c)
 {
 	sigset_t set;

@@ -338,13 +338,9 @@ int uc_cg_resolve(const struct uc_cg_info *info, const char *user_path, char *re
 		return -ENAMETOOLONG;
 	if ((rc = normalize(cand, norm, sizeof(norm))))
 		return rc;
-	/*
-	 * ".." is taken lexically ("a/../../b" is outside, whatever symlinks
-	 * say), then realpath follows the symlinks left: one out of the mount
-	 * is refused, while an absolute path may reach the mount through one
-	 * (/sys/fs/cgroup/cpu -> cpu,cpuacct). A path outside that does not
-	 * exist is still "outside", not "no such group".
-	 */
+	/* ".." lexically ("a/../../b" is outside, whatever links say), then realpath
+	 * for the links left: out of the mount is refused, but an absolute path may
+	 * reach it through one (/sys/fs/cgroup/cpu -> cpu,cpuacct) */
 	lexically_inside = under(norm, mnt, NULL);
 	if (!realpath(norm, real)) {
 		if (errno == ENOENT && !lexically_inside)

@@ -82,13 +82,9 @@ static int load_stdin(struct uc_config *c, const char *path)
 	return rc;
 }
 
-/*
- * Open and read path: 0, -ENOMEM, or -errno when it is not read (recorded
- * as "file: message"): missing or unreadable, a dangling symbolic link,
- * not a regular file (-EINVAL, never opened), not trusted (-EPERM).
- * "/dev/stdin" is the invoker's own input and is read as it is; the null
- * device is an empty file.
- */
+/* Open and read path: 0, -ENOMEM, or -errno when not read (recorded): missing,
+ * unreadable, a dangling link, not a regular file (-EINVAL, never opened), not
+ * trusted (-EPERM). /dev/stdin is read as it is, /dev/null is empty. */
 static int load_file(struct uc_config *c, const char *path)
 {
 	struct stat st;

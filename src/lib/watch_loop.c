@@ -179,13 +179,9 @@ static void watch_name(struct loop *l, const char *dir, const char *name, uint32
 	l->name_wd[l->nnames++] = wd;
 }
 
-/*
- * Watch every configuration path: a directory for any *.conf in it, and
- * every path by its name in its parent (editors replace files by rename; a
- * drop-in directory may be created after the start). Called again before
- * each reload, so a directory that appeared is watched before it is read.
- * inotify_add_watch on a watched directory returns the same watch.
- */
+/* Watch every configuration path: a directory for its *.conf, every path by
+ * name in its parent (editors rename; a drop-in directory may come later).
+ * Again before each reload; watching a watched directory gives the same watch. */
 static void watch_config(struct loop *l)
 {
 	const uint32_t m = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE |
