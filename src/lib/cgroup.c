@@ -695,12 +695,14 @@ int uc_cg_children(const char *rel, char ***names, size_t *n)
 	if (nde && !(v = calloc((size_t)nde, sizeof(*v))))
 		rc = -ENOMEM;
 	for (int i = 0; i < nde; i++) {
-		struct stat st;
+		bool dir = de[i]->d_type == DT_DIR;
 		char sub[PATH_MAX * 2];
+		struct stat st;
 
 		snprintf(sub, sizeof(sub), "%s/%s", path, de[i]->d_name);
-		if (!rc && (de[i]->d_type == DT_DIR ||
-			    (de[i]->d_type == DT_UNKNOWN && !lstat(sub, &st) && S_ISDIR(st.st_mode))))
+		if (de[i]->d_type == DT_UNKNOWN)
+			dir = !lstat(sub, &st) && S_ISDIR(st.st_mode);
+		if (!rc && dir)
 			rc = (v[cnt++] = strdup(de[i]->d_name)) ? 0 : -ENOMEM;
 		free(de[i]);
 	}
