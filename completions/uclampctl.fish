@@ -1,46 +1,27 @@
-# fish completion for uclampctl(8): commands, the options of each command,
-# option values, PIDs and cgroup paths, like the bash one (completions/uclampctl).
-# Column names for -o come from 'uclampctl ... --list-columns' itself.
+# fish completion for uclampctl(8). What to offer is asked of uclampctl itself,
+# as in the bash one (completions/uclampctl): the commands and the options of
+# each from its --help (" -x, --long <kind>  help"), the words of an option
+# that takes one of a few from its refusal of '?' ("...: use a, b or c"), the
+# columns from --list-columns. Only what the shell knows is here, by kind.
 
-# the words before the cursor that are not options or option values:
-# the command and its subcommand
+# "OPTION KIND" for each option of 'uclampctl WORDS... --help'
+function __uclampctl_opts
+    command uclampctl $argv --help 2>/dev/null | sed -nE \
+        -e 's/^ +(-[a-zA-Z]), (--[a-z0-9-]+)( <([^>]*)>)?.*/\1 \4\n\2 \4/p' \
+        -e 's/^ +(--[a-z0-9-]+)( <([^>]*)>)?.*/\1 \3/p'
+end
+
+# the commands of 'uclampctl WORDS... --help': its Commands list, or the word
+# after "uclampctl WORDS" in its Usage lines ("uclampctl watch status ...")
+function __uclampctl_cmds
+    command uclampctl $argv --help 2>/dev/null | sed -nE -e '/^Commands:/,/^$/s/^ ([a-z]+) .*/\1/p' \
+        -e "s/^ uclampctl $argv ([a-z][a-z-]*)( .*)?\$/\1/p"
+end
+
+# the words an option takes (WORDS... OPTION), from uclampctl's refusal of '?'
 function __uclampctl_words
-    set -l words (commandline -opc)
-    set -e words[1]
-    set -l skip 0
-    for w in $words
-        if test $skip = 1
-            set skip 0
-            continue
-        end
-        switch $w
-            case --min --max --rt-default --policy --user --group --comm --exe --argv0 \
-                    --cmdline --parent --cgroup --unit -o --output \
-                    --format -p --pid -c --config --wait
-                set skip 1
-            case '-*'
-            case '*'
-                echo $w
-        end
-    end
-end
-
-# __uclampctl_at WORD...: exactly these words so far (the next one is expected)
-function __uclampctl_at
-    set -l w (__uclampctl_words)
-    test "$w" = "$argv"
-end
-
-# __uclampctl_in WORD...: the command line starts with these words
-function __uclampctl_in
-    set -l w (__uclampctl_words)
-    set -l n (count $argv)
-    test (count $w) -ge $n; or return 1
-    test "$w[1..$n]" = "$argv"
-end
-
-function __uclampctl_pids
-    string replace -- /proc/ '' /proc/* | string match -r '^[0-9]+$'
+    command uclampctl $argv[1..-2] "$argv[-1]=?" --help 2>&1 |
+        sed -n '1s/.*: use \([a-z0-9, -]*\)$/\1/p' | string replace -ar ',| or ' ' ' | string split -n ' '
 end
 
 # -o LIST: the columns 'CMD... --list-columns' prints, after the items already given
@@ -49,10 +30,9 @@ function __uclampctl_columns
     set -l pre (string replace -r -- '^(\+?(?:.*,)?).*$' '$1' $tok)
     set -l seen (string split , -- (string trim -c + -- $pre))
     set -l seen (string upper -- $seen)
-    set -l prog (commandline -opc)[1]
-    # typed in lower case: offered so (uclampctl takes either)
+        # typed in lower case: offered so (uclampctl takes either)
     set -l lower (string match -qr '[a-z]' -- (string replace -r '^.*,' '' -- $tok); and echo 1)
-    for c in (command $prog $argv --list-columns 2>/dev/null | string trim | string replace -r ' .*' '')
+    for c in (command uclampctl $argv --list-columns 2>/dev/null | string trim | string replace -r ' .*' '')
         contains -- $c $seen; and continue
         if test -n "$lower"
             echo $pre(string lower -- $c)
@@ -64,29 +44,7 @@ end
 
 # the runs of this boot's record, by number (asked of uclampctl itself)
 function __uclampctl_runs
-    set -l prog (commandline -opc)[1]
-    command $prog history -rn -o RUN 2>/dev/null
-end
-
-# run's CMD and its arguments: complete them as CMD's own command line
-function __uclampctl_run_cmd
-    set -l toks (commandline -opc)
-    set -l i (contains -i -- run $toks)
-    set -e toks[1..$i]
-    while set -q toks[1]
-        switch $toks[1]
-            case --min --max
-                set -e toks[1..2]
-            case --
-                set -e toks[1]
-                break
-            case '-*'
-                set -e toks[1]
-            case '*'
-                break
-        end
-    end
-    complete -C (string join ' ' -- (string escape -- $toks) (commandline -ct))
+        command $prog history -rn -o RUN 2>/dev/null
 end
 
 # the mount of the hierarchy with the cpu controller (v2, or v1 in a hybrid)
@@ -128,116 +86,93 @@ function __uclampctl_cgpaths
     test (count $dirs) -gt 0; and string replace -- $mnt/ '' $dirs
 end
 
-set -l values 0 256 512 768 1024 25% 50% 75% 100% max default
-set -l policies other batch idle fifo rr deadline ext
+# a value of KIND (the <kind> of --help) for CMD... OPTION
+function __uclampctl_value
+    switch $argv[1]
+        case value
+            printf '%s\n' 0 256 512 768 1024 25% 50% 75% 100% max default
+        case s secs
+            printf '%s\n' 0 10 30 60 300
+        case pid
+            string replace -- /proc/ '' /proc/* | string match -r '^[0-9]+$'
+        case user
+            __fish_complete_users | string replace -r '\t.*' ''
+        case group
+            __fish_complete_groups | string replace -r '\t.*' ''
+        case name
+            cat /proc/*/comm 2>/dev/null | sort -u
+        case unit
+            __uclampctl_units
+        case cgroup
+            __uclampctl_cgpaths
+        case list
+            __uclampctl_columns $argv[2..-2]
+        case path file program
+            __fish_complete_path (commandline -ct | string replace -r '^--[^=]*=' '')
+        case glob
+        case '*'
+            __uclampctl_words $argv[2..-1]
+    end
+end
 
-complete -c uclampctl -f
+function __uclampctl_complete
+    set -l toks (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l cmd
+    set -l value 0
+    # the command and its subcommand (an option's value is skipped); run's CMD
+    for i in (seq 2 (count $toks))
+        set -l w $toks[$i]
+        if test $value = 1
+            set value 0
+            continue
+        end
+        if test "$cmd[1]" = run; and not string match -q -- '-?*' $w
+            # CMD and its arguments: completed as CMD's own command line
+            test $w = --; and set i (math $i + 1)
+            complete -C (string join ' ' -- (string escape -- $toks[$i..-1]) $cur)
+            return
+        end
+        switch $w
+            case '--*=*'
+            case '-*'
+                __uclampctl_opts $cmd | string match -qr -- "^$w \S"; and set value 1
+            case '*'
+                test (count $cmd) -lt 2; and contains -- $w (__uclampctl_cmds $cmd); and set -a cmd $w
+        end
+    end
+    # the value of the option before, or of --opt=
+    set -l opt
+    if string match -qr -- '^--[^=]+=' $cur
+        set opt (string replace -r -- '=.*' '' $cur)
+    else if test $value = 1
+        set opt $toks[-1]
+    end
+    if set -q opt[1]
+        set -l kind (__uclampctl_opts $cmd | string replace -rf -- "^$opt (\S+)\$" '$1')[1]
+        set -l pre (string match -r -- '^--[^=]+=' $cur; or echo '')
+        for v in (__uclampctl_value "$kind" $cmd $opt)
+            echo $pre$v
+        end
+    else if string match -q -- '-*' $cur
+        __uclampctl_opts $cmd | string replace -r ' .*' ''
+        # the global options work after the command too
+        set -q cmd[1]; and __uclampctl_opts | string replace -r ' .*' '' | string match -rv '^(-h|--help)$'
+    else if test "$cmd[1]" = run
+        complete -C "$cur"
+    else if test (count $cmd) -lt 2; and set -l subs (__uclampctl_cmds $cmd); and string match -q -- "$cur*" $subs
+        printf '%s\n' $subs	# a command, or a group's (watch: 'status')
+    else
+        switch "$cmd[1]"
+            case task
+                __uclampctl_value pid
+            case cgroup	# a cgroup path, or a unit name (its cgroup, through systemd)
+                __uclampctl_cgpaths
+                string match -q -- '*/*' $cur; or __uclampctl_units
+            case history undo
+                command uclampctl history -rn -o RUN 2>/dev/null
+        end
+    end
+end
 
-# global options, before or after the command (not among run's CMD ARGS); the commands
-set -l global 'not __uclampctl_in run; or __uclampctl_at run'
-complete -c uclampctl -n $global -s q -l quiet -d 'print only errors'
-complete -c uclampctl -n $global -s v -l verbose -d 'say more'
-complete -c uclampctl -n $global -s V -l version -d 'display version'
-complete -c uclampctl -n $global -l wait -x -a '0 10 30 60 300' -d 'seconds a write waits for the uclampctl lock'
-complete -c uclampctl -s h -l help -d 'display help'
-complete -c uclampctl -n '__uclampctl_at' -a status -d 'show uclamp support and the fast path state'
-complete -c uclampctl -n '__uclampctl_at' -a check -d 'exit 0 if the fast path is off, 1 on, 3 unknown'
-complete -c uclampctl -n '__uclampctl_at' -a keys -d 'show the scheduler static keys'
-complete -c uclampctl -n '__uclampctl_at' -a task -d 'show, set or reset per-task clamps'
-complete -c uclampctl -n '__uclampctl_at' -a run -d 'run a command with clamps'
-complete -c uclampctl -n '__uclampctl_at' -a system -d 'show or set the system-wide clamps'
-complete -c uclampctl -n '__uclampctl_at' -a cgroup -d 'show or set cgroup clamps'
-complete -c uclampctl -n '__uclampctl_at' -a apply -d 'apply or check a declarative configuration'
-complete -c uclampctl -n '__uclampctl_at' -a watch -d 'keep the [tasks] rules true for new processes'
-complete -c uclampctl -n '__uclampctl_at' -a history -d 'list the write runs this boot'
-complete -c uclampctl -n '__uclampctl_at' -a undo -d 'put back what a write run replaced'
-
-# subcommands
-complete -c uclampctl -n '__uclampctl_at task' -a 'show set reset'
-complete -c uclampctl -n '__uclampctl_at system; or __uclampctl_at cgroup' -a 'show set'
-
-# status, check
-complete -c uclampctl -n '__uclampctl_in status' -s J -l json -d 'JSON output'
-complete -c uclampctl -n '__uclampctl_in status' -l format -x -a 'text json prometheus' -d 'output format'
-complete -c uclampctl -n '__uclampctl_in status' -l textfile -r -F -d 'write the prometheus metrics to a file'
-complete -c uclampctl -n '__uclampctl_in status' -s c -l config -r -F -d 'the configuration to measure drift against'
-complete -c uclampctl -n '__uclampctl_in status' -l socket -r -F -d "the watch daemon's status socket"
-complete -c uclampctl -n '__uclampctl_in check' -s J -l json -d 'JSON output'
-complete -c uclampctl -n '__uclampctl_in check' -l format -x -a 'text json' -d 'output format'
-complete -c uclampctl -n '__uclampctl_in check' -l strict -d 'exit 5 on a finding of level warning'
-
-# tables: keys, task show, system show, cgroup show, history
-set -l table '__uclampctl_in keys; or __uclampctl_in task show; or __uclampctl_in system show; or __uclampctl_in cgroup show; or __uclampctl_in history'
-complete -c uclampctl -n $table -s J -l json -d 'JSON output'
-complete -c uclampctl -n $table -s r -l raw -d 'raw output'
-complete -c uclampctl -n $table -s n -l noheadings -d 'no header line'
-complete -c uclampctl -n $table -l list-columns -d 'list the columns for --output'
-complete -c uclampctl -n '__uclampctl_in keys' -s o -l output -x -a '(__uclampctl_columns keys)' -d 'columns'
-complete -c uclampctl -n '__uclampctl_in task show' -s o -l output -x -a '(__uclampctl_columns task show)' -d 'columns'
-complete -c uclampctl -n '__uclampctl_in system show' -s o -l output -x -a '(__uclampctl_columns system show)' -d 'columns'
-complete -c uclampctl -n '__uclampctl_in cgroup show' -s o -l output -x -a '(__uclampctl_columns cgroup show)' -d 'columns'
-complete -c uclampctl -n '__uclampctl_in history' -s o -l output -x -a '(__uclampctl_columns history)' -d 'columns'
-
-# writes: consent and dry runs
-set -l write '__uclampctl_in task set; or __uclampctl_in task reset; or __uclampctl_in run; or __uclampctl_in system set; or __uclampctl_in cgroup set; or __uclampctl_in apply; or __uclampctl_in undo'
-complete -c uclampctl -n $write -s y -l yes -d 'consent to enabling the uclamp fast path'
-complete -c uclampctl -n $write -s n -l dry-run -d 'print the plan and change nothing'
-complete -c uclampctl -n $write -s J -l json -d 'print the report as JSON'
-set -l clamps '__uclampctl_in task set; or __uclampctl_in run; or __uclampctl_in system set; or __uclampctl_in cgroup set'
-complete -c uclampctl -n $clamps -l min -x -a "$values" -d 'minimum clamp'
-complete -c uclampctl -n $clamps -l max -x -a "$values" -d 'maximum clamp'
-
-# task
-set -l tasks '__uclampctl_in task show; or __uclampctl_in task set; or __uclampctl_in task reset'
-complete -c uclampctl -n $tasks -a '(__uclampctl_pids)'
-complete -c uclampctl -n $tasks -s a -l threads -d 'every thread of each process'
-complete -c uclampctl -n $tasks -l all -d 'every process'
-complete -c uclampctl -n $tasks -l kernel-threads -d 'with --all: kernel threads too'
-complete -c uclampctl -n $tasks -l policy -x -a "$policies" -d 'only tasks with this policy'
-complete -c uclampctl -n $tasks -l user -x -a '(__fish_complete_users)' -d 'only processes of this user'
-complete -c uclampctl -n $tasks -l group -x -a '(__fish_complete_groups)' -d 'only processes of this group'
-complete -c uclampctl -n $tasks -l comm -x -a '(cat /proc/*/comm 2>/dev/null | sort -u)' -d 'only processes with this name'
-complete -c uclampctl -n $tasks -l exe -r -F -d 'only processes running this program'
-complete -c uclampctl -n $tasks -l argv0 -x -d 'only processes with this argv[0] basename'
-complete -c uclampctl -n $tasks -l cmdline -x -d 'only processes with this command line (a glob)'
-complete -c uclampctl -n $tasks -l parent -x -a '(cat /proc/*/comm 2>/dev/null | sort -u)' -d 'only processes whose parent has this name'
-complete -c uclampctl -n $tasks -l cgroup -x -a '(__uclampctl_cgpaths)' -d 'only processes in this cgroup or below'
-complete -c uclampctl -n $tasks -l unit -x -d 'only processes in this systemd unit or slice'
-complete -c uclampctl -n '__uclampctl_in task set' -l reset-on-fork -d 'children start at the default clamps'
-complete -c uclampctl -n '__uclampctl_in task set' -l no-reset-on-fork -d 'children inherit the clamps'
-
-# run: options, then a command and its own completion
-complete -c uclampctl -n '__uclampctl_at run' -l reset-on-fork -d "CMD's children start at the default clamps"
-complete -c uclampctl -n '__uclampctl_at run' -l no-reset-on-fork -d "CMD's children inherit its clamps"
-complete -c uclampctl -n '__uclampctl_at run' -a '(__fish_complete_command)'
-complete -c uclampctl -n '__uclampctl_in run; and not __uclampctl_at run' -a '(__uclampctl_run_cmd)'
-
-# system
-complete -c uclampctl -n '__uclampctl_in system set' -l rt-default -x -a "$values" -d 'util_min_rt_default'
-
-# cgroup
-complete -c uclampctl -n '__uclampctl_in cgroup show; or __uclampctl_at cgroup set' -a '(__uclampctl_cgpaths)'
-complete -c uclampctl -n '__uclampctl_in cgroup show; or __uclampctl_at cgroup set' -a '(__uclampctl_units)' -d unit
-complete -c uclampctl -n '__uclampctl_in cgroup show' -s R -l recursive -d 'show the groups below too'
-complete -c uclampctl -n '__uclampctl_in cgroup show' -s p -l pid -x -a '(__uclampctl_pids)' -d 'the cgroup of this process'
-complete -c uclampctl -n '__uclampctl_in cgroup set' -l enable-cpu -d 'enable the cpu controller above the group'
-
-# apply
-complete -c uclampctl -n '__uclampctl_in apply' -s c -l config -r -F -d 'read this file or directory'
-complete -c uclampctl -n '__uclampctl_in apply' -l check -d 'compare only'
-
-# history, undo: a run of this boot's record, by number (asked of uclampctl itself)
-complete -c uclampctl -n '__uclampctl_at history; or __uclampctl_at undo' -a '(__uclampctl_runs)' -d run
-
-# watch
-complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -a status -d 'ask the running daemon'
-complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -s c -l config -r -F -d 'read this file or directory'
-complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -s n -l dry-run -d 'log what would be set, write nothing'
-complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -s y -l yes -d 'consent to enabling the fast path'
-complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l foreground -d 'stay in the foreground'
-complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l oneshot -d 'apply once and exit'
-complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l recheck -x -d 'check the matched processes for drift this often (seconds)'
-complete -c uclampctl -n '__uclampctl_in watch; and not __uclampctl_in watch status' -l idle-without-uclamp -d 'without uclamp: stay running idle'
-complete -c uclampctl -n '__uclampctl_in watch' -l socket -r -F -d 'the status socket'
-complete -c uclampctl -n '__uclampctl_in watch status' -s J -l json -d 'JSON output'
-complete -c uclampctl -n '__uclampctl_in watch status' -l format -x -a 'text json prometheus' -d 'output format'
+complete -c uclampctl -f -a '(__uclampctl_complete)'

@@ -1,10 +1,5 @@
-/*
- * uclampctl - control utilization clamping (uclamp) safely.
- *
- * main: global options, the command table, exit codes. Each command lives
- * in src/cmd/<name>.c, parses its own options, builds a plan or a query, and
- * returns the exit code.
- */
+/* uclampctl - control utilization clamping (uclamp) safely. main: the global
+ * options and the command table; each command lives in src/cmd/<name>.c. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,15 +1,10 @@
 /*
  * Files written in a directory through descriptors, never through names
- * another process can swap: the directory is opened once (O_DIRECTORY,
- * O_NOFOLLOW), a new file is made in it with O_CREAT|O_EXCL|O_NOFOLLOW under
- * a temporary name (a name already there, a planted link or a file a killed
- * run left, is never opened: the next name is tried), written, fchmod'ed and
- * fsync'ed through its descriptor, then renamed over the final name with
- * renameat. Nothing in the directory is looked up by name to be written, so
- * a directory others can write (node_exporter's textfile directory, often
- * the exporter's or 0777) cannot steer a write of root's elsewhere. Users:
- * the metrics textfile (status --textfile), the writers' lock, the per-boot
- * symbol cache.
+ * another process can swap: a new file made O_EXCL|O_NOFOLLOW under a
+ * temporary name (a name already there is never opened), written, fchmod'ed
+ * and fsync'ed through its descriptor, then renamed over the final name. A
+ * directory others can write cannot steer root's write elsewhere. Users:
+ * status --textfile, the writers' lock, the per-boot symbol cache.
  */
 #ifndef UCLAMP_AFILE_H
 #define UCLAMP_AFILE_H
@@ -21,13 +16,9 @@
  * -ENOTDIR): the descriptor, or -errno. abspath is used as given (no sysroot). */
 int uc_dir_open(const char *path);
 
-/*
- * Open a directory only its owner may change: a directory (not a link),
- * owned by root or by the effective user, writable by neither group nor
- * others; made (mode) when missing (mode 0: not made). The descriptor, -EPERM for one that
- * fails the rule, or -errno. The path goes through the sysroot (a fake root
- * in the tests).
- */
+/* Open a directory only its owner may change (not a link; root's or ours; not
+ * group- or other-writable), made with mode when missing (0: not made): the
+ * descriptor, -EPERM when it fails the rule, -errno. Through the sysroot. */
 int uc_dir_open_trusted(const char *abspath, mode_t mode);
 
 struct uc_afile {
@@ -38,20 +29,12 @@ struct uc_afile {
 	ino_t ino;
 };
 
-/*
- * A new, empty file in dfd for name, mode set by fchmod (the umask does not
- * narrow it): 0 and a->fd to write to, or -errno (-EEXIST after 100 names
- * already taken).
- */
+/* A new empty file in dfd for name, mode by fchmod: 0 and a->fd, or -errno
+ * (-EEXIST after 100 names taken). */
 int uc_afile_create(struct uc_afile *a, int dfd, const char *name, mode_t mode);
 
-/*
- * fsync the new file and rename it over name. 0; -ESTALE when afterwards
- * name is not the file written (the temporary name was swapped for another
- * file or a link in between: root wrote through neither, but what is at
- * name now is not ours: the caller says so); -errno. The descriptor stays
- * open (a->fd) for the caller; uc_afile_close closes it.
- */
+/* fsync and rename over name: 0; -ESTALE when name is then not the file
+ * written (swapped meanwhile: the caller says so); -errno. a->fd stays open. */
 int uc_afile_commit(struct uc_afile *a, const char *name);
 
 /* Give up: the temporary name removed if it is still the file made; close. */

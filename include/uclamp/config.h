@@ -1,23 +1,8 @@
 /*
- * The declarative configuration: /etc/uclampctl.conf + /etc/uclampctl.d/\*.conf
- * (name order, a later file wins per key), an INI-like syntax (our own
- * parser, config_parse.c; the grammar is in uclampctl.conf(5)).
- *
- *   [fast-path]        allow-enable = yes|no
- *   [system]           min, max, rt-default
- *   [cgroup PATH]      min, max
- *   [tasks NAME]       a rule (rules.h): selectors comm, user, group, policy,
- *                      cgroup, exe, argv0, cmdline, parent (lists match any
- *                      item, all given selectors must match); min, max,
- *                      reset-on-fork; threads, rt, kernel-threads, priority,
- *                      exclude
- *
- * Loading collects every problem as "file:line: message" in the struct and
- * goes on, so one run shows them all; nothing may be applied while
- * uc_config has errors. Only trusted files are read (config_load.c): owned
- * by root, or by the user running uclampctl when that is not root, and not
- * writable by group or others. Building the plan is a separate step that reads the
- * current state through the shared plan builders (sysctl, cgroup, tasks).
+ * The declarative configuration (uclampctl.conf(5); config_parse.c,
+ * config_tasks.c, config_load.c, config_plan.c). Loading collects every
+ * problem as "file:line: message" and goes on; nothing is applied while
+ * uc_config has errors.
  */
 #ifndef UCLAMP_CONFIG_H
 #define UCLAMP_CONFIG_H
@@ -39,8 +24,7 @@
 
 /* A line, in bytes without its '\n': a longer one is an error. */
 #define UC_CONF_LINE_MAX 8192
-/* A "key = value" line, trimmed: a longer one is an error (files written for
- * the line limit of the INI reader uclampctl used first keep working). */
+/* A "key = value" line, trimmed: a longer one is an error (the first parser's limit). */
 #define UC_CONF_KEY_LINE_MAX 197
 
 /* Where a section or key was written. file points into uc_config.files. */
@@ -71,11 +55,8 @@ struct uc_conf_cgroup {
 struct uc_conf_tasks {
 	char *name;
 	struct uc_conf_loc loc;		/* the first header naming it */
-	/*
-	 * Its selectors and scope flags, set through the selector table
-	 * (selectors.h): a later file replaces a whole list. The settings
-	 * below go into the rule at planning (uc_config_task_rules).
-	 */
+	/* selectors and flags (selectors.h; a later file replaces a list); the
+	 * settings below join the rule at planning (uc_config_task_rules) */
 	struct uc_rule rule;
 	struct uc_conf_loc sel_loc[UC_SEL_MAX];	/* by uc_sel_defs row, where it was set */
 	struct uc_conf_value min, max;
@@ -85,9 +66,8 @@ struct uc_conf_tasks {
 	struct uc_conf_loc priority_loc;
 	/* written, valid or not (no cascading "missing" errors) */
 	bool had_selector, had_setting;
-	/* by uc_sel_defs row: the users or groups this host does not know
-	 * (uc_sel_set_known), NULL when none; where every one is unknown the
-	 * section matches no task (its rule is off) */
+	/* by uc_sel_defs row: the users or groups this host lacks, or NULL; all
+	 * unknown: the rule is off */
 	char *unknown[UC_SEL_MAX];
 	bool off;
 };
@@ -102,13 +82,9 @@ struct uc_conf_error {
 
 #define UC_CONF_MAX_ERRORS 100	/* kept; more are only counted */
 
-/*
- * A target the configuration names that a run leaves alone while it applies
- * the rest: a group that does not exist (yet), a unit that is not running, a
- * user not on this host, a task whose own clamps conflict with its section's.
- * Not an error: the host is as it is. Nothing is planned for it, so nothing
- * is written and the fast path is never asked about for it.
- */
+/* A target a run leaves alone while it applies the rest (a group not there,
+ * a unit not running, an unknown user, a conflicting task): not an error,
+ * nothing planned for it. */
 struct uc_conf_skip {
 	struct uc_conf_loc loc;	/* the section (its header) or key */
 	char *section;		/* "cgroup nginx.service", "tasks build" */
@@ -141,24 +117,18 @@ struct uc_config {
 void uc_config_init(struct uc_config *c);
 void uc_config_free(struct uc_config *c);
 
-/*
- * Read one file (name: how messages call it). A later call wins per key.
- * Problems go to c->errors. Returns 0 or -ENOMEM. Any bytes: never crashes.
- */
+/* Read one file (a later call wins per key; problems into c->errors): 0 or
+ * -ENOMEM. Any bytes: never crashes. */
 int uc_config_load_stream(struct uc_config *c, FILE *f, const char *name);
-/* A file, or a directory whose *.conf files are read in name order (the
- * directory must be trusted too; subdirectories are skipped, any other
- * entry is read or refused as a file). A path ending in '/' is a
- * directory that may be missing (no files). */
+/* A file, or a trusted directory's *.conf in name order ("DIR/": may be
+ * missing). Only trusted files are read (config_load.c). */
 int uc_config_load_path(struct uc_config *c, const char *path);
 /* UC_CONFIG_FILE (when it exists) then UC_CONFIG_DIR/\*.conf, under the
  * sysroot. Returns how many files were read, or -ENOMEM. */
 int uc_config_load_default(struct uc_config *c);
 
-/* The checks that need every file: a [tasks] section without a selector or
- * without anything to set, [system] min > max, ... Call once, after loading.
- * Returns the number of errors (c->nerrors_total). Also sorts the errors by
- * file and line. */
+/* The checks that need every file, once after loading; sorts the errors.
+ * Returns their number (c->nerrors_total). */
 size_t uc_config_validate(struct uc_config *c);
 
 /* A [system] clamp's capacity value for comparisons: "default" is 1024. */
@@ -183,45 +153,29 @@ const char *uc_config_add_file(struct uc_config *c, const char *name);
 int uc_config_error(struct uc_config *c, const struct uc_conf_loc *loc, int err, const char *fmt,
 		    ...) __attribute__((format(printf, 4, 5)));
 
-/*
- * For the section parsers (config_parse.c, config_tasks.c): set a clamp value or
- * a boolean from its text, or record "file:line: invalid value ..." for the
- * key in section label sec. 0 or -ENOMEM.
- */
+/* For the section parsers: a value or boolean from text, or its error
+ * recorded ("file:line: invalid value ..."). 0 or -ENOMEM. */
 int uc_conf_set_value(struct uc_config *c, struct uc_conf_value *dst, const char *key,
 		      const char *sec, const char *val, const struct uc_conf_loc *loc);
 int uc_conf_set_bool(struct uc_config *c, struct uc_conf_bool *dst, const char *key,
 		     const char *sec, const char *val, const struct uc_conf_loc *loc);
 
-/*
- * [tasks NAME] (config_tasks.c). uc_conf_tasks_key sets one key of section
- * t written at loc: 0 (set, or its error recorded), -ENOENT (not a [tasks]
- * key: nothing recorded) or -ENOMEM. uc_conf_tasks_validate adds the checks
- * that need every file (a selector, something to set, min <= max).
- */
+/* [tasks NAME] (config_tasks.c): one key, 0 (set or error recorded), -ENOENT
+ * (not a [tasks] key) or -ENOMEM; and the checks that need every file. */
 int uc_conf_tasks_key(struct uc_config *c, struct uc_conf_tasks *t, const char *key,
 		      const char *value, const struct uc_conf_loc *loc);
 /* "comm, user, ... or exclude": every key, for hints. */
 const char *uc_conf_tasks_keys(char *buf, size_t n);
 void uc_conf_tasks_validate(struct uc_config *c, struct uc_conf_tasks *t);
 
-/*
- * Plans. Each adds only the values that differ from the current state. A
- * target that is not there or cannot take the values (a missing group, a
- * unit not running, a task whose own clamps conflict) is skipped: recorded
- * in c->skips (each plan starts from those of uc_config_validate), nothing
- * planned for it. A problem with the configuration or the whole host (a
- * [system] value the host cannot take, a path outside the hierarchy, no
- * kernel support) goes to c->errors with the key's file:line, and the
- * function returns the first one's -errno. The caller must not run a plan
- * when this fails.
- */
+/* Plans (config_plan.c): only values that differ; a target left alone goes to
+ * c->skips, a problem of the file or host to c->errors and its -errno is
+ * returned (then the plan must not run). */
 /* [system] against a given current state. */
 int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur,
 			  struct uc_plan *p);
-/* The sections as rules (rules.h), pointing into c (which must outlive
- * them): v[i] is c->tasks[i], origin its section. NULL: no memory. The
- * watch daemon matches these too. Free with free(). */
+/* The sections as rules pointing into c (v[i] is c->tasks[i]); free() them.
+ * NULL: no memory. */
 struct uc_rule *uc_config_task_rules(const struct uc_config *c);
 /* All of it against the running system, in the order system, cgroups, tasks. */
 int uc_config_plan(struct uc_config *c, struct uc_plan *p);
@@ -229,13 +183,8 @@ int uc_config_plan(struct uc_config *c, struct uc_plan *p);
 /* A [cgroup] value as the pct100 to write (UC_KEEP when not set; "default"
  * is 0.00 for min, max for max). */
 int uc_conf_cg_pct(const struct uc_conf_value *v, bool is_max);
-/*
- * One group, found by the caller at rel, brought to min/max (pct100 or
- * UC_KEEP; the sections naming it merged by the caller, a later one winning
- * per key) as apply plans it: 0 planned (p->n 0: it matches), 1 skipped (the
- * reason in c->skips, under g), or the -errno of an error in c->errors. The
- * watch daemon's step when a group appears.
- */
+/* One group at rel brought to min/max (pct100 or UC_KEEP) as apply plans it:
+ * 0 planned, 1 skipped (in c->skips), or an error's -errno. Watch's step. */
 int uc_config_plan_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *rel,
 			 int min, int max, struct uc_plan *p);
 

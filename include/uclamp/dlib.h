@@ -1,20 +1,10 @@
 /*
- * The libraries uclampctl opens when a command first needs one (dlopen),
- * instead of linking them: linked, every command loaded all of them before
- * main(), as much work for the dynamic loader as uclampset's whole start.
- * One loader for all of them (dlib.c); sonames from configure (UC_SONAME_*:
- * Debian 12's libcgroup is libcgroup.so.2, Fedora's libcgroup.so.3).
- *
- * A user lists the functions it takes from a library once, LIST(X) calling
- * X(function) for each, and gets a typed table from the list:
- *
- *   UC_DLIB_FNS(dlu, UC_CGROUP_FNS);	// dlu_names[] and the union dlu
- *   #define dl dlu.f			// calls: dl.cgroup_init()
- *   if (UC_DLIB_LOAD(UC_DLIB_CGROUP, dlu)) ...
- *
- * The lists of the libraries the packages depend on are here, not in their
- * users, because src/dlopen-deps.c links what they name: dpkg-shlibdeps
- * reads only what a binary links (debian/rules). Nothing here prints.
+ * The libraries opened when a command first needs one (dlopen; linked, every
+ * command loaded all of them before main()), by one loader (dlib.c), sonames
+ * from configure. A user lists a library's functions once, LIST(X), and gets
+ * a typed table: UC_DLIB_FNS(dlu, UC_CGROUP_FNS); #define dl dlu.f; then
+ * UC_DLIB_LOAD(UC_DLIB_CGROUP, dlu) and dl.cgroup_init(). The lists are here
+ * because src/dlopen-deps.c links them for dpkg-shlibdeps (debian/rules).
  */
 #ifndef UCLAMP_DLIB_H
 #define UCLAMP_DLIB_H
@@ -25,7 +15,7 @@ enum uc_dlib {
 	UC_DLIB_SMARTCOLS,	/* tables: src/cmd/output.c */
 	UC_DLIB_CGROUP,		/* the cpu hierarchy's mount: src/lib/cgroup.c */
 	UC_DLIB_NL,		/* watch's proc connector: src/lib/procevents.c */
-	UC_DLIB_SYSTEMD,	/* optional: the bus (systemd.c), watch's journal (watch_log.c) */
+	UC_DLIB_SYSTEMD,	/* optional: the bus (systemd.c) */
 	UC_DLIB_N
 };
 
@@ -71,13 +61,8 @@ enum uc_dlib {
 #define UC_DLIB_LOAD(lib, var) \
 	uc_dlib_load(lib, var##_names, (var).v, sizeof((var).v) / sizeof((var).v[0]))
 
-/*
- * Open lib (once, kept until exit) and look its functions up by name into
- * fns[n]; a table already filled costs one test. 0, or -ENOPKG: not
- * installed, a function missing, or libsystemd not built in. For every
- * library but libsystemd (a command does without it), the handler set with
- * uc_dlib_on_missing() is called first.
- */
+/* Open lib once and look up names into fns[n] (filled: one test): 0, or -ENOPKG
+ * (missing), the on_missing handler called first for all but libsystemd. */
 int uc_dlib_load(enum uc_dlib lib, const char *const *names, void **fns, size_t n);
 
 /* what: what needs it ("tables"); why: dlerror()'s line. The CLI's says so

@@ -1,24 +1,16 @@
 /*
- * Effective clamps of tasks without reading /proc/PID/task/TID/sched for
- * each one: the kernel's rule (kernel/sched/core.c uclamp_eff_get() and
- * uclamp_tg_restrict(), 5.14+) applied to the requested clamps that
- * sched_getattr gave, with each cgroup's effective clamps computed once:
- *
+ * Effective clamps of tasks without reading /proc/PID/task/TID/sched for each:
+ * the kernel's rule (uclamp_eff_get(), uclamp_tg_restrict(), 5.14+) applied to
+ * what sched_getattr gave, each cgroup's effective clamps computed once:
  *   eff = request (an RT task's unset min is the RT default: getattr shows it)
  *   in a non-root task group: eff = clamp(eff, group eff min, group eff max)
  *   then: eff = min(eff, kernel.sched_util_clamp_{min,max})
- *
- * The task group is the task's cpu cgroup, or its nearest ancestor that has
- * the cpu files (v2: cpu off below it); none: the root group, no clamp. Where
- * the rule is not known to hold (before 5.14, sysctls unreadable, a group that
- * cannot be read, a task outside our cgroup namespace) the /proc file is read
- * instead, and the caller learns which source each task used. The rule is
- * used only where /proc/PID/sched shows effective clamps (CONFIG_SCHED_DEBUG
- * before 6.15): where the kernel does not show them, neither do we guess.
- *
- * Not modelled: a task that stays runnable keeps the value the kernel
- * computed when it was enqueued; a change of the RT default reaches it only
- * at its next enqueue. /proc shows that stale value, the rule the new one.
+ * The task group is the nearest group with the cpu files (none: the root).
+ * Where the rule may not hold (before 5.14, sysctls or a group unreadable,
+ * outside our cgroup namespace) /proc is read, and the caller learns which
+ * source each task used; where /proc shows none (no SCHED_DEBUG before 6.15),
+ * neither do we. A task that stays runnable keeps the value of its last
+ * enqueue: /proc shows that, the rule the new one.
  */
 #ifndef UCLAMP_EFFECTIVE_H
 #define UCLAMP_EFFECTIVE_H

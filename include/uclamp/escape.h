@@ -1,20 +1,10 @@
 /*
- * Names from /proc and cgroupfs are hostile input: any user can name a
- * process "\e[2K\r..." or "\xff\xfe". The one owner of making such bytes
- * safe for a terminal (text lines, logs) and valid for JSON and Prometheus.
- *
- * Text (uc_escape_name): every byte outside printable ASCII (0x20..0x7e) --
- * control bytes, DEL, and every byte >= 0x80 -- becomes "\xNN" (two
- * lower-case hex digits), and so does a backslash followed by 'x' ("\x5c").
- * That is what libsmartcols prints in this program's C locale, so a name
- * reads the same in a table and in a message. The output is printable
- * ASCII, and the escaping is injective: "\x" in it always starts an escape
- * of the byte NN, and any other backslash is itself (a backslash is kept
- * only before a byte that is not 'x', whose text never starts with 'x').
- *
- * JSON and Prometheus need valid UTF-8 (uc_utf8_sanitize): each byte that
- * does not start a well-formed sequence (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF) becomes U+FFFD.
+ * Names from /proc and cgroupfs are hostile input ("\e[2K\r...", "\xff\xfe"):
+ * the one owner of making them safe for a terminal, JSON and Prometheus.
+ * Text: every byte outside printable ASCII, and a backslash before 'x', becomes
+ * "\xNN" (what libsmartcols prints in our C locale): printable and injective.
+ * JSON and Prometheus: each byte that does not start well-formed UTF-8 (RFC
+ * 3629: no overlong forms, surrogates or code points above U+10FFFF) U+FFFD.
  */
 #ifndef UCLAMP_ESCAPE_H
 #define UCLAMP_ESCAPE_H
@@ -29,31 +19,18 @@ size_t uc_utf8_len(const unsigned char *s, size_t n);
 /* in is valid UTF-8 throughout. */
 bool uc_utf8_valid(const char *in);
 
-/*
- * in, escaped for a terminal, into out[outlen] (always NUL-terminated when
- * outlen > 0; an escape is never cut in half). Returns the length the whole
- * result needs (without the NUL), as snprintf does: >= outlen means cut.
- * At most 4 * strlen(in) + 1 bytes are ever needed.
- */
+/* in escaped for a terminal into out[outlen] (NUL-terminated, no escape cut):
+ * the length the whole result needs, as snprintf (at most 4 * strlen + 1). */
 size_t uc_escape_name(const char *in, char *out, size_t outlen);
 
 /* The same, allocated (malloc); NULL when out of memory. */
 char *uc_escape_name_dup(const char *in);
 
-/*
- * in made valid UTF-8 into out[outlen]: invalid bytes become U+FFFD
- * (EF BF BD), all else is copied. NUL-terminated, a sequence never cut;
- * returns the length needed as uc_escape_name() does (at most 3 * strlen).
- */
+/* in made valid UTF-8 (invalid bytes U+FFFD) into out[outlen], as above. */
 size_t uc_utf8_sanitize(const char *in, char *out, size_t outlen);
 
-/*
- * A Prometheus label value (text exposition format) into out[outlen]:
- * valid UTF-8 as above, '\\' '"' and newline escaped as the format says,
- * and every other control byte (it has no escape for them, and they would
- * reach a terminal) U+FFFD. Returns the length needed, as above (at most
- * 3 * strlen).
- */
+/* A Prometheus label value: valid UTF-8, '\\' '"' and newline escaped, other
+ * control bytes U+FFFD; the length needed, as above. */
 size_t uc_prom_label(const char *in, char *out, size_t outlen);
 
 #endif

@@ -1,30 +1,19 @@
 /*
- * Will execve() start this program? What the kernel needs before exec's point
- * of no return, checked without executing anything, so that 'run' writes a
- * clamp (which may enable the fast path for good) only for a command that
- * can start. The kernel's rules (fs/exec.c, fs/binfmt_script.c,
- * fs/binfmt_elf.c; the same in 6.1 and 7.x):
- *  - the file: a regular file, executable for us, not on a noexec mount;
- *  - "#!": the first line within 256 bytes (BINPRM_BUF_SIZE); spaces and tabs
- *    around the interpreter; an interpreter path that may be truncated is
- *    no interpreter. The interpreter is looked up like the file, a relative
- *    one from the working directory, and may be a script itself: six files
- *    at most (the command and five interpreters; exec_binprm's depth > 5 is
- *    ELOOP);
+ * Will execve() start this program? Checked without executing anything, so
+ * that 'run' writes a clamp only for a command that can start. The kernel's
+ * rules (fs/exec.c, binfmt_script.c, binfmt_elf.c; 6.1 and 7.x alike):
+ *  - a regular file, executable for us, not on a noexec mount;
+ *  - "#!": the first line within 256 bytes, the interpreter (looked up like
+ *    the file, relative from the working directory, never a truncated path)
+ *    may be a script itself: six files at most (ELOOP);
  *  - ELF: this machine's class and architecture (32-bit x86 on x86-64 too),
- *    ET_EXEC or ET_DYN; its PT_INTERP (the dynamic loader, ld.so) must exist,
- *    be executable, not on a noexec mount, and be an ELF for this machine
- *    (else ELIBBAD);
- *  - anything else the kernel refuses with ENOEXEC, and execvp() then runs
- *    it with /bin/sh, which is checked instead;
- *  - the arguments and the environment fit (E2BIG: each string at most
- *    MAX_ARG_STRLEN, all of them a quarter of the stack limit, at least
- *    ARG_MAX, at most 6 MiB).
- * Not checked, so exec can still fail after a clamp was written: the file
- * replaced between the check and the exec, a file open for writing
- * (ETXTBSY), a format binfmt_misc handles (its interpreter is not looked
- * at), an executable we may not read (its inside cannot be looked at), a
- * security module's veto, and ENOMEM.
+ *    ET_EXEC or ET_DYN, its PT_INTERP checked like the file (else ELIBBAD);
+ *  - anything else is ENOEXEC, which execvp() runs with /bin/sh (checked);
+ *  - arguments and environment within MAX_ARG_STRLEN each, a quarter of the
+ *    stack limit in all (at least ARG_MAX, at most 6 MiB): else E2BIG.
+ * Not checked, so exec can still fail after the write: the file replaced in
+ * between, ETXTBSY, binfmt_misc formats, a file we may not read, a security
+ * module's veto, ENOMEM.
  */
 #ifndef UCLAMP_EXECCHECK_H
 #define UCLAMP_EXECCHECK_H

@@ -1,20 +1,14 @@
 /*
- * The state of the static key sched_uclamp_used, and how we know it.
- *
- * Detection, in this order (each result carries its source):
- *  0. support: the sysctl files, else the key-neutral sched_setattr probe;
- *     no uclamp -> unsupported (source "probe");
- *  1. the key's address from /proc/kallsyms, its 4 bytes from /proc/kcore
- *     (source "kcore"): 0 off, anything else on (-1 = being enabled);
- *  2. kallsyms hides data symbols but shows _text: /boot/System.map-REL plus
- *     the KASLR offset (kallsyms _text - map _text), checked against text
- *     anchors, then kcore (source "system-map");
- *  3. evidence of use (source "evidence"): a sysctl != 1024, a non-root
- *     cgroup clamp != 0.00/max, a task requesting something other than the
- *     defaults. No evidence is "unknown", never "off";
- *  4. uclamp without the key (5.3-5.8, 5.4 before 5.4.62, or a full symbol
- *     list without it): always-on (source "kernel-version").
- * Never reads more kernel memory than the 4 bytes of each key.
+ * The state of the static key sched_uclamp_used, and how we know it, in this
+ * order (each result with its source); never more kernel memory than 4 bytes:
+ *  0. support: the sysctls, else the key-neutral probe ("probe");
+ *  1. the address from /proc/kallsyms, 4 bytes from /proc/kcore ("kcore"):
+ *     0 off, anything else on (-1: being enabled);
+ *  2. kallsyms without data symbols: System.map plus the KASLR offset, checked
+ *     against text anchors, then kcore ("system-map");
+ *  3. evidence of use: a sysctl != 1024, a cgroup clamp != 0.00/max, a task's
+ *     non-default request ("evidence"); none is "unknown", never "off";
+ *  4. uclamp without the key (5.3-5.8, 5.4 before 5.4.62): "kernel-version".
  */
 #ifndef UCLAMP_FASTPATH_H
 #define UCLAMP_FASTPATH_H
@@ -40,12 +34,8 @@ enum uc_key_state {
 /* off on unknown always-on unsupported */
 const char *uc_key_state_name(enum uc_key_state s);
 
-/* What turning the key on costs, as bench/fastpath-cost.sh measured it:
- * instructions per pipe and UDP ping-pong round trip, +5.8% and +3.0%, on the
- * project's 6.1 kernel in QEMU's emulator (TCG: no caches modelled); the
- * table, its method and limits are in bench/README.md, the numbers in
- * uclampctl(8). The one wording the guard's warning and status's advice
- * quote: 80 columns at most, the warning's second line. */
+/* What turning the key on costs (bench/fastpath-cost.sh, bench/README.md):
+ * the one wording of the guard's warning and status's advice, <= 80 columns. */
 #define UC_FASTPATH_COST \
 	"wakeups then cost +3-6% instructions (measured in an emulator; see uclampctl(8))"
 
@@ -122,13 +112,9 @@ struct uc_fp_task_sample {
 	uint32_t min, max;	/* requested clamps (sched_getattr) */
 };
 
-/*
- * Each returns whether the item proves the key was enabled, and adds a note
- * to fp (when not NULL) saying why. RT (fifo/rr) tasks request min =
- * sched_util_clamp_min_rt_default (1024 unless changed) by default, and
- * deadline tasks may too, so their min proves nothing unless it is neither
- * 0, 1024 nor rt_default (-1 / UC_SYSCTL_ABSENT: unknown).
- */
+/* Does the item prove the key was enabled? A note to fp (if not NULL) says
+ * why. An RT or deadline task's min proves nothing unless it is neither 0,
+ * 1024 nor rt_default (-1: unknown). */
 bool uc_fp_sysctl_evidence(const struct uc_sysctl_values *v, struct uc_fastpath *fp);
 bool uc_fp_cgroup_evidence(const struct uc_fp_cg_sample *c, struct uc_fastpath *fp);
 bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default,
@@ -141,9 +127,8 @@ enum uc_fp_kver {
 	UC_FP_KVER_PREDATES_KEY,	/* 5.3-5.8, 5.4.0-5.4.61: uclamp accounting always on */
 	UC_FP_KVER_HAS_KEY,	/* 5.9+, 5.4.62+ */
 };
-/* release: uname -r; signature: /proc/version_signature (Ubuntu: its last
- * word is the upstream version, e.g. "Ubuntu 5.4.0-42.46-generic 5.4.44"),
- * or NULL. Used inside fastpath.c; exported for test_fastpath.c. */
+/* release: uname -r; signature: /proc/version_signature (Ubuntu's last word
+ * is the upstream version) or NULL. Exported for test_fastpath.c. */
 enum uc_fp_kver uc_fp_version_rule(const char *release, const char *signature);
 
 /* ---- seams for tests: where the evidence and support come from ---- */
@@ -160,8 +145,7 @@ void uc_fastpath_set_ops(const struct uc_fp_ops *ops);
 /* The real ones: walk the cpu hierarchy (uc_cg_init) and every thread (uc_tasks_walk). */
 int uc_fp_real_cgroups(uc_fp_cg_fn fn, void *data);
 int uc_fp_real_tasks(uc_fp_task_fn fn, void *data);
-/* Every non-root group of the cpu hierarchy, depth first: fn gets an open
- * directory fd of the group and its path relative to the mount. */
+/* Every non-root group of the cpu hierarchy, depth first: fn(dfd, rel). */
 typedef int (*uc_cg_dir_fn)(int dfd, const char *rel, void *data);
 int uc_fp_walk_cgroups(uc_cg_dir_fn fn, void *data);
 

@@ -1,14 +1,5 @@
-/*
- * The foot-guns 'check' reports besides the key: clamps that nothing on
- * this machine honours (effect.h: no policy lets them change the
- * frequency; or, where the kernel is not frequency-invariant, a util_min
- * too low to raise it), the key on while every clamp is at its default (a
- * write that changed nothing flipped it), a system util_min below 1024, RT tasks
- * whose boost no longer follows the RT default (a "reset" to a value
- * instead of -1), and the RT default left at 1024 on a battery. Reading
- * never writes anything (no key flip). The rules are pure functions of
- * struct uc_find_input, so they are tested without a system; no printing.
- */
+/* The foot-guns 'check' reports besides the key (findings.c): pure rules over
+ * struct uc_find_input, which reading fills without writing anything. */
 #ifndef UCLAMP_FINDINGS_H
 #define UCLAMP_FINDINGS_H
 

@@ -1,10 +1,5 @@
-/*
- * The scheduler's static keys that gate fast-path cost (uclampctl keys).
- * Each is read from kernel memory when that is possible (kmem.h), and
- * otherwise from what userspace can see of it (kernel-uclamp.md §7):
- * sysfs/sysctl files that show the key itself, or inferences from the
- * settings that flip it. sched_uclamp_used comes from fastpath.h.
- */
+/* The scheduler's static keys that gate fast-path cost (uclampctl keys): from
+ * kernel memory, else what userspace sees of them (keys.c). */
 #ifndef UCLAMP_KEYS_H
 #define UCLAMP_KEYS_H
 

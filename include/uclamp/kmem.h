@@ -11,22 +11,65 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- symbol addresses from /proc/kallsyms and System.map (kallsyms.c): ------
+ * "ADDR TYPE NAME" a line; the first occurrence outside a module wins */
+
+struct uc_ksym {
+	const char *name;	/* in */
+	uint64_t addr;		/* out, valid when rc == 0 */
+	char type;		/* out: 'T', 'B', 'd', ... when seen */
+	/* out: 0, -ENOENT absent, -EPERM listed with a zeroed address */
+	int rc;
+};
+
+struct uc_ksym_stats {
+	size_t lines;		/* symbol lines parsed (vmlinux and modules) */
+	size_t modules;		/* of which module ([mod]) lines */
+	size_t bad;		/* lines that did not parse (ignored) */
+	size_t nonzero;		/* vmlinux lines with a nonzero address */
+	/* vmlinux data symbols (b d r g s v, either case) not named "__*" */
+	size_t data;
+	bool partial;		/* the scan stopped early: the counts cover the lines read */
+};
+
+/* A handful of ordinary data names proves CONFIG_KALLSYMS_ALL (without it only
+ * "__start_*"/"__stop_*" markers are data). */
+#define UC_KSYM_ALL_MIN 8
+bool uc_ksym_has_data_symbols(const struct uc_ksym_stats *st);
+
+/* read(2) size; exported for test_kallsyms.c (lines cut between blocks) */
+#define UC_KSYM_BLOCK 65536
+
+/* One pass resolving syms[0..n), each with its rc; it stops once all are found
+ * (and st, if given, proves data symbols: st->partial). 0 or -errno. */
+int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n,
+			struct uc_ksym_stats *st);
+
+/* Parse one line (name points into it): 0 or -EINVAL. Exported for
+ * test_kallsyms.c and fuzz_kallsyms.c. */
+int uc_ksym_parse_line(const char *line, uint64_t *addr, char *type, const char **name,
+		       size_t *name_len, bool *module);
+
+/* KASLR: a System.map address as running (offset live_text - map_text, mod 2^64). */
+uint64_t uc_ksym_relocate(uint64_t map_addr, uint64_t map_text, uint64_t live_text);
+
+/* Is a System.map the running kernel's? live[] and map[]: the same names
+ * ("_text" first, then text anchors). 0 and *offset when they agree; -EPERM,
+ * -ENOENT (no _text), -ENODATA (no anchor), -ESTALE (another build). */
+int uc_ksym_map_matches(const struct uc_ksym *live, const struct uc_ksym *map, size_t n,
+			uint64_t *offset);
+
 /* ---- the ELF core reader (kcore.c): N bytes at a kernel virtual address ---- */
 
-/* Read len bytes at vaddr from the ELF64 core open on fd (the PT_LOAD that
- * covers [vaddr, vaddr+len) whole). 0, or -ENOEXEC (not an ELF64 core,
- * truncated headers), -EFAULT (no segment covers it), -EIO (short read),
- * -errno. Reads nothing but the headers and those bytes.
- * On failure *why (when not NULL) points at a static one-line reason
- * ("not an ELF file (bad magic)", "32-bit ELF", ...). */
+/* len bytes at vaddr from the ELF64 core on fd (one PT_LOAD covering them):
+ * 0, -ENOEXEC, -EFAULT (not covered), -EIO, -errno; *why (if not NULL) a
+ * static one-line reason. Reads only the headers and those bytes. */
 int uc_kcore_read_why(int fd, uint64_t vaddr, void *buf, size_t len, const char **why);
 
 /* ---- the keys' reader (kmem.c) ---- */
 
-/* The keys the commands read through the per-boot cache (the fast path's,
- * effect.c's placement keys). kmem.c's list of them says which are boolean;
- * a kallsyms pass for any caller resolves and caches them all, so the next
- * caller's set is a cache hit. */
+/* The keys read through the per-boot cache: a kallsyms pass for any caller
+ * resolves and caches them all (kmem.c's list says which are boolean). */
 #define UC_KMEM_KEY_UCLAMP_USED "sched_uclamp_used"
 #define UC_KMEM_KEY_ASYM_CPUCAPACITY "sched_asym_cpucapacity"
 #define UC_KMEM_KEY_ENERGY_PRESENT "sched_energy_present"
@@ -76,16 +119,12 @@ enum {
 	UC_KMEM_CACHE_DISCARDED,
 };
 
-/* Resolve and read each key. Returns 0; per-key rc/why and info's notes say
- * what could not be done (-ENOENT: absent, -EPERM/-EACCES: not allowed,
- * -ENODATA: no address, -EIO/-ENOEXEC/-EFAULT: kcore). When /proc/kallsyms
- * is read, the UC_KMEM_KEY_* not in k[] are resolved and cached too; info
- * says nothing about them. */
+/* Resolve and read each key: 0; per-key rc/why and info's notes say what could
+ * not be done. A kallsyms pass also caches the UC_KMEM_KEY_* not in k[]. */
 int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info);
 
-/* The same; UC_KMEM_NO_CACHE skips the per-boot address cache (the caller
- * found its reading contradicted): /proc/kallsyms is read and the cache
- * rewritten. */
+/* The same; UC_KMEM_NO_CACHE: the caller found the cache contradicted, so
+ * /proc/kallsyms is read and the cache rewritten. */
 #define UC_KMEM_NO_CACHE 0x1
 int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info,
 			    unsigned int flags);
@@ -95,11 +134,8 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
  * or securityfs not mounted). */
 int uc_lockdown_state(char *buf, size_t n);
 
-/* One line on why /proc/kallsyms shows zeroed addresses (kptr_restrict,
- * perf_event_paranoid, CAP_SYSLOG), and why opening /proc/kcore failed with
- * err (no CONFIG_PROC_KCORE, lockdown=confidentiality, not root, no
- * CAP_SYS_RAWIO). These three are used inside kmem.c; exported for
- * test_fastpath.c. */
+/* One line on why kallsyms shows zeroed addresses, and why opening
+ * /proc/kcore failed with err. Exported for test_fastpath.c. */
 void uc_kmem_hidden_reason(char *buf, size_t n);
 void uc_kmem_kcore_reason(int err, char *buf, size_t n);
 

@@ -1,13 +1,9 @@
 /*
  * One writer at a time: an exclusive flock(2) on /run/uclampctl/lock (0600,
- * root's: flock needs only a read-only open, so nobody else may open it; a
- * file that is anything else is replaced by a new inode, never corrected in
- * place, and the directory must be root's alone), held
- * by every command that writes from before it plans until its report is out
- * (the watch daemon takes it per batch); released while a person is asked,
- * then the plan is made again under it (uc_plan_run_fresh). The holder's PID is in the file, so
- * a waiter can name it. The lock goes with the process (exit, crash, exec:
- * the descriptor is close-on-exec), so a stale lock cannot exist.
+ * root's, in a directory root's alone; anything else replaced by a new inode)
+ * from before a writer plans until its report is out (watch: per batch),
+ * released while a person is asked. The holder's PID is in the file; the lock
+ * goes with the process (close-on-exec), so it cannot go stale.
  */
 #ifndef UCLAMP_LOCK_H
 #define UCLAMP_LOCK_H
@@ -21,13 +17,8 @@ struct uc_lock {
 	int fd;			/* -1 when not held */
 };
 
-/*
- * Take the lock without waiting: 0, -EWOULDBLOCK when another process holds
- * it (*holder: its PID, 0 if unknown), -EPERM when the directory is not
- * trusted (another owner, writable by group or others, a link), or -errno
- * when the lock file cannot be opened (e.g. -EACCES for a user who is not
- * root). A lock is the file the name leads to: checked after each flock.
- */
+/* Take the lock without waiting: 0, -EWOULDBLOCK (*holder: its PID, 0 if
+ * unknown), -EPERM (untrusted directory), or -errno (-EACCES: not root). */
 int uc_lock_try(struct uc_lock *l, pid_t *holder);
 
 /* Wait up to timeout_ms for it (after uc_lock_try said -EWOULDBLOCK): 0 or -ETIMEDOUT. */

@@ -26,9 +26,18 @@ bool uc_note_add(char *notes, size_t len, size_t max, size_t *n, const char *fmt
 const char *uc_note_words(char *dst, size_t len, const char *prefix, const char *const *words,
 			  size_t count);
 
+/* Append "PFXa-b TEXT" ("PFXa TEXT" when a == b; ", " before all but the
+ * first) to buf[n] at *used: "cpu0-3 446, cpu4-7 1024". */
+void uc_note_range(char *buf, size_t n, size_t *used, const char *pfx, int a, int b,
+		   const char *text);
+
 /* For a char arr[MAX][LEN] member and its count: UC_NOTE_ADD(fp->evidence, fp->nevidence, ...). */
 #define UC_NOTE_ADD(arr, n, ...) \
 	uc_note_add(&(arr)[0][0], sizeof((arr)[0]), sizeof(arr) / sizeof((arr)[0]), &(n), \
 		    __VA_ARGS__)
+
+/* names[i] of an enum's table of names, else dflt */
+#define UC_NAME(names, i, dflt) \
+	((unsigned)(i) < sizeof(names) / sizeof((names)[0]) ? (names)[i] : (dflt))
 
 #endif

@@ -1,9 +1,5 @@
-/*
- * The proc connector (NETLINK_CONNECTOR, CN_IDX_PROC) as a small stream of
- * decoded events. procevents.c is the only file that includes libnl-3; the
- * daemon above it sees struct uc_pev only, so tests feed it synthetic ones.
- * See kernel-uclamp.md §8.
- */
+/* The proc connector as a stream of decoded events (procevents.c, the only
+ * user of libnl-3): the daemon sees struct uc_pev only. */
 #ifndef UCLAMP_PROCEVENTS_H
 #define UCLAMP_PROCEVENTS_H
 
@@ -45,75 +41,49 @@ enum uc_pev_kind {
 };
 
 struct uc_pev_ack {
-	uint32_t seq, ack;	/* cn_msg seq/ack: ours comes back as our ack + 1 (the seq is
-				   the kernel's per-CPU counter, not ours) */
+	uint32_t seq, ack;	/* cn_msg seq/ack: ours comes back as our ack + 1 */
 	/* 0 or a positive errno (EPERM before 6.6 without CAP_NET_ADMIN) */
 	uint32_t err;
 };
 
-/* Decode one netlink payload (cn_msg + proc_event), without the nlmsghdr.
- * Pure: tests use it on crafted bytes (this and the encoder below are used
- * inside procevents.c; exported for test_procevents.c). */
+/* Decode one netlink payload (cn_msg + proc_event, no nlmsghdr). Pure; it and
+ * the encoder are exported for test_procevents.c. */
 enum uc_pev_kind uc_pev_decode(const void *payload, size_t len, struct uc_pev *ev,
 			       struct uc_pev_ack *ack);
 
-/* Encode the subscription request payload (cn_msg + op, or + proc_input
- * when 'mask' is nonzero): the bytes after the nlmsghdr. Returns the length. */
+/* The subscription request after the nlmsghdr (proc_input when mask != 0). */
 size_t uc_pev_encode_op(void *buf, size_t n, bool listen, uint32_t mask, uint32_t seq,
 			uint32_t ack);
 
-/*
- * The socket filter (procev_filter.c): a classic BPF program that keeps the
- * events in 'keep' (UC_PEV_* bits; FORK and EXIT: of processes only, never
- * of threads), exec, comm and the acks always, and anything it cannot read
- * as a proc event; it drops the other proc events in the kernel, before they
- * wake us. Writes at most 'cap' instructions to prog; returns how many, or
- * -E2BIG. Pure: tests run the program on crafted messages.
- */
+/* The socket filter (procev_filter.c): classic BPF keeping the events in keep
+ * (FORK, EXIT: of processes), exec, comm, acks and anything unreadable. At
+ * most cap instructions: how many, or -E2BIG. */
 #define UC_PEV_FILTER_MAX 32
 struct sock_filter;
 int uc_pev_filter_build(struct sock_filter *prog, size_t cap, uint32_t keep);
 
 struct uc_procev;
 
-/* Open the socket and join CN_IDX_PROC. rcvbuf: bytes (SO_RCVBUFFORCE when
- * allowed, else SO_RCVBUF). -EPERM: the group needs CAP_NET_ADMIN (before
- * 6.6); -EPROTONOSUPPORT / -ENOENT: no CONFIG_CONNECTOR / PROC_EVENTS. */
+/* Open the socket and join CN_IDX_PROC: -EPERM (CAP_NET_ADMIN before 6.6),
+ * -EPROTONOSUPPORT / -ENOENT (no CONFIG_CONNECTOR / PROC_EVENTS). */
 int uc_procev_open(struct uc_procev **out, int rcvbuf);
 void uc_procev_close(struct uc_procev *pe);
 int uc_procev_fd(const struct uc_procev *pe);
 
-/*
- * Subscribe (listen) or unsubscribe and wait up to timeout_ms for the
- * kernel's answer to the 4-byte request. mask != 0 (only on 6.6+: older
- * kernels drop other lengths) then narrows the subscription with the
- * proc_input form, which is never answered (the kernel's filter drops the
- * ack for a filtered listener). Returns 0, the kernel's -errno (-EPERM),
- * or -ETIMEDOUT: no answer, which means the kernel ignored the request (a
- * non-initial user or PID namespace). Events read while waiting are
- * dropped: the caller scans /proc after this. Unsubscribing answers
- * nothing when we were the last listener (the kernel acks only while
- * someone listens), so -ETIMEDOUT is normal there.
- */
+/* (Un)subscribe and wait up to timeout_ms for the ack; mask != 0 (6.6+) then
+ * narrows it, unanswered (procevents.c). 0, the kernel's -errno, or -ETIMEDOUT
+ * (ignored: another namespace). Events read meanwhile are dropped. */
 int uc_procev_subscribe(struct uc_procev *pe, bool listen, uint32_t mask, int timeout_ms);
-/* True when the kernel filters for us (the 6.6+ form was accepted): the
- * per-CPU sequence then skips the events we did not ask for. */
+/* The kernel filters for us (6.6+): its sequence skips what we did not ask. */
 bool uc_procev_filtered(const struct uc_procev *pe);
-/* Attach (or replace) the socket filter for 'keep' (see uc_pev_filter_build).
- * 0 or -errno; on failure the socket has no filter (every event comes).
- * Filtered events still use up the kernel's per-CPU sequence numbers. */
+/* Attach (or replace) the socket filter: 0, or -errno and no filter. */
 int uc_procev_set_filter(struct uc_procev *pe, uint32_t keep);
 
-/* Called per event (acks too, what == UC_PEV_NONE: they use up sequence
- * numbers); return nonzero to stop reading (the rest stays queued). */
+/* Per event (acks too: what == UC_PEV_NONE); nonzero stops reading. */
 typedef int (*uc_pev_fn)(const struct uc_pev *ev, void *data);
 
-/*
- * Read what is queued without blocking and call fn per event, at most
- * 'max' datagrams. Returns the number of events delivered (>= 0; fewer
- * when fn asked to stop), -ENOBUFS when the socket overran (events were
- * lost: rescan; the socket stays usable), or another -errno.
- */
+/* Read up to max queued datagrams without blocking: events delivered,
+ * -ENOBUFS (overrun: events lost, rescan), or -errno. */
 int uc_procev_read(struct uc_procev *pe, uc_pev_fn fn, void *data, size_t max);
 
 #endif

@@ -1,19 +1,8 @@
 /*
- * Task rules: which running tasks get which clamps. One model for the
- * command line (task show/set/reset selectors), apply's [tasks NAME]
- * sections and the watch daemon.
- *
- * A rule is selectors + settings. Every selector given must match; a list
- * matches when any item does. Strings are exact unless they hold a glob
- * character (* ? [), then fnmatch(3). Per task and attribute (min, max,
- * reset-on-fork) the rule with the highest priority wins, on a tie the one
- * later in the array (file order). An exclude rule matching a task leaves it
- * to the rules of higher priority only.
- *
- * The task is described by a struct uc_proc that is filled lazily: the
- * matcher asks its fill callback for a field (comm, status, exe, ...) only
- * when it reaches a selector that needs it. Matching allocates nothing.
- * This file is pure logic: reading /proc is tasks.c's uc_task_fill().
+ * Task rules for the command line, apply's [tasks] and watch. Every selector
+ * given must match (a list: any item; a glob by fnmatch(3)); per attribute the
+ * highest priority wins, a tie the later rule; an exclude leaves the task to
+ * higher priorities. Pure logic, no allocation in matching (rules.c).
  */
 #ifndef UCLAMP_RULES_H
 #define UCLAMP_RULES_H
@@ -42,12 +31,8 @@ enum uc_proc_field {
 #define UC_PROC_COMM_LEN 16		/* TASK_COMM_LEN, NUL included */
 
 struct uc_proc;
-/*
- * Fill the fields in 'want' (UC_PF_* bits not yet in p->have): set their
- * have bits; a field the task does not have (a kernel thread's exe or
- * cmdline, no cpu hierarchy line) also gets its bit in p->absent.
- * Return 0 or -errno (-ESRCH: the task is gone).
- */
+/* Fill the fields in want: their have bits, and absent ones (a kernel
+ * thread's exe) in p->absent too. 0 or -errno (-ESRCH: gone). */
 typedef int (*uc_proc_fill_fn)(struct uc_proc *p, unsigned want, void *data);
 
 struct uc_proc {
@@ -153,11 +138,7 @@ struct uc_rules_result {
 	bool skipped_kthread;		/* the same for a kernel thread */
 };
 
-/*
- * Match every rule against the task p describes. Returns 0 (see res), or
- * the -errno of a field that could not be read (-ESRCH: gone); then res
- * says nothing. Never allocates.
- */
+/* Match every rule against p: 0 (see res), or a field's -errno (-ESRCH). */
 int uc_rules_match(const struct uc_rules *rs, struct uc_proc *p, struct uc_rules_result *res);
 
 #endif

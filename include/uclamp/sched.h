@@ -47,16 +47,9 @@ void uc_sched_set_syscalls(const struct uc_sched_syscalls *sc);
  * struct shorter than 56 bytes (pre-5.3); other -errno as the kernel says. */
 int uc_sched_get(pid_t tid, struct uc_sched_attr *a);
 
-/* The requested clamps of a task whose attributes are 'cur': set min and/or
- * max (0..1024 or UC_RESET, UC_KEEP to leave) and reset-on-fork (0/1,
- * UC_KEEP). Sends cur's params back with KEEP_PARAMS (kernels before 5.15
- * ignore it). Changing reset-on-fork passes the explicit policy, because
- * KEEP_POLICY makes the kernel ignore the flag. Values outside 0..1024 other
- * than exactly -1 are refused here (-ERANGE): the kernel (5.11+) would take
- * other negatives, flip the key and store garbage.
- * Returns 0 or -errno (-ESRCH: gone, -EPERM, -EINVAL, -EOPNOTSUPP).
- * On a kernel before 5.11 (-1 unsupported: EINVAL), UC_RESET falls back to
- * explicit defaults (min 0, or the RT default for RT tasks; max 1024). */
+/* Set a task's requested clamps from its attributes cur (min, max: 0..1024,
+ * UC_RESET or UC_KEEP; reset-on-fork 0/1 or UC_KEEP), nothing else rewritten
+ * (sched.c says how): 0 or -errno (-ERANGE refused here, -ESRCH, -EPERM, ...). */
 int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, int reset_on_fork);
 
 /* The value a UC_RESET would give this task's clamp (RT min -> rt_default). */

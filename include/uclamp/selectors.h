@@ -1,12 +1,8 @@
 /*
- * The selectors: one table, one row per way of saying "which tasks". The
- * row names the [tasks] key and the command-line option (the same word),
- * the kind of value, where it lives in struct uc_rule, the /proc fields the
- * matcher reads for it and the help line. The config (config_tasks.c), the
- * command line (src/cmd/task.c), the man pages and the completions all
- * take their selectors from here; rules.c matches the string ones by the
- * table too. Adding a selector is a row here, its field in uc_rule and the
- * docs.
+ * The selectors: one table, one row per way of saying "which tasks" (the
+ * [tasks] key and option, its kind, its uc_rule field, what the matcher
+ * reads, its help). A new selector: a row, its field, its test, its text in
+ * uclampctl.conf(5); everything else (options, help, completions) follows.
  */
 #ifndef UCLAMP_SELECTORS_H
 #define UCLAMP_SELECTORS_H
@@ -53,24 +49,15 @@ bool uc_sel_given(const struct uc_rule *r, const struct uc_sel_def *d);
 /* "comm, user, ... or parent": the keys that select (not the flags). */
 const char *uc_sel_keys(char *buf, size_t n);
 
-/*
- * Set selector d of r from text. A list replaces the rule's (append: adds
- * to it, as a repeated option does); a flag takes yes/no. Returns 0,
- * -ENOMEM, or -EINVAL with one line in err saying what is wrong with the
- * value and what to write instead (the caller adds where: file:line, or
- * the option's name). On -EINVAL the rule is unchanged.
- */
+/* Set selector d of r from text (append: as a repeated option; a flag: yes/no):
+ * 0, -ENOMEM, or -EINVAL with one line in err on what to write instead
+ * (the rule then unchanged). */
 int uc_sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *text, bool append,
 	       char *err, size_t n);
 
-/*
- * The configuration's setter: uc_sel_set (the list replaces the rule's),
- * except that a user or group name this host does not know is left out and
- * named in unknown (", "-separated; "" when every name is known) instead of
- * being an error: a fleet's file names users only some hosts have. When no
- * name is known the list is left empty, which selects every task: the
- * caller must then turn the rule off (uc_rule.off).
- */
+/* The configuration's setter: as uc_sel_set, but a user or group this host
+ * lacks is left out and named in unknown ("" none); none known leaves the
+ * list empty (all tasks): the caller turns the rule off. */
 int uc_sel_set_known(struct uc_rule *r, const struct uc_sel_def *d, const char *text,
 		     char *unknown, size_t un, char *err, size_t n);
 

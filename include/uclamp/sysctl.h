@@ -11,14 +11,9 @@
 /* The knobs, in the order the kernel added them: indexes into uc_sysctl_knobs. */
 enum uc_sysctl_id { UC_SYS_MIN, UC_SYS_MAX, UC_SYS_RT_DEFAULT, UC_SYSCTL_NKNOBS };
 
-/*
- * Everything about a knob, one table (sysctl.c) for every user: plans,
- * status, keys, 'system', the [system] section. A new knob is a row here, its
- * field in struct uc_sysctl_values and its UC_ATTR_ (plan.h); then its words in
- * the files that list the knobs for people (tests/cli/test-knobs.sh names
- * them and fails until they do) and in the three completions
- * (test-completion.sh).
- */
+/* Everything about a knob, one table (sysctl.c) for every user. A new knob is
+ * a row here, its field in uc_sysctl_values, its UC_ATTR_ (plan.h), its test and
+ * its words in the two man pages (test-knobs.sh); the rest asks the binary. */
 struct uc_sysctl_knob {
 	enum uc_attr attr;	/* UC_ATTR_MIN, UC_ATTR_MAX, UC_ATTR_RT_DEFAULT */
 	const char *file;	/* "sched_util_clamp_min" in /proc/sys/kernel; Prometheus label */
@@ -59,15 +54,9 @@ const char *uc_sysctl_knob_names(char *buf, size_t n);
 /* The field of v for a knob of the table. */
 long *uc_sysctl_field(struct uc_sysctl_values *v, const struct uc_sysctl_knob *k);
 
-/*
- * Add the changes from cur to want to the plan, in an order that keeps
- * min <= max true after every single write (the kernel refuses a write that
- * breaks it, and undoes it). want fields: 0..1024, UC_RESET (the kernel
- * default, 1024) or UC_KEEP (leave). Values equal to the current ones are not
- * planned; they count in p->unchanged. Nothing is added on error:
- *   -EINVAL  the end state has min > max, or a value is outside 0..1024
- *   -ENOENT  a knob to change does not exist (rt_default before 5.9)
- */
+/* The changes from cur to want (0..1024, UC_RESET, UC_KEEP) in an order that
+ * keeps min <= max after every write; equal values count in p->unchanged.
+ * Nothing added on error: -EINVAL (min > max, out of range), -ENOENT (no knob). */
 int uc_sysctl_plan(struct uc_plan *p, const struct uc_sysctl_values *cur,
 		   const struct uc_sysctl_values *want);
 

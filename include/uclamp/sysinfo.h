@@ -1,10 +1,5 @@
-/*
- * What the system says about uclamp, in one struct: kernel support, the
- * fast path's state, the cgroup layout, and whether clamps can act here
- * (cpufreq governors, CPU capacities, sched_ext), lockdown, and one line of
- * advice. Collected here for 'status', the daemon and tests; rendering is
- * the caller's. Every path goes through sysroot.c.
- */
+/* What the system says about uclamp, in one struct for 'status' and tests;
+ * rendering is the caller's. */
 #ifndef UCLAMP_SYSINFO_H
 #define UCLAMP_SYSINFO_H
 

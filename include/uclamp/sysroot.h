@@ -1,10 +1,7 @@
 /*
- * Every /proc and /sys path goes through here, so the test builds can
- * redirect them into a fake root with $UCLAMPCTL_SYSROOT (the kmod testsuite
- * trick). Only the test builds: the installed binary has no such switch
- * (sysroot_seam.c, compiled with -DUC_TEST_SEAMS for tests only).
- * Paths passed in are absolute ("/proc/sys/kernel/..."); the root prefix is
- * added here. All functions return -errno on failure.
+ * Every /proc and /sys path goes through here, so that the test builds can
+ * redirect them into a fake root with $UCLAMPCTL_SYSROOT (sysroot_seam.c;
+ * the installed binary has no such switch). All return -errno on failure.
  */
 #ifndef UCLAMP_SYSROOT_H
 #define UCLAMP_SYSROOT_H
@@ -20,27 +17,21 @@
 /* "" when unset, and always "" in the installed binary. Read once. */
 const char *uc_sysroot(void);
 
-/* The watch daemon's proc connector receive buffer in bytes, which the test
- * programs may shrink with $UCLAMPCTL_TEST_RCVBUF to make the real kernel
- * drop events (ENOBUFS); 0 (the default size) in the installed binary. */
+/* watch's receive buffer, which tests shrink with $UCLAMPCTL_TEST_RCVBUF to
+ * make a real kernel drop events; 0 (default) in the installed binary. */
 #define UC_TEST_RCVBUF_ENV "UCLAMPCTL_TEST_RCVBUF"
 int uc_test_rcvbuf(void);
 
-/* The test programs' cgroup v2 mount: $UCLAMPCTL_TEST_CGROUP2 names a
- * directory tree taken as the cpu hierarchy instead of the real mount table
- * (libcgroup reads that, not the fake root); NULL in the installed binary. */
+/* Tests' cpu hierarchy: $UCLAMPCTL_TEST_CGROUP2 instead of the mount table;
+ * NULL in the installed binary. */
 #define UC_TEST_CG2_ENV "UCLAMPCTL_TEST_CGROUP2"
 const char *uc_test_cg2_mount(void);
 
 /* Prefix an absolute path: buf = sysroot + abspath. 0 or -ENAMETOOLONG. */
 int uc_path(char *buf, size_t n, const char *abspath);
 
-/*
- * The one rule for "not there": only ENOENT says that a file, a sysctl, a
- * hierarchy or a kernel feature is absent. Every other error (EMFILE,
- * ENFILE, ENOMEM, EIO, EACCES, ...) is an error of its own, never "this
- * kernel has no uclamp": whoever maps an error to "unsupported" asks this.
- */
+/* The one rule for "not there": only ENOENT says a file, sysctl or feature is
+ * absent; any other error is its own, never "this kernel has no uclamp". */
 static inline bool uc_err_absent(int err)
 {
 	return err == -ENOENT;
@@ -58,17 +49,15 @@ ssize_t uc_read_str(const char *abspath, char *buf, size_t n);
 /* Read one decimal integer (surrounding white space allowed). */
 int uc_read_long(const char *abspath, long *v);
 
-/* One write(2) of s, the file truncated first (a fake root's regular file
- * reads back cleanly); 0 or the kernel's -errno as is (ERANGE, EACCES,
- * ENOENT, ...: callers explain them), a short write is -EIO. */
+/* One write(2) of s, the file truncated first: 0 or the kernel's -errno as is
+ * (a short write is -EIO). */
 int uc_write_str(const char *abspath, const char *s);
 
 /* Reads and writes on a path used as is, without the sysroot prefix: the
  * cgroup mount (from the real mount table) or a unit test's directory tree. */
 ssize_t uc_file_read(const char *path, char *buf, size_t n);
-/* The reader under all of them: path relative to the directory fd dfd
- * (AT_FDCWD, or a cgroup directory during a walk). UC_READ_HEAD: the first
- * n-1 bytes are enough (no -EFBIG) and are returned as read, newlines kept. */
+/* The reader under them all, path relative to dfd; UC_READ_HEAD: the first
+ * n-1 bytes are enough (no -EFBIG), newlines kept. */
 #define UC_READ_HEAD 0x1
 ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned int flags);
 int uc_file_write(const char *path, const char *s);

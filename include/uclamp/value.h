@@ -1,9 +1,11 @@
-/* Clamp values: the one vocabulary shared by tasks, sysctls and cgroups. */
+/* What the user types: clamp values (the one vocabulary of tasks, sysctls and
+ * cgroups), booleans, PIDs, users and groups. */
 #ifndef UCLAMP_VALUE_H
 #define UCLAMP_VALUE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define UC_CAPACITY_SCALE 1024	/* SCHED_CAPACITY_SCALE */
 #define UC_RESET (-1)		/* "default": reset to the kernel default */
@@ -46,5 +48,14 @@ const char *uc_util_format_pct(int util, char *buf, size_t n);
 
 /* "yes", "true", "on", "1" or their opposites, any case: 0 or -EINVAL. */
 int uc_bool_parse(const char *s, bool *b);
+
+/* ---- IDs as typed: the command line and the configuration take the same ---- */
+
+/* Digits only (no sign, no white space, no hex) in 1..INT_MAX: 0 and *pid,
+ * -EINVAL or -ERANGE. */
+int uc_pid_parse(const char *s, pid_t *pid);
+/* A name the system knows, else digits only below (uid_t)-1: 0 or -EINVAL. */
+int uc_uid_parse(const char *s, uid_t *uid);
+int uc_gid_parse(const char *s, gid_t *gid);
 
 #endif

@@ -1,18 +1,6 @@
 /*
- * The rules daemon's core ('uclampctl watch'): keeps the [tasks] rules true
- * for processes that start later, and applies a [cgroup] section when its
- * group appears (watch_groups.c). It is fed decoded proc events
- * (procevents.h) and never reads the socket itself, so tests drive it with
- * synthetic events against a fake /proc (sysroot) and scripted syscalls.
- *
- * Never miss: a lost event (socket overrun, a gap in the per-CPU sequence,
- * a full queue) marks the state dirty and a full /proc rescan, at most one
- * a second, brings every process in line. Never hit the wrong process: a
- * process is (tgid, start time) plus a pidfd held from reading to writing.
- * Apply at EXEC (single-threaded then, later threads inherit), walk the
- * threads once; COMM re-matches one thread. Only values that differ are
- * written (the planner's no-op rule). No printing: messages go to a log
- * callback.
+ * The rules daemon's core ('uclampctl watch'), fed decoded proc events; how it
+ * never misses a process nor hits a reused PID: see watch.c. No printing.
  */
 #ifndef UCLAMP_WATCH_H
 #define UCLAMP_WATCH_H
@@ -38,13 +26,11 @@ struct uc_watch_seen {
 	char comm[UC_PROC_COMM_LEN];	/* out: the thread's name if the rules read it, or "" */
 };
 
-/* One generation of rules behind the matcher seam (watch_rules.c adapts
- * the rules module; tests plug in a script). */
+/* One generation of rules behind the matcher seam: watch_rules.c's, or the
+ * script of test_watch.c (matching by TID), the seam's only other user. */
 struct uc_watch_rules_ops {
-	/* Match thread tid of process pid once: 0 and res filled (see
-	 * rules.h), -ESRCH when the task is gone, other -errno. The daemon
-	 * plans from res (uc_tasks_plan_one). seen: what the daemon has read
-	 * already, and what the match read that it can use. */
+	/* Match thread tid of process pid: 0 and res filled, -ESRCH (gone), -errno.
+	 * seen: what the daemon read already, and what the match read. */
 	int (*match)(void *rules, pid_t pid, pid_t tid, struct uc_watch_seen *seen,
 		     struct uc_rules_result *res);
 	/* Rule idx's name, for logs (NULL: none); valid while the rules live. */
@@ -58,8 +44,7 @@ struct uc_watch_ruleset {
 	const struct uc_watch_rules_ops *ops;
 	void *rules;
 	size_t nrules;
-	/* the configuration the rules came from, owned by them: its [cgroup]
-	 * sections are watch_groups.c's (NULL: none) */
+	/* the configuration, owned by the rules; its [cgroup] sections are watch_groups.c's */
 	struct uc_config *config;
 	bool sets_clamps;	/* some rule writes a clamp: would enable the fast path */
 	bool allow_enable;	/* [fast-path] allow-enable = yes in the config */
@@ -129,14 +114,12 @@ struct uc_watch_stats {
 	uint64_t pid, started;		/* daemon PID, start (unix seconds) */
 };
 
-/* Serialize as "key value" lines (the status socket's wire format), and
- * back. Parse: 0 or -EINVAL on a malformed line (unknown keys are skipped,
- * so an older client can read a newer daemon). */
+/* "key value" lines (the status socket's wire format), and back: 0 or -EINVAL
+ * on a malformed line; unknown keys are skipped (an older client, a newer daemon). */
 int uc_watch_stats_format(const struct uc_watch_stats *s, char *buf, size_t n);
 int uc_watch_stats_parse(const char *text, struct uc_watch_stats *s);
 
-/* A log record: msg is the whole line; the rest are structured fields for
- * the journal (-1 / NULL when not about a task). prio is syslog's. */
+/* A log record: msg is the whole line, the rest journal fields (-1/NULL: none). */
 struct uc_watch_log {
 	int prio;
 	const char *msg;
@@ -158,19 +141,16 @@ struct uc_watch_sys {
 
 struct uc_watch_opts {
 	bool dry_run;			/* decide and log, write nothing */
-	/* Consent, checked again by uc_plan_run() before every write: --yes,
-	 * or the rule set's allow-enable. Without it a write that would flip
-	 * the key is refused (counted), whatever the caller checked before. */
+	/* --yes (or the rules' allow-enable), checked by uc_plan_run() before every
+	 * write: without it a write that would flip the key is refused (counted). */
 	bool yes;
 	/* the fast path's state at start (the caller read it) */
 	enum uc_key_state key;
 	size_t max_tracked;		/* processes in the table; 0: default 65536 */
 	size_t queue_cap;		/* events; 0: default 4096 */
-	/* re-applies per minute, and re-checks in a row that find a process changed
-	 * back, before giving up on it; 0: default 5 */
+	/* re-applies a minute (or re-checks in a row) before giving up; 0: 5 */
 	unsigned reapply_limit;
-	/* how often the tracked processes are checked for drift (their clamps set
-	 * back by another writer: no event says so); 0: never */
+	/* how often the tracked processes are checked for drift; 0: never */
 	unsigned recheck_ms;
 	unsigned rescan_interval_ms;	/* minimum between rescans; 0: default 1000 */
 	/* another process holds the writers' lock this long: a warning; 0: 5000 */
@@ -189,67 +169,42 @@ void uc_watch_free(struct uc_watch *w);
 void uc_watch_set_rules(struct uc_watch *w, struct uc_watch_ruleset *rs);
 const struct uc_watch_ruleset *uc_watch_rules(const struct uc_watch *w);
 
-/* Whether the per-CPU sequence can show losses (false when the kernel
- * filters events for us: filtered ones use up numbers too). */
+/* Whether the per-CPU sequence shows losses (not with a kernel-side filter). */
 void uc_watch_set_seq_check(struct uc_watch *w, bool on);
-/* Exit events do not come (the socket filter keeps them in the kernel): the
- * table drops exited processes itself, each time it has doubled. */
+/* No exit events (filtered): the table drops exited processes as it doubles. */
 void uc_watch_set_lazy_exits(struct uc_watch *w, bool on);
 
-/* Queue one event (a gap in its CPU's sequence or a full queue marks the
- * state dirty). Cheap: no /proc access. */
+/* Queue one event, no /proc access (a sequence gap or a full queue: dirty). */
 void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev);
 /* The socket overran: events were lost. */
 void uc_watch_overrun(struct uc_watch *w);
-/*
- * A signal handler's flag (the signal number), read between writes: the
- * write under way finishes (uc_plan_run's stop), the batch stops there.
- * NULL (the default): never.
- */
+/* A signal handler's flag, read between writes: the batch stops there. */
 void uc_watch_set_stop(struct uc_watch *w, volatile sig_atomic_t *stop);
 
-/*
- * Batches (uc_watch_process, uc_watch_rescan) hold the writers' lock
- * (uclamp/lock.h), taken without waiting; when another writer holds it the
- * batch is put off: dirty (cause "locked"), the rescan one interval later.
- */
-/* Handle up to max queued events; returns how many are left. */
+/* Handle up to max queued events under the writers' lock (held by another:
+ * put off, cause "locked"); returns how many are left. */
 size_t uc_watch_process(struct uc_watch *w, size_t max);
-size_t uc_watch_queued(const struct uc_watch *w);
 
 /* Mark dirty (rescan wanted) for a cause. */
 void uc_watch_mark_dirty(struct uc_watch *w, enum uc_watch_cause c);
 /* -1: not dirty; else milliseconds until the rescan may run (0: now). */
 long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms);
-/* Scan /proc and apply the rules to every process; clears dirty. Counts
- * one rescan per pending cause (or 'c' when none is pending). 0 or -errno. */
+/* Scan /proc and apply the rules to every process; clears dirty (counted per
+ * pending cause, else as c). 0 or -errno. */
 int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms);
 
-/*
- * Drift: no event says that another writer set a clamp back, so every
- * recheck_ms the processes in the table (those a rule matched) are read and
- * matched again, and what differs is written (counted in drift_corrected).
- * One stat and one sched_getattr per thread of a tracked process: the cost
- * is bounded by the table. A process found changed back at reapply_limit
- * re-checks in a row is given up on, as one fought over by events is. -1:
- * none due (off, a dry run, nothing tracked); else milliseconds until it is.
- */
+/* Drift (watch.c): the tracked processes matched and written again every
+ * recheck_ms. -1: none due; else ms until it is. */
 long uc_watch_recheck_due(const struct uc_watch *w, uint64_t now_ms);
 void uc_watch_recheck(struct uc_watch *w, uint64_t now_ms);
 
 const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w);
-/* Count a reload that took (ok) or kept the old rules. One that did not
- * take withdraws the running rules' allow-enable (--yes stays): no write
- * that would enable the fast path until rules are set again. True when this
- * call withdrew it. */
+/* Count a reload that took (ok) or not; one that did not withdraws the rules'
+ * allow-enable (not --yes) until rules are set again: true when it did. */
 bool uc_watch_note_reload(struct uc_watch *w, bool ok);
 
-/*
- * Lines about processes (a clamp written, a write refused or failed), which
- * any user can cause by exec'ing a program a rule matches: at most 200 per
- * 10 s; the rest are counted (log_suppressed) and said in one warning when
- * the window ends. The loop's timer asks when (-1: nothing held) and ticks.
- */
+/* Lines about processes, which any user can cause: at most 200 per 10 s, the
+ * rest counted and said in one warning (watch.c). -1: nothing held. */
 long uc_watch_log_due(const struct uc_watch *w, uint64_t now_ms);
 void uc_watch_log_tick(struct uc_watch *w, uint64_t now_ms);
 
@@ -259,15 +214,9 @@ void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
 
 uint64_t uc_watch_now_ms(void);	/* CLOCK_MONOTONIC */
 
-
-/*
- * For watch_groups.c: one group's plan, made by plan() (0 planned, 1
- * skipped: say why through the log, or -errno) under the writers' lock
- * (taken without waiting: -EBUSY when another writer holds it, retry later)
- * and run through the guard with the daemon's consent, best effort; what
- * (e.g. "[cgroup nginx.service]") and reason ("appeared") go to the log.
- * Counted in groups_*, refused, errors. 0 or -errno.
- */
+/* For watch_groups.c: plan() one group (0, 1 skipped, -errno) under the lock
+ * (-EBUSY: held, retry) and run it with the daemon's consent; what and reason
+ * go to the log. 0 or -errno. */
 int uc_watch_run_group(struct uc_watch *w, int (*plan)(struct uc_plan *p, void *data), void *data,
 		       const char *what, const char *reason);
 /* The [cgroup] gauges: sections, and those waiting for their group. */
@@ -275,15 +224,8 @@ void uc_watch_note_groups(struct uc_watch *w, size_t sections, size_t waiting);
 
 /* ---- [cgroup] sections whose group appears later (watch_groups.c) ---------- */
 
-/*
- * Each [cgroup] section of the rules' configuration is applied when its
- * group appears, and again whenever it is made anew (a restarted service
- * gets a new group with the defaults; the executor writes only the group it
- * planned, uc_cg_ident). inotify, bounded: one watch on the directory each
- * section waits in (its group's parent, or the deepest ancestor there is),
- * never a recursive one. A unit name resolves through systemd: a running
- * unit's group, else where it will be (uc_sd_unit_future_cgroup).
- */
+/* Each [cgroup] section applied when its group appears or is made anew (see
+ * watch_groups.c). */
 struct uc_watch_groups;
 
 /* The sections of w's rules (none: *out NULL, 0). Nothing is read yet. */
@@ -307,24 +249,19 @@ struct uc_conf_skip;
 typedef void (*uc_watch_conf_err_fn)(void *data, const struct uc_conf_error *e);
 typedef void (*uc_watch_conf_skip_fn)(void *data, const struct uc_conf_skip *k);
 
-/* Load the configuration (paths, or the default locations when n == 0),
- * validate it fully and compile its [tasks] sections into a rule set
- * (at most UC_WATCH_MAX_RULES), its [cgroup] sections kept for
- * watch_groups.c (rs->config). Returns 0 after calling skip (may be NULL)
- * once per target the files name that this host lacks (a user), or -EINVAL
- * after calling err once per problem (file:line), or -ENOMEM. Nothing of a
- * failed load is kept. */
+/* Load and validate the configuration (n == 0: the default files) into a rule
+ * set: 0 after skip() for each target this host lacks, -EINVAL after err() for
+ * each problem, -ENOMEM; nothing of a failed load is kept. */
 int uc_watch_rules_load(const char *const *paths, size_t n, struct uc_watch_ruleset *out,
 			uc_watch_conf_err_fn err, uc_watch_conf_skip_fn skip, void *data);
 
 /* ---- the event loop (watch_loop.c) ---------------------------------------- */
 
-/* How the loop talks to its host: systemd's sd_notify when there is one. */
+/* How the loop talks to its host (systemd's notify protocol). */
 struct uc_watch_loop_opts {
 	const char *const *config_paths;	/* watched with inotify; reloads are debounced */
 	size_t nconfig;
-	/* Load, validate and compile the rules: 0 and *rs filled, or -errno
-	 * after logging why (file:line); the old rules then stay. */
+	/* 0 and *rs filled, or -errno after logging why (the old rules stay) */
 	int (*load)(void *data, struct uc_watch_ruleset *rs);
 	/* May these rules run? false: refused (the callback logs why). */
 	bool (*may_run)(void *data, const struct uc_watch_ruleset *rs);
@@ -338,12 +275,9 @@ struct uc_watch_loop_opts {
 	int rcvbuf;				/* 0: 16 MiB */
 };
 
-/* Subscribe, wait for the ack, scan /proc once, then serve events until
- * SIGTERM or SIGINT (SIGHUP reloads). Returns 0 after a clean stop, or the
- * setup's -errno: -EPERM (the connector needs CAP_NET_ADMIN before 6.6),
- * -ETIMEDOUT (no ack: a non-initial user/PID namespace, or no
- * CONFIG_PROC_EVENTS), -EPROTONOSUPPORT (no CONFIG_CONNECTOR), -EADDRINUSE
- * (a live daemon answers at status_socket). */
+/* Subscribe, scan /proc once, serve events until SIGTERM/SIGINT (SIGHUP
+ * reloads): 0, or the setup's -errno (-EPERM, -ETIMEDOUT: no ack,
+ * -EPROTONOSUPPORT, -EADDRINUSE: a live daemon at status_socket). */
 int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo);
 
 /* ---- the status socket (watch_status.c) ----------------------------------- */
@@ -357,13 +291,11 @@ struct uc_watch_listener {
 	ino_t ino;
 	struct timespec ctime;
 };
-/* Who serves path: 1 when a daemon answers there (*pid: its PID, 0 if
- * unknown), 0 when nothing does (no file, or a socket that refuses
- * connections: stale), -errno when we cannot tell (-EACCES: not root). */
+/* Who serves path: 1 a daemon answers (*pid, 0 if unknown), 0 nothing does
+ * (or a stale socket), -errno cannot tell (-EACCES: not root). */
 int uc_watch_status_owner(const char *path, pid_t *pid);
-/* Listen at path, root only (its directory is created): 0, -EADDRINUSE when a
- * live daemon answers there (*owner: its PID), -EEXIST when something other
- * than a socket is there, or -errno. A stale socket is replaced. */
+/* Listen at path, root only: 0, -EADDRINUSE (*owner answers there), -EEXIST
+ * (not a socket there), -errno. A stale socket is replaced. */
 int uc_watch_status_listen(const char *path, struct uc_watch_listener *ls, pid_t *owner);
 /* Stop listening; remove path only if it is still the socket we bound. */
 void uc_watch_status_close(struct uc_watch_listener *ls, const char *path);

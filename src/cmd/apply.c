@@ -1,12 +1,7 @@
 /*
- * uclampctl apply: make the host match the declarative configuration
- * (uclampctl.conf(5)). Everything is read and checked before anything is
- * planned, and everything is planned before anything is written: one error
- * anywhere and nothing changes. The plan holds only values that differ, so a
- * second run writes nothing and cannot flip sched_uclamp_used.
- *
- * The plan runs through the one core (uc_plan_run) like every write command;
- * its report is rendered as text, or with -J as data (never prompting).
+ * uclampctl apply: the host made to match uclampctl.conf(5). All is read and
+ * checked before anything is planned, planned before anything is written, and
+ * only values that differ are planned: a second run writes nothing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -293,7 +288,8 @@ static int run(struct cli_ctl *ctl, struct uc_plan *plan, enum apply_mode mode, 
 		if (cfg->nskips_total && r.outcome != UC_RUN_REFUSED &&
 		    r.outcome != UC_RUN_NOT_CONFIRMED)
 			cli_warnx(ctl, "%zu target(s) skipped (named above), not in the plan: %s",
-				  cfg->nskips_total, r.outcome == UC_RUN_DRY ? "the rest would be applied"
+				  cfg->nskips_total,
+				  r.outcome == UC_RUN_DRY ? "the rest would be applied"
 				  : r.outcome == UC_RUN_NOTHING ? "the rest matches"
 				  : "the rest was applied");
 		return rc;

@@ -1,9 +1,7 @@
 /*
- * uclampctl cgroup show|set: cpu.uclamp.min/max of cgroups (v2, v1, hybrid).
- *
- * Any successful write to a cgroup clamp file enables sched_uclamp_used,
- * even of the value already there, so 'set' writes only what differs: this
- * is where the tool saves users from themselves.
+ * uclampctl cgroup show|set (v2, v1, hybrid). Any accepted write to a clamp
+ * file enables sched_uclamp_used, even of the value there: 'set' writes only
+ * what differs.
  */
 #include <errno.h>
 #include <stdio.h>

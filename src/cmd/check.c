@@ -84,10 +84,7 @@ static void print_json(const struct uc_fastpath *fp, const struct uc_findings *f
 	uc_json_str(&j, "source",
 		    fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
 	uc_json_str(&j, "how", fp->how);
-	uc_json_open(&j, "evidence", '[', false);
-	for (size_t i = 0; i < fp->nevidence; i++)
-		uc_json_str(&j, NULL, fp->evidence[i]);
-	uc_json_close(&j, ']');
+	uc_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
 	uc_json_open(&j, "findings", '[', false);
 	for (size_t i = 0; i < fs->n; i++) {
 		uc_json_open(&j, NULL, '{', false);

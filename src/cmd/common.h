@@ -75,23 +75,15 @@ void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt,
 #define cli_warnx(ctl, ...) cli_msg(ctl, CLI_MSG_WARNING, __VA_ARGS__)
 #define cli_info(ctl, ...) cli_msg(ctl, CLI_MSG_INFO, __VA_ARGS__)
 #define cli_verbose(ctl, ...) cli_msg(ctl, CLI_MSG_VERBOSE, __VA_ARGS__)
-/*
- * A library the command needs cannot be loaded (uclamp/dlib.h's handler,
- * set by main()): one line, and exit cli_lib_exit (1; check's 3, "unknown").
- * Nothing was written: libraries are opened while a command reads and plans.
- */
+/* A library the command needs cannot be loaded (dlib.h's handler): one line,
+ * exit cli_lib_exit (1; check's 3). Nothing was written yet. */
 extern int cli_lib_exit;
 noreturn void cli_lib_missing(const char *soname, const char *what, const char *why);
-/*
- * The one wording for a kernel without uclamp, in every command:
- * "uclampctl: this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+): WHY".
- * Returns CLI_EXIT_NOTSUPP (4).
- */
+/* The one wording for a kernel without uclamp, "...: WHY"; returns 4. */
 #define CLI_NO_UCLAMP "this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+)"
 int cli_no_uclamp(const char *why_fmt, ...) __attribute__((format(printf, 1, 2)));
-/* One line: prefix, then the formatted text escaped (uc_escape_name: every
- * byte outside printable ASCII as \xNN), then a newline. Every text line that
- * can carry a name from /proc or cgroupfs goes through here. */
+/* One line: prefix, the text escaped (uc_escape_name), newline. Every text
+ * line that can carry a name from /proc or cgroupfs goes through here. */
 void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 void cli_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -108,10 +100,8 @@ noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 /* "Usage:" and one " uclampctl CMD SYNOPSIS" line per alternative of the synopsis. */
 void cli_usage_head(FILE *out, const char *cmd, const char *synopsis);
 
-/* A command group ("system", "cgroup", ...): no subcommand is a usage error
- * (usage to stderr, exit 2), -h/--help prints usage, else cli_dispatch().
- * The usage is built from the table: every synopsis, 'about' and 'details'
- * (NULL: none) after a blank line, the commands. */
+/* A command group ("system", ...): its usage from the table (synopses, about,
+ * details, the commands); no subcommand: usage error; else cli_dispatch(). */
 int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_command *cmds,
 		       const char *about, const char *details, int argc, char **argv);
 
@@ -132,12 +122,8 @@ int cli_dispatch_group(struct cli_ctl *ctl, const char *group, const struct cli_
 	" -n, --dry-run          print the plan and change nothing\n" \
 	" -J, --json             print the report as JSON (never asks: --yes to consent)\n"
 
-/*
- * The global options, taken before the command (main) and after it (every
- * command's option loop), as systemctl does: -q, -v, --wait, -V. No command
- * may use q, v or V for an option of its own; -h after a command is that
- * command's help.
- */
+/* The global options -q, -v, --wait, -V, before the command or after it (as
+ * systemctl): no command may use q, v or V; -h after a command is its help. */
 #define CLI_GLOBAL_SHORTOPTS "qvV"
 #define CLI_OPT_WAIT 'w'		/* long-only: --wait */
 #define CLI_GLOBAL_LONGOPTS \
@@ -171,8 +157,8 @@ enum {
 
 /* A command's options. */
 struct cli_opts {
-	const char *shortopts;		/* its own short ones ("Rp:"): the groups' and h are added */
-	bool stop_at_arg;		/* options end at the first argument (run: CMD's are CMD's) */
+	const char *shortopts;		/* its own ("Rp:"): the groups' and h are added */
+	bool stop_at_arg;		/* options end at the first argument (run: CMD's) */
 	const struct option *longopts;	/* its own long ones, NULL-ended: the groups' are added */
 	unsigned shared;		/* CLI_OPTS_* */
 	/* the command's own option c: false when c is none of them (a usage error) */
@@ -184,12 +170,8 @@ struct cli_opts {
 	const char *no_args;		/* set: positional arguments are refused, with this fix */
 };
 
-/*
- * Parse argv: the shared groups, then o->own(ctl, c, optarg, data). A bad
- * option or value is one line and exit 2. False when -h or --list-columns
- * printed what was asked (the command returns CLI_EXIT_OK); optind is then
- * the first positional argument.
- */
+/* Parse argv: the shared groups, then o->own(); a bad option is one line and
+ * exit 2. False when -h or --list-columns answered (return CLI_EXIT_OK). */
 bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli_opts *o,
 		    void *data);
 /* The long name of option c ("min"), for messages. */
@@ -221,21 +203,15 @@ struct cli_run {
 	 * many tasks and users, and asks (or needs --yes) whatever the key's state */
 	bool wide;
 	unsigned undoes;		/* undo: the run it puts back (for the record) */
-	/*
-	 * Build the plan into p from what the host holds now: pass 0 first
-	 * (its messages are said once), again under the lock after a person
-	 * answered. 0, or the exit code after saying why not (nothing changed).
-	 */
+	/* the plan from what the host holds now: pass 0, and again under the lock
+	 * after a person answered; 0, or the exit code after saying why not */
 	int (*plan)(struct cli_ctl *ctl, struct uc_plan *p, unsigned pass, void *data);
 	void *data;			/* for plan() */
 };
 
-/*
- * Plan and run (uc_plan_run_fresh) with the terminal's prompt, the writers'
- * lock (not held while a person answers) and -v's key reader. 0 with the
- * report filled, or the exit code plan() or the lock gave. *plan
- * (initialised) holds the plan that ran: free it after the report.
- */
+/* Plan and run with the prompt, the lock (not held while a person answers) and
+ * -v's key reader: 0 and r filled, or plan()'s or the lock's exit code. Free
+ * *plan (the plan that ran) after the report. */
 int cli_run_unrendered(struct cli_ctl *ctl, struct uc_plan *plan, const struct cli_run *how,
 		 struct uc_report *r);
 /* The guard's words on stderr: warning, refusal, "not confirmed". */
@@ -251,22 +227,16 @@ void cli_report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r);
 /* The exit code of a report: the one place that maps outcomes to codes. */
 int cli_report_exit(const struct uc_report *r);
 
-/*
- * The common tail of every write command: plan and run (cli_run_unrendered), then
- * the guard's words and the report as text (-J: JSON); returns the exit code.
- */
+/* Every write command's tail: plan, run, the guard's words, the report. */
 int cli_run_plan(struct cli_ctl *ctl, const struct cli_run *how);
 
 /* ---- what a writer holds (src/cmd/writer.c) ---- */
 
 #define CLI_LOCK_WAIT_DEFAULT 30	/* seconds, --wait */
 
-/*
- * Take the uclampctl lock (not for --dry-run): waits up to ctl->wait_s with
- * one "waiting for the uclampctl lock held by PID n" line. 0, or
- * CLI_EXIT_FAIL after saying it gave up (nothing changed). Held until exit
- * or cli_unlock (before a question to a person: nobody waits on an answer).
- */
+/* Take the uclampctl lock (not for --dry-run), waiting up to ctl->wait_s with
+ * one line naming the holder: 0, or CLI_EXIT_FAIL after saying why. Held until
+ * exit or cli_unlock (before a question to a person). */
 int cli_lock(const struct cli_ctl *ctl);
 void cli_unlock(void);
 /* SIGINT/SIGTERM/SIGHUP set the returned flag (to the first signal's number)
@@ -274,11 +244,8 @@ void cli_unlock(void);
 volatile sig_atomic_t *cli_catch_signals(void);
 int cli_signals_caught(void);	/* how many came */
 
-/*
- * PIDs from /proc name our tasks only under this PID namespace's /proc
- * (uc_procns_check): 0, or one line saying to mount it and CLI_EXIT_FAIL.
- * Every command that takes PIDs from /proc asks first (src/cmd/task.c).
- */
+/* PIDs from /proc are ours only under our PID namespace's /proc: 0, or one
+ * line saying to mount it and CLI_EXIT_FAIL. */
 int cli_procns_check(void);
 
 /* Print the plan (what --dry-run shows). */
@@ -312,9 +279,8 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_check(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_keys(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_apply(struct cli_ctl *ctl, int argc, char **argv);
-/* apply's work after its options: load configs (none: the default
- * locations), check, plan and run (check: compare only); 'watch --oneshot'
- * calls it too. Returns the exit code. */
+/* apply after its options (also 'watch --oneshot'): load, check, plan and run
+ * (check: compare only); the exit code. */
 int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, bool check,
 	      bool json);
 int cmd_watch(struct cli_ctl *ctl, int argc, char **argv);

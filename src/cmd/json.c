@@ -131,3 +131,11 @@ void uc_json_null(struct uc_json *j, const char *k)
 	key(j, k);
 	fputs("null", j->f);
 }
+
+void uc_json_strs(struct uc_json *j, const char *key, const char *v, size_t n, size_t size)
+{
+	uc_json_open(j, key, '[', false);
+	for (size_t i = 0; i < n; i++)
+		uc_json_str(j, NULL, v + i * size);
+	uc_json_close(j, ']');
+}

@@ -37,6 +37,8 @@ void uc_json_double(struct uc_json *j, const char *key, double v);	/* inf/nan = 
 void uc_json_bool(struct uc_json *j, const char *key, bool v);
 void uc_json_tri(struct uc_json *j, const char *key, int v);	/* >0 true, 0 false, <0 null */
 void uc_json_null(struct uc_json *j, const char *key);
+/* An array of n strings size bytes apart (char v[n][size]) under key. */
+void uc_json_strs(struct uc_json *j, const char *key, const char *v, size_t n, size_t size);
 
 /* A JSON string literal (quotes included) on f. */
 void uc_json_string(FILE *f, const char *s);

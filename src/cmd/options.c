@@ -1,11 +1,7 @@
 /*
- * The command line after the command's name: every command's option loop
- * (getopt_long over the command's table, the shared groups -- listing,
- * writing, --format, --help, and the global options, which may follow the
- * command too -- handled here once, the command's own options handed to its
- * callback, one wording for every bad option or stray argument), and the
- * *_or_err parsers of option values (clamp values, PIDs, policies, users, -o
- * columns).
+ * The command line after the command's name: every command's option loop (the
+ * shared groups and the global options handled once, the command's own handed
+ * to its callback, one wording for every bad option) and the *_or_err parsers.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,7 +11,7 @@
 
 #include "cmd/common.h"
 #include "uclamp/note.h"
-#include "uclamp/pid.h"
+#include "uclamp/value.h"
 #include "uclamp/sched.h"
 
 /* getopt_long (opterr = 0) returned c for a bad option: one line naming it, exit 2 */

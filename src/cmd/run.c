@@ -47,14 +47,9 @@ static int exec_check(const char *path, struct uc_exec_why *why)
 	return -uc_exec_check(path, why);
 }
 
-/*
- * Find CMD as execvp() will, before any clamp is written: a name with a '/'
- * is the path; otherwise each $PATH entry in turn (unset: glibc's
- * /bin:/usr/bin, an empty entry: the working directory). Like execvp(), a
- * later entry may still hold a runnable one after EACCES or ENOENT (a
- * missing interpreter too), and EACCES wins over ENOENT at the end. Returns
- * 0 or the errno execvp() would fail with, and why: the file it is about.
- */
+/* Find CMD as execvp() will, before any clamp is written: a path with '/', else
+ * each $PATH entry (unset: /bin:/usr/bin; empty: "."), a later one still after
+ * EACCES or ENOENT, EACCES winning at the end. 0 or execvp()'s errno, and why. */
 static int exec_resolve(const char *cmd, struct uc_exec_why *why)
 {
 	const char *path = getenv("PATH");

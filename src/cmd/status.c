@@ -1,10 +1,6 @@
 /*
- * uclampctl status: the one page an admin reads first. What the kernel
- * supports, the fast path's state and how it is known, the system values,
- * the cgroup layout, how much is clamped, whether clamps can affect
- * anything here (cpufreq governors, CPU capacities, sched_ext), lockdown,
- * and one line of advice. As text, JSON (-J) or Prometheus text
- * (node_exporter textfile collector).
+ * uclampctl status: the one page an admin reads first (uclamp/sysinfo.h and
+ * effect.h read it), as text, JSON (-J) or Prometheus text.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +15,7 @@
 #include "uclamp/fastpath.h"
 #include "cmd/json.h"
 #include "uclamp/keys.h"
+#include "uclamp/note.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysinfo.h"
 #include "uclamp/sysroot.h"
@@ -70,23 +67,12 @@ static void print_governors(const struct uc_sysinfo *s)
 		return;
 	}
 	line[0] = '\0';
-	for (size_t i = 0; i < s->ngov && used < sizeof(line);) {
-		size_t j = i;
-		int w;
-
-		while (j + 1 < s->ngov && !strcmp(s->gov[j + 1].gov, s->gov[i].gov) &&
-		       s->gov[j + 1].id == s->gov[j].id + 1)
+	for (size_t i = 0, j; i < s->ngov && used < sizeof(line); i = j + 1) {
+		for (j = i; j + 1 < s->ngov && !strcmp(s->gov[j + 1].gov, s->gov[i].gov) &&
+			    s->gov[j + 1].id == s->gov[j].id + 1;)
 			j++;
-		if (j > i)
-			w = snprintf(line + used, sizeof(line) - used, "%spolicy%d-%d %s",
-				     used ? ", " : "", s->gov[i].id, s->gov[j].id, s->gov[i].gov);
-		else
-			w = snprintf(line + used, sizeof(line) - used, "%spolicy%d %s",
-				     used ? ", " : "", s->gov[i].id, s->gov[i].gov);
-		if (w < 0)
-			break;
-		used += (size_t)w;
-		i = j + 1;
+		uc_note_range(line, sizeof(line), &used, "policy", s->gov[i].id, s->gov[j].id,
+			      s->gov[i].gov);
 	}
 	row("cpufreq", "%s", line);
 	if (s->nschedutil < s->ngov)
@@ -108,8 +94,8 @@ static void print_effect(const struct cli_ctl *ctl, const struct uc_effect *e)
 
 	for (size_t i = 0; i < e->n;) {
 		const struct uc_eff_policy *p = &e->p[i];
-		size_t j = i;
-		char name[112];
+		size_t j = i, used = 0;
+		char name[128], what[96];
 
 		while (j + 1 < e->n && same_row(p, &e->p[j + 1]))
 			j++;
@@ -120,12 +106,9 @@ static void print_effect(const struct cli_ctl *ctl, const struct uc_effect *e)
 				row("", "  read %s", p->evidence[k]);
 			break;
 		}
-		if (j > i)
-			snprintf(name, sizeof(name), "policy%d-%d %s/%s%s%s", p->id, e->p[j].id,
-				 p->gov, p->driver, p->mode[0] ? " " : "", p->mode);
-		else
-			snprintf(name, sizeof(name), "policy%d %s/%s%s%s", p->id, p->gov, p->driver,
-				 p->mode[0] ? " " : "", p->mode);
+		snprintf(what, sizeof(what), "%s/%s%s%s", p->gov, p->driver, p->mode[0] ? " " : "",
+			 p->mode);
+		uc_note_range(name, sizeof(name), &used, "policy", p->id, e->p[j].id, what);
 		row(i ? "" : "frequency", "%s: min %s, max %s", name,
 		    uc_eff_verdict_name(p->v[UC_EFF_MIN]), uc_eff_verdict_name(p->v[UC_EFF_MAX]));
 		if (!strcmp(p->reason[0], p->reason[1]))
@@ -223,13 +206,7 @@ tail:
 /* ---- JSON ---- */
 
 /* "evidence": the files a verdict was read from */
-static void json_evidence(struct uc_json *j, const char (*ev)[UC_EFF_TEXT], size_t n)
-{
-	uc_json_open(j, "evidence", '[', false);
-	for (size_t k = 0; k < n; k++)
-		uc_json_str(j, NULL, ev[k]);
-	uc_json_close(j, ']');
-}
+#define json_evidence(j, ev, n) uc_json_strs(j, "evidence", (ev)[0], n, sizeof((ev)[0]))
 
 static void json_effect(struct uc_json *j, const struct uc_effect *e)
 {
@@ -305,14 +282,9 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 		uc_json_null(&j, "value");
 		uc_json_null(&j, "address");
 	}
-	uc_json_open(&j, "evidence", '[', false);
-	for (size_t i = 0; i < fp->nevidence; i++)
-		uc_json_str(&j, NULL, fp->evidence[i]);
-	uc_json_close(&j, ']');
-	uc_json_open(&j, "unavailable", '[', false);
-	for (size_t i = 0; i < fp->nunavailable; i++)
-		uc_json_str(&j, NULL, fp->unavailable[i]);
-	uc_json_close(&j, ']');
+	uc_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
+	uc_json_strs(&j, "unavailable", fp->unavailable[0], fp->nunavailable,
+		     sizeof(fp->unavailable[0]));
 	uc_json_close(&j, '}');
 
 	uc_json_open(&j, "system", '{', false);
@@ -394,14 +366,9 @@ static void prom_head(const char *name, const char *help)
 
 static int state_value(enum uc_key_state st)
 {
-	switch (st) {
-	case UC_KEY_OFF: return 0;
-	case UC_KEY_ON: return 1;
-	case UC_KEY_ALWAYS_ON: return 2;
-	case UC_KEY_UNSUPPORTED: return -2;
-	case UC_KEY_UNKNOWN: break;
-	}
-	return -1;
+	static const int values[] = { -1, 0, 1, 2, -2 };	/* by enum uc_key_state */
+
+	return UC_NAME(values, st, -1);
 }
 
 static void prom_effect(const struct uc_effect *e)

@@ -1,17 +1,9 @@
 /*
  * status --format=prometheus beyond the kernel's state (status.c prints
  * that): the configuration's drift and consent, the watch daemon's counters
- * when it answers, and --textfile: the whole written for node_exporter's
- * textfile collector as root, in a directory others may write (the
- * exporter's, often 0777), through descriptors only (uclamp/afile.h): the
- * directory opened without following a link at its last component, a new
- * file made O_EXCL|O_NOFOLLOW under a temporary name, written, fchmod'ed
- * 0644 and fsync'ed through its descriptor, renamed over the file. No name
- * in the directory is opened or changed by name after that, so a link
- * planted at either name, or swapped in between, never has root write
- * through it. When the metrics cannot all be written (killed, a write
- * error) the old file stays as it was: its age is what the staleness alert
- * (UclampMetricsMissing) watches.
+ * when it answers, and --textfile, written as root in a directory others may
+ * write through descriptors only (uclamp/afile.h). A run that cannot write
+ * all of it leaves the old file: its age is what UclampMetricsMissing watches.
  */
 #include <errno.h>
 #include <limits.h>

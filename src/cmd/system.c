@@ -1,9 +1,5 @@
-/*
- * uclampctl system show|set: the system-wide clamps, the three sysctls in
- * /proc/sys/kernel. A changed value enables sched_uclamp_used; an unchanged
- * one is not written (the kernel would not flip the key for it, but the plan
- * stays honest: "nothing to change").
- */
+/* uclampctl system show|set: the three sysctls. A changed value enables
+ * sched_uclamp_used; an unchanged one is not written ("nothing to change"). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,13 +1,8 @@
 /*
- * uclampctl watch: keep the [tasks] rules true for processes that start
- * later (the daemon in src/lib/watch*.c), and 'watch status' to ask it.
- *
- * Consent: a daemon cannot prompt. If the rules set clamps and the fast
- * path is not already on, watch refuses to start (exit 3) unless the
- * configuration says allow-enable = yes or --yes was given; a reload with
- * such rules is refused the same way and the old rules stay, without the
- * consent they came with (see uc_watch_note_reload): the file no longer
- * holds it.
+ * uclampctl watch (the daemon: src/lib/watch*.c) and 'watch status'. A daemon
+ * cannot prompt: rules that set clamps while the fast path is off need
+ * allow-enable = yes or --yes (else exit 3); a reload without it is refused and
+ * the old rules stay, without their consent (uc_watch_note_reload).
  */
 #include <errno.h>
 #include <signal.h>
@@ -58,6 +53,8 @@ static void usage(void)
 		"     --idle-without-uclamp  on a kernel without uclamp, stay running and do\n"
 		"                        nothing (else exit 4)\n"
 		CLI_HELP_OPTS_HELP
+		" -J, --json             watch status: as JSON\n"
+		"     --format <fmt>     watch status: text, json or prometheus\n"
 		"\n"
 		"Exit status: 0 stopped by SIGTERM/SIGINT, 1 the event source failed or\n"
 		"another watch answers at the status socket, 2 an error in the\n"
@@ -113,12 +110,8 @@ static int load(void *data, struct uc_watch_ruleset *rs)
 	return uc_watch_rules_load(c->paths, c->npaths, rs, conf_err, conf_skip, c);
 }
 
-/*
- * The guard's verdict for "these rules write clamps": UC_GUARD_REFUSE, ...
- * There is no plan to show it yet (the processes the rules will match may
- * not have started); each write then asks it again with its real plan
- * (uc_plan_run in the daemon).
- */
+/* The guard's verdict for "these rules write clamps", with no plan to show yet
+ * (the processes may not have started): each write asks again with its plan. */
 static enum uc_guard_verdict consent(struct wctx *c, const struct uc_watch_ruleset *rs,
 				     enum uc_key_state *key)
 {
@@ -187,12 +180,9 @@ static int run_error(int rc)
 	return CLI_EXIT_FAIL;
 }
 
-/*
- * A kernel without uclamp: nothing can ever be clamped here. Exit 4, so an
- * enabled service fails visibly; with --idle-without-uclamp (one unit for a
- * fleet where some kernels lack it) say so once, tell systemd, and wait for
- * SIGTERM/SIGINT doing nothing (no subscription, no wakeups).
- */
+/* No uclamp: exit 4, so an enabled service fails visibly; with
+ * --idle-without-uclamp (one unit for a mixed fleet) say so once, tell systemd,
+ * and sleep until SIGTERM/SIGINT (no subscription, no wakeups). */
 static int no_uclamp(struct cli_ctl *ctl, struct wctx *c)
 {
 	sigset_t set;

@@ -1,9 +1,7 @@
 /*
- * What every writing command holds while it works: the uclampctl lock (one
- * writer at a time, from the plan that is written until the report is out;
- * never while a person is asked, see uc_plan_run_fresh) and the
- * signal handlers that turn SIGINT/SIGTERM/SIGHUP into a stop request for the
- * run (finish the write under way, undo, report) instead of a kill.
+ * What every writing command holds while it works: the uclampctl lock (never
+ * while a person is asked) and the handlers that turn SIGINT, SIGTERM and
+ * SIGHUP into a stop request (finish the write under way, undo, report).
  */
 #include <errno.h>
 #include <signal.h>

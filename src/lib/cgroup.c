@@ -1,22 +1,12 @@
 /*
  * cgroup clamps, discovery and I/O: the layout of the cpu hierarchy (v1, v2,
- * hybrid), the one path checker, single-value reads and writes. The model of
- * effective values is in cgroup_eff.c, plans in cgroup_plan.c.
- *
- * libcgroup (only here, opened when first needed: uclamp/dlib.h) finds the
- * mount of the cpu controller. Reads and writes of cpu.uclamp.* and
- * cgroup.subtree_control are plain open/read/write on files under that
- * mount, on purpose:
- *  - libcgroup 2.0.2's cgroup_modify_cgroup() writes every value the cgroup
- *    struct holds; even a struct built with one value goes through
- *    cg_set_control_value(), which turns a failed open into
- *    ECGROUPVALUENOTEXIST and loses errno. We need errno: ERANGE/EINVAL from
- *    the kernel, EACCES/EROFS for the one-line explanations, ENOENT to tell
- *    "no such file" from "no such group";
- *  - the same code then runs against a directory tree in unit tests
- *    (uc_cg_use()), which libcgroup cannot be pointed at.
- * One write(2) per value (sysroot.c's uc_file_write), nothing else in the
- * group is touched.
+ * hybrid), the one path checker, single-value reads and writes. libcgroup
+ * (only here, opened when first needed) finds the mount; reads and writes are
+ * plain open/read/write under it, one write(2) per value, on purpose:
+ * libcgroup 2.0.2's cgroup_modify_cgroup() writes every value its struct
+ * holds and loses errno (ECGROUPVALUENOTEXIST), which we need (ERANGE,
+ * EACCES, EROFS, ENOENT: no file or no group); and unit tests point this
+ * code at a directory tree (uc_cg_use()), which libcgroup cannot be.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -39,7 +29,6 @@
 #include "uclamp/dlib.h"
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
-#include "uclamp/systemd.h"
 
 UC_DLIB_FNS(dlu, UC_CGROUP_FNS);
 #define dl dlu.f
@@ -76,14 +65,9 @@ static int v2_lacks_cpu(const char *mnt)
 	return -ENOENT;
 }
 
-/*
- * libcgroup said "not mounted" or "no such controller". 2.0.2 says so also
- * when it could not read what it looked at (a mount whose files it cannot
- * open is skipped), so "absent" (uc_err_absent) is believed only when the
- * mount table, read whole, agrees: no v1 mount with the cpu option, no v2
- * mount whose root lists cpu. Else the error met, or -EIO (libcgroup missed
- * a hierarchy that is there).
- */
+/* libcgroup said "not mounted" or "no such controller", which 2.0.2 also says
+ * when it could not read a mount: believed only when the whole mount table
+ * agrees (no v1 cpu mount, no v2 root listing cpu); else the error, or -EIO. */
 static int confirm_absent(void)
 {
 	struct mntent *m;
@@ -354,13 +338,9 @@ int uc_cg_resolve(const struct uc_cg_info *info, const char *user_path, char *re
 		return -ENAMETOOLONG;
 	if ((rc = normalize(cand, norm, sizeof(norm))))
 		return rc;
-	/*
-	 * ".." is taken lexically ("a/../../b" is outside, whatever symlinks
-	 * say), then realpath follows the symlinks left: one out of the mount
-	 * is refused, while an absolute path may reach the mount through one
-	 * (/sys/fs/cgroup/cpu -> cpu,cpuacct). A path outside that does not
-	 * exist is still "outside", not "no such group".
-	 */
+	/* ".." lexically ("a/../../b" is outside, whatever links say), then realpath
+	 * for the links left: out of the mount is refused, but an absolute path may
+	 * reach it through one (/sys/fs/cgroup/cpu -> cpu,cpuacct) */
 	lexically_inside = under(norm, mnt, NULL);
 	if (!realpath(norm, real)) {
 		if (errno == ENOENT && !lexically_inside)
@@ -376,24 +356,6 @@ int uc_cg_resolve(const struct uc_cg_info *info, const char *user_path, char *re
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
 	return set_rel(rest, rel, n);
-}
-
-int uc_cg_resolve_name(const struct uc_cg_info *info, const char *name, char *rel, size_t n)
-{
-	char cg[PATH_MAX];
-	const char *s = cg;
-	int rc = uc_cg_resolve(info, name, rel, n);
-
-	if (rc != -ENOENT || !uc_sd_unit_name_ok(name))
-		return rc;
-	if ((rc = uc_sd_unit_cgroup(name, cg, sizeof(cg))))
-		return rc;
-	/* systemd's answer is hostile input like any path: same checks */
-	while (*s == '/')
-		s++;
-	if (uc_cg_path_escapes(s))
-		return -EXDEV;
-	return uc_cg_resolve(info, *s ? s : ".", rel, n);
 }
 
 /* "/a/b" from /proc/PID/cgroup -> "a/b", refusing paths that climb out. */
@@ -705,62 +667,53 @@ int uc_cg_first_proc(const char *rel, pid_t *pid)
 	return 0;
 }
 
+static int not_dots(const struct dirent *d)
+{
+	return strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
 int uc_cg_children(const char *rel, char ***names, size_t *n)
 {
 	char path[PATH_MAX];
+	struct dirent **de;
 	char **v = NULL;
-	size_t cnt = 0, cap = 0;
-	struct dirent *d;
-	DIR *dir;
-	int rc = cg_path(rel, NULL, path, sizeof(path));
+	size_t cnt = 0;
+	int rc = cg_path(rel, NULL, path, sizeof(path)), nde;
 
 	*names = NULL;
 	*n = 0;
 	if (rc)
 		return rc;
-	dir = opendir(path);
-	if (!dir)
+	nde = scandir(path, &de, not_dots, by_name);
+	if (nde < 0)
 		return -errno;
-	while ((d = readdir(dir))) {
-		bool is_dir = d->d_type == DT_DIR;
+	if (nde && !(v = calloc((size_t)nde, sizeof(*v))))
+		rc = -ENOMEM;
+	for (int i = 0; i < nde; i++) {
+		bool dir = de[i]->d_type == DT_DIR;
+		char sub[PATH_MAX * 2];
+		struct stat st;
 
-		if (d->d_name[0] == '.' &&
-		    (!d->d_name[1] || (d->d_name[1] == '.' && !d->d_name[2])))
-			continue;
-		if (d->d_type == DT_UNKNOWN) {
-			struct stat st;
-
-			is_dir = !fstatat(dirfd(dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
-				 S_ISDIR(st.st_mode);
-		}
-		if (!is_dir)
-			continue;
-		if (cnt == cap) {
-			char **nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
-
-			if (!nv)
-				goto nomem;
-			v = nv;
-		}
-		if (!(v[cnt] = strdup(d->d_name)))
-			goto nomem;
-		cnt++;
+		snprintf(sub, sizeof(sub), "%s/%s", path, de[i]->d_name);
+		if (de[i]->d_type == DT_UNKNOWN)
+			dir = !lstat(sub, &st) && S_ISDIR(st.st_mode);
+		if (!rc && dir)
+			rc = (v[cnt++] = strdup(de[i]->d_name)) ? 0 : -ENOMEM;
+		free(de[i]);
 	}
-	closedir(dir);
-	for (size_t i = 1; i < cnt; i++)	/* few entries: insertion sort */
-		for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
-			char *t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
+	free(de);
+	if (rc) {
+		uc_cg_free_names(v, cnt);
+		return rc;
+	}
 	*names = v;
 	*n = cnt;
 	return 0;
-nomem:
-	closedir(dir);
-	uc_cg_free_names(v, cnt);
-	return -ENOMEM;
 }
 
 void uc_cg_free_names(char **names, size_t n)

@@ -3,6 +3,18 @@
  * values, only those that differ (any write to cpu.uclamp.* flips the key,
  * even of the same value), and the "+cpu" subtree_control writes that
  * create the files on v2. Reads go through cgroup.c; nothing is written here.
+ *
+ * Values: one in capacity units counts as equal when the current percentage
+ * maps to the same unit, and is written as the two-decimal percentage that
+ * maps back to it; a percentage as given; "default" is 0.00 for min, max for max.
+ * cpu where systemd owns a parent that lacks it: one UC_KIND_SYSTEMD change for
+ * the unit whose group is the child of the deepest such parent, asking systemd
+ * (a runtime CPUWeight equal to the current one, 100 when unset) to enable cpu
+ * up to the root: never a subtree_control write in systemd's tree. Other
+ * parents (delegated, outside systemd's tree) get subtree writes with
+ * --enable-cpu, else -EPERM. cpu is a threaded controller: a group with
+ * processes of its own given cpu in its subtree_control becomes a thread root
+ * ("domain threaded"), its processes competing with its children.
  */
 #include <errno.h>
 #include <limits.h>
@@ -258,11 +270,6 @@ int uc_cg_plan_cpu(struct uc_plan *p, const char *rel, bool write_subtree, char 
 	return added + 1;
 }
 
-int uc_cg_plan_enable_cpu(struct uc_plan *p, const char *rel)
-{
-	return uc_cg_plan_enable_cpu_below(p, rel, NULL);
-}
-
 int uc_cg_plan_enable_cpu_below(struct uc_plan *p, const char *rel, const char *top)
 {
 	struct uc_cg_info info;
@@ -300,7 +307,6 @@ fail:
 	uc_plan_drop_from(p, n0);
 	return rc;
 }
-
 
 int uc_cg_plan_thread_root(const struct uc_plan *p, char *rel, size_t n, pid_t *pid)
 {

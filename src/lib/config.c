@@ -1,10 +1,8 @@
 /*
- * The declarative configuration (see config.h), its lowest layer: the
- * struct, its errors and setting a value or a boolean from text. Above it,
- * calling downwards only: config_tasks.c (the [tasks] keys), config_parse.c
- * (a file's text into sections and keys), config_load.c (finding, trusting
- * and reading the files, then the checks that need every file) and
- * config_plan.c (plans against the running system).
+ * The configuration's lowest layer: the struct, its errors, a value or a
+ * boolean from text. Above it, calling downwards only: config_tasks.c,
+ * config_parse.c, config_load.c (finding, trusting, reading; the checks that
+ * need every file), config_plan.c.
  */
 #include <errno.h>
 #include <stdarg.h>

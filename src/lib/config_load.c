@@ -1,16 +1,11 @@
 /*
- * Finding and opening the configuration (see config.h): the default file
- * and drop-in directory, or the paths given. A configuration can enable the
- * fast path and clamp every task, so, as sshd and sudo do, only a trusted
- * file is read: owned by root (or by the user running uclampctl when that
- * is not root: their own --check, the test suite) and writable by neither
- * its group nor others. The same holds for a drop-in directory and each
- * drop-in. Anything else is an error naming the file, and nothing is read
- * from it: not an untrusted file, not a FIFO or device (checked before it
- * is opened, and again on the open file), not a dangling symbolic link.
- * Two exceptions, both given by the invoker: /dev/stdin is read as it is,
- * and /dev/null is an empty file. Once every file is read, the checks that
- * need them all (uc_config_validate).
+ * Finding and opening the configuration: the default file and drop-in
+ * directory, or the paths given. It can enable the fast path and clamp every
+ * task, so, as sshd and sudo do, only a trusted file is read (owned by root,
+ * or by the user running uclampctl when not root; not group- or
+ * other-writable), and its directory too: else an error naming it, and nothing
+ * read from it, nor from a FIFO, device or dangling link. /dev/stdin is read as
+ * it is, /dev/null is empty.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -87,13 +82,9 @@ static int load_stdin(struct uc_config *c, const char *path)
 	return rc;
 }
 
-/*
- * Open and read path: 0, -ENOMEM, or -errno when it is not read (recorded
- * as "file: message"): missing or unreadable, a dangling symbolic link,
- * not a regular file (-EINVAL, never opened), not trusted (-EPERM).
- * "/dev/stdin" is the invoker's own input and is read as it is; the null
- * device is an empty file.
- */
+/* Open and read path: 0, -ENOMEM, or -errno when not read (recorded): missing,
+ * unreadable, a dangling link, not a regular file (-EINVAL, never opened), not
+ * trusted (-EPERM). /dev/stdin is read as it is, /dev/null is empty. */
 static int load_file(struct uc_config *c, const char *path)
 {
 	struct stat st;
@@ -130,49 +121,19 @@ static int load_file(struct uc_config *c, const char *path)
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* *.conf not hidden (directories are skipped after; anything else is for
+ * load_file to read or refuse) */
+static int conf_name(const struct dirent *de)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	size_t len = strlen(de->d_name);
+
+	return de->d_name[0] != '.' && len > 5 && !strcmp(de->d_name + len - 5, ".conf");
 }
 
-static void free_names(char **v, size_t n)
+/* strcmp: the same order in every locale */
+static int by_name(const struct dirent **a, const struct dirent **b)
 {
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* The names of dir's *.conf entries, sorted (strcmp: the same order in
- * every locale). Names starting with '.' and directories are skipped;
- * anything else is listed, for load_file to read or refuse. */
-static int list_dir(DIR *d, char ***out, size_t *nout)
-{
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0;
-
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		struct stat st;
-		char **v;
-
-		if (de->d_name[0] == '.' || len <= 5 || strcmp(de->d_name + len - 5, ".conf"))
-			continue;
-		if (!fstatat(dirfd(d), de->d_name, &st, 0) && S_ISDIR(st.st_mode))
-			continue;
-		v = realloc(names, (n + 1) * sizeof(*v));
-		if (!v || !(v[n] = strdup(de->d_name))) {
-			free_names(v ? v : names, n);
-			return -ENOMEM;
-		}
-		names = v;
-		n++;
-	}
-	if (n)	/* qsort(NULL, 0) is undefined */
-		qsort(names, n, sizeof(*names), cmp_str);
-	*out = names;
-	*nout = n;
-	return 0;
+	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
 /* *.conf in name order. Returns how many were read, or -errno. */
@@ -180,11 +141,9 @@ static int load_dir(struct uc_config *c, const char *dir, bool missing_ok)
 {
 	const char *sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent **de;
 	struct stat st, lst;
-	char **names;
-	size_t n;
-	DIR *d;
-	int rc;
+	int rc = 0, n, nread = 0;
 
 	if (fd < 0) {
 		rc = -errno;
@@ -201,26 +160,24 @@ static int load_dir(struct uc_config *c, const char *dir, bool missing_ok)
 		close(fd);
 		return untrusted(c, dir, &st);
 	}
-	if (!(d = fdopendir(fd))) {
-		close(fd);
-		return -ENOMEM;
-	}
-	rc = list_dir(d, &names, &n);
-	closedir(d);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < n && rc != -ENOMEM; i++) {
-		char *path;
+	n = scandirat(fd, ".", &de, conf_name, by_name);
+	for (int i = 0; i < n; i++) {
+		char *path = NULL;
 
-		if (asprintf(&path, "%s%s%s", dir, sep, names[i]) < 0) {
-			rc = -ENOMEM;
-			break;
+		if (rc != -ENOMEM && (fstatat(fd, de[i]->d_name, &st, 0) || !S_ISDIR(st.st_mode))) {
+			if (asprintf(&path, "%s%s%s", dir, sep, de[i]->d_name) < 0)
+				rc = -ENOMEM;
+			else
+				rc = load_file(c, path);
+			nread++;
+			free(path);
 		}
-		rc = load_file(c, path);
-		free(path);
+		free(de[i]);
 	}
-	free_names(names, n);
-	return rc == -ENOMEM ? rc : (int)n;
+	if (n >= 0)
+		free(de);
+	close(fd);
+	return n < 0 || rc == -ENOMEM ? -ENOMEM : nread;
 }
 
 int uc_config_load_path(struct uc_config *c, const char *path)
@@ -273,8 +230,8 @@ size_t uc_config_validate(struct uc_config *c)
 	if (smin->set && smax->set && uc_conf_sys_util(&smin->v) > uc_conf_sys_util(&smax->v))
 		uc_config_error(c, &smax->loc, -EINVAL, "[system] max %d is below min %d "
 				"(set at %s:%d); the kernel needs min <= max",
-				uc_conf_sys_util(&smax->v), uc_conf_sys_util(&smin->v), smin->loc.file,
-				smin->loc.line);
+				uc_conf_sys_util(&smax->v), uc_conf_sys_util(&smin->v),
+				smin->loc.file, smin->loc.line);
 	for (size_t i = 0; i < c->ncgroups; i++) {
 		const struct uc_conf_cgroup *g = &c->cgroups[i];
 

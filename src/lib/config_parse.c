@@ -1,17 +1,10 @@
 /*
- * The configuration parser (the grammar is in uclampctl.conf(5)): one pass,
- * one line at a time. Each line is read whole (at most UC_CONF_LINE_MAX
- * bytes), numbered, trimmed, and classified:
- *
- *   blank, or '#' / ';' first       nothing
- *   [NAME] or [NAME ARG]            the section that the next keys belong to
- *   KEY = VALUE or KEY: VALUE       a key of the current section
- *   anything else                   an error
- *
- * Every problem is recorded as file:line: message and parsing goes on, so
- * one run shows them all. The current section is an index into this file's
- * sections or a state (none yet, a broken header): nothing a name in the
- * file can collide with.
+ * The configuration parser (grammar: uclampctl.conf(5)): one pass, a line at a
+ * time (at most UC_CONF_LINE_MAX bytes), numbered, trimmed and classified:
+ * blank or a '#'/';' comment; "[NAME]" or "[NAME ARG]"; "KEY = VALUE" or
+ * "KEY: VALUE"; else an error. Every problem is recorded as file:line and
+ * parsing goes on. The current section is an index or a state (none yet, a
+ * broken header): nothing a name in the file can collide with.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -1,10 +1,7 @@
 /*
- * [tasks NAME] sections of the configuration (see config.h): their keys and
- * the checks that need every file. The selectors and scope flags are the
- * selector table's (selectors.h), set through its one setter; the settings
- * (min, max, reset-on-fork, exclude, priority) are this file's. The parser
- * (config_parse.c) calls uc_conf_tasks_key for each key of a [tasks]
- * section; planning from the sections is config_plan.c's.
+ * [tasks NAME] sections: their keys (the selectors through the selector
+ * table's one setter; the settings min, max, reset-on-fork, exclude, priority
+ * here) and the checks that need every file.
  */
 #include <errno.h>
 #include <limits.h>

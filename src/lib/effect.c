@@ -1,21 +1,13 @@
 /*
- * Does a clamp bite here (see effect.h)? The rows, as read in the 7.3-rc7
- * sources:
- * - schedutil folds the rq clamps into util, bw_min and bw_max
- *   (sugov_get_util(), effective_cpu_util()); other governors never read
- *   them, and setpolicy drivers (intel_pstate active, amd-pstate-epp) have
- *   no governor at all.
- * - A driver with ->target/->fast_switch sets schedutil's clamped target.
- * - intel_cpufreq with HWP takes ->adjust_perf(min, target, max, cap):
- *   bw_min becomes the HWP minimum; from 7.3 bw_max (uclamp_max) also
- *   becomes the HWP maximum; 7.2 and older pass no max (HWP may exceed
- *   the target). Without HWP the P-state is the target itself.
- * - amd-pstate (passive, guided) takes min and target but ignores the max
- *   argument (max_perf = perf.max_limit_perf, scaling_max_freq's), so
- *   uclamp_max lowers the desired perf only (guided: the floor handed to
- *   the autonomous selection).
- * uc_effect_finish() then weighs in the sched_ext scheduler (effect_scx.c)
- * and frequency invariance (effect_inv.c, sugov.c).
+ * Does a clamp bite here? As read in the 7.3-rc7 sources: schedutil folds the
+ * rq clamps into util, bw_min and bw_max; other governors never read them;
+ * setpolicy drivers (intel_pstate active, amd-pstate-epp) have no governor. A
+ * ->target/->fast_switch driver sets schedutil's clamped target. intel_cpufreq
+ * with HWP takes ->adjust_perf(min, target, max): bw_min is the HWP minimum,
+ * from 7.3 bw_max also the maximum (7.2 and older pass none). amd-pstate
+ * (passive, guided) ignores the max argument: uclamp_max lowers the desired
+ * perf only. uc_effect_finish() then weighs in sched_ext (effect_scx.c) and
+ * invariance (effect_inv.c, sugov.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -35,37 +27,24 @@
 
 const char *uc_eff_verdict_name(enum uc_eff_verdict v)
 {
-	switch (v) {
-	case UC_EFF_STEERS: return "steers";
-	case UC_EFF_REQUEST_ONLY: return "request-only";
-	case UC_EFF_IGNORED: return "ignored";
-	case UC_EFF_NO_CPUFREQ: return "no-cpufreq";
-	case UC_EFF_UNKNOWN: break;
-	}
-	return "unknown";
+	static const char *const names[] = { "unknown", "steers", "request-only", "ignored",
+					     "no-cpufreq" };
+
+	return UC_NAME(names, v, "unknown");
 }
 
 int uc_eff_verdict_value(enum uc_eff_verdict v)
 {
-	switch (v) {
-	case UC_EFF_STEERS: return 2;
-	case UC_EFF_REQUEST_ONLY: return 1;
-	case UC_EFF_IGNORED:
-	case UC_EFF_NO_CPUFREQ: return 0;
-	case UC_EFF_UNKNOWN: break;
-	}
-	return -1;
+	static const int values[] = { -1, 2, 1, 0, 0 };
+
+	return UC_NAME(values, v, -1);
 }
 
 const char *uc_place_verdict_name(enum uc_place_verdict v)
 {
-	switch (v) {
-	case UC_PLACE_STEERS: return "steers";
-	case UC_PLACE_NONE: return "none";
-	case UC_PLACE_BPF: return "bpf-scheduler";
-	case UC_PLACE_UNKNOWN: break;
-	}
-	return "unknown";
+	static const char *const names[] = { "unknown", "steers", "none", "bpf-scheduler" };
+
+	return UC_NAME(names, v, "unknown");
 }
 
 #define EV(p, ...) UC_NOTE_ADD((p)->evidence, (p)->nevidence, __VA_ARGS__)
@@ -123,7 +102,8 @@ static void intel_passive(const struct uc_effect *e, struct uc_eff_policy *p, co
 	hwp = uc_exists(path);
 	EV(p, "%s: %s", path, hwp ? "present (HWP)" : "absent (no HWP)");
 	if (!hwp) {
-		both(p, UC_EFF_STEERS, "schedutil's clamped target is the P-state intel_cpufreq sets");
+		both(p, UC_EFF_STEERS,
+		     "schedutil's clamped target is the P-state intel_cpufreq sets");
 		return;
 	}
 	set(p, UC_EFF_MIN, UC_EFF_STEERS,
@@ -324,8 +304,8 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 	if (e->scx == 1) {
 		e->place = UC_PLACE_BPF;
 		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "the sched_ext scheduler %s%s runs %s and places them: no scx scheduler "
-			    "reads clamps for placement (they still bound the frequency)",
+			    "the sched_ext scheduler %s%s runs %s and places them: no scx "
+			    "scheduler reads clamps for placement (they still bound the frequency)",
 			    e->scx_row ? "scx_" : "", e->scx_row ? e->scx_row->name
 			    : e->scx_ops[0] ? e->scx_ops : "(unnamed)",
 			    e->scx_all == 1 ? "every task" : "the SCHED_EXT tasks");
@@ -424,8 +404,9 @@ static void finish_inv(const struct uc_effect *e, struct uc_eff_policy *p)
 	if (e->inv != UC_INV_NO || p->v[UC_EFF_MIN] != UC_EFF_STEERS)
 		return;
 	uc_note_set(p->reason[UC_EFF_MIN] + len, sizeof(p->reason[0]) - len,
-		    "; not frequency-invariant here: schedutil multiplies the current frequency "
-		    "by 1.25 x util/capacity, so a uclamp_min at or below %d (80%%) cannot raise it",
+		    "; not frequency-invariant here: schedutil multiplies the current "
+		    "frequency by 1.25 x util/capacity, so a uclamp_min at or below %d (80%%) "
+		    "cannot raise it",
 		    UC_SUGOV_MIN_TIP);
 }
 

@@ -1,12 +1,10 @@
 /*
- * One policy's frequencies (see effect.h), from the files of
- * drivers/cpufreq/cpufreq.c and cpufreq_stats.c (6.1 and 7.3 alike):
- * scaling_cur_freq is policy->cur, the last frequency set (on fast switch
- * too); cpuinfo_avg_freq (6.13+) exists only where arch_freq_get_on_cpu()
- * is supported and reads EAGAIN without a recent sample;
- * scaling_available_frequencies lists the frequency table (acpi-cpufreq:
- * fastest first); stats/time_in_state is "kHz ticks" per line, in clock
- * ticks of USER_HZ (10 ms), and restarts from 0 on a write to stats/reset.
+ * One policy's frequencies, from the files of cpufreq.c and cpufreq_stats.c
+ * (6.1 and 7.3 alike): scaling_cur_freq is the last frequency set;
+ * cpuinfo_avg_freq (6.13+, where the CPU counts cycles) reads EAGAIN without a
+ * recent sample; scaling_available_frequencies is the table (acpi-cpufreq:
+ * fastest first); stats/time_in_state is "kHz ticks" (USER_HZ), reset to 0 by
+ * a write to stats/reset.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,24 +1,14 @@
 /*
- * Is the kernel frequency-invariant here (see effect.h)? What decides
- * arch_scale_freq_invariant(), in the 6.1 and 7.3-rc7 sources:
- * - kernel/sched/sched.h: false on an architecture without
- *   arch_scale_freq_capacity (powerpc, s390, ...); only x86, arm and
- *   arm64 (and riscv in later kernels, through arch_topology) have it.
- * - x86 (arch/x86/kernel/cpu/aperfmperf.c, 5.7+): the static key
- *   arch_scale_freq_key, enabled only with X86_FEATURE_APERFMPERF
- *   ("aperfmperf" in /proc/cpuinfo) and a known maximum ratio (Intel: the
- *   turbo ratio MSRs of known models; AMD: ACPI CPPC highest performance,
- *   arch/x86/kernel/acpi/cppc.c), disabled again when the ratio overflows
- *   ("Scheduler frequency invariance went wobbly"). Virtual machines
- *   usually hide APERF/MPERF (TCG has none). 64-bit SMP kernels only.
- * - arm, arm64 (drivers/base/arch_topology.c, 5.10+):
- *   cpufreq_supports_freq_invariance() || AMU counters on every CPU; the
- *   cpufreq key (cpufreq_freq_invariance) is enabled when any driver
- *   without ->setpolicy registers (all of arm's), which then reports each
- *   frequency it sets (arch_set_freq_scale). Before 5.10 it was always
- *   true there. AMU shows only as cpuinfo_avg_freq (6.13+).
- * Userspace sees the keys only in kernel memory (root); otherwise this says
- * "unknown" where the files cannot decide.
+ * Is the kernel frequency-invariant here (arch_scale_freq_invariant(), 6.1 and
+ * 7.3-rc7)? Only x86, arm, arm64 (riscv later) have arch_scale_freq_capacity.
+ * x86 (aperfmperf.c, 5.7+): the key arch_scale_freq_key, enabled only with
+ * APERF/MPERF ("aperfmperf" in /proc/cpuinfo) and a known maximum ratio
+ * (Intel turbo ratio MSRs; AMD: ACPI CPPC), disabled again on overflow; VMs
+ * usually hide APERF/MPERF; 64-bit SMP only. arm, arm64 (arch_topology.c,
+ * 5.10+): the key cpufreq_freq_invariance, on when a driver without
+ * ->setpolicy registers (arm's all do), or AMU counters on every CPU (seen only
+ * as cpuinfo_avg_freq, 6.13+); before 5.10 always true there. The keys are in
+ * kernel memory (root); else "unknown" where the files cannot decide.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,7 +51,8 @@ static int cpuinfo_aperfmperf(void)
 	if (!flags || !(eol = strchr(flags + 1, '\n')))
 		return -1;
 	*eol = '\0';
-	return strstr(flags, " aperfmperf ") || (eol - flags > 11 && !strcmp(eol - 11, " aperfmperf"));
+	return strstr(flags, " aperfmperf ") ||
+	       (eol - flags > 11 && !strcmp(eol - 11, " aperfmperf"));
 }
 
 static bool have_avg_freq(const struct uc_effect *e)

@@ -1,18 +1,12 @@
 /*
- * sched_ext, per scheduler (see effect.h): what each BPF scheduler does
- * to schedutil's input. With a BPF scheduler enabled, sugov_get_util()
- * (6.12+, 7.3-rc7) starts from scx_cpuperf_target(), the target the
- * scheduler set with scx_bpf_cpuperf_set() (0..1024), adds the fair
- * class's util unless every task is the scheduler's (switch_all), and then
- * applies the rq clamps as for any util: uclamp_min raises the target,
- * uclamp_max caps it. So a clamp's effect depends on the target each
- * scheduler sets, read in the scx sources (sched-ext/scx, 2026-08).
- * Placement: no scx scheduler reads a task's clamps (no "uclamp" in
- * scheds/ outside the generated vmlinux headers), whatever the verdicts.
- * scx_rusty's comment says its target "persists even after removing the
- * scheduler": it stays in rq->scx.cpuperf_target, but scx_cpuperf_target()
- * returns 0 while no BPF scheduler is enabled, so it acts only again under
- * a later BPF scheduler that sets none of its own; not on the fair class.
+ * sched_ext, per scheduler: what each BPF scheduler does to schedutil's input.
+ * With one enabled, sugov_get_util() (6.12+) starts from the target it set
+ * (scx_bpf_cpuperf_set(), 0..1024), adds the fair class's util unless it runs
+ * every task, then applies the rq clamps: uclamp_min raises the target,
+ * uclamp_max caps it. So the verdicts follow each scheduler's target, read in
+ * the scx sources (2026-08). No scx scheduler reads clamps for placement.
+ * scx_rusty's target persists in rq->scx.cpuperf_target after it is removed,
+ * but counts only under a later BPF scheduler that sets none of its own.
  */
 #include <string.h>
 

@@ -1,18 +1,11 @@
 /*
- * Evidence that sched_uclamp_used was enabled: values that only a write
- * the kernel counts as "use" can produce (kernel-uclamp.md §1, §2).
- *
- * - sysctls: all three default to 1024 and only a write that changes one
- *   enables the key (5.9+), so any other value proves it.
- * - cgroups: new groups start at 0.00/max; any accepted write enables the
- *   key, so any other value proves it (the root has no files).
- * - tasks: requested clamps start at min 0/max 1024; RT tasks' min follows
- *   sched_util_clamp_min_rt_default (1024 by default) while not set by the
- *   user, and deadline tasks may follow it too (rt_task() covered them
- *   before 6.10). Known blind spot: a fair task whose policy is changed
- *   while priority-inherited to RT gets min = rt_default without a clamp
- *   write; that takes a PI-boosted task and a setscheduler on it at once.
- *
+ * Evidence that sched_uclamp_used was enabled: values only a write the kernel
+ * counts as "use" can produce (kernel-uclamp.md §1, §2). sysctls default to
+ * 1024 and only a change enables the key (5.9+); new cgroups start at
+ * 0.00/max and any accepted write enables it (the root has no files); tasks
+ * start at 0/1024, but an RT task's min follows the RT default while not set
+ * (deadline tasks too before 6.10). Blind spot: a fair task whose policy is
+ * changed while PI-boosted to RT gets min = rt_default without a clamp write.
  * A reverted write leaves no trace: no evidence never means "off".
  */
 #include <dirent.h>

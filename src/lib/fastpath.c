@@ -17,14 +17,9 @@
 
 const char *uc_key_state_name(enum uc_key_state s)
 {
-	switch (s) {
-	case UC_KEY_OFF: return "off";
-	case UC_KEY_ON: return "on";
-	case UC_KEY_ALWAYS_ON: return "always-on";
-	case UC_KEY_UNSUPPORTED: return "unsupported";
-	case UC_KEY_UNKNOWN: break;
-	}
-	return "unknown";
+	static const char *const names[] = { "unknown", "off", "on", "always-on", "unsupported" };
+
+	return UC_NAME(names, s, "unknown");
 }
 
 static const struct uc_fp_ops real_ops = {
@@ -43,7 +38,7 @@ const char *uc_fp_source_name(enum uc_fp_source s)
 {
 	static const char *const names[] = { "none", "kcore", "system-map", "evidence",
 					     "kernel-version", "probe" };
-	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "none";
+	return UC_NAME(names, s, "none");
 }
 
 #define unavailable(fp, ...) UC_NOTE_ADD((fp)->unavailable, (fp)->nunavailable, __VA_ARGS__)
@@ -220,8 +215,8 @@ static bool unsupported(struct uc_fastpath *fp)
 		       "(sched_attr has no clamp fields)");
 	else if (uc_err_absent(fp->scan.sys_rc))
 		decide(fp, UC_KEY_UNSUPPORTED, UC_FP_SRC_PROBE,
-		       "this kernel has no uclamp: no sched_util_clamp_* sysctls (the sched_setattr "
-		       "probe could not tell: %s)",
+		       "this kernel has no uclamp: no sched_util_clamp_* sysctls (the "
+		       "sched_setattr probe could not tell: %s)",
 		       strerror(fp->probe_err < 0 ? -fp->probe_err : EIO));
 	else {
 		/* an error reading them is no proof that they are not there */
@@ -234,10 +229,102 @@ static bool unsupported(struct uc_fastpath *fp)
 	return true;
 }
 
-static void read_signature(char *buf, size_t n)
+/* 1 + 2: the key's address from kallsyms (or System.map), its value from
+ * kcore; true when that is the answer, with nothing more to scan */
+static bool from_kmem(struct uc_fastpath *fp, struct uc_kmem_key *key, enum uc_fp_kver kver,
+		      bool full)
 {
-	if (uc_read_str("/proc/version_signature", buf, n) < 0)
-		buf[0] = '\0';
+	struct uc_kmem_info info;
+
+	uc_kmem_read_keys(key, 1, &info);
+	for (size_t i = 0; i < info.nnotes; i++)
+		unavailable(fp, "%s", info.notes[i]);
+	if (key->rc == 0 && key->value == 0 && !key->via_map && zero_contradicted(fp, full)) {
+		if (key->cached) {
+			/* the cache's address may be another 0: ask /proc/kallsyms */
+			unsigned long long was = (unsigned long long)key->addr;
+
+			uc_kmem_read_keys_flags(key, 1, &info, UC_KMEM_NO_CACHE);
+			for (size_t i = 0; i < info.nnotes; i++)
+				unavailable(fp, "%s", info.notes[i]);
+			unavailable(fp, "%s: 0 at the cached address %#llx against evidence of "
+				    "use: cache discarded, /proc/kallsyms gives %#llx",
+				    key->name, was, (unsigned long long)key->addr);
+		}
+		if (key->rc == 0 && key->value == 0 && !key->via_map) {
+			/* two facts that disagree: say both, decide neither */
+			fp->value_read = true;
+			fp->addr = key->addr;
+			decide(fp, UC_KEY_UNKNOWN, UC_FP_SRC_NONE,
+			       "sched_uclamp_used reads 0 at %#llx (/proc/kcore, "
+			       "address from /proc/kallsyms), but there is evidence "
+			       "of use (%s): the two disagree",
+			       (unsigned long long)key->addr, fp->evidence[0]);
+			return true;
+		}
+	}
+	if (key->listed)
+		fp->has_key = 1;
+	else if (key->absent)
+		fp->has_key = 0;
+	else if (kver == UC_FP_KVER_HAS_KEY)
+		fp->has_key = 1;
+	else if (kver == UC_FP_KVER_PREDATES_KEY)
+		fp->has_key = 0;
+
+	if (key->rc == 0) {
+		fp->value_read = true;
+		fp->value = key->value;
+		fp->addr = key->addr;
+		if (!key->via_map) {
+			decide(fp, key->value ? UC_KEY_ON : UC_KEY_OFF, UC_FP_SRC_KCORE,
+			       "sched_uclamp_used = %d, read from /proc/kcore at its "
+			       "/proc/kallsyms address %#llx",
+			       (int)key->value, (unsigned long long)key->addr);
+		} else if (key->value) {
+			decide(fp, UC_KEY_ON, UC_FP_SRC_SYSTEM_MAP,
+			       "sched_uclamp_used = %d, read from /proc/kcore at "
+			       "%#llx (%s + KASLR offset)",
+			       (int)key->value, (unsigned long long)key->addr, info.map_path);
+		} else if (scan(fp, full)) {
+			/* a 0 that evidence contradicts: the map is not this kernel's after all */
+			unavailable(fp, "%s gave 0 at %#llx, but there is evidence of "
+				    "use: the map is not trusted",
+				    info.map_path, (unsigned long long)key->addr);
+			decide(fp, UC_KEY_ON, UC_FP_SRC_EVIDENCE, "evidence of use (%s)",
+			       fp->evidence[0]);
+		} else {
+			decide(fp, UC_KEY_OFF, UC_FP_SRC_SYSTEM_MAP,
+			       "sched_uclamp_used = 0, read from /proc/kcore at "
+			       "%#llx (%s + KASLR offset)",
+			       (unsigned long long)key->addr, info.map_path);
+		}
+	} else if (key->why[0] && !key->absent && !noted(fp, key->why)) {
+		unavailable(fp, "sched_uclamp_used: %s", key->why);
+	}
+	return fp->state != UC_KEY_UNKNOWN && !full;
+}
+
+/* 4: uclamp without the key, else unknown */
+static void from_version(struct uc_fastpath *fp, const struct uc_kmem_key *key,
+			 enum uc_fp_kver kver, const char *rel)
+{
+	if (!key->listed && kver == UC_FP_KVER_PREDATES_KEY)
+		decide(fp, UC_KEY_ALWAYS_ON, UC_FP_SRC_KERNEL_VERSION,
+		       "kernel %s has uclamp but predates the static key (5.9, 5.4.62): "
+		       "clamp accounting always runs", rel);
+	else if (key->absent && kver != UC_FP_KVER_HAS_KEY)
+		decide(fp, UC_KEY_ALWAYS_ON, UC_FP_SRC_KERNEL_VERSION,
+		       "the kernel has uclamp but no sched_uclamp_used symbol (%s): it predates "
+		       "the key, clamp accounting always runs", key->why);
+	else {
+		if (key->absent)
+			unavailable(fp, "sched_uclamp_used is missing from a full symbol list on "
+				    "kernel %s, which should have it", rel);
+		decide(fp, UC_KEY_UNKNOWN, UC_FP_SRC_NONE,
+		       "the key could not be read and there is no evidence of use "
+		       "(defaults do not prove it is off)");
+	}
 }
 
 int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
@@ -245,7 +332,6 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 	bool full = flags & UC_FP_FULL_SCAN;
 	/* boolean in kmem.c's list: 0 or 1 (-1 while being enabled) */
 	struct uc_kmem_key key = { .name = UC_KMEM_KEY_UCLAMP_USED };
-	struct uc_kmem_info info;
 	char rel[128], sig[256];
 	enum uc_fp_kver kver;
 
@@ -253,7 +339,6 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 	fp->state = UC_KEY_UNKNOWN;
 	fp->source = UC_FP_SRC_NONE;
 	fp->has_key = -1;
-	fp->value = 0;
 
 	/* 0. is there uclamp at all? */
 	fp->scan.sys_rc = uc_sysctl_read_all(&fp->scan.sys);
@@ -265,105 +350,17 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 	}
 	if (uc_kernel_release(rel, sizeof(rel)) < 0)
 		rel[0] = '\0';
-	read_signature(sig, sizeof(sig));
+	if (uc_read_str("/proc/version_signature", sig, sizeof(sig)) < 0)
+		sig[0] = '\0';
 	kver = uc_fp_version_rule(rel[0] ? rel : NULL, sig[0] ? sig : NULL);
-
-	/* 1 + 2. kallsyms (or System.map) and kcore */
-	uc_kmem_read_keys(&key, 1, &info);
-	for (size_t i = 0; i < info.nnotes; i++)
-		unavailable(fp, "%s", info.notes[i]);
-	if (key.rc == 0 && key.value == 0 && !key.via_map && zero_contradicted(fp, full)) {
-		if (key.cached) {
-			/* the cache's address may be another 0: ask /proc/kallsyms */
-			unsigned long long was = (unsigned long long)key.addr;
-
-			uc_kmem_read_keys_flags(&key, 1, &info, UC_KMEM_NO_CACHE);
-			for (size_t i = 0; i < info.nnotes; i++)
-				unavailable(fp, "%s", info.notes[i]);
-			unavailable(fp, "%s: 0 at the cached address %#llx against evidence of "
-				    "use: cache discarded, /proc/kallsyms gives %#llx",
-				    key.name, was, (unsigned long long)key.addr);
-		}
-		if (key.rc == 0 && key.value == 0 && !key.via_map) {
-			/* two facts that disagree: say both, decide neither */
-			fp->value_read = true;
-			fp->addr = key.addr;
-			decide(fp, UC_KEY_UNKNOWN, UC_FP_SRC_NONE,
-			       "sched_uclamp_used reads 0 at %#llx (/proc/kcore, "
-			       "address from /proc/kallsyms), but there is evidence "
-			       "of use (%s): the two disagree",
-			       (unsigned long long)key.addr, fp->evidence[0]);
-			return 0;
-		}
-	}
-	if (key.listed)
-		fp->has_key = 1;
-	else if (key.absent)
-		fp->has_key = 0;
-	else if (kver == UC_FP_KVER_HAS_KEY)
-		fp->has_key = 1;
-	else if (kver == UC_FP_KVER_PREDATES_KEY)
-		fp->has_key = 0;
-
-	if (key.rc == 0) {
-		fp->value_read = true;
-		fp->value = key.value;
-		fp->addr = key.addr;
-		if (!key.via_map) {
-			decide(fp, key.value ? UC_KEY_ON : UC_KEY_OFF, UC_FP_SRC_KCORE,
-			       "sched_uclamp_used = %d, read from /proc/kcore at its "
-			       "/proc/kallsyms address %#llx",
-			       (int)key.value, (unsigned long long)key.addr);
-		} else if (key.value) {
-			decide(fp, UC_KEY_ON, UC_FP_SRC_SYSTEM_MAP,
-			       "sched_uclamp_used = %d, read from /proc/kcore at "
-			       "%#llx (%s + KASLR offset)",
-			       (int)key.value, (unsigned long long)key.addr, info.map_path);
-		} else if (scan(fp, full)) {
-			/* a 0 that evidence contradicts: the map is not this kernel's after all */
-			unavailable(fp, "%s gave 0 at %#llx, but there is evidence of "
-				    "use: the map is not trusted",
-				    info.map_path, (unsigned long long)key.addr);
-			decide(fp, UC_KEY_ON, UC_FP_SRC_EVIDENCE, "evidence of use (%s)",
-			       fp->evidence[0]);
-		} else {
-			decide(fp, UC_KEY_OFF, UC_FP_SRC_SYSTEM_MAP,
-			       "sched_uclamp_used = 0, read from /proc/kcore at "
-			       "%#llx (%s + KASLR offset)",
-			       (unsigned long long)key.addr, info.map_path);
-		}
-	} else if (key.why[0] && !key.absent && !noted(fp, key.why)) {
-		unavailable(fp, "sched_uclamp_used: %s", key.why);
-	}
-	if (fp->state != UC_KEY_UNKNOWN && !full)
+	if (from_kmem(fp, &key, kver, full))
 		return 0;
-
-	/* 3. evidence */
+	/* 3. evidence (a full scan runs for its counts after the key was read too) */
 	if (!fp->scan.done && scan(fp, full) && fp->state == UC_KEY_UNKNOWN)
 		decide(fp, UC_KEY_ON, UC_FP_SRC_EVIDENCE, "evidence of use: %s%s", fp->evidence[0],
 		       fp->scan.evidence > 1 ? " (and more)" : "");
-	if (fp->state != UC_KEY_UNKNOWN)
-		return 0;
-
-	/* 4. uclamp without the key */
-	if (!key.listed && kver == UC_FP_KVER_PREDATES_KEY) {
-		decide(fp, UC_KEY_ALWAYS_ON, UC_FP_SRC_KERNEL_VERSION,
-		       "kernel %s has uclamp but predates the static key (5.9, 5.4.62): "
-		       "clamp accounting always runs", rel);
-		return 0;
-	}
-	if (key.absent && kver != UC_FP_KVER_HAS_KEY) {
-		decide(fp, UC_KEY_ALWAYS_ON, UC_FP_SRC_KERNEL_VERSION,
-		       "the kernel has uclamp but no sched_uclamp_used symbol (%s): it predates "
-		       "the key, clamp accounting always runs", key.why);
-		return 0;
-	}
-	if (key.absent)
-		unavailable(fp, "sched_uclamp_used is missing from a full symbol list on "
-			    "kernel %s, which should have it", rel);
-	decide(fp, UC_KEY_UNKNOWN, UC_FP_SRC_NONE,
-	       "the key could not be read and there is no evidence of use "
-	       "(defaults do not prove it is off)");
+	if (fp->state == UC_KEY_UNKNOWN)
+		from_version(fp, &key, kver, rel);
 	return 0;
 }
 

@@ -1,6 +1,8 @@
 /*
- * check's foot-guns (see findings.h). The kernel facts, from the 7.3-rc7
- * sources:
+ * check's foot-guns: clamps nothing here honours, the key on while every
+ * clamp is at its default, a system util_min below 1024, RT threads whose
+ * util_min no longer follows the RT default, the RT default at 1024 on a
+ * battery. The kernel facts, from the 7.3-rc7 sources:
  * - sched_util_clamp_min bounds every requested util_min, the RT default
  *   included (uclamp_eff_get(): uclamp_default[] is the system limit;
  *   Documentation/admin-guide/sysctl/kernel.rst).

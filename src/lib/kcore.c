@@ -1,10 +1,8 @@
 /*
- * A tiny ELF core reader (see kmem.h). /proc/kcore is an ELF64 core whose
- * PT_LOAD segments map kernel virtual addresses to file offsets; reading a
- * static key is one pread at p_offset + (vaddr - p_vaddr). Every header
- * field is checked before use, so a crafted file gets a clear error and
- * never an out-of-bounds read. Only the ELF header, the program headers and
- * the requested bytes are read (no notes, no other kernel memory).
+ * A tiny ELF core reader: /proc/kcore's PT_LOAD segments map kernel virtual
+ * addresses to file offsets, so a static key is one pread. Every header field
+ * is checked before use (a crafted file gets an error, never an out-of-bounds
+ * read); only the headers and the bytes asked for are read.
  */
 #include <elf.h>
 #include <errno.h>

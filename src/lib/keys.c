@@ -1,9 +1,10 @@
 /*
- * The scheduler's static keys (see keys.h). Kernel memory first (exact,
- * root only), then the userspace view: a file that shows the key itself
- * (smt/active, sched_schedstats) is as good as the key; a setting that
- * flips it (numa_balancing, quotas, /proc/pressure, capacities) is an
- * inference and says so in 'how'.
+ * The scheduler's static keys. Kernel memory first (exact, root only; kmem.h;
+ * sched_uclamp_used from fastpath.h), then the userspace view
+ * (kernel-uclamp.md §7): a file that shows the key itself (smt/active,
+ * sched_schedstats) is as good as the key; a setting that flips it
+ * (numa_balancing, quotas, /proc/pressure, capacities) is an inference and
+ * says so in 'how'.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -21,16 +22,10 @@
 
 const char *uc_skey_state_name(enum uc_skey_state s)
 {
-	switch (s) {
-	case UC_SKEY_OFF: return "off";
-	case UC_SKEY_ON: return "on";
-	case UC_SKEY_ABSENT: return "absent";
-	case UC_SKEY_UNKNOWN: return "unknown";
-	case UC_SKEY_ALWAYS_ON: return "always-on";
-	case UC_SKEY_UNSUPPORTED: return "unsupported";
-	case UC_SKEY_UNREADABLE: break;
-	}
-	return "unreadable";
+	static const char *const names[] = { "unreadable", "off", "on", "absent", "unknown",
+					     "always-on", "unsupported" };
+
+	return UC_NAME(names, s, "unreadable");
 }
 
 enum key_id {
@@ -132,22 +127,13 @@ static void format_caps(const struct cap *c, size_t n, char *view, size_t len)
 	size_t used = 0;
 
 	view[0] = '\0';
-	for (size_t i = 0; i < n && used < len;) {
-		size_t j = i;
-		int w;
+	for (size_t i = 0, j; i < n && used < len; i = j + 1) {
+		char v[24];
 
-		while (j + 1 < n && c[j + 1].cap == c[i].cap && c[j + 1].cpu == c[j].cpu + 1)
+		for (j = i; j + 1 < n && c[j + 1].cap == c[i].cap && c[j + 1].cpu == c[j].cpu + 1;)
 			j++;
-		if (j > i)
-			w = snprintf(view + used, len - used, "%scpu%d-%d %ld", used ? ", " : "",
-				     c[i].cpu, c[j].cpu, c[i].cap);
-		else
-			w = snprintf(view + used, len - used, "%scpu%d %ld", used ? ", " : "",
-				     c[i].cpu, c[i].cap);
-		if (w < 0)
-			break;
-		used += (size_t)w;
-		i = j + 1;
+		snprintf(v, sizeof(v), "%ld", c[i].cap);
+		uc_note_range(view, len, &used, "cpu", c[i].cpu, c[j].cpu, v);
 	}
 }
 

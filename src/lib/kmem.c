@@ -1,9 +1,8 @@
 /*
- * Static keys from kernel memory (see kmem.h): one pass over /proc/kallsyms
- * for every name plus the text anchors (and the other commands' keys, for
- * the cache), System.map only when kallsyms lacks
- * data symbols, then /proc/kcore opened once and 4 bytes read per key.
- * Each thing that stands in the way gets a note an admin can act on.
+ * Static keys from kernel memory: one /proc/kallsyms pass for every name, the
+ * text anchors and the other commands' keys (for the cache), System.map only
+ * without data symbols, then /proc/kcore opened once, 4 bytes a key. Each
+ * thing in the way gets a note an admin can act on.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,11 +16,12 @@
 #include <unistd.h>
 
 #include "uclamp/afile.h"
-#include "uclamp/kallsyms.h"
 #include "uclamp/kmem.h"
 #include "uclamp/note.h"
 #include "uclamp/sysroot.h"
 
+static const char not_in_kernel[] =
+	"not in /proc/kallsyms, which lists data symbols: not in this kernel";
 static const char no_data_symbols[] =
 	"/proc/kallsyms lists no data symbols (kernel built without CONFIG_KALLSYMS_ALL)";
 
@@ -275,23 +275,16 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 
 /*
  * Symbol addresses change only at boot (KASLR), but reading /proc/kallsyms
- * costs tens of milliseconds on every write command (the kernel formats
- * every symbol). So root keeps the addresses it found there in a per-boot
- * cache: /run/uclampctl/ksyms, "boot_id" then "name addr" lines, root-owned
- * 0600 in a root-owned directory only root can write (0700 when the cache
- * makes it, 0755 when the writers' lock did first); anything else is
- * ignored (and rewritten).
- *
- * The cache is a hint, not a truth: any file can be stale or corrupt. A
- * cached address is trusted for a 0 (off: the answer that makes a write ask
- * for consent); for a 1 only when the line says "name addr 1": the key read
- * 1 right after this boot's /proc/kallsyms gave that address. Such a key
- * (boolean: only ever enabled) stays 1 until reboot, so once confirmed an
- * "on" needs no second kallsyms pass on every write command. A key read
- * through the cache as anything else (a 1 never confirmed, a 0 where a 1 was
- * confirmed), or not readable at all, sends us back to /proc/kallsyms, which
- * rewrites it. The caller may discard a 0 too when it contradicts evidence
- * (UC_KMEM_NO_CACHE). The value itself is always read fresh from /proc/kcore.
+ * costs tens of milliseconds on every write command. So root keeps what it
+ * found there in a per-boot cache, /run/uclampctl/ksyms ("boot_id", then
+ * "name addr" lines; root's 0600 file in a directory only root can write;
+ * anything else is ignored and rewritten). A hint, not a truth: a cached
+ * address is trusted for a 0 (off: the answer that makes a write ask); for a
+ * 1 only when its line says "name addr 1", read right after this boot's
+ * kallsyms gave the address (a boolean key stays 1 until reboot). Anything
+ * else, or a key not readable, sends us back to /proc/kallsyms, which
+ * rewrites the cache; so may the caller (UC_KMEM_NO_CACHE). Values are
+ * always read fresh from /proc/kcore.
  */
 #define KSYM_CACHE_DIR "/run/uclampctl"
 #define KSYM_CACHE_NAME "ksyms"
@@ -542,89 +535,66 @@ static bool has_key(const struct uc_kmem_key *k, size_t n, const char *name)
 	return false;
 }
 
-int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info,
-			    unsigned int flags)
+/* A cached set that did not hold up, for the note after the re-read. */
+struct doubt {
+	char text[2 * UC_KMEM_NOTE_LEN];	/* note() keeps what fits */
+	size_t i;
+	uint64_t addr;
+	bool confirm;	/* an "on" only confirmed: silent when kallsyms agrees */
+};
+
+/* This boot's cache: true on a hit (k read); else *dt says why it was not used. */
+static bool try_cache(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info,
+		      struct doubt *dt)
 {
-	/* the caller's keys, then the shared ones it did not ask for (kallsyms only) */
-	struct uc_kmem_key *all = calloc(n + NSHARED, sizeof(*all));
-	struct uc_ksym *live = calloc(NANCHORS + n + NSHARED, sizeof(*live));
-	bool *need = calloc(n + NSHARED, sizeof(*need));
+	const struct uc_kmem_key *d;
+
+	if (!cache_load(k, n))
+		return false;
+	/* addresses root read from this boot's kallsyms: it lists data symbols */
+	info->data_symbols = true;
+	for (size_t i = 0; i < n; i++) {
+		if (k[i].absent) {
+			set_why(&k[i], -ENOENT, "%s", not_in_kernel);
+			continue;
+		}
+		k[i].listed = true;
+		k[i].rc = -EINPROGRESS;
+	}
+	read_values(k, n, true, info);
+	d = cache_doubt(k, n);
+	if (!d) {
+		info->cache = UC_KMEM_CACHE_HIT;
+		return true;
+	}
+	dt->i = (size_t)(d - k);
+	dt->addr = d->addr;
+	dt->confirm = !d->rc && (d->value == 1 || d->value == -1);
+	if (d->rc)
+		snprintf(dt->text, sizeof(dt->text), "%s: %s: %s; addresses re-read from "
+			 "/proc/kallsyms", KSYM_CACHE, d->name, d->why);
+	else
+		snprintf(dt->text, sizeof(dt->text), "%s: %s reads %d at its cached address "
+			 "%#llx; addresses re-read from /proc/kallsyms",
+			 KSYM_CACHE, d->name, (int)d->value, (unsigned long long)d->addr);
+	info->cache = UC_KMEM_CACHE_DISCARDED;
+	info->data_symbols = false;
+	info->kcore_rc = 1;
+	keys_reset(k, n);
+	return false;
+}
+
+/* One kallsyms pass for all[0..nall) (the caller's n first; System.map for
+ * theirs where kallsyms hides data), their values, and the cache stored;
+ * false when /proc/kallsyms could not be read. */
+static bool kallsyms_pass(struct uc_kmem_key *all, size_t n, size_t nall, struct uc_ksym *live,
+			  bool *need, struct uc_kmem_info *info)
+{
 	struct uc_ksym_stats st;
 	char hidden[UC_KMEM_NOTE_LEN];
-	bool need_map = false, any = false, confirm = false;
-	char doubt[2 * UC_KMEM_NOTE_LEN] = "";	/* note() keeps what fits */
-	uint64_t daddr = 0;
-	size_t di = 0, nall = n;
+	bool need_map = false, any = false;
 	int rc;
 
-	memset(info, 0, sizeof(*info));
-	info->map_rc = 1;
-	info->kcore_rc = 1;
-	if (!all || !live || !need) {
-		free(all);
-		free(live);
-		free(need);
-		return -ENOMEM;
-	}
-	keys_reset(k, n);
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < NSHARED; j++)
-			if (!strcmp(k[i].name, shared_keys[j].name))
-				k[i].boolean |= shared_keys[j].boolean;
-
-	if (!(flags & UC_KMEM_NO_CACHE) && cache_load(k, n)) {
-		const struct uc_kmem_key *d;
-
-		/* addresses root read from this boot's kallsyms: it lists data symbols */
-		info->data_symbols = true;
-		for (size_t i = 0; i < n; i++) {
-			if (k[i].absent) {
-				set_why(&k[i], -ENOENT,
-					"not in /proc/kallsyms, which lists data "
-					"symbols: not in this kernel");
-				continue;
-			}
-			k[i].listed = true;
-			k[i].rc = -EINPROGRESS;
-		}
-		read_values(k, n, true, info);
-		d = cache_doubt(k, n);
-		if (!d) {
-			info->cache = UC_KMEM_CACHE_HIT;
-			goto out;
-		}
-		/* an "on" is only confirmed, silently when kallsyms agrees; the rest is said */
-		di = (size_t)(d - k);
-		daddr = d->addr;
-		confirm = !d->rc && (d->value == 1 || d->value == -1);
-		if (d->rc)
-			snprintf(doubt, sizeof(doubt),
-				 "%s: %s: %s; addresses re-read from /proc/kallsyms", KSYM_CACHE,
-				 d->name, d->why);
-		else
-			snprintf(doubt, sizeof(doubt),
-				 "%s: %s reads %d at its cached address %#llx; addresses "
-				 "re-read from /proc/kallsyms",
-				 KSYM_CACHE, d->name, (int)d->value, (unsigned long long)d->addr);
-		info->cache = UC_KMEM_CACHE_DISCARDED;
-		info->data_symbols = false;
-		info->kcore_rc = 1;
-		keys_reset(k, n);
-	} else if (flags & UC_KMEM_NO_CACHE) {
-		info->cache = UC_KMEM_CACHE_DISCARDED;
-	}
-
-	/* kallsyms is read anyway: the other shared keys ride along, so the
-	 * next command's set hits the cache (one pass per boot, not one per set) */
-	if (n)
-		memcpy(all, k, n * sizeof(*k));
-	for (size_t j = 0; j < NSHARED; j++) {
-		if (has_key(k, n, shared_keys[j].name))
-			continue;
-		all[nall].name = shared_keys[j].name;
-		all[nall].boolean = shared_keys[j].boolean;
-		keys_reset(&all[nall++], 1);
-	}
 	for (size_t i = 0; i < NANCHORS; i++)
 		live[i].name = anchors[i];
 	for (size_t i = 0; i < nall; i++)
@@ -637,9 +607,10 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 				   : "/proc/kallsyms: %s",
 		     strerror(-rc));
 		for (size_t i = 0; i < n; i++)
-			set_why(&k[i], -ENODATA, "no symbol addresses (/proc/kallsyms unreadable)");
-		read_values(k, n, false, info);
-		goto out;
+			set_why(&all[i], -ENODATA,
+				"no symbol addresses (/proc/kallsyms unreadable)");
+		read_values(all, n, false, info);
+		return false;
 	}
 	info->data_symbols = uc_ksym_has_data_symbols(&st);
 	info->hidden = st.lines > 0 && st.nonzero == 0;
@@ -659,9 +630,7 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 			set_why(&all[i], -EPERM, "%s", hidden);
 		} else if (info->data_symbols) {
 			all[i].absent = true;
-			set_why(&all[i], -ENOENT,
-				"not in /proc/kallsyms, which lists data "
-				"symbols: not in this kernel");
+			set_why(&all[i], -ENOENT, "%s", not_in_kernel);
 		} else {
 			/* System.map for the caller's only: its addresses are
 			 * never cached, so an extra would gain nothing */
@@ -681,10 +650,55 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	/* after the values: a key at 1 is stored as confirmed */
 	if (any && !info->hidden)
 		cache_store(all, nall, info->data_symbols);
+	return true;
+}
+
+int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info,
+			    unsigned int flags)
+{
+	/* the caller's keys, then the shared ones it did not ask for (kallsyms only) */
+	struct uc_kmem_key *all = calloc(n + NSHARED, sizeof(*all));
+	struct uc_ksym *live = calloc(NANCHORS + n + NSHARED, sizeof(*live));
+	bool *need = calloc(n + NSHARED, sizeof(*need));
+	struct doubt dt = { .text = "" };
+	size_t nall = n;
+	bool ok;
+
+	memset(info, 0, sizeof(*info));
+	info->map_rc = 1;
+	info->kcore_rc = 1;
+	if (!all || !live || !need) {
+		free(all);
+		free(live);
+		free(need);
+		return -ENOMEM;
+	}
+	keys_reset(k, n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < NSHARED; j++)
+			if (!strcmp(k[i].name, shared_keys[j].name))
+				k[i].boolean |= shared_keys[j].boolean;
+	if (flags & UC_KMEM_NO_CACHE)
+		info->cache = UC_KMEM_CACHE_DISCARDED;
+	else if (try_cache(k, n, info, &dt))
+		goto out;
+
+	/* kallsyms is read anyway: the other shared keys ride along, so the
+	 * next command's set hits the cache (one pass per boot, not one per set) */
+	if (n)
+		memcpy(all, k, n * sizeof(*k));
+	for (size_t j = 0; j < NSHARED; j++) {
+		if (has_key(k, n, shared_keys[j].name))
+			continue;
+		all[nall].name = shared_keys[j].name;
+		all[nall].boolean = shared_keys[j].boolean;
+		keys_reset(&all[nall++], 1);
+	}
+	ok = kallsyms_pass(all, n, nall, live, need, info);
 	if (n)
 		memcpy(k, all, n * sizeof(*k));
-	if (doubt[0] && !(confirm && k[di].addr == daddr))
-		note(info, "%s", doubt);
+	if (ok && dt.text[0] && !(dt.confirm && k[dt.i].addr == dt.addr))
+		note(info, "%s", dt.text);
 out:
 	free(all);
 	free(live);

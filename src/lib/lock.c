@@ -52,14 +52,12 @@ static bool flock_briefly(int fd)
 }
 
 /*
- * A lock file that is not what it must be (an older release left it 0644,
- * or another owner, mode, link count or type) is replaced by a new inode,
- * never corrected in place: a user who opened it while it was readable keeps
- * that descriptor, and an flock on it would go on stopping every writer. The
- * new file (0600, ours) is exchanged with the old in one rename
- * (RENAME_EXCHANGE), and what came out is checked: the old file is removed;
- * another writer's new file (it replaced the old one first) is put back.
- * old: the old file, open (-1: it could not be, e.g. a link).
+ * A lock file that is not what it must be (0644 from an older release, another
+ * owner, mode, link count or type) is replaced by a new inode, never fixed in
+ * place: whoever opened it meanwhile keeps a descriptor to flock. The new file
+ * is exchanged with the old in one rename (RENAME_EXCHANGE) and what came out
+ * checked: the old one removed, another writer's new one put back. old: the
+ * old file, open (-1: it could not be).
  */
 static int replace(int dfd, int old, const struct stat *seen)
 {

@@ -46,3 +46,19 @@ const char *uc_note_words(char *dst, size_t len, const char *prefix, const char 
 					 !i ? "" : i + 1 < count ? ", " : " or ", prefix, words[i]);
 	return dst;
 }
+
+void uc_note_range(char *buf, size_t n, size_t *used, const char *pfx, int a, int b,
+		   const char *text)
+{
+	const char *sep = *used ? ", " : "";
+	int w;
+
+	if (*used >= n)
+		return;
+	if (a == b)
+		w = snprintf(buf + *used, n - *used, "%s%s%d %s", sep, pfx, a, text);
+	else
+		w = snprintf(buf + *used, n - *used, "%s%s%d-%d %s", sep, pfx, a, b, text);
+	if (w > 0)
+		*used += (size_t)w;
+}

@@ -1,15 +1,10 @@
 /*
- * The proc connector's events in the kernel, before they wake us: a classic
- * BPF socket filter (SO_ATTACH_FILTER, any kernel since 2.2) that keeps only
- * what the compiled rules can use. The 6.6+ event-type mask (procevents.c)
- * drops by type only; this one also tells a thread from a process, and
- * works on the 5.x/6.1 kernels that have no mask.
- *
- * The program sees the datagram from its nlmsghdr on. Anything it does not
- * recognise (another connector, a short message, a type it does not know
- * of) is kept, so userspace's decoder still sees it: the filter only drops
- * what it knows the daemon ignores. Classic BPF loads words in network byte
- * order; the connector writes host order, so constants are read the same way.
+ * The proc connector's events dropped in the kernel, before they wake us: a
+ * classic BPF socket filter (any kernel) keeping what the rules can use. The
+ * 6.6+ event mask drops by type only; this also tells a thread from a process.
+ * It sees the datagram from its nlmsghdr on; anything it does not recognise is
+ * kept for the decoder. Classic BPF loads words in network byte order, the
+ * connector writes host order: constants are read the same way.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -84,8 +79,10 @@ static int fix_up(struct prog *p)
 	if (p->n > p->cap || p->n > UC_PEV_FILTER_MAX)
 		return -E2BIG;
 	for (size_t i = 0; i < keep; i++) {
-		size_t t = p->jt[i] == KEEP ? keep : p->jt[i] == DROP ? drop : i + 1 + (size_t)p->jt[i];
-		size_t f = p->jf[i] == KEEP ? keep : p->jf[i] == DROP ? drop : i + 1 + (size_t)p->jf[i];
+		size_t t = p->jt[i] == KEEP ? keep
+			 : p->jt[i] == DROP ? drop : i + 1 + (size_t)p->jt[i];
+		size_t f = p->jf[i] == KEEP ? keep
+			 : p->jf[i] == DROP ? drop : i + 1 + (size_t)p->jf[i];
 
 		if (BPF_CLASS(p->v[i].code) != BPF_JMP)
 			continue;

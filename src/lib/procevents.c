@@ -1,16 +1,10 @@
 /*
- * The proc connector through libnl-3 (kernel-uclamp.md §8, peers.md §3),
- * opened when watch starts (uclamp/dlib.h).
- *
- * libnl sets the socket up (connect, group, buffer sizes, sending the
- * request with a proper nlmsghdr) and walks the netlink headers
- * (nlmsg_ok/nlmsg_next). Receiving is one recvfrom() per datagram into a
- * buffer owned here: nl_recvmsgs() would malloc an iovec per datagram and an
- * nl_msg per message (nlmsg_convert), and hand these NLMSG_DONE messages to
- * NL_CB_FINISH rather than NL_CB_VALID, with ENOBUFS renamed -NLE_NOMEM. An
- * exec storm is exactly when per-event mallocs hurt, so we skip that layer.
- * libnl's own traps are still closed: no sequence check (the kernel's seq is
- * per CPU), no auto-ack (the connector never acks at the netlink level).
+ * The proc connector through libnl-3 (kernel-uclamp.md §8), opened when watch
+ * starts. libnl sets the socket up and walks the netlink headers; receiving is
+ * one recvfrom() per datagram into our buffer: nl_recvmsgs() would malloc per
+ * datagram and message (bad in an exec storm), route NLMSG_DONE to
+ * NL_CB_FINISH and rename ENOBUFS. libnl's traps stay closed: no sequence
+ * check (the kernel's seq is per CPU), no auto-ack (the connector never acks).
  */
 #include <errno.h>
 #include <poll.h>

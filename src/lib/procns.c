@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "uclamp/pid.h"
+#include "uclamp/value.h"
 #include "uclamp/procns.h"
 #include "uclamp/sysroot.h"
 

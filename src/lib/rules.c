@@ -1,9 +1,5 @@
-/*
- * Task rules (see rules.h): compile once (evaluation order, needed fields),
- * then match per task without allocating. Selectors are tried cheapest
- * field first, so exe, cmdline, cgroup and the parent are read only for
- * tasks that passed the cheaper ones.
- */
+/* Task rules: compiled once (order, needed fields), matched per task without
+ * allocating, cheapest field first (exe, cmdline, cgroup, parent read last). */
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>

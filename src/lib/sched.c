@@ -1,9 +1,6 @@
-/*
- * sched_getattr/sched_setattr for clamps (see sched.h and kernel-uclamp.md
- * §3). Every setattr sends back the struct read earlier with KEEP_PARAMS
- * and only the UTIL_CLAMP flags of the clamps actually given, so nothing
- * the user did not ask for is rewritten.
- */
+/* sched_getattr/sched_setattr for clamps (kernel-uclamp.md §3): every setattr
+ * sends back the struct read, with KEEP_PARAMS and only the UTIL_CLAMP flags of
+ * the clamps given, so nothing the user did not ask for is rewritten. */
 #include <errno.h>
 #include <strings.h>
 #include <sys/syscall.h>

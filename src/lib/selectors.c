@@ -12,9 +12,9 @@
 
 #include "uclamp/cgroup.h"
 #include "uclamp/note.h"
-#include "uclamp/pid.h"
 #include "uclamp/sched.h"
 #include "uclamp/selectors.h"
+#include "uclamp/systemd.h"
 #include "uclamp/value.h"
 
 /* ---- matching ------------------------------------------------------------ */
@@ -92,26 +92,6 @@ static bool check_cgroup(const char *w, char *err, size_t n)
 	return false;
 }
 
-/* A systemd unit: a name with a unit type's suffix, no '/' (a glob may stand for the rest). */
-static bool check_unit(const char *w, char *err, size_t n)
-{
-	static const char *const types[] = {
-		".service", ".scope", ".slice", ".socket", ".mount", ".automount", ".swap",
-		".target", ".path", ".timer", ".device",
-	};
-	size_t len = strlen(w);
-
-	for (size_t i = 0; !strchr(w, '/') && i < sizeof(types) / sizeof(types[0]); i++) {
-		size_t tl = strlen(types[i]);
-
-		if (len > tl && !strcmp(w + len - tl, types[i]))
-			return true;
-	}
-	snprintf(err, n, "'%s' is not a systemd unit name: give one like nginx.service, "
-		 "session-2.scope or user.slice (no '/'; a glob may stand for the name)", w);
-	return false;
-}
-
 /* The unit's group is one component of the task's cgroup path: its own, or a slice above it. */
 static bool unit_match(const char *pat, const char *rel)
 {
@@ -167,12 +147,13 @@ const struct uc_sel_def uc_sel_defs[] = {
 	  .help = "the parent process's name or glob" },
 	{ .key = "cgroup", .option = "cgroup", .kind = UC_SEL_NAMES, LIST(cgroup),
 	  .need = UC_PF_CGROUP, PROC(cgroup), .match = uc_rule_cgroup_match,
-	  .check = check_cgroup, .arg = "path",
+	  .check = check_cgroup, .arg = "cgroup",
 	  .help = "cgroup of the cpu hierarchy or glob ('/' does not match *); the groups "
 		  "below it too" },
 	{ .key = "unit", .option = "unit", .kind = UC_SEL_NAMES, LIST(unit),
-	  .need = UC_PF_CGROUP, PROC(cgroup), .match = unit_match, .check = check_unit,
-	  .arg = "unit", .help = "systemd unit whose cgroup holds the process, or a slice above it" },
+	  .need = UC_PF_CGROUP, PROC(cgroup), .match = unit_match, .check = uc_sd_unit_glob_ok,
+	  .arg = "unit",
+	  .help = "systemd unit whose cgroup holds the process, or a slice above it" },
 	{ .key = "threads", .option = "threads", .short_opt = 'a', .kind = UC_SEL_FLAG,
 	  .off = offsetof(struct uc_rule, threads),
 	  .help = "every thread of each process, not only the main one" },

@@ -1,25 +1,17 @@
 /*
- * schedutil's projection (see effect.h), as the kernel computes it for a
- * single-CPU policy on the frequency path (sugov_update_single_freq; the
- * perf path of intel_cpufreq/amd-pstate is taken only when the kernel is
- * frequency-invariant, and ends in a performance level, not a P-state).
- *
- * Before 6.8 (6.1: kernel/sched/core.c effective_cpu_util(),
- * cpufreq_schedutil.c get_next_freq()):
+ * schedutil's projection for a single-CPU policy on the frequency path
+ * (sugov_update_single_freq; the perf path of intel_cpufreq/amd-pstate only
+ * runs frequency-invariant, and ends in a performance level).
+ * Before 6.8 (6.1: effective_cpu_util(), get_next_freq()):
  *   u    = min(cap, clamp(util, uclamp_min, uclamp_max))  (uclamp_rq_util_with)
  *   next = ref * (u + u/4) / cap, ref = cpuinfo_max_freq invariant, else cur
- * the 1.25 headroom applied to the clamped util.
- * 6.8+ (9c0b4bb7f630 "sched/cpufreq: Rework schedutil governor performance
- * estimation", with e37617c8e53a "sched/fair: Fix frequency selection for
- * non-invariant case" before 6.8 shipped; unchanged in 7.3-rc7):
+ * 6.8+ (9c0b4bb7f630 with e37617c8e53a; unchanged in 7.3-rc7):
  *   u    = max(uclamp_min, min(a + a/4, min(cap, uclamp_max))), a = min(util, cap)
- *   next = ref * u / cap, ref = arch_scale_freq_ref() (arm64: capacity_freq_ref,
- *          normally cpuinfo_max_freq), else cpuinfo_max_freq invariant, else
- *          cur + cur/4 (get_capacity_ref_freq)
- * the headroom applied before the clamps. Where not invariant both give
- * 1.25 x cur x clamped/cap, so a uclamp_min <= 819 never raises the
- * frequency and anything above climbs to the maximum.
- * Then cpufreq_driver_resolve_freq(): see uc_eff_freq_resolve().
+ *   next = ref * u / cap, ref = arch_scale_freq_ref() (arm64: capacity_freq_ref),
+ *          else cpuinfo_max_freq invariant, else cur + cur/4 (get_capacity_ref_freq)
+ * Not invariant, both give 1.25 x cur x clamped/cap: a uclamp_min <= 819 never
+ * raises the frequency, anything above climbs to the maximum. Then
+ * cpufreq_driver_resolve_freq() (uc_eff_freq_resolve()).
  */
 #include <errno.h>
 
@@ -49,7 +41,8 @@ static unsigned long clamped_util(const struct uc_sugov_in *in)
 
 	if (in->formula == UC_SUGOV_PRE_6_8) {
 		/* uclamp_rq_util_with(): min wins when min >= max */
-		u = in->umin >= in->umax ? in->umin : umax_of(in->umin, umin_of(in->util, in->umax));
+		u = in->umin >= in->umax ? in->umin
+					 : umax_of(in->umin, umin_of(in->util, in->umax));
 		u = umin_of(u, cap);
 		return u + (u >> 2);
 	}

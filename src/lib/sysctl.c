@@ -1,10 +1,5 @@
-/*
- * The system-wide clamps: /proc/sys/kernel/sched_util_clamp_{min,max} (5.3+)
- * and sched_util_clamp_min_rt_default (5.9+). The kernel checks the three
- * together on every write (min <= max, all <= 1024) and undoes a write that
- * breaks the rule, so a plan that changes both min and max must pick the
- * order that keeps min <= max after each single write.
- */
+/* The system-wide clamps, sched_util_clamp_{min,max} (5.3+) and _min_rt_default
+ * (5.9+), checked together by the kernel on every write (min <= max <= 1024). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -156,7 +151,8 @@ int uc_sysctl_read_all(struct uc_sysctl_values *v)
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
 		*uc_sysctl_field(v, &uc_sysctl_knobs[i]) = UC_SYSCTL_ABSENT;
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && !rc; i++)
-		rc = read_or_absent(uc_sysctl_knobs[i].attr, uc_sysctl_field(v, &uc_sysctl_knobs[i]));
+		rc = read_or_absent(uc_sysctl_knobs[i].attr,
+				    uc_sysctl_field(v, &uc_sysctl_knobs[i]));
 	if (rc)
 		return rc;
 	/* the later knobs may be missing on an older kernel; these two make uclamp */

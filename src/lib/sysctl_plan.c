@@ -1,9 +1,5 @@
-/*
- * The system-wide clamps' plan (see sysctl.h): only the knobs that differ,
- * in an order that keeps min <= max after each single write. Above the
- * plan module (plan.c names a knob from the table in sysctl.c), so that
- * the two call downwards only.
- */
+/* The system-wide clamps' plan: only the knobs that differ, in an order that
+ * keeps min <= max after each write. Above plan.c, so both call downwards. */
 #include <errno.h>
 #include <stddef.h>
 
@@ -63,12 +59,8 @@ int uc_sysctl_plan(struct uc_plan *p, const struct uc_sysctl_values *cur,
 	if (min > max)
 		return -EINVAL;
 
-	/*
-	 * Writing min first is safe when the new min fits under the current
-	 * max; otherwise (min raised above the current max) max goes first,
-	 * which is then safe because cur_min <= cur_max < min <= max. The two
-	 * cases cannot both fail for a valid end state.
-	 */
+	/* min first is safe when it fits under the current max; else max first,
+	 * safe since cur_min <= cur_max < min <= max: one order always works */
 	max_first = min > cur->max;
 	if (max_first)
 		rc = add(p, UC_ATTR_MAX, want->max, cur->max, max);

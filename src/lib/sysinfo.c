@@ -1,6 +1,7 @@
 /*
- * What the system says about uclamp (see sysinfo.h): collected here, shown
- * by 'status' (text, JSON, Prometheus) and usable by the daemon.
+ * What the system says about uclamp: kernel support, the fast path's state,
+ * the cgroup layout, whether clamps can act here (cpufreq governors, CPU
+ * capacities, sched_ext), lockdown, and one line of advice.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -11,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "uclamp/kallsyms.h"
 #include "uclamp/kmem.h"
 #include "uclamp/sysinfo.h"
 #include "uclamp/sysroot.h"

@@ -1,8 +1,11 @@
 /*
- * systemd's cgroups: unit names, who owns a subtree_control, and the three
- * bus calls (uclamp/systemd.h). The bus goes to systemd's private socket
- * when root (as systemctl does: it answers before dbus.service runs, e.g.
- * for uclampctl-apply.service at boot), else to the system bus.
+ * systemd's cgroups: unit names, who owns a subtree_control, the bus calls.
+ * A subtree_control is systemd's (its single-writer rule: it may undo a
+ * foreign write at the next daemon-reload) when systemd is PID 1 and the
+ * group is the root or every component of its path is a unit, none
+ * delegated (xattr trusted.delegate or user.delegate = 1). The bus goes to
+ * systemd's private socket when root (it answers before dbus.service runs,
+ * at boot), else to the system bus.
  */
 #include <errno.h>
 #include <limits.h>
@@ -47,15 +50,24 @@ static const char *iface_of(const char *unit)
 	return NULL;
 }
 
-bool uc_sd_unit_name_ok(const char *name)
+/* The name (glob: each *, ? or [...] one character) against systemd's rule. */
+static bool name_ok(const char *name, bool glob)
 {
-	size_t len = strlen(name);
+	char plain[UC_SD_UNIT_MAX + 1];
+	size_t len = 0;
 	int at = 0;
 
+	for (const char *s = name, *e; *s && len < sizeof(plain) - 1; s++) {
+		if (glob && *s == '[' && (e = strchr(s + 1 + (s[1] == ']'), ']')))
+			s = e;
+		plain[len++] = glob && strchr("*?]", *s) ? 'x' : *s;
+	}
+	plain[len] = '\0';
 	/* systemd's unit_name_is_valid() refuses an empty prefix ("@x.service") */
-	if (!len || len >= UC_SD_UNIT_MAX || name[0] == '.' || name[0] == '@' || !iface_of(name))
+	if (!len || len >= UC_SD_UNIT_MAX || plain[0] == '.' || plain[0] == '@' ||
+	    !iface_of(plain))
 		return false;
-	for (const char *s = name; *s; s++) {
+	for (const char *s = plain; *s; s++) {
 		if (*s == '@' && ++at > 1)
 			return false;
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -63,7 +75,22 @@ bool uc_sd_unit_name_ok(const char *name)
 			return false;
 	}
 	/* "a@.service" is a template: it never has a cgroup */
-	return !strstr(name, "@.");
+	return !strstr(plain, "@.");
+}
+
+bool uc_sd_unit_name_ok(const char *name)
+{
+	return name_ok(name, false);
+}
+
+bool uc_sd_unit_glob_ok(const char *glob, char *err, size_t n)
+{
+	if (name_ok(glob, true))
+		return true;
+	snprintf(err, n, "'%s' is not a systemd unit name with a cgroup: give a .service, .scope, "
+		 ".slice, .socket, .mount or .swap name (no '/'; a glob may stand for part of it)",
+		 glob);
+	return false;
 }
 
 bool uc_sd_booted(void)
@@ -99,6 +126,24 @@ int uc_sd_owns_subtree(const char *rel, bool *owned)
 		return rc;
 	*owned = true;
 	return 0;
+}
+
+int uc_cg_resolve_name(const struct uc_cg_info *info, const char *name, char *rel, size_t n)
+{
+	char cg[PATH_MAX];
+	const char *s = cg;
+	int rc = uc_cg_resolve(info, name, rel, n);
+
+	if (rc != -ENOENT || !uc_sd_unit_name_ok(name))
+		return rc;
+	if ((rc = uc_sd_unit_cgroup(name, cg, sizeof(cg))))
+		return rc;
+	/* systemd's answer is hostile input like any path: same checks */
+	while (*s == '/')
+		s++;
+	if (uc_cg_path_escapes(s))
+		return -EXDEV;
+	return uc_cg_resolve(info, *s ? s : ".", rel, n);
 }
 
 /* ---- the bus ---------------------------------------------------------------- */

@@ -7,6 +7,14 @@
  * getattr: only what differs),
  * check the pidfd is still alive, write. The pidfd pins the PID from the
  * /proc read to the write, so a reused PID is never clamped by mistake.
+ *
+ * Never miss: a lost event (socket overrun, a per-CPU sequence gap, a full
+ * queue) marks the state dirty and a full /proc rescan, at most one a
+ * second, brings every process in line. Drift, which no event shows: every
+ * recheck_ms the tracked processes are matched and written again; one
+ * changed back reapply_limit times in a row is given up on. Lines about
+ * processes, which any user can cause: at most 200 per 10 s, the rest
+ * counted (log_suppressed) and said in one warning.
  */
 #include <malloc.h>
 #include <errno.h>
@@ -70,11 +78,8 @@ struct uc_watch {
 	pid_t self;
 	enum uc_key_state key;		/* ON after our first write */
 	struct uc_lock lock;		/* the writers' lock, held per batch */
-	/*
-	 * A batch takes the lock at its first task a rule applies to, not
-	 * before: most events (execs no rule matches) need no clamp value read
-	 * or written, and the lock is eight system calls.
-	 */
+	/* taken at a batch's first task a rule applies to: most events need no
+	 * clamp read or written, and the lock is eight system calls */
 	enum { BATCH_OPEN, BATCH_LOCKED, BATCH_LOCKED_OUT } batch;
 	/* the executor for a main thread whose pidfd was just found alive */
 	struct uc_exec_ops pidfd_ops;
@@ -250,12 +255,9 @@ int uc_watch_new(const struct uc_watch_opts *o, struct uc_watch **out)
 	w->self = getpid();
 	w->key = o->key;
 	w->lock.fd = -1;
-	/*
-	 * A live pidfd, opened before the start time was read, says the PID
-	 * still names that process: reading the start time again (four system
-	 * calls) would prove nothing more. Other threads keep the executor's
-	 * per-thread check: a pidfd is the process's, not a thread's.
-	 */
+	/* a live pidfd, opened before the start time was read, proves what reading
+	 * it again would (four system calls); other threads keep the per-thread
+	 * check: a pidfd is the process's */
 	w->pidfd_ops = uc_exec_default_ops;
 	w->pidfd_ops.task_start = NULL;
 	w->pidfd_ops.task_member = NULL;
@@ -331,11 +333,9 @@ const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w)
 	return &w->st;
 }
 
-/*
- * A reload that does not take (refused for consent, or a broken file) says
- * the configuration on disk no longer holds the consent the running rules
- * came with: from now on they write nothing that would enable the fast path.
- */
+/* A reload that does not take (refused, or a broken file): the file no longer
+ * holds the running rules' consent, so they write nothing that enables the
+ * fast path from now on. */
 bool uc_watch_note_reload(struct uc_watch *w, bool ok)
 {
 	if (ok) {
@@ -424,12 +424,9 @@ static void next_forget(struct uc_watch *w)
 	w->forget_at = n + (n > FORGET_MIN ? n : FORGET_MIN);
 }
 
-/*
- * Without exit events the table learns of an exit only here: once it has
- * doubled since the last look, drop the processes that are gone (their PID
- * gone or reused: the start time differs). Amortized O(1) per entry added,
- * and the table stays within twice the live processes we track.
- */
+/* Without exit events the table learns of exits here: once it has doubled,
+ * drop the processes gone (PID gone, or reused: another start time).
+ * Amortized O(1) an entry; the table stays within twice the live ones. */
 static void forget_exited(struct uc_watch *w)
 {
 	if (!w->lazy_exits || w->table.n < w->forget_at)
@@ -563,15 +560,9 @@ static bool stopping(const struct uc_watch *w)
 	return w->stop && *w->stop;
 }
 
-/*
- * A batch of writes holds the writers' lock, taken without waiting at its
- * first task a rule applies to (before its values are read): a daemon must
- * not hang behind an 'apply'. On contention the
- * rest of the batch is not done now: the state is marked dirty and the
- * rescan, one interval later from the debounce timer, brings every process
- * in line (the queued events are about processes it will see). Dry runs
- * write nothing and take no lock.
- */
+/* A batch holds the writers' lock, taken without waiting at its first task a
+ * rule applies to (a daemon must not hang behind an 'apply'); held by another,
+ * the rest is put off: dirty, rescanned one interval later. Dry runs take none. */
 static void locked_out(struct uc_watch *w, pid_t holder, uint64_t now)
 {
 	char name[64] = "", who[96] = "an unknown process";
@@ -732,12 +723,8 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	}
 	if (*ep && (*ep)->given_up)
 		return false;
-	/*
-	 * A rule applies: the values it is planned from are read under the
-	 * writers' lock, never from the middle of another writer's run (an
-	 * 'apply' that may still roll back). Only a task no rule takes goes
-	 * without the lock: its answer does not depend on clamp values.
-	 */
+	/* a rule applies: plan from values read under the writers' lock, never
+	 * from the middle of another writer's run (an 'apply' may still roll back) */
 	if (!batch_write(w))
 		return false;	/* locked out: the rescan comes back to it */
 	/* read by the match for the policy (under the lock), or now */
@@ -810,12 +797,9 @@ static int apply_other(pid_t tid, int taskfd, void *data)
 	return 0;
 }
 
-/*
- * A re-check that set a process's clamps again: another writer had changed
- * them back. After reapply_limit of these in a row it is left alone (until
- * it execs or the rules change), as one fought over by events is; a
- * re-check that finds it right starts the count again.
- */
+/* A re-check that set a process's clamps again (another writer had changed
+ * them back): after reapply_limit in a row it is left alone, until it execs or
+ * the rules change; a re-check that finds it right starts the count again. */
 static void note_drift(struct uc_watch *w, struct uc_wproc *e, const struct round *r, pid_t tgid)
 {
 	if (!e || !r->recheck || e->given_up)
@@ -842,7 +826,8 @@ static void note_drift(struct uc_watch *w, struct uc_wproc *e, const struct roun
 static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64_t ts_ns,
 			  const char *reason)
 {
-	struct round r = { .reason = reason, .ts_ns = ts_ns, .recheck = !strcmp(reason, "recheck") };
+	struct round r = { .reason = reason, .ts_ns = ts_ns,
+			   .recheck = !strcmp(reason, "recheck") };
 	struct uc_wproc *e;
 	struct ident id;
 	int rc;
@@ -997,11 +982,6 @@ void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev)
 	w->qlen++;
 	if (w->qlen > w->st.queue_hiwater)
 		w->st.queue_hiwater = w->qlen;
-}
-
-size_t uc_watch_queued(const struct uc_watch *w)
-{
-	return w->qlen;
 }
 
 static void handle(struct uc_watch *w, const struct uc_pev *ev)
@@ -1185,9 +1165,10 @@ static void log_group(const struct uc_watch *w, const struct uc_plan *p, const c
 
 		if (!dry && c->state != UC_CH_DONE)
 			continue;
-		uc_watch_logf(w, LOG_INFO, "%s%s %s: %s %s -> %s (%s)", dry ? "dry-run: would set " :
-			      "", what, uc_change_target(c, t, sizeof(t)),
-			      uc_attr_name(c->kind, c->attr), uc_change_value(c, c->from, a, sizeof(a)),
+		uc_watch_logf(w, LOG_INFO, "%s%s %s: %s %s -> %s (%s)",
+			      dry ? "dry-run: would set " : "", what,
+			      uc_change_target(c, t, sizeof(t)), uc_attr_name(c->kind, c->attr),
+			      uc_change_value(c, c->from, a, sizeof(a)),
 			      uc_change_value(c, c->to, b, sizeof(b)), reason);
 	}
 }

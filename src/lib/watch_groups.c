@@ -1,14 +1,9 @@
 /*
- * The daemon's [cgroup] sections (see watch.h): a group that does not exist
- * yet is applied when it appears, and again whenever it is made anew.
- *
- * Each section waits in one directory: its group's parent once the group is
- * there (a restart removes and makes it again there), else the deepest
- * ancestor that exists, for the next component of the path. inotify on
- * those directories only, one watch each (inotify shares a directory's
- * watch between sections): bounded by the sections, never the whole tree. A
- * unit name goes through systemd: the running unit's group, else where
- * systemd will make it (its slice's group and its name).
+ * The daemon's [cgroup] sections: a group not there yet is applied when it
+ * appears, and again when it is made anew. Each section waits in one
+ * directory (its group's parent, else the deepest ancestor that exists) with
+ * one inotify watch, shared between sections: bounded by the sections, never
+ * the whole tree. A unit's group comes from systemd, running or to be.
  */
 #include <errno.h>
 #include <limits.h>
@@ -326,7 +321,7 @@ void uc_watch_groups_event(struct uc_watch_groups *g)
 
 				if (x->wd != ev->wd)
 					continue;
-				/* its directory went away (IN_IGNORED), or the name it waits for came */
+				/* its directory went away (IN_IGNORED), or its name came */
 				if ((ev->mask & IN_IGNORED) ||
 				    (ev->len && !strncmp(ev->name, name, len) && !ev->name[len]))
 					x->pending = any = true;

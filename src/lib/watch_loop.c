@@ -1,15 +1,11 @@
 /*
  * The daemon's one event loop: epoll over the connector socket, a signalfd,
- * inotify on the configuration, inotify on the directories the [cgroup]
- * sections wait in (watch_groups.c), a timerfd for debounced work (rescans
- * at most one a second, reloads after the editor is done, re-checks for
- * drift, a group put off by a held lock), the status socket, and a watchdog
- * timer only when systemd asks for one. Nothing fires while nothing
- * happens.
- *
- * Order at start: subscribe and wait for the ack, then scan /proc once,
- * then READY=1 and events: a process that starts in between is either in
- * the scan or in the events, never in neither.
+ * inotify on the configuration and on the directories [cgroup] sections wait
+ * in, a timerfd for debounced work (rescans at most one a second, reloads,
+ * re-checks, groups put off by a held lock), the status socket, and a watchdog
+ * timer only when systemd asks: nothing fires while nothing happens. At start:
+ * subscribe and wait for the ack, scan /proc once, READY=1, events: a process
+ * that starts in between is in the scan or in the events.
  */
 #include <errno.h>
 #include <limits.h>
@@ -183,13 +179,9 @@ static void watch_name(struct loop *l, const char *dir, const char *name, uint32
 	l->name_wd[l->nnames++] = wd;
 }
 
-/*
- * Watch every configuration path: a directory for any *.conf in it, and
- * every path by its name in its parent (editors replace files by rename; a
- * drop-in directory may be created after the start). Called again before
- * each reload, so a directory that appeared is watched before it is read.
- * inotify_add_watch on a watched directory returns the same watch.
- */
+/* Watch every configuration path: a directory for its *.conf, every path by
+ * name in its parent (editors rename; a drop-in directory may come later).
+ * Again before each reload; watching a watched directory gives the same watch. */
 static void watch_config(struct loop *l)
 {
 	const uint32_t m = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE |

@@ -1,12 +1,8 @@
 /*
- * The status socket: a root-only unix stream socket; each client gets the
- * counters as "key value" lines (watch_stats.c), then EOF. The daemon never
- * blocks on a slow client: a short send timeout, then it hangs up.
- *
- * One daemon per socket: a socket that answers belongs to a live daemon and
- * is left alone; only one that refuses connections (its daemon died) is
- * removed, and at exit a daemon removes the file only if it is still the
- * socket it bound (same device and inode).
+ * The status socket, root's: each client gets the counters as "key value"
+ * lines, then EOF (a short send timeout: a slow client never blocks us). One
+ * daemon per socket: one that answers is left alone, one that refuses (its
+ * daemon died) is removed; at exit only the socket we bound (same inode).
  */
 #include <errno.h>
 #include <fcntl.h>

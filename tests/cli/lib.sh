@@ -39,27 +39,25 @@ _alias_to=('$$')
 alias_value() { _alias_from+=("$1"); _alias_to+=("$2"); }
 _anon() {	# the text with ROOT, temp dirs and registered values by name
 	local s=$1 i
+	local -a e=()
 	[ -n "$ROOT" ] && s=${s//"$ROOT"/ROOT}
 	# the checkout's location must not show: the table is compared across builds
 	s=${s//"$UCLAMPCTL"/uclampctl}
 	[ -n "${TESTS_BUILDDIR-}" ] && s=${s//"$TESTS_BUILDDIR"/BUILD/tests}
 	[ -n "${TESTS_SRCDIR-}" ] && s=${s//"$TESTS_SRCDIR"/SRC/tests}
+	# one sed for every value, the last registered first; a value right after
+	# an escape (\x09 of a tab) is still one
 	for ((i = ${#_alias_from[@]} - 1; i >= 0; i--)); do
-		# a value right after an escape (\x09 of a tab) is still one
-		s=$(printf '%s' "$s" | sed -E "s/(^|[^0-9]|\\\\x[0-9a-f]{2})${_alias_from[i]}([^0-9]|\$)/\1${_alias_to[i]}\2/g")
+		e+=(-e "s/(^|[^0-9]|\\\\x[0-9a-f]{2})${_alias_from[i]}([^0-9]|\$)/\1${_alias_to[i]}\2/g")
 	done
 	# any other process (run's own, ...): its number differs each run
-	printf '%s' "$s" | sed -E -e "s#${TMPDIR:-/tmp}/[A-Za-z_-]+\.[A-Za-z0-9]{6}#TMP#g" -e 's/\<pid [0-9]+/pid N/g'
-
+	printf '%s' "$s" | sed -E "${e[@]}" -e "s#${TMPDIR:-/tmp}/[A-Za-z_-]+\.[A-Za-z0-9]{6}#TMP#g" \
+		-e 's/\<pid [0-9]+/pid N/g'
 }
-_snap() {
+_snap() {	# names, types, sizes, modes, links and small files' contents (not kcore)
 	if [ -z "$ROOT" ] || [ ! -d "$ROOT" ]; then echo none; return; fi
-	{
-		find "$ROOT" -path "$ROOT/run/uclampctl" -prune -o -printf '%P %y %s %m %l\n' | sort
-		# contents of the small files (sysctls, cgroup knobs, configs; not kcore)
-		find "$ROOT" -path "$ROOT/run/uclampctl" -prune -o -type f -size -64k -print0 | sort -z |
-			xargs -0 -r md5sum
-	} 2>/dev/null | md5sum
+	find "$ROOT" -path "$ROOT/run/uclampctl" -prune -o -printf '%P %y %s %m %l\n' \
+		\( -type f -size -64k -exec md5sum {} + \) 2>/dev/null | sort | md5sum
 }
 # bad_begin; ...run...; bad_end WHAT WANT CMD...: log a case expected to fail
 _bad_before=
@@ -83,11 +81,13 @@ bad_end() {
 		| tr -d '\r' >>"$_bad_log"
 }
 
+# fake_root [MIN MAX [RT_DEFAULT]]: a new fake root (with these sysctls)
 fake_root() {
 	ROOT=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-root.XXXXXX")
 	_tmpdirs+=("$ROOT")
 	mkdir -p "$ROOT/proc/sys/kernel" "$ROOT/sys"
 	export UCLAMPCTL_SYSROOT=$ROOT
+	[ $# = 0 ] || fake_sysctls "$@"
 }
 fake_sysctls() {
 	local k=$ROOT/proc/sys/kernel

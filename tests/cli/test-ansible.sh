@@ -18,22 +18,14 @@ fi
 fake_root
 K=$ROOT/proc/sys/kernel
 fake_sysctls 1024 1024 1024
+. "$TESTS_SRCDIR/ansible-lib.sh"
 A=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-ansible.XXXXXX")
 _tmpdirs+=("$A")
-mkdir -p "$A/home/tmp"
-export HOME=$A/home ANSIBLE_LOCAL_TEMP=$A/home/tmp ANSIBLE_REMOTE_TEMP=$A/home/tmp \
-	ANSIBLE_ROLES_PATH=$TESTS_SRCDIR/../contrib/ansible/roles ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 \
-	ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0 ANSIBLE_PIPELINING=1 \
-	ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+ansible_env "$A" "$TESTS_SRCDIR/.."
 PLAYBOOK=$TESTS_SRCDIR/../contrib/ansible/local.yml
 
 vars() {	# ALLOW MAX
-	cat >"$A/vars.yml" <<VARS
-uclampctl_bin: $UCLAMPCTL
-uclampctl_config_file: $A/uclampctl.conf
-uclampctl_config_dir: $A/uclampctl.d
-uclampctl_boot_service: false
-uclampctl_allow_enable: $1
+	ansible_vars "$A" "$1" >"$A/vars.yml" <<VARS
 uclampctl_system:
   min: "50%"
   max: "$2"

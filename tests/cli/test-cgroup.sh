@@ -6,8 +6,7 @@
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 U=$UCLAMPCTL
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 
 # ---- usage ----------------------------------------------------------------
 t "cgroup alone" 2 $U cgroup

@@ -11,8 +11,7 @@
 
 use_tmux
 U=$UCLAMPCTL
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_release 6.1.0
 fake_key 0
 sleep 600 & S1=$!

@@ -12,9 +12,18 @@
 COMPL=$TESTS_SRCDIR/../completions
 T=$(mktemp -d "${TMPDIR:-/tmp}/uclampctl-compl.XXXXXX")
 _tmpdirs+=("$T")
-# 'uclampctl' on PATH: the completions run it for --list-columns
+# 'uclampctl' on PATH: the completions ask it for commands, options, values
+# and columns. Its 'task set --help' has one option more, as a new row in a
+# table would add it: the completions offer it without knowing it.
 mkdir -p "$T/bin" "$T/d/grp-a" "$T/d/grp-b"
-ln -s "$UCLAMPCTL" "$T/bin/uclampctl"
+cat >"$T/bin/uclampctl" <<EOF
+#!/bin/sh
+"$UCLAMPCTL" "\$@"
+rc=\$?
+[ "\$*" = "task set --help" ] && echo "     --zz-new <value>   an option only this test has"
+exit \$rc
+EOF
+chmod +x "$T/bin/uclampctl"
 : >"$T/d/gfile"
 export PATH=$T/bin:$PATH
 
@@ -154,6 +163,9 @@ cases() {
 	includes "$sh" "$SPID" uclampctl cgroup show -p "$SPID"
 	includes "$sh" sleep uclampctl task set --comm slee
 	includes "$sh" sleep uclampctl run slee
+	# an option the completion cannot know, from --help, and its kind of value
+	is "$sh" "--zz-new " uclampctl task set --zz
+	is "$sh" "100% 1024 " uclampctl task set --zz-new 10
 }
 
 # every option a command's --help lists is offered after "-" (so a new option
@@ -183,6 +195,14 @@ commands() {
 	done
 	if [ -z "$missing" ]; then _pass "$sh: every command of --help is offered"; else FAIL=$((FAIL + 1)); echo "not ok - $sh: 'uclampctl ' lacks$missing"; fi
 }
+
+# no copy of uclampctl's lists in the completions: commands, options,
+# selectors, knobs, policies, formats and columns are asked of it
+for f in "$COMPL"/*; do
+	if grep -qE -- '--(argv0|rt-default|kernel-threads|recheck)|deadline|prometheus|UTIL_MAX' "$f"
+	then _fail "$(basename "$f") holds a list of uclampctl's"
+	else _pass "$(basename "$f") asks uclampctl for its lists"; fi
+done
 
 ran=0
 for sh in bash zsh fish; do

@@ -8,8 +8,7 @@
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 U=$UCLAMPCTL
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_release 6.1.0
 K=$ROOT/proc/sys/kernel
 mkdir -p "$K/random" "$ROOT/run"

@@ -1,14 +1,14 @@
 #!/bin/bash
-# The files that list the sysctl knobs by hand (etc/uclampctl.conf, the
-# Ansible role, uclampctl.conf(5), uclampctl(8)) list exactly the knob table's
-# options (src/lib/sysctl.c), in its order: a knob added to the table and
-# missed in one of them fails here. The table is read from the binary: the
-# options of 'system set --help' are built from it. (The completions are
-# checked against --help by test-completion.sh.)
+# The man pages, which list the sysctl knobs by hand (uclampctl.conf(5),
+# uclampctl(8)), list exactly the knob table's options (src/lib/sysctl.c), in
+# its order: a knob added to the table and missed in one of them fails here.
+# The table is read from the binary: the options of 'system set --help' are
+# built from it. No other file lists them: the completions read --help
+# (test-completion.sh), the Ansible role writes the keys it is given
+# (test-ansible.sh renders every key), etc/uclampctl.conf shows one.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 TOP=$TESTS_SRCDIR/..
-ROLE=$TOP/contrib/ansible/roles/uclampctl
 
 # "--min <value>   util_min (sched_util_clamp_min)": one line per knob
 want=$("$UCLAMPCTL" system set --help | sed -nE 's/^ +--([a-z-]+) <value> +util_.*/\1/p' | xargs)
@@ -20,19 +20,6 @@ lists() {	# lists "WHAT" GOT: GOT (space-separated options) = the table's
 	else FAIL=$((FAIL + 1)); echo "not ok - $1 lists '$2', the knob table '$want'"; fi
 }
 
-# the commented [system] section: "#min = 50%" ... up to the next "#" line
-lists "etc/uclampctl.conf [system]" \
-	"$(sed -n '/^#\[system\]$/,/^#$/p' "$TOP/etc/uclampctl.conf" | sed -nE 's/^#([a-z-]+) = .*/\1/p' | xargs)"
-# the template's loop over the [system] keys (role variables spell - as _)
-lists "the Ansible template" \
-	"$(grep -E "^\{% for key in \[.*\] if (key in )?uclampctl_system.* %\}$" "$ROLE/templates/uclampctl.conf.j2" |
-		grep -oE "'[a-z_]+'" | tr -d "'" | tr _ - | xargs)"
-lists "the Ansible role's defaults" \
-	"$(sed -nE 's/^# \[system\]: any of (.*) \(values.*/\1/p' "$ROLE/defaults/main.yml" |
-		tr -d ',' | tr _ - | xargs)"
-lists "contrib/ansible/README.md" \
-	"$(grep -E '^\| `uclampctl_system` ' "$TOP/contrib/ansible/README.md" | sed 's/.*`\[system\]`://' |
-		grep -oE '`[a-z_]+`' | tr -d '`' | tr _ - | xargs)"
 # uclampctl.conf(5): the ".BI key" items of SECTIONS' [system]
 lists "uclampctl.conf(5) [system]" \
 	"$(sed -n '/^\.SS \[system\]$/,/^\.SS /p' "$TOP/man/uclampctl.conf.5" |

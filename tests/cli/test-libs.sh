@@ -7,8 +7,7 @@
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 U=$UCLAMPCTL
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_release 6.1.0
 fake_key 0
 if [ -e /proc/sys/kernel/sched_util_clamp_min ]; then HOST_UCLAMP=1; else HOST_UCLAMP=0; fi
@@ -23,13 +22,13 @@ printf '[system]\nmax = 1024\n' >"$ROOT/system.conf"
 # and all seen so far in SONAMES.
 SONAMES=
 ld_files() { sed -n 's/.*[[:space:]]file=\(lib[^ /]*\) .*/\1/p' "$ROOT"/ld.* | sort -u; }
-# is_loaded WHAT WANT: the optional ones among them ("cgroup smartcols"; not
-# libsystemd unless SKIP=none) are exactly WANT's
+# is_loaded WHAT WANT: the optional ones among them ("cgroup smartcols") are
+# exactly WANT's
 is_loaded() {
 	local got want
 	SONAMES+=" $(ld_files | tr '\n' ' ')"
 	got=$(ld_files | sed -n 's/^lib\(smartcols\|cgroup\|nl-3\|systemd\)\.so.*/\1/p' |
-		grep -vx "${SKIP:-systemd}" | tr '\n' ' ')
+		tr '\n' ' ')
 	want=$(printf '%s\n' $2 | sort -u | tr '\n' ' ')
 	if [ "${got% }" = "${want% }" ]; then _pass "$1 loads: ${want:-none}"; else
 		_fail "$1 loads: ${got:-none}, expected ${want:-none}"; fi
@@ -68,7 +67,7 @@ loads "cgroup" $U status --format prometheus
 loads "smartcols cgroup" $U cgroup show
 loads "smartcols cgroup" $U keys
 # libsystemd (optional: a build without it never loads it) only where systemd is asked
-SKIP=none loads "" $U task set --dry-run --all --max 300 --comm nothing-matches
+loads "" $U task set --dry-run --all --max 300 --comm nothing-matches
 # the daemon: a user cannot subscribe (exit 1), root's is stopped once it watches
 rm -f "$ROOT"/ld.*
 LD_DEBUG=files LD_DEBUG_OUTPUT=$ROOT/ld $U watch --foreground -c "$ROOT/empty.conf" \

@@ -42,8 +42,7 @@ H2J="'\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd!'"
 H3J="\"b') R 1 \\\\x1b\""
 CGJ="'\\x1b]0;pwn\\x07\\rcg\\\\\\ufffd\\ufffd\\ufffd\\ufffd) z'"
 
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_release 6.1.0
 # fake_proc PID NAME STATE: /proc/PID with comm, status, stat and its one thread
 fake_proc() {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Cgroups that systemd owns, against a fake root: a cgroup v2 tree
 # ($UCLAMPCTL_TEST_CGROUP2), /run/systemd/system (systemd is PID 1) and a
-# stand-in for its bus ($UCLAMPCTL_TEST_SYSTEMD, src/lib/systemd_seam.c: it
+# stand-in for its bus ($UCLAMPCTL_TEST_SYSTEMD, tests/fake_systemd.c: it
 # logs each SetUnitProperties and plays systemd on the tree). 'cgroup set'
 # and 'apply' ask systemd where it owns the parents, write subtree_control
 # only where it does not (--enable-cpu), accept unit names, and explain
@@ -10,8 +10,7 @@
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
 
 U=$UCLAMPCTL
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_key 0
 CGR=$ROOT/sys/fs/cgroup
 UNITS=$ROOT/units

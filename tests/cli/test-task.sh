@@ -34,8 +34,7 @@ fake_proc() {
 	done
 }
 
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_release 6.1.0
 fake_proc "$S1" alpha 4242 "$S3"	# S3 poses as a second thread of S1
 fake_proc "$S2" beta 4343
@@ -169,6 +168,8 @@ t "set: --cgroup with '..'" 2 "$UCLAMPCTL" task set --max 300 --all --cgroup 'a/
 has "^uclampctl: --cgroup: 'a/../b\*' has a '..' component"
 t "set: --unit not a unit" 2 "$UCLAMPCTL" task set --max 300 --all --unit nginx
 has "^uclampctl: --unit: 'nginx' is not a systemd unit name"
+t "show: --unit of a type without a cgroup" 2 "$UCLAMPCTL" task show --all --unit foo.timer
+has "^uclampctl: --unit: 'foo.timer' is not a systemd unit name with a cgroup: give a .service"
 t "set: --unit with a '/'" 2 "$UCLAMPCTL" task set --max 300 --all --unit system.slice/nginx.service
 has "is not a systemd unit name"
 t "set: --exe without PIDs or --all" 2 "$UCLAMPCTL" task set --max 300 --exe /usr/bin/beta-bin
@@ -385,8 +386,7 @@ hasnt "^RAN$"
 # the write then fails with EOPNOTSUPP. A fake root without processes has
 # no such evidence: 'run' (which plans on itself) must be refused there.
 MAIN_ROOT=$ROOT
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_release 6.1.0
 t "run without --yes, no terminal" 3 "$UCLAMPCTL" run --max "$OTHER_MAX" -- echo RAN
 has "refused: .*fast path"

@@ -2,8 +2,7 @@
 # Global usage: help, version, unknown commands and options, and every
 # command's (and subcommand's) --help. Exit codes: 0 ok, 2 usage errors.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/cli/lib.sh"
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_release 6.1.0
 
 # u "what" N ARGS...: run uclampctl ARGS, expect exit N; stdout in $SO, stderr in $SE.

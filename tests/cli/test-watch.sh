@@ -6,8 +6,7 @@
 # The daemon itself runs on the real kernel: tests/vm/scenarios/watch-rules.sh.
 . "$TESTS_SRCDIR/cli/lib.sh"
 U=$UCLAMPCTL
-fake_root
-fake_sysctls 1024 1024 1024
+fake_root 1024 1024 1024
 fake_key 0
 C=$ROOT/conf
 mkdir -p "$C"

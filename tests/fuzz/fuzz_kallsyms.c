@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "uclamp/kallsyms.h"
+#include "uclamp/kmem.h"
 #include "../unit/ksym_one.h"
 
 static const char *const names[] = {

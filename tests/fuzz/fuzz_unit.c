@@ -199,7 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const int rcs[] = { 0, -ENOENT, -ENOMEDIUM, -EACCES, -EIO, -EHOSTDOWN, -ENOPKG, 0 };
 	static const size_t sizes[] = { PATH_MAX, 64, 16, 1 };
 	const uint8_t *nl;
-	char *name, *answer, *rel;
+	char *name, *answer, *rel, err[512];
 	bool ok, up;
 	size_t n;
 	int path_rc, rc;
@@ -221,6 +221,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	ok = uc_sd_unit_name_ok(name);
 	if (ok != unit_rule(name))
+		abort();
+	/* the glob rule: a name without glob tokens is judged as a name */
+	if (!strpbrk(name, "*?[]") && uc_sd_unit_glob_ok(name, err, sizeof(err)) != ok)
 		abort();
 	rel = malloc(n);
 	if (!rel)

@@ -1,5 +1,5 @@
 /*
- * libFuzzer: the clamp value parsers (value.c) and the PID parser (pid.c).
+ * libFuzzer: the clamp value parsers (value.c) and the PID parser (value.c too).
  * Beyond "no crash", what a parser accepts must round-trip: the formatted
  * value parses back to the same capacity units, everything accepted is in
  * range, and an accepted PID is digits only.
@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "uclamp/pid.h"
 #include "uclamp/value.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -50,6 +50,22 @@ int fr_path(char *buf, size_t n, const char *root, const char *rel)
 	return len < 0 || (size_t)len >= n ? -ENAMETOOLONG : 0;
 }
 
+ssize_t fr_read(const char *root, const char *rel, char *buf, size_t n)
+{
+	char p[PATH_MAX * 2];
+	FILE *f;
+	size_t len;
+
+	if (fr_path(p, sizeof(p), root, rel))
+		return -ENAMETOOLONG;
+	if (!(f = fopen(p, "r")))
+		return -errno;
+	len = fread(buf, 1, n - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
 /* mkdir -p of an absolute path's directories; the last component too if last */
 static int mkdirs(char *p, int last)
 {

@@ -17,6 +17,8 @@ int fr_create(char *buf, size_t n, const char *tag);
 int fr_sysroot(char *buf, size_t n, const char *tag);
 /* buf = root/rel; 0 or -ENAMETOOLONG */
 int fr_path(char *buf, size_t n, const char *root, const char *rel);
+/* root/rel whole into buf (NUL-terminated, cut to n - 1 bytes): its length, or -errno */
+ssize_t fr_read(const char *root, const char *rel, char *buf, size_t n);
 /* mkdir -p root/rel; 0 or -errno */
 int fr_mkdir(const char *root, const char *rel);
 /* write text to root/rel (truncating), creating the parent directories; 0 or -errno */

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "uclamp/kallsyms.h"
+#include "uclamp/kmem.h"
 
 /* 0 and *addr; -ENOENT absent; -EPERM present but zeroed (kptr_restrict) */
 static inline int ksym_one(const char *abspath, const char *name, uint64_t *addr)

@@ -298,18 +298,8 @@ static void drop(const char *rel)
 static char *slurp(const char *rel)
 {
 	static char buf[256];
-	char p[PATH_MAX * 2];
-	FILE *f;
-	size_t n;
 
-	assert_int_equal(fr_path(p, sizeof(p), mnt, rel), 0);
-	f = fopen(p, "r");
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
+	return fr_read(mnt, rel, buf, sizeof(buf)) < 0 ? NULL : buf;
 }
 
 static void use_tree(enum uc_cg_version v)
@@ -946,7 +936,7 @@ static void test_plan_enable_cpu(void **state)
 	use_tree(UC_CG_V2);
 	/* a/b/c: the root has cpu, a and a/b lack it */
 	uc_plan_init(&p);
-	assert_int_equal(uc_cg_plan_enable_cpu(&p, "a/b/c"), 2);
+	assert_int_equal(uc_cg_plan_enable_cpu_below(&p, "a/b/c", NULL), 2);
 	assert_int_equal(p.n, 2);
 	assert_int_equal(p.v[0].kind, UC_KIND_SUBTREE);
 	assert_string_equal(p.v[0].target, "a");	/* top-down */
@@ -970,7 +960,7 @@ static void test_plan_enable_cpu(void **state)
 
 	/* the same default value after enabling: nothing but the subtree change */
 	uc_plan_init(&p);
-	assert_int_equal(uc_cg_plan_enable_cpu(&p, "a/b"), 1);
+	assert_int_equal(uc_cg_plan_enable_cpu_below(&p, "a/b", NULL), 1);
 	mx = val("max");
 	assert_int_equal(uc_cg_plan_values(&p, "a/b", NULL, &mx), 0);
 	assert_int_equal(p.n, 1);
@@ -979,12 +969,12 @@ static void test_plan_enable_cpu(void **state)
 
 	/* nothing to enable for a child of the root (which has cpu), or the root */
 	uc_plan_init(&p);
-	assert_int_equal(uc_cg_plan_enable_cpu(&p, "z"), 0);
-	assert_int_equal(uc_cg_plan_enable_cpu(&p, ""), 0);
+	assert_int_equal(uc_cg_plan_enable_cpu_below(&p, "z", NULL), 0);
+	assert_int_equal(uc_cg_plan_enable_cpu_below(&p, "", NULL), 0);
 	assert_int_equal(p.n, 0);
 	/* without the enable, a/b/c has no files */
 	assert_int_equal(uc_cg_plan_values(&p, "a/b/c", NULL, &mx), -ENOENT);
-	assert_int_equal(uc_cg_plan_enable_cpu(&p, "../x"), -EXDEV);
+	assert_int_equal(uc_cg_plan_enable_cpu_below(&p, "../x", NULL), -EXDEV);
 	uc_plan_free(&p);
 
 	/* the real writer puts "+cpu" in the file */
@@ -995,7 +985,7 @@ static void test_plan_enable_cpu(void **state)
 	/* v1 has no subtree_control */
 	use_tree(UC_CG_V1);
 	uc_plan_init(&p);
-	assert_int_equal(uc_cg_plan_enable_cpu(&p, "a/b"), -EOPNOTSUPP);
+	assert_int_equal(uc_cg_plan_enable_cpu_below(&p, "a/b", NULL), -EOPNOTSUPP);
 	uc_plan_free(&p);
 	use_tree(UC_CG_V2);
 }

@@ -60,6 +60,14 @@ static void mkgroup_nocpu(const char *rel)
 	putf(p, "");
 }
 
+struct pg {
+	pid_t id;
+	const char *path;
+};
+#define in_groups(v, ...) \
+	in_groups_n(v, (const struct pg[]){ __VA_ARGS__ }, \
+		    sizeof((const struct pg[]){ __VA_ARGS__ }) / sizeof(struct pg))
+
 static void in_group(pid_t id, enum uc_cg_version v, const char *path)
 {
 	char p[64];
@@ -69,6 +77,12 @@ static void in_group(pid_t id, enum uc_cg_version v, const char *path)
 		putf(p, "0::%s\n", path);
 	else
 		putf(p, "3:memory:/elsewhere\n2:cpu,cpuacct:%s\n1:name=systemd:/x\n", path);
+}
+
+static void in_groups_n(enum uc_cg_version v, const struct pg *g, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		in_group(g[i].id, v, g[i].path);
 }
 
 static void proc_sched(pid_t pid, pid_t tid, int emin, int emax)
@@ -227,12 +241,8 @@ static void test_nested_groups(void **state)
 	mkgroup("a/m", "40.00", "max");		/* eff min(410, 205) = 205, 512 */
 	mkgroup("lo", "60.00", "30.00");	/* eff min = min(614, 307) = 307 */
 	mkgroup_nocpu("a/off");			/* a's group */
-	in_group(20, UC_CG_V2, "/a");
-	in_group(21, UC_CG_V2, "/a/b");
-	in_group(22, UC_CG_V2, "/a/b/c");
-	in_group(23, UC_CG_V2, "/a/m");
-	in_group(24, UC_CG_V2, "/lo");
-	in_group(25, UC_CG_V2, "/a/off");
+	in_groups(UC_CG_V2, { 20, "/a" }, { 21, "/a/b" }, { 22, "/a/b/c" }, { 23, "/a/m" },
+		  { 24, "/lo" }, { 25, "/a/off" });
 	/* the group's min is a floor, its max a cap */
 	expect_effs(NULL,
 		    { 20, 20, 0, 1024, UC_EFF_RULE, 2050512 },
@@ -291,9 +301,7 @@ static void test_v2_threaded(void **state)
 	putf("cg/app/io/cgroup.type", "threaded\n");
 	mkgroup("plain", "0.00", "max");
 	putf("cg/plain/cgroup.type", "domain\n");
-	in_group(50, UC_CG_V2, "/app");
-	in_group(51, UC_CG_V2, "/app/io");
-	in_group(60, UC_CG_V2, "/plain");
+	in_groups(UC_CG_V2, { 50, "/app" }, { 51, "/app/io" }, { 60, "/plain" });
 	/* not read: v2 domain groups keep threads together */
 	in_group(61, UC_CG_V2, "/app/io");
 	expect_effs(NULL,

@@ -716,18 +716,9 @@ static void put_kallsyms_shared(uint64_t asym_off)
 
 static bool cache_has(const char *line)
 {
-	char p[512], buf[4096];
-	size_t len;
-	FILE *f;
+	char buf[4096];
 
-	path_of(p, sizeof(p), CACHE);
-	f = fopen(p, "r");
-	if (!f)
-		return false;
-	len = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[len] = '\0';
-	return strstr(buf, line) != NULL;
+	return fr_read(root, CACHE, buf, sizeof(buf)) >= 0 && strstr(buf, line);
 }
 
 /* effect.c's read: both placement keys, as it asks */

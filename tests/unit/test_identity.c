@@ -52,20 +52,26 @@ static void test_parse(void **state)
 static void test_fields(void **state)
 {
 	struct uc_stat st;
+	static const struct {
+		const char *line;
+		char state;
+		pid_t ppid;
+		bool kthread;
+		unsigned long long start;
+	} ok[] = {
+		{ "7 (kworker/0:1) I 2 0 0 0 -1 69238880 0 0 0 0 0 0 0 0 20 0 1 0 50 0 0\n",
+		  'I', 2, true, 50 },
+		{ "9 (a) b) R 1 0 0 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 77\n", 'R', 1, false, 77 },
+	};
 
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(uc_stat_parse(ok[i].line, &st), 0);
+		assert_int_equal(st.state, ok[i].state);
+		assert_int_equal(st.ppid, ok[i].ppid);
+		assert_int_equal(!!(st.flags & UC_PF_KTHREAD), ok[i].kthread);
+		assert_true(st.start == ok[i].start);
+	}
 	(void)state;
-	assert_int_equal(uc_stat_parse("7 (kworker/0:1) I 2 0 0 0 -1 69238880 0 0 0 0 0 0 0 0 "
-				       "20 0 1 0 50 0 0\n", &st), 0);
-	assert_int_equal(st.state, 'I');
-	assert_int_equal(st.ppid, 2);
-	assert_true(st.flags & UC_PF_KTHREAD);
-	assert_true(st.start == 50);
-	assert_int_equal(uc_stat_parse("9 (a) b) R 1 0 0 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 "
-				       "77\n", &st), 0);
-	assert_int_equal(st.state, 'R');
-	assert_int_equal(st.ppid, 1);
-	assert_false(st.flags & UC_PF_KTHREAD);
-	assert_true(st.start == 77);
 	/* a parent that is not a number */
 	assert_int_equal(uc_stat_parse("9 (a) R x 0 0 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 77\n", &st),
 			 -EINVAL);

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "uclamp/kallsyms.h"
+#include "uclamp/kmem.h"
 #include "uclamp/sysroot.h"
 #include "fakeroot.h"
 #include "ksym_one.h"

@@ -13,7 +13,7 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "uclamp/pid.h"
+#include "uclamp/value.h"
 
 static const struct {
 	const char *in;

@@ -239,33 +239,39 @@ static unsigned sel_flags(const struct sel *sel)
 	       (sel->need_comm ? UC_WALK_COMM : 0);
 }
 
-static int walk_sel(const struct sel *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st)
-{
+/* the selection (and want's settings) as a compiled rule set of one rule */
+struct sel_rules {
 	const char *cgv[1];
 	struct uc_rule r;
 	struct uc_rules rs;
-	int rc;
+};
 
-	sel_rule(sel, NULL, &r, cgv);
-	assert_int_equal(uc_rules_init(&rs, &r, 1), 0);
-	rc = uc_tasks_walk(&rs, sel->pids, sel->npids, sel_flags(sel), fn, data, st);
-	uc_rules_free(&rs);
+static struct uc_rules *sel_rules(const struct sel *sel, const struct want *want,
+				  struct sel_rules *sr)
+{
+	sel_rule(sel, want, &sr->r, sr->cgv);
+	assert_int_equal(uc_rules_init(&sr->rs, &sr->r, 1), 0);
+	return &sr->rs;
+}
+
+static int walk_sel(const struct sel *sel, uc_task_fn fn, void *data, struct uc_walk_stats *st)
+{
+	struct sel_rules sr;
+	int rc = uc_tasks_walk(sel_rules(sel, NULL, &sr), sel->pids, sel->npids, sel_flags(sel),
+			       fn, data, st);
+
+	uc_rules_free(&sr.rs);
 	return rc;
 }
 
 static int plan_sel(struct uc_plan *p, const struct sel *sel, const struct want *want,
 		    struct uc_walk_stats *st)
 {
-	const char *cgv[1];
-	struct uc_rule r;
-	struct uc_rules rs;
-	int rc;
+	struct sel_rules sr;
+	int rc = uc_tasks_plan(p, sel_rules(sel, want, &sr), sel->pids, sel->npids, sel_flags(sel),
+			       want->on_refusal, want->data, st);
 
-	sel_rule(sel, want, &r, cgv);
-	assert_int_equal(uc_rules_init(&rs, &r, 1), 0);
-	rc = uc_tasks_plan(p, &rs, sel->pids, sel->npids, sel_flags(sel), want->on_refusal,
-			   want->data, st);
-	uc_rules_free(&rs);
+	uc_rules_free(&sr.rs);
 	return rc;
 }
 

@@ -292,7 +292,7 @@ static void test_exec_applies(void **state)
 	add_proc(100, t, 1, 1);
 	rules[nrules++] = (typeof(rules[0])){ 100, 300, false };
 	uc_watch_push(w, &e);
-	assert_int_equal(uc_watch_queued(w), 1);
+	assert_int_equal(uc_watch_stats(w)->queue_len, 1);
 	uc_watch_process(w, 10);
 	assert_int_equal(nset, 1);
 	assert_int_equal(task(100)->sched_util_max, 300);
@@ -338,7 +338,7 @@ static void test_threads_and_comm(void **state)
 		.what = UC_PEV_FORK, .pid = 203, .tgid = 200, .parent_pid = 200, .parent_tgid = 200
 	};
 	uc_watch_push(w, &e);
-	assert_int_equal(uc_watch_queued(w), 0);
+	assert_int_equal(uc_watch_stats(w)->queue_len, 0);
 	assert_int_equal(uc_watch_stats(w)->events[UC_WEV_FORK], 1);
 	/* thread 202 renamed: COMM re-matches that thread only */
 	rules[nrules++] = (typeof(rules[0])){ 202, 100, false };
@@ -586,7 +586,7 @@ static void test_queue_full(void **state)
 	uc_watch_set_seq_check(w, false);
 	for (int i = 0; i < 3; i++)
 		uc_watch_push(w, &e);
-	assert_int_equal(uc_watch_queued(w), 2);
+	assert_int_equal(uc_watch_stats(w)->queue_len, 2);
 	assert_int_equal(uc_watch_stats(w)->queue_drops, 1);
 	assert_int_equal(uc_watch_stats(w)->queue_hiwater, 2);
 	assert_int_equal(uc_watch_rescan_due(w, 0), 0);
@@ -594,7 +594,7 @@ static void test_queue_full(void **state)
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_QUEUE_FULL], 1);
 	assert_non_null(strstr(last_warning, "lost (queue_full;"));
 	assert_non_null(strstr(last_warning, "1 queue drops so far"));
-	assert_int_equal(uc_watch_queued(w), 0);
+	assert_int_equal(uc_watch_stats(w)->queue_len, 0);
 	uc_watch_free(w);
 }
 

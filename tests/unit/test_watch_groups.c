@@ -55,6 +55,14 @@ static void rm(const char *rel)
 	assert_int_equal(fr_remove(root, p), 0);
 }
 
+/* a group made (its directory and files), and the event it makes */
+static void appears(struct uc_watch_groups *g, const char *rel)
+{
+	dir(rel);
+	group(rel);
+	uc_watch_groups_event(g);
+}
+
 /* The file's first line, "" when it is not there. */
 static const char *val(const char *rel, const char *file)
 {
@@ -138,18 +146,14 @@ static void test_appears_and_again(void **state)
 	assert_non_null(strstr(last_log, "[cgroup app/svc] app/svc: cpu.uclamp.max max -> 40.00 "
 				       "(appeared)"));
 	/* an unrelated group in the same directory: nothing */
-	dir("app/other");
-	group("app/other");
-	uc_watch_groups_event(g);
+	appears(g, "app/other");
 	assert_string_equal(val("app/other", "cpu.uclamp.max"), "max");
 	assert_int_equal(s->groups_applied, 1);
 
 	/* removed and made anew (a restarted service): a new group, written again */
 	rm("app/svc");
 	uc_watch_groups_event(g);
-	dir("app/svc");
-	group("app/svc");
-	uc_watch_groups_event(g);
+	appears(g, "app/svc");
 	assert_string_equal(val("app/svc", "cpu.uclamp.max"), "40.00");
 	assert_int_equal(s->groups_applied, 2);
 
@@ -160,9 +164,7 @@ static void test_appears_and_again(void **state)
 	uc_watch_groups_event(g);
 	assert_int_equal(s->groups_applied, 2);
 	assert_int_equal(s->groups_waiting, 1);
-	dir("app2/deep/x");
-	group("app2/deep/x");
-	uc_watch_groups_event(g);
+	appears(g, "app2/deep/x");
 	assert_string_equal(val("app2/deep/x", "cpu.uclamp.min"), "10.00");
 	assert_int_equal(s->groups_applied, 3);
 	assert_int_equal(s->groups_waiting, 0);
@@ -186,9 +188,7 @@ static void test_lock_held(void **state)
 
 	(void)state;
 	assert_int_equal(uc_lock_try(&other, NULL), 0);
-	dir("app/svc");
-	group("app/svc");
-	uc_watch_groups_event(g);
+	appears(g, "app/svc");
 	assert_string_equal(val("app/svc", "cpu.uclamp.max"), "max");
 	now = uc_watch_now_ms();
 	assert_true(uc_watch_groups_due(g, now) > 0);
@@ -207,9 +207,7 @@ static void test_no_consent(void **state)
 	struct uc_watch *w = daemon_of("[cgroup app/svc]\nmax = 30%\n", false, &g);
 
 	(void)state;
-	dir("app/svc");
-	group("app/svc");
-	uc_watch_groups_event(g);
+	appears(g, "app/svc");
 	assert_string_equal(val("app/svc", "cpu.uclamp.max"), "max");
 	assert_int_equal(uc_watch_stats(w)->refused, 1);
 	assert_non_null(strstr(last_log, "no consent"));
@@ -265,9 +263,7 @@ static void test_unit(void **state)
 	dir("app.slice");
 	uc_watch_groups_event(g);
 	running = true;
-	dir("app.slice/svc.service");
-	group("app.slice/svc.service");
-	uc_watch_groups_event(g);
+	appears(g, "app.slice/svc.service");
 	assert_string_equal(val("app.slice/svc.service", "cpu.uclamp.max"), "20.00");
 	assert_int_equal(uc_watch_stats(w)->groups_applied, 1);
 	uc_watch_groups_free(g);

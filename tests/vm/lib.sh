@@ -107,6 +107,16 @@ expect_group_eff() {
 	check "$2 ($(task_eff "$1"))" test "$(task_eff "$1")" = "$tool"
 }
 consented_conf() { { printf '[fast-path]\nallow-enable = yes\n'; cat; } >"$1"; }
+# tasks_conf FILE "NAME COMM KEY=VALUE"...: a consented configuration of
+# [tasks] rules, each matching one program name and setting one key
+tasks_conf() {
+	local f=$1 r name comm set
+	shift
+	for r in "$@"; do
+		read -r name comm set <<<"$r"
+		printf '\n[tasks %s]\ncomm = %s\n%s\n' "$name" "$comm" "${set/=/ = }"
+	done | consented_conf "$f"
+}
 expect_cg_layout() {
 	expect_key 0 "right after boot"
 	expect_rc 0 uclampctl -v cgroup show

@@ -23,12 +23,8 @@ if ! command -v ansible-playbook >/dev/null; then
 	echo "  FAIL: ansible-playbook is not installed on the host (apt-get install ansible-core)"
 	exit 1
 fi
-# / and HOME are read-only in the guest
-export HOME=$T/home ANSIBLE_LOCAL_TEMP=$T/home/tmp ANSIBLE_REMOTE_TEMP=$T/home/tmp \
-	ANSIBLE_ROLES_PATH=$SRC/contrib/ansible/roles ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 \
-	ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0 \
-	ANSIBLE_PIPELINING=1
-mkdir -p "$HOME/tmp"
+. "$SRC/tests/ansible-lib.sh"
+ansible_env "$T" "$SRC"
 expect_key 0 "right after boot"
 
 # one comm, two cgroups: uctest.slice/a (the rule's) and uctest.slice/ab (a
@@ -42,12 +38,7 @@ check "uc-worker $IN sits in uctest.slice/a" grep -qx '0::/uctest.slice/a' /proc
 check "uc-worker $OUTSIDE sits in uctest.slice/ab" grep -qx '0::/uctest.slice/ab' /proc/$OUTSIDE/cgroup
 
 vars() {	# CONSENT MAX
-	cat >"$T/vars.yml" <<VARS
-uclampctl_bin: $UCLAMPCTL
-uclampctl_config_file: $T/uclampctl.conf
-uclampctl_config_dir: $T/uclampctl.d
-uclampctl_boot_service: false
-uclampctl_allow_enable: $1
+	ansible_vars "$T" "$1" >"$T/vars.yml" <<VARS
 uclampctl_cgroups:
   - path: uctest.slice
     max: "80%"

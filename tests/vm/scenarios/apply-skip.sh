@@ -9,6 +9,11 @@
 # vm-on-7x: an unprivileged task may raise its own util_min (the veto attempt)
 . "$(dirname "$0")/../lib.sh"
 CG=/sys/fs/cgroup
+# applied RT_DEFAULT MAX: the rest of the configuration was applied around a skip
+applied() {
+	check "system rt-default $1 written" test "$(cat /proc/sys/kernel/sched_util_clamp_min_rt_default)" = "$1"
+	check "apptest's max $2 written" test "$(cat $CG/apptest/cpu.uclamp.max)" = "$2"
+}
 T=$(mktemp -d)
 chmod 755 "$T"
 expect_key 0 "right after boot"
@@ -56,8 +61,7 @@ expect_rc 5 uclampctl apply --config "$T/apply.conf"
 expect_out 'skipped \[cgroup apptest/not-yet\]'
 expect_out 'skipped user no-such-user-uclampctl of \[tasks ghosts\]: no such user on this host: the section applies to the others it names'
 expect_out 'changed 3, unchanged 0'
-check "system rt-default written" test "$(cat /proc/sys/kernel/sched_util_clamp_min_rt_default)" = 0
-check "apptest's max written" test "$(cat $CG/apptest/cpu.uclamp.max)" = 40.00
+applied 0 40.00
 check "root's job clamped by the section the unknown user was dropped from" test "$(tclamp $J)" = "0 200"
 expect_key 1 "after the rest was applied (consented)"
 # the group appears: the next run writes it (its own, new, group)
@@ -86,8 +90,7 @@ expect_rc 5 uclampctl apply --config "$T/veto.conf"
 expect_out "veto\.conf:7: skipped pid $V \(uc-veto\) of \[tasks veto\]: its own util_min 1024 \(the task's, not the configuration's\) is above the util_max 300 the configuration sets"
 expect_out 'changed 2'
 expect_no_out 'error|cannot apply'
-check "root's system rt-default applied" test "$(cat /proc/sys/kernel/sched_util_clamp_min_rt_default)" = 50
-check "root's cgroup max applied" test "$(cat $CG/apptest/cpu.uclamp.max)" = 35.00
+applied 50 35.00
 check "the vetoing task was left alone" test "$(tclamp $V)" = "1024 1024"
 expect_rc 5 uclampctl apply --config "$T/veto.conf" -J
 expect_out "\"target\": \"pid $V \(uc-veto\)\", \"pid\": $V, \"tid\": $V"

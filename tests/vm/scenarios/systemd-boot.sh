@@ -2,8 +2,9 @@
 # as installed (systemd/*.service.in, ExecStart= the binary under test, the
 # configuration through a drop-in) behave under the real init: watch is
 # Type=notify and active only after READY, reloads on 'systemctl reload',
-# restarts after a crash, and stopping it keeps /run/uclampctl (the
-# writers' lock, still held by another writer, and the symbol cache).
+# logs to the journal with fields, restarts after a crash, and stopping it
+# keeps /run/uclampctl (the writers' lock, still held by another writer, and
+# the symbol cache).
 # vm-append: uclamp.init=systemd
 # vm-timeout: 900
 . "$(dirname "$0")/../lib.sh"
@@ -46,6 +47,10 @@ cp /bin/sleep "$B/uc-probe"
 sleep 2
 check "a new uc-probe is clamped by the unit's watch" test "$(tclamp $PR)" = "0 300"
 expect_key 1 "after the watch clamped"
+# the journal's native protocol, written by hand: the change's fields
+run journalctl -b -u uclampctl-watch.service --no-pager -o verbose "TARGET_PID=$PR"
+expect_out '^ +RULE=probe$'
+expect_out '^ +NEW_MAX=300$'
 
 expect_rc 0 systemctl reload uclampctl-watch.service
 sleep 1

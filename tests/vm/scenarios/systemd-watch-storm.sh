@@ -37,16 +37,7 @@ cp /bin/true "$B/uc-quiet"
 chmod 755 "$B/storm" "$B/uc-storm" "$B/uc-quiet"
 sed -e "s|@bindir@|$B|g" -e 's|@sysconfdir@|/etc|g' \
 	"$SRC/systemd/uclampctl-watch.service.in" >"$U/uclampctl-watch.service"
-consented_conf "$B/w.conf" <<CONF
-
-[tasks storm]
-comm = uc-storm
-max = 300
-
-[tasks render]
-comm = uc-render
-min = 200
-CONF
+tasks_conf "$B/w.conf" "storm uc-storm max=300" "render uc-render min=200"
 chmod 0644 "$B/w.conf"
 mkdir -p "$U/uclampctl-watch.service.d"
 printf '[Unit]\nConditionPathExists=\nConditionDirectoryNotEmpty=\n[Service]\nExecStart=\nExecStart=%s watch -c %s\nWatchdogSec=4s\n' \

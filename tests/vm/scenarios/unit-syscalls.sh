@@ -42,12 +42,7 @@ not_allowed() { used "$1" | comm -23 - "$T/allowed"; }
 check "the watch unit's filter resolves" allowed "$SRC/systemd/uclampctl-watch.service.in"
 grep -qx sched_setattr "$T/allowed" && grep -qx epoll_wait "$T/allowed" && ! grep -qx reboot "$T/allowed"
 check "filter: sched_setattr and epoll_wait in, reboot out" test $? = 0
-consented_conf "$T/w.conf" <<CONF
-
-[tasks probe]
-comm = uc-probe
-max = 300
-CONF
+tasks_conf "$T/w.conf" "probe uc-probe max=300"
 cp /bin/sleep "$T/uc-probe"
 strace -f -qq -o "$T/watch.trace" "$UCLAMPCTL" watch -c "$T/w.conf" --socket "$T/s.sock" >"$T/log" 2>&1 & S=$!
 # signals go to the daemon, not to strace (which would detach)
@@ -76,12 +71,7 @@ if ! cmp -s <(grep '^SystemCallFilter=' "$SRC/systemd/uclampctl-watch.service.in
 	<(grep '^SystemCallFilter=' "$SRC/systemd/uclampctl-apply.service.in"); then
 	check "the apply unit's filter resolves" allowed "$SRC/systemd/uclampctl-apply.service.in"
 fi
-consented_conf "$T/a.conf" <<CONF
-
-[tasks probe]
-comm = uc-probe
-max = 400
-CONF
+tasks_conf "$T/a.conf" "probe uc-probe max=400"
 "$T/uc-probe" 300 & P=$!	# outlives apply under strace (slow on TCG)
 sleep 0.5
 echo "  apply under strace"

@@ -8,12 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 expect_key 0 "right after boot"
-consented_conf "$T/w.conf" <<CONF
-
-[tasks drift]
-comm = uc-drift
-max = 300
-CONF
+tasks_conf "$T/w.conf" "drift uc-drift max=300"
 cp /bin/sleep "$T/uc-drift"
 "$T/uc-drift" 600 & P=$!
 "$UCLAMPCTL" watch -c "$T/w.conf" --socket "$T/s.sock" --recheck 2 >"$T/log" 2>&1 & W=$!

@@ -15,12 +15,7 @@ MAXWAKE=20
 helper clampwait "$T/uc-probe" || exit 1
 helper forks "$T/forks" || exit 1
 expect_key 0 "right after boot"
-consented_conf "$T/w.conf" <<CONF
-
-[tasks probe]
-comm = uc-probe
-max = 300
-CONF
+tasks_conf "$T/w.conf" "probe uc-probe max=300"
 status() { watch_prom "$T/s.sock"; }
 metric() { watch_metric "$T/s.sock" "$1"; }
 "$UCLAMPCTL" watch -c "$T/w.conf" --socket "$T/s.sock" >"$T/log" 2>&1 & W=$!

@@ -9,16 +9,7 @@
 T=$(mktemp -d)
 expect_key 0 "right after boot"
 check "the probe" helper clampwait "$T/uc-next"
-consented_conf "$T/w.conf" <<CONF
-
-[tasks fought]
-comm = uc-fought
-max = 300
-
-[tasks next]
-comm = uc-next
-max = 500
-CONF
+tasks_conf "$T/w.conf" "fought uc-fought max=300" "next uc-next max=500"
 "$UCLAMPCTL" watch -c "$T/w.conf" --socket "$T/s.sock" >"$T/log" 2>&1 & W=$!
 for _ in $(seq 300); do "$UCLAMPCTL" watch status --socket "$T/s.sock" >/dev/null 2>&1 && break; sleep 0.1; done
 expect_key 0 "watching, nothing matched yet"

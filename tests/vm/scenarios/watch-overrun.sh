@@ -12,12 +12,7 @@ N=40
 : "${UCLAMPCTL_TEST:?the test build is needed (its receive-buffer seam)}"
 cp /bin/sleep "$T/uc-sleep"
 expect_key 0 "right after boot"
-consented_conf "$T/w.conf" <<CONF
-
-[tasks sleepers]
-comm = uc-sleep
-max = 300
-CONF
+tasks_conf "$T/w.conf" "sleepers uc-sleep max=300"
 status() { watch_prom "$T/s.sock"; }
 metric() { watch_metric "$T/s.sock" "$1"; }
 
