@@ -1,0 +1,199 @@
+/*
+ * schedfile.c: /proc/PID/task/TID/sched read by name. The 6.1 layout (as
+ * the project's VM kernel prints it: util_est in two fields), the 7.x one
+ * (one se.avg.util_est; 7.3-rc7, the cpufreq guest), a kernel or feature
+ * without some lines, and hostile input: a comm in the header posing as a
+ * field, junk values, a file that is not a sched file.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fakeroot.h"
+#include "uclamp/tasks.h"
+
+static char root[256];
+static const struct fr_suite suite = { root, sizeof(root), "test-schedfile", true, { NULL } };
+
+/* /proc/self/sched in the 6.1 guest (CONFIG_SCHED_DEBUG, no schedstats) */
+static const char v6_1[] =
+	"head (57, #threads: 1)\n"
+	"-------------------------------------------------------------------\n"
+	"se.exec_start                                :          3071.713699\n"
+	"se.vruntime                                  :           404.336168\n"
+	"se.sum_exec_runtime                          :            37.453474\n"
+	"se.nr_migrations                             :                    0\n"
+	"nr_switches                                  :                   65\n"
+	"nr_voluntary_switches                        :                   65\n"
+	"nr_involuntary_switches                      :                    0\n"
+	"se.load.weight                               :              1048576\n"
+	"se.avg.load_sum                              :                40511\n"
+	"se.avg.runnable_sum                          :             32267759\n"
+	"se.avg.util_sum                              :             32085696\n"
+	"se.avg.load_avg                              :                  879\n"
+	"se.avg.runnable_avg                          :                  684\n"
+	"se.avg.util_avg                              :                  680\n"
+	"se.avg.last_update_time                      :           3071713280\n"
+	"se.avg.util_est.ewma                         :                  676\n"
+	"se.avg.util_est.enqueued                     :                  701\n"
+	"uclamp.min                                   :                    0\n"
+	"uclamp.max                                   :                 1024\n"
+	"effective uclamp.min                         :                    0\n"
+	"effective uclamp.max                         :                 1024\n"
+	"policy                                       :                    0\n"
+	"prio                                         :                  120\n"
+	"clock-delta                                  :                 3185\n";
+
+/* 7.3-rc7: one util_est, and the lines 6.1 did not have (slice, ext) */
+static const char v7_3[] =
+	"cfload (88, #threads: 1)\n"
+	"-------------------------------------------------------------------\n"
+	"se.exec_start                                :         12001.022311\n"
+	"se.vruntime                                  :          9001.100200\n"
+	"se.sum_exec_runtime                          :          8100.000100\n"
+	"se.nr_migrations                             :                    0\n"
+	"nr_switches                                  :                   10\n"
+	"nr_voluntary_switches                        :                    1\n"
+	"nr_involuntary_switches                      :                    9\n"
+	"se.load.weight                               :              1048576\n"
+	"se.avg.load_sum                              :                47000\n"
+	"se.avg.runnable_sum                          :             48000000\n"
+	"se.avg.util_sum                              :             47990000\n"
+	"se.avg.load_avg                              :                 1023\n"
+	"se.avg.runnable_avg                          :                 1023\n"
+	"se.avg.util_avg                              :                 1019\n"
+	"se.avg.last_update_time                      :          12001022000\n"
+	"se.avg.util_est                              :                  998\n"
+	"uclamp.min                                   :                    0\n"
+	"uclamp.max                                   :                  300\n"
+	"effective uclamp.min                         :                    0\n"
+	"effective uclamp.max                         :                  300\n"
+	"policy                                       :                    0\n"
+	"prio                                         :                  120\n"
+	"se.slice                                     :              2800000\n"
+	"clock-delta                                  :                  812\n";
+
+static void layout_6_1(void **state)
+{
+	struct uc_sched_file sf;
+
+	(void)state;
+	assert_int_equal(uc_sched_file_parse(v6_1, &sf), 0);
+	assert_int_equal(sf.util_avg, 680);
+	assert_int_equal(sf.util_est, 701);	/* max(ewma, enqueued), as the kernel uses it */
+	assert_true(sf.util_est_split);
+	assert_int_equal(sf.eff_min, 0);
+	assert_int_equal(sf.eff_max, 1024);
+}
+
+static void layout_7_3(void **state)
+{
+	struct uc_sched_file sf;
+
+	(void)state;
+	assert_int_equal(uc_sched_file_parse(v7_3, &sf), 0);
+	assert_int_equal(sf.util_avg, 1019);
+	assert_int_equal(sf.util_est, 998);
+	assert_false(sf.util_est_split);
+	assert_int_equal(sf.eff_min, 0);
+	assert_int_equal(sf.eff_max, 300);
+}
+
+/* a field the kernel does not print is -1, the others are still read */
+static void missing_fields(void **state)
+{
+	struct uc_sched_file sf;
+
+	(void)state;
+	/* UTIL_EST off (later 7.x kernels drop the line), no UCLAMP_TASK */
+	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
+					     "-------------------------------------------\n"
+					     "se.avg.util_avg        :     12\n"
+					     "policy                 :      0\n", &sf), 0);
+	assert_int_equal(sf.util_avg, 12);
+	assert_int_equal(sf.util_est, -1);
+	assert_int_equal(sf.eff_min, -1);
+	assert_int_equal(sf.eff_max, -1);
+	/* before 6.8, only one of the two util_est fields */
+	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
+					     "-------------------------------------------\n"
+					     "se.avg.util_est.enqueued :   40\n", &sf), 0);
+	assert_int_equal(sf.util_est, 40);
+	assert_int_equal(sf.util_avg, -1);
+	/* no header line of dashes: not the file, nothing taken */
+	assert_int_equal(uc_sched_file_parse("se.avg.util_avg : 12\n", &sf), -EINVAL);
+	assert_int_equal(sf.util_avg, -1);
+	assert_int_equal(uc_sched_file_parse("", &sf), -EINVAL);
+}
+
+static void hostile(void **state)
+{
+	struct uc_sched_file sf;
+
+	(void)state;
+	/* a comm posing as a field before the dashes is not read; the first
+	 * line of a field counts, a later duplicate does not */
+	assert_int_equal(uc_sched_file_parse("\neffective uclamp.max:9 (1, #threads: 1)\n"
+					     "-------------------------------------------\n"
+					     "effective uclamp.max   :    512\n"
+					     "effective uclamp.max   :      1\n", &sf), 0);
+	assert_int_equal(sf.eff_max, 512);
+	/* a name is whole: a longer or shorter one is another field */
+	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
+					     "-------------------------------------------\n"
+					     "se.avg.util_avgx       :     99\n"
+					     "se.avg.util_av         :     98\n"
+					     "effective uclamp.min2  :      7\n", &sf), 0);
+	assert_int_equal(sf.util_avg, -1);
+	assert_int_equal(sf.eff_min, -1);
+	/* junk values: not numbers, negative, out of range, overflowing */
+	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
+					     "-------------------------------------------\n"
+					     "se.avg.util_avg        :    abc\n"
+					     "se.avg.util_est        :    -5\n"
+					     "effective uclamp.min   :   1025\n"
+					     "effective uclamp.max   : 99999999999999999999999\n", &sf), 0);
+	assert_int_equal(sf.util_avg, -1);
+	assert_int_equal(sf.util_est, -1);
+	assert_int_equal(sf.eff_min, -1);
+	assert_int_equal(sf.eff_max, -1);
+	/* a short line of dashes (a 15-byte comm could hold one) is no header */
+	assert_int_equal(uc_sched_file_parse("---------------\n"
+					     "effective uclamp.max   :    7\n", &sf), -EINVAL);
+	/* no newline at the end, a line without ':' */
+	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
+					     "-------------------------------------------\n"
+					     "current_node=0, numa_group_id=0\n"
+					     "se.avg.util_avg :     33", &sf), 0);
+	assert_int_equal(sf.util_avg, 33);
+}
+
+/* through the (fake) /proc: the file read, a missing one */
+static void from_proc(void **state)
+{
+	struct uc_sched_file sf;
+
+	(void)state;
+	assert_int_equal(fr_write(root, "proc/10/task/11/sched", v7_3), 0);
+	assert_int_equal(uc_task_sched_file(10, 11, &sf), 0);
+	assert_int_equal(sf.util_avg, 1019);
+	assert_int_equal(uc_task_sched_file(10, 12, &sf), -ENOENT);
+	assert_int_equal(sf.util_avg, -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(layout_6_1),
+		cmocka_unit_test(layout_7_3),
+		cmocka_unit_test(missing_fields),
+		cmocka_unit_test(hostile),
+		cmocka_unit_test(from_proc),
+	};
+
+	return fr_run(&suite, tests, NULL, NULL);
+}
