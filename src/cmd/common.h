@@ -262,6 +262,7 @@ const char *cli_strerr(enum uc_kind kind, int err, char *buf, size_t n);
 
 /* Commands (src/cmd/<name>.c). */
 int cmd_task(struct cli_ctl *ctl, int argc, char **argv);
+int cmd_top(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_run(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_system(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_cgroup(struct cli_ctl *ctl, int argc, char **argv);
