@@ -253,7 +253,7 @@ static int run(struct cli_ctl *ctl, struct top_args *a)
 		cli_errx("out of memory");
 		return CLI_EXIT_FAIL;
 	}
-	uc_effect_read(e);
+	uc_effect_read_flags(e, UC_EFFECT_NO_WRITE);	/* not even the symbol cache */
 	t.e = e;
 	t.eff = &eff;
 	rc = uc_rules_init(&rs, &a->sel.rule, 1);

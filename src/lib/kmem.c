@@ -698,7 +698,7 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	/* its notes are the kcore open's only: nothing about one key */
 	read_values(all, nall, any, info);
 	/* after the values: a key at 1 is stored as confirmed */
-	if (any && !info->hidden)
+	if (any && !info->hidden && !(flags & UC_KMEM_NO_CACHE_WRITE))
 		cache_store(all, nall, info->data_symbols);
 	if (n)
 		memcpy(k, all, n * sizeof(*k));

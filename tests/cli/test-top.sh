@@ -247,6 +247,20 @@ t "top --format yaml" 2 "$U" top --format yaml
 t "top: a PID that does not exist" 1 "$U" top --once 4194305
 has "no such process: 4194305"
 
+# ---- not even root's per-boot symbol cache (status writes it) --------------------------------
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p "$ROOT/proc/sys/kernel/random" "$ROOT/run"
+	echo 11111111-2222-3333-4444-555555555555 >"$ROOT/proc/sys/kernel/random/boot_id"
+	fake_key 0
+	ttop "top as root, the key readable" --once
+	check_row "no /run/uclampctl/ksyms after top" "$(ls "$ROOT/run/uclampctl" 2>&1)" 'No such file'
+	t "status as root" 0 "$U" status
+	check_row "status writes it (so the check above can see one)" "$(ls "$ROOT/run/uclampctl" 2>&1)" '^ksyms$'
+	rm -rf "$ROOT/run/uclampctl" "$ROOT/proc/kallsyms" "$ROOT/proc/kcore"
+else
+	echo "# skip: the symbol cache is root's"
+fi
+
 # ---- it opens nothing for writing, starts nothing, sets nothing ------------------------------
 if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
 	LOG=$(mktemp "${TMPDIR:-/tmp}/uclampctl-top-strace.XXXXXX")

@@ -1,7 +1,8 @@
 /*
  * schedfile.c: /proc/PID/task/TID/sched read by name. The 6.1 layout (as
  * the project's VM kernel prints it: util_est in two fields), the 7.x one
- * (one se.avg.util_est; 7.3-rc7, the cpufreq guest), a kernel or feature
+ * (one se.avg.util_est; 7.3-rc7, the cpufreq guest; both captured there,
+ * 6.1's enqueued and 7.3's clamp lines changed to test more), a kernel or feature
  * without some lines, and hostile input: a comm in the header posing as a
  * field, junk values, a file that is not a sched file.
  */
@@ -48,34 +49,34 @@ static const char v6_1[] =
 	"prio                                         :                  120\n"
 	"clock-delta                                  :                 3185\n";
 
-/* 7.3-rc7: one util_est, and the lines 6.1 did not have (slice, ext) */
+/* /proc/self/sched in the 7.3-rc7 cpufreq guest: one util_est, and se.slice */
 static const char v7_3[] =
-	"cfload (88, #threads: 1)\n"
+	"cat (63, #threads: 1)\n"
 	"-------------------------------------------------------------------\n"
-	"se.exec_start                                :         12001.022311\n"
-	"se.vruntime                                  :          9001.100200\n"
-	"se.sum_exec_runtime                          :          8100.000100\n"
+	"se.exec_start                                :          3356.668160\n"
+	"se.vruntime                                  :           501.244413\n"
+	"se.sum_exec_runtime                          :            41.938032\n"
 	"se.nr_migrations                             :                    0\n"
-	"nr_switches                                  :                   10\n"
-	"nr_voluntary_switches                        :                    1\n"
-	"nr_involuntary_switches                      :                    9\n"
+	"nr_switches                                  :                   41\n"
+	"nr_voluntary_switches                        :                   41\n"
+	"nr_involuntary_switches                      :                    0\n"
 	"se.load.weight                               :              1048576\n"
-	"se.avg.load_sum                              :                47000\n"
-	"se.avg.runnable_sum                          :             48000000\n"
-	"se.avg.util_sum                              :             47990000\n"
-	"se.avg.load_avg                              :                 1023\n"
-	"se.avg.runnable_avg                          :                 1023\n"
-	"se.avg.util_avg                              :                 1019\n"
-	"se.avg.last_update_time                      :          12001022000\n"
-	"se.avg.util_est                              :                  998\n"
+	"se.avg.load_sum                              :                35774\n"
+	"se.avg.runnable_sum                          :             29430249\n"
+	"se.avg.util_sum                              :             29362877\n"
+	"se.avg.load_avg                              :                  781\n"
+	"se.avg.runnable_avg                          :                  627\n"
+	"se.avg.util_avg                              :                  626\n"
+	"se.avg.last_update_time                      :           3356667904\n"
+	"se.avg.util_est                              :                  644\n"
 	"uclamp.min                                   :                    0\n"
 	"uclamp.max                                   :                  300\n"
 	"effective uclamp.min                         :                    0\n"
 	"effective uclamp.max                         :                  300\n"
 	"policy                                       :                    0\n"
 	"prio                                         :                  120\n"
-	"se.slice                                     :              2800000\n"
-	"clock-delta                                  :                  812\n";
+	"se.slice                                     :              1400000\n"
+	"clock-delta                                  :                 3489\n";
 
 static void layout_6_1(void **state)
 {
@@ -96,8 +97,8 @@ static void layout_7_3(void **state)
 
 	(void)state;
 	assert_int_equal(uc_sched_file_parse(v7_3, &sf), 0);
-	assert_int_equal(sf.util_avg, 1019);
-	assert_int_equal(sf.util_est, 998);
+	assert_int_equal(sf.util_avg, 626);
+	assert_int_equal(sf.util_est, 644);
 	assert_false(sf.util_est_split);
 	assert_int_equal(sf.eff_min, 0);
 	assert_int_equal(sf.eff_max, 300);
@@ -180,7 +181,7 @@ static void from_proc(void **state)
 	(void)state;
 	assert_int_equal(fr_write(root, "proc/10/task/11/sched", v7_3), 0);
 	assert_int_equal(uc_task_sched_file(10, 11, &sf), 0);
-	assert_int_equal(sf.util_avg, 1019);
+	assert_int_equal(sf.util_avg, 626);
 	assert_int_equal(uc_task_sched_file(10, 12, &sf), -ENOENT);
 	assert_int_equal(sf.util_avg, -1);
 }
