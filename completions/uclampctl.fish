@@ -138,6 +138,7 @@ complete -c uclampctl -n '__uclampctl_at' -a status -d 'show uclamp support and 
 complete -c uclampctl -n '__uclampctl_at' -a check -d 'exit 0 if the fast path is off, 1 on, 3 unknown'
 complete -c uclampctl -n '__uclampctl_at' -a keys -d 'show the scheduler static keys'
 complete -c uclampctl -n '__uclampctl_at' -a task -d 'show, set or reset per-task clamps'
+complete -c uclampctl -n '__uclampctl_at' -a top -d 'watch util, clamps and CPU frequency live'
 complete -c uclampctl -n '__uclampctl_at' -a run -d 'run a command with clamps'
 complete -c uclampctl -n '__uclampctl_at' -a system -d 'show or set the system-wide clamps'
 complete -c uclampctl -n '__uclampctl_at' -a cgroup -d 'show or set cgroup clamps'
@@ -175,7 +176,7 @@ complete -c uclampctl -n $clamps -l min -x -a "$values" -d 'minimum clamp'
 complete -c uclampctl -n $clamps -l max -x -a "$values" -d 'maximum clamp'
 
 # task
-set -l tasks '__uclampctl_in task show; or __uclampctl_in task set; or __uclampctl_in task reset'
+set -l tasks '__uclampctl_in task show; or __uclampctl_in task set; or __uclampctl_in task reset; or __uclampctl_in top'
 complete -c uclampctl -n $tasks -a '(__uclampctl_pids)'
 complete -c uclampctl -n $tasks -s a -l threads -d 'every thread of each process'
 complete -c uclampctl -n $tasks -l all -d 'every process'
@@ -198,6 +199,14 @@ complete -c uclampctl -n '__uclampctl_at run' -l reset-on-fork -d "CMD's childre
 complete -c uclampctl -n '__uclampctl_at run' -l no-reset-on-fork -d "CMD's children inherit its clamps"
 complete -c uclampctl -n '__uclampctl_at run' -a '(__fish_complete_command)'
 complete -c uclampctl -n '__uclampctl_in run; and not __uclampctl_at run' -a '(__uclampctl_run_cmd)'
+
+# top (its selectors: with task's above)
+complete -c uclampctl -n '__uclampctl_in top' -s d -l delay -x -a '0.5 1 2 5' -d 'seconds between samples'
+complete -c uclampctl -n '__uclampctl_in top' -s n -l iterations -x -d 'stop after this many samples'
+complete -c uclampctl -n '__uclampctl_in top' -l once -d 'one sample'
+complete -c uclampctl -n '__uclampctl_in top' -s t -l tasks -x -d 'show this many tasks'
+complete -c uclampctl -n '__uclampctl_in top' -s J -l json -d 'one JSON object per sample'
+complete -c uclampctl -n '__uclampctl_in top' -l format -x -a 'text json' -d 'output format'
 
 # system
 complete -c uclampctl -n '__uclampctl_in system set' -l rt-default -x -a "$values" -d 'util_min_rt_default'
