@@ -213,9 +213,10 @@ static void text_cpus(const struct top_frame *f, FILE *out, size_t width)
 	struct uc_table tb;
 	char tis[256];
 
+	/* no cpufreq: no frequency columns (a line said: frequency unaffected) */
 	if (uc_table_init(&tb, "cpus", cpu_cols, NCPUCOLS,
-			  "CPU,POL,CUR,MAX,AVG,CAP,BUSY,UTIL,HI_MIN,HI_MAX,PRED,TIME_IN_STATE", &o,
-			  NULL))
+			  t->nf ? "CPU,POL,CUR,MAX,AVG,CAP,BUSY,UTIL,HI_MIN,HI_MAX,PRED,TIME_IN_STATE"
+				: "CPU,CAP,BUSY,UTIL,HI_MIN,HI_MAX", &o, NULL))
 		return;
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct uc_top_cpu *c = &t->cpu[i];

@@ -207,6 +207,15 @@ ttop "top -J: hostile comm" --once -J
 want "comm in JSON" '[ascii(k["comm"]) for k in j["tasks"] if k["tid"] == '"$C"'][0]' "'\\x1b[2J\\ufffd\\r'"
 task "$C" "$C" ui
 
+# ---- on a terminal: redrawn in place (cursor home, lines cleared, the rest cleared) --------
+if command -v script >/dev/null; then
+	OUT=$(script -qec "$(printf '%q ' "$U" top -n 2 -d 0.1)" /dev/null </dev/null 2>&1 | od -An -c | tr -d ' \n')
+	check_row "a terminal: each frame from the cursor's home" "$(grep -o '033\[H' <<<"$OUT" | wc -l)" '^2$'
+	check_row "a terminal: lines cleared to their ends, then the screen" "$OUT" '033\[K.*033\[J'
+else
+	echo "# skip: no script(1) for a pseudo-terminal"
+fi
+
 # ---- what it cannot see -------------------------------------------------------------------
 rm "$ROOT/proc/$A/task/$A/sched" "$ROOT/proc/$B/task/$B/sched" "$ROOT/proc/$C/task/$C/sched"
 statline "$A" encoder 1000 1 >"$ROOT/proc/$A/task/$A/stat"
@@ -221,6 +230,7 @@ want "note" '[n for n in j["notes"] if n.startswith("util_est")]' "['util_est: n
 rm -rf "$CPU/cpufreq"
 ttop "top: no cpufreq" --once
 has '^frequency unaffected: no cpufreq driver: frequency unaffected'
+check_row "no policy, no frequency columns" "$(printf '%s\n' "$OUT" | grep '^CPU ')" '^CPU +CAP +BUSY +UTIL +HI_MIN +HI_MAX$'
 check_row "no policy, no prediction" "$(cpurow 1)" '^ +1 +1024 +[0-9.]+ *$'
 ttop "top -J: no cpufreq" --once -J
 want "no cpufreq" 'j["frequency"], j["policies"], [c["predicted_khz"] for c in j["cpus"]]' "no-cpufreq [] [None, None]"
