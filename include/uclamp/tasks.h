@@ -147,7 +147,8 @@ int uc_task_effective(pid_t pid, pid_t tid, int *eff_min, int *eff_max);
  * What /proc/PID/task/TID/sched shows that uclampctl uses (schedfile.c, the
  * one parser of that file). It exists with CONFIG_SCHED_DEBUG before 6.15,
  * always after; its lines are "NAME<spaces>:<spaces>VALUE" after a header
- * naming the task (a comm: any bytes) and a line of dashes. Read by name,
+ * naming the task ("COMM (PID, #threads: N)": a comm holds any bytes) and a
+ * line of dashes. Read by name,
  * each value -1 where the file has no such line (or a value out of range):
  * the names changed across versions, and a feature or option off drops them.
  */
@@ -159,8 +160,8 @@ struct uc_sched_file {
 	bool util_est_split;	/* read from the two fields before 6.8 */
 	long eff_min, eff_max;	/* effective uclamp.min/max (5.7+, UCLAMP_TASK) */
 };
-/* Parse the text of the file: 0, or -EINVAL when it has no header line of
- * dashes (not that file: nothing is taken). */
+/* Parse the text of the file: 0, or -EINVAL when it has no header line
+ * (not that file: nothing is taken). */
 int uc_sched_file_parse(const char *text, struct uc_sched_file *sf);
 /* Read and parse it: 0, -ESRCH gone, -ENOENT no such file (the kernel
  * lacks it), -EACCES etc., -EINVAL. */

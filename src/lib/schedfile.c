@@ -10,8 +10,8 @@
  *                                       util_est"); later kernels print it only
  *                                       while the UTIL_EST feature is on
  *   effective uclamp.min/max            5.7+ with UCLAMP_TASK
- * The header holds the task's comm, which any user chooses: nothing before
- * the line of dashes is read, and a field counts only the first time.
+ * The header holds the task's comm, which any user chooses: nothing up to
+ * the end of the header line is read, and a field counts only the first time.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,17 +36,16 @@ static const struct {
 	[F_EFF_MAX] = { "effective uclamp.max", 1024 },
 };
 
-/* The end of the header: the first line of dashes only (the kernel prints
- * 67; a comm has at most 15 bytes, so it cannot hold 32 of them). */
+/* The end of the header line "COMM (PID, #threads: N)": its last
+ * "#threads: " (a comm, which any user chooses, may hold one too, but only
+ * before the kernel's own; no field line holds one). */
 static const char *after_header(const char *text)
 {
-	for (const char *s = text; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL) {
-		size_t n = strspn(s, "-");
+	const char *s = NULL, *h;
 
-		if (n >= 32 && (s[n] == '\n' || !s[n]))
-			return s + n;
-	}
-	return NULL;
+	for (h = strstr(text, "#threads: "); h; h = strstr(h + 1, "#threads: "))
+		s = h;
+	return s ? s + strcspn(s, "\n") : NULL;
 }
 
 /* "   123" up to the end of the line (or a '.' of a time): the value, or -1 */

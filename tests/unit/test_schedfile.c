@@ -125,7 +125,7 @@ static void missing_fields(void **state)
 					     "se.avg.util_est.enqueued :   40\n", &sf), 0);
 	assert_int_equal(sf.util_est, 40);
 	assert_int_equal(sf.util_avg, -1);
-	/* no header line of dashes: not the file, nothing taken */
+	/* no header line: not the file, nothing taken */
 	assert_int_equal(uc_sched_file_parse("se.avg.util_avg : 12\n", &sf), -EINVAL);
 	assert_int_equal(sf.util_avg, -1);
 	assert_int_equal(uc_sched_file_parse("", &sf), -EINVAL);
@@ -162,9 +162,16 @@ static void hostile(void **state)
 	assert_int_equal(sf.util_est, -1);
 	assert_int_equal(sf.eff_min, -1);
 	assert_int_equal(sf.eff_max, -1);
-	/* a short line of dashes (a 15-byte comm could hold one) is no header */
+	/* a line of dashes alone is no header; a comm as long as any may
+	 * hold a whole header with fields: only the kernel's own counts */
 	assert_int_equal(uc_sched_file_parse("---------------\n"
 					     "effective uclamp.max   :    7\n", &sf), -EINVAL);
+	assert_int_equal(uc_sched_file_parse("a (1, #threads: 1)\n----\neffective uclamp.max : 5\n"
+					     "se.avg.util_avg : 7\n (9, #threads: 1)\n"
+					     "-------------------------------------------\n"
+					     "se.avg.util_avg        :     12\n", &sf), 0);
+	assert_int_equal(sf.util_avg, 12);
+	assert_int_equal(sf.eff_max, -1);
 	/* no newline at the end, a line without ':' */
 	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
 					     "-------------------------------------------\n"
