@@ -78,31 +78,29 @@ static const char v7_3[] =
 	"se.slice                                     :              1400000\n"
 	"clock-delta                                  :                 3489\n";
 
-static void layout_6_1(void **state)
+/* text parses to these values */
+static void expect(const char *text, long util_avg, long util_est, bool split, long eff_min,
+		   long eff_max)
 {
 	struct uc_sched_file sf;
 
-	(void)state;
-	assert_int_equal(uc_sched_file_parse(v6_1, &sf), 0);
-	assert_int_equal(sf.util_avg, 680);
-	assert_int_equal(sf.util_est, 701);	/* max(ewma, enqueued), as the kernel uses it */
-	assert_true(sf.util_est_split);
-	assert_int_equal(sf.eff_min, 0);
-	assert_int_equal(sf.eff_max, 1024);
+	assert_int_equal(uc_sched_file_parse(text, &sf), 0);
+	assert_int_equal(sf.util_avg, util_avg);
+	assert_int_equal(sf.util_est, util_est);
+	assert_int_equal(sf.util_est_split, split);
+	assert_int_equal(sf.eff_min, eff_min);
+	assert_int_equal(sf.eff_max, eff_max);
 }
 
-static void layout_7_3(void **state)
+static void layouts(void **state)
 {
-	struct uc_sched_file sf;
-
 	(void)state;
-	assert_int_equal(uc_sched_file_parse(v7_3, &sf), 0);
-	assert_int_equal(sf.util_avg, 626);
-	assert_int_equal(sf.util_est, 644);
-	assert_false(sf.util_est_split);
-	assert_int_equal(sf.eff_min, 0);
-	assert_int_equal(sf.eff_max, 300);
+	/* 6.1: util_est is max(ewma, enqueued), as the kernel uses it */
+	expect(v6_1, 680, 701, true, 0, 1024);
+	expect(v7_3, 626, 644, false, 0, 300);
 }
+
+#define HEAD "x (1, #threads: 1)\n-------------------------------------------\n"
 
 /* a field the kernel does not print is -1, the others are still read */
 static void missing_fields(void **state)
@@ -111,20 +109,10 @@ static void missing_fields(void **state)
 
 	(void)state;
 	/* UTIL_EST off (later 7.x kernels drop the line), no UCLAMP_TASK */
-	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
-					     "-------------------------------------------\n"
-					     "se.avg.util_avg        :     12\n"
-					     "policy                 :      0\n", &sf), 0);
-	assert_int_equal(sf.util_avg, 12);
-	assert_int_equal(sf.util_est, -1);
-	assert_int_equal(sf.eff_min, -1);
-	assert_int_equal(sf.eff_max, -1);
+	expect(HEAD "se.avg.util_avg        :     12\npolicy                 :      0\n", 12, -1,
+	       false, -1, -1);
 	/* before 6.8, only one of the two util_est fields */
-	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
-					     "-------------------------------------------\n"
-					     "se.avg.util_est.enqueued :   40\n", &sf), 0);
-	assert_int_equal(sf.util_est, 40);
-	assert_int_equal(sf.util_avg, -1);
+	expect(HEAD "se.avg.util_est.enqueued :   40\n", -1, 40, true, -1, -1);
 	/* no header line: not the file, nothing taken */
 	assert_int_equal(uc_sched_file_parse("se.avg.util_avg : 12\n", &sf), -EINVAL);
 	assert_int_equal(sf.util_avg, -1);
@@ -136,48 +124,29 @@ static void hostile(void **state)
 	struct uc_sched_file sf;
 
 	(void)state;
-	/* a comm posing as a field before the dashes is not read; the first
-	 * line of a field counts, a later duplicate does not */
-	assert_int_equal(uc_sched_file_parse("\neffective uclamp.max:9 (1, #threads: 1)\n"
-					     "-------------------------------------------\n"
-					     "effective uclamp.max   :    512\n"
-					     "effective uclamp.max   :      1\n", &sf), 0);
-	assert_int_equal(sf.eff_max, 512);
+	/* a comm posing as a field before the header's end is not read; the
+	 * first line of a field counts, a later duplicate does not */
+	expect("\neffective uclamp.max:9 (1, #threads: 1)\n"
+	       "-------------------------------------------\n"
+	       "effective uclamp.max   :    512\neffective uclamp.max   :      1\n", -1, -1, false,
+	       -1, 512);
 	/* a name is whole: a longer or shorter one is another field */
-	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
-					     "-------------------------------------------\n"
-					     "se.avg.util_avgx       :     99\n"
-					     "se.avg.util_av         :     98\n"
-					     "effective uclamp.min2  :      7\n", &sf), 0);
-	assert_int_equal(sf.util_avg, -1);
-	assert_int_equal(sf.eff_min, -1);
+	expect(HEAD "se.avg.util_avgx       :     99\nse.avg.util_av         :     98\n"
+	       "effective uclamp.min2  :      7\n", -1, -1, false, -1, -1);
 	/* junk values: not numbers, negative, out of range, overflowing */
-	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
-					     "-------------------------------------------\n"
-					     "se.avg.util_avg        :    abc\n"
-					     "se.avg.util_est        :    -5\n"
-					     "effective uclamp.min   :   1025\n"
-					     "effective uclamp.max   : 99999999999999999999999\n", &sf), 0);
-	assert_int_equal(sf.util_avg, -1);
-	assert_int_equal(sf.util_est, -1);
-	assert_int_equal(sf.eff_min, -1);
-	assert_int_equal(sf.eff_max, -1);
+	expect(HEAD "se.avg.util_avg        :    abc\nse.avg.util_est        :    -5\n"
+	       "effective uclamp.min   :   1025\n"
+	       "effective uclamp.max   : 99999999999999999999999\n", -1, -1, false, -1, -1);
 	/* a line of dashes alone is no header; a comm as long as any may
 	 * hold a whole header with fields: only the kernel's own counts */
 	assert_int_equal(uc_sched_file_parse("---------------\n"
 					     "effective uclamp.max   :    7\n", &sf), -EINVAL);
-	assert_int_equal(uc_sched_file_parse("a (1, #threads: 1)\n----\neffective uclamp.max : 5\n"
-					     "se.avg.util_avg : 7\n (9, #threads: 1)\n"
-					     "-------------------------------------------\n"
-					     "se.avg.util_avg        :     12\n", &sf), 0);
-	assert_int_equal(sf.util_avg, 12);
-	assert_int_equal(sf.eff_max, -1);
+	expect("a (1, #threads: 1)\n----\neffective uclamp.max : 5\nse.avg.util_avg : 7\n"
+	       " (9, #threads: 1)\n" HEAD "se.avg.util_avg        :     12\n", 12, -1, false, -1,
+	       -1);
 	/* no newline at the end, a line without ':' */
-	assert_int_equal(uc_sched_file_parse("x (1, #threads: 1)\n"
-					     "-------------------------------------------\n"
-					     "current_node=0, numa_group_id=0\n"
-					     "se.avg.util_avg :     33", &sf), 0);
-	assert_int_equal(sf.util_avg, 33);
+	expect(HEAD "current_node=0, numa_group_id=0\nse.avg.util_avg :     33", 33, -1, false, -1,
+	       -1);
 }
 
 /* through the (fake) /proc: the file read, a missing one */
@@ -196,8 +165,7 @@ static void from_proc(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(layout_6_1),
-		cmocka_unit_test(layout_7_3),
+		cmocka_unit_test(layouts),
 		cmocka_unit_test(missing_fields),
 		cmocka_unit_test(hostile),
 		cmocka_unit_test(from_proc),
