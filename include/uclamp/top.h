@@ -35,7 +35,7 @@ struct uc_top_task {
 	pid_t pid, tid;
 	unsigned long long start;	/* with tid, its identity (stat field 22) */
 	unsigned long long cputime;	/* utime + stime since it started, clock ticks */
-	long long ran;			/* ticks over the interval; -1 unknown (no earlier sample) */
+	long long ran;			/* ticks over the interval; -1 unknown */
 	int cpu;			/* the CPU it last ran on; -1 unknown */
 	char comm[16];			/* the thread's name, as its stat shows it */
 	bool selected;			/* the caller's selection (rules, IDs) takes it */
@@ -43,7 +43,7 @@ struct uc_top_task {
 	bool detailed;
 	int attr_rc;			/* sched_getattr: 0 or -errno */
 	struct uc_sched_attr sa;
-	int sf_rc;			/* the sched file: 0 or -errno (-ENOENT: not in this kernel) */
+	int sf_rc;			/* the sched file: 0 or -errno (-ENOENT: none here) */
 	struct uc_sched_file sf;
 	int eff_min, eff_max;		/* effective clamps, -1 unknown */
 };
@@ -57,7 +57,7 @@ struct uc_top_cpu {
 	/* the sum of their util (each the larger of util_avg and util_est), at
 	 * most the capacity; -1 when none of them showed one */
 	long util;
-	int hi_min, hi_max;		/* the highest effective clamps among them; -1 none known */
+	int hi_min, hi_max;		/* the highest effective clamps among them, -1 none */
 	/* The rq clamps the projection assumes. The kernel takes, at each
 	 * moment, the highest of the tasks runnable then; a sample sees only
 	 * which tasks ran and for how long, so: the highest among the tasks

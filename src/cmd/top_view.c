@@ -39,7 +39,8 @@ void top_notes(struct top_frame *f)
 	for (size_t i = 0; i < t->nf; i++)
 		no_tis |= t->f[i].delta_rc == -ENODATA;
 	if (no_tis)
-		note(f, "time in state: a policy has no stats/time_in_state (CONFIG_CPU_FREQ_STAT)");
+		note(f, "time in state: a policy has no stats/time_in_state "
+			"(CONFIG_CPU_FREQ_STAT)");
 	if (t->nf && t->e->inv == UC_INV_UNKNOWN)
 		note(f, "frequency invariance unknown (run as root to read the kernel's key): "
 			"PRED assumes the invariant formula");
@@ -100,6 +101,12 @@ static const char *formula_name(const struct uc_top *t)
 	return uc_sugov_formula_of(t->e->kver) == UC_SUGOV_PRE_6_8 ? "before 6.8" : "6.8+";
 }
 
+static bool alike(const struct uc_eff_policy *a, const struct uc_eff_policy *b)
+{
+	return !strcmp(a->gov, b->gov) && !strcmp(a->driver, b->driver) &&
+	       !strcmp(a->mode, b->mode) && a->v[0] == b->v[0] && a->v[1] == b->v[1];
+}
+
 /* "policy0-3 schedutil/acpi-cpufreq: min steers, max steers" per run of alike policies */
 static void text_policies(const struct top_frame *f, FILE *out, size_t width)
 {
@@ -109,9 +116,7 @@ static void text_policies(const struct top_frame *f, FILE *out, size_t width)
 		const struct uc_eff_policy *p = &e->p[i];
 		size_t j = i;
 
-		while (j + 1 < f->t->nf && !strcmp(e->p[j + 1].gov, p->gov) &&
-		       !strcmp(e->p[j + 1].driver, p->driver) && !strcmp(e->p[j + 1].mode, p->mode) &&
-		       e->p[j + 1].v[0] == p->v[0] && e->p[j + 1].v[1] == p->v[1])
+		while (j + 1 < f->t->nf && alike(p, &e->p[j + 1]))
 			j++;
 		char ids[32];
 
@@ -215,7 +220,8 @@ static void text_cpus(const struct top_frame *f, FILE *out, size_t width)
 
 	/* no cpufreq: no frequency columns (a line said: frequency unaffected) */
 	if (uc_table_init(&tb, "cpus", cpu_cols, NCPUCOLS,
-			  t->nf ? "CPU,POL,CUR,MAX,AVG,CAP,BUSY,UTIL,HI_MIN,HI_MAX,PRED,TIME_IN_STATE"
+			  t->nf ? "CPU,POL,CUR,MAX,AVG,CAP,BUSY,UTIL,HI_MIN,HI_MAX,PRED,"
+				  "TIME_IN_STATE"
 				: "CPU,CAP,BUSY,UTIL,HI_MIN,HI_MAX", &o, NULL))
 		return;
 	for (size_t i = 0; i < t->ncpu; i++) {
@@ -251,7 +257,8 @@ static void text_tasks(const struct top_frame *f, FILE *out, size_t width)
 	struct uc_table tb;
 
 	if (uc_table_init(&tb, "tasks", task_cols, NTASKCOLS,
-			  "PID,TID,COMM,CPU,BUSY,UTIL,EST,RMIN,RMAX,EMIN,EMAX,SUGOV,PRED", &o, NULL))
+			  "PID,TID,COMM,CPU,BUSY,UTIL,EST,RMIN,RMAX,EMIN,EMAX,SUGOV,PRED", &o,
+			  NULL))
 		return;
 	for (size_t i = 0; i < f->nrow; i++) {
 		const struct uc_top_task *k = f->row[i];
@@ -260,7 +267,7 @@ static void text_tasks(const struct top_frame *f, FILE *out, size_t width)
 
 		uc_table_set_int(&tb, ln, TC_PID, k->pid);
 		uc_table_set_int(&tb, ln, TC_TID, k->tid);
-		uc_table_set(&tb, ln, TC_COMM, k->comm);	/* libsmartcols escapes it (escape.h) */
+		uc_table_set(&tb, ln, TC_COMM, k->comm);	/* libsmartcols escapes it */
 		set_num(&tb, ln, TC_CPU, k->cpu);
 		set_pct(&tb, ln, TC_BUSY, busy(t, k->ran));
 		if (!k->sf_rc) {

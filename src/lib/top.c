@@ -208,7 +208,8 @@ static bool selected(struct walk *w, pid_t pid, pid_t tid, const struct uc_stat 
 		return w->sel;
 	uc_proc_set_thread(p, tid);
 	if (tid == pid && !(p->have & UC_PF_COMM)) {
-		memcpy(p->comm, st->comm, sizeof(p->comm));	/* the main thread's is the process's */
+		/* the main thread's name is the process's */
+		memcpy(p->comm, st->comm, sizeof(p->comm));
 		p->have |= UC_PF_COMM;
 	}
 	if (uc_rules_match(w->t->rs, p, &res))

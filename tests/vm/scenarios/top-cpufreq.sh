@@ -5,9 +5,9 @@
 # the window, not single reads), the P-state the view predicts for CPU 1 is
 # the one time_in_state shows it held, for at least 80% of the window:
 # 3000 MHz unclamped, 800 under the clamp (the non-invariant formula from
-# 3000: 1.25 x 3000 x 300/1024 -> 1200, then 800). top reads only: the key
-# is still 0 after it, and under strace it opens nothing for writing, sets
-# no clamp and starts no process.
+# 3000: 1.25 x 3000 x 300/1024 -> 1200, then 800), also as user nobody.
+# top reads only: the key is still 0 after it, and under strace it opens
+# nothing for writing, sets no clamp and starts no process.
 # vm-cpufreq: acpi-cpufreq P-states (800-3000 MHz) on every CPU, schedutil
 # vm-on-7x: schedutil's formula (reworked in 6.8) and the sched file's util_est (one field from 6.8)
 . "$(dirname "$0")/../lib.sh"
@@ -69,6 +69,15 @@ cf_nap 0.5
 expect_rc 0 uclampctl top -J -n 3 -d 1 -t 5
 printf '%s\n' "$OUT" >"$T/clamped.json"
 check "uclamp_max 300: CPU 1 predicted and held 800 MHz" judge "$T/clamped.json" 800000 300
+# as a normal user: the same prediction, nothing it could not see
+expect_rc 0 setpriv --reuid=65534 --regid=65534 --clear-groups "$UCLAMPCTL" top -J --once -d 1 -t 3
+check "as nobody: CPU 1 predicted 800 MHz, the load's max 300, no notes" python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+cpu = [c for c in j["cpus"] if c["cpu"] == 1][0]
+load = [k for k in j["tasks"] if k["tid"] == int(sys.argv[2])][0]
+assert cpu["predicted_khz"] == 800000 and load["eff_max"] == 300 and j["notes"] == [], j
+' "$OUT" "$CF_PID"
 # the text view of the same: one frame, 80 columns
 expect_rc 0 uclampctl top --once -d 1 -t 3
 expect_out "^ *$CF_PID +$CF_PID +cfload +1 +[0-9.]+ +[0-9]+ +[0-9]+ +0 +300 +0 +300 +[0-9]+ +800$"
