@@ -7,8 +7,8 @@
  *   se.avg.util_avg                     SMP kernels (every version here)
  *   se.avg.util_est.ewma, .enqueued     before 6.8 (the kernel's util_est is their max)
  *   se.avg.util_est                     6.8+ (11137d384996 "sched/fair: Simplify
- *                                       util_est"); later kernels print it only
- *                                       while the UTIL_EST feature is on
+ *                                       util_est"); a patch posted since prints
+ *                                       it only while the UTIL_EST feature is on
  *   effective uclamp.min/max            5.7+ with UCLAMP_TASK
  * The header holds the task's comm, which any user chooses: nothing up to
  * the end of the header line is read, and a field counts only the first time.

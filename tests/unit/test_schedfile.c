@@ -108,7 +108,7 @@ static void missing_fields(void **state)
 	struct uc_sched_file sf;
 
 	(void)state;
-	/* UTIL_EST off (later 7.x kernels drop the line), no UCLAMP_TASK */
+	/* no util_est line (a kernel with UTIL_EST off may drop it), no UCLAMP_TASK */
 	expect(HEAD "se.avg.util_avg        :     12\npolicy                 :      0\n", 12, -1,
 	       false, -1, -1);
 	/* before 6.8, only one of the two util_est fields */
