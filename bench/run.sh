@@ -10,6 +10,8 @@
 #           task set --max 300 --threads PID vs uclampset -a -p PID -M 300 (and the
 #           identity-check loop); with OLD=BINARY also that build's, in the same rounds
 #   rss     peak RSS of task show --all -a over the N threads
+#   top     top -J: the CPU time of one sample over the N threads (the CPU time of
+#           -n 6 less that of -n 1, over 5) vs task show --all -a's; top's peak RSS
 #   cgroup  cgroup show -R over NCG (2,000) groups in 5 levels vs find ... -exec cat;
 #           apply of NAPPLY (500) [cgroup] sections already in place vs cat of their files
 #   cold    check without the symbol cache: the VM's /proc/kallsyms, and a fake
@@ -32,7 +34,7 @@ NAPPLY=${NAPPLY:-500}
 KSYMS=${KSYMS:-150000}
 NF=${NF:-10000}
 GROUPS_RUN=("$@")
-[ ${#GROUPS_RUN[@]} = 0 ] && GROUPS_RUN=(show set status rss start cgroup cold forks peers)
+[ ${#GROUPS_RUN[@]} = 0 ] && GROUPS_RUN=(show set status rss start top cgroup cold forks peers)
 CG=/sys/fs/cgroup
 
 for h in getattr-loop setattr-loop; do gcc -O2 -o "$WORK/$h" "$BENCH_DIR/$h.c" || die "gcc $h.c"; done
@@ -49,6 +51,13 @@ tm() {
 	"$@" >/dev/null 2>&1 || true
 	t1=$(us)
 	echo $((t1 - t0))
+}
+
+# cpu CMD...: CMD's user + system CPU time in microseconds (bash's times of
+# the subshell's children; for a command that sleeps, as top does)
+cpu() {
+	("$@" >/dev/null 2>&1; times) | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "%d\n", (u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1e6 }'
 }
 
 # ---- the table --------------------------------------------------------------
@@ -95,7 +104,7 @@ note() { printf '| %s | %s | | | %s | %s |\n' "$1" "$2" "$3" "${4-}" >>"$WORK/ta
 # below A B: met when A < B (numbers)
 below() { awk -v a="$1" -v b="$2" 'BEGIN { print a + 0 < b + 0 ? "met" : "NOT met" }'; }
 
-if want show || want set || want status || want rss; then
+if want show || want set || want status || want rss || want top; then
 	start_threads "$N"
 	# in a group of its own, as a service is: a system without any cpu group
 	# is rare, and there 'status' also reads /proc/kallsyms (for
@@ -199,6 +208,27 @@ if want rss; then
 		"$(below "$kb" 16384)"
 	note "peak RSS, task show --all -a -J" "$((kbj / 1024)).$((kbj % 1024 * 10 / 1024)) MiB" "< 16 MiB" \
 		"$(below "$kbj" 16384)"
+fi
+# ---- top: the cost of a sample ---------------------------------------------------
+if want top; then
+	# one pass over /proc a sample: every thread's stat; the clamps and util
+	# only of the tasks that ran and the 10 shown (the N threads sleep)
+	n=$("$UCLAMPCTL" top -J --once -d 0.1 -t 1 | python3 -c 'import json, sys
+j = json.load(sys.stdin); print(len(j["cpus"]), len(j["tasks"]))')
+	[ "$n" = "$(nproc) 1" ] || die "top -J --once: '$n', not '$(nproc) 1' (CPUs, tasks)"
+	for r in $(seq 1 "$R"); do
+		a=$(cpu "$UCLAMPCTL" top -J -n 1 -d 0.1)
+		b=$(cpu "$UCLAMPCTL" top -J -n 6 -d 0.1)
+		record "$r" top-sample "$(((b - a) / 5))"
+		record "$r" show-all-cpu "$(cpu "$UCLAMPCTL" task show --all -a)"
+		echo "top round $r done"
+	done
+	row "task show --all -a, CPU time" show-all-cpu - - -
+	row "top -J, one sample ($(ls -d /proc/[0-9]*/task/[0-9]* | wc -l) threads), CPU time" \
+		top-sample show-all-cpu - "state it"
+	kb=$(/usr/bin/time -f %M "$UCLAMPCTL" top -J -n 3 -d 0.1 2>&1 >/dev/null | tail -n 1)
+	note "peak RSS, top -J -n 3" "$((kb / 1024)).$((kb % 1024 * 10 / 1024)) MiB" "< 16 MiB" \
+		"$(below "$kb" 16384)"
 fi
 if [ -n "$TP" ]; then
 	kill "$TP" 2>/dev/null

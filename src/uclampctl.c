@@ -15,6 +15,7 @@ static const struct cli_command commands[] = {
 	  "exit 0 if the uclamp fast path is off, 1 on, 3 unknown, 4 no uclamp", NULL },
 	{ "keys", cmd_keys, "show the scheduler static keys that gate fast-path cost", NULL },
 	{ "task", cmd_task, "show, set or reset per-task clamps (sched_setattr)", NULL },
+	{ "top", cmd_top, "watch util, clamps and CPU frequency live (reads only)", NULL },
 	{ "run", cmd_run, "run a command with clamps", NULL },
 	{ "system", cmd_system, "show or set the system-wide clamps (sysctls)", NULL },
 	{ "cgroup", cmd_cgroup, "show or set cgroup clamps (cpu.uclamp.min/max)", NULL },

@@ -176,6 +176,10 @@ struct uc_effect {
  * arch_scale_freq_key and cpufreq_freq_invariance keys from kernel memory
  * when it can (root), else their sysfs views. */
 void uc_effect_read(struct uc_effect *e);
+/* The same; UC_EFFECT_NO_WRITE: the per-boot symbol cache is used where it
+ * is, never written (a reader that writes nothing: 'top') */
+#define UC_EFFECT_NO_WRITE 0x1
+void uc_effect_read_flags(struct uc_effect *e, unsigned int flags);
 
 /* The parts, in uc_effect_read()'s order, for tests and callers that need
  * one. Key values: 1 on, 0 off, -1 unread, UC_EFF_KEY_ABSENT not in this

@@ -24,10 +24,15 @@ int uc_task_in_process(pid_t pid, pid_t tid);
 /* What /proc/PID/stat says that uclampctl uses: the one parser of the file
  * (the walker's rule fields, the daemon's identity, the executor's check). */
 struct uc_stat {
-	char state;			/* field 3: 'R', 'S', ..., 'Z' */
+	char comm[16];			/* field 2, between the first '(' and the last ')' */
+	char state;			/* 3: 'R', 'S', ..., 'Z' */
 	pid_t ppid;			/* 4 */
 	unsigned long flags;		/* 9: PF_* (PF_KTHREAD 0x00200000) */
+	/* 14, 15: user and system time, clock ticks (USER_HZ): a thread's own
+	 * in task/TID/stat, the whole process's in PID/stat */
+	unsigned long long utime, stime;
 	unsigned long long start;	/* 22: starttime, clock ticks since boot */
+	int cpu;			/* 39: the CPU it last ran on; -1 when the line ends before */
 };
 #define UC_PF_KTHREAD 0x00200000UL
 

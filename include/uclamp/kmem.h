@@ -126,6 +126,9 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 /* The same; UC_KMEM_NO_CACHE: the caller found the cache contradicted, so
  * /proc/kallsyms is read and the cache rewritten. */
 #define UC_KMEM_NO_CACHE 0x1
+/* UC_KMEM_NO_CACHE_WRITE: use the cache where there is one, never write it
+ * (a reader that promises to write nothing: 'top') */
+#define UC_KMEM_NO_CACHE_WRITE 0x2
 int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info,
 			    unsigned int flags);
 

@@ -146,4 +146,28 @@ int uc_plan_reach(const struct uc_plan *p, size_t *tasks, size_t *users);
 /* effective clamps from /proc/PID/task/TID/sched; -ENODATA when the kernel does not show them */
 int uc_task_effective(pid_t pid, pid_t tid, int *eff_min, int *eff_max);
 
+/*
+ * What /proc/PID/task/TID/sched shows that uclampctl uses (schedfile.c, the
+ * one parser of that file). It exists with CONFIG_SCHED_DEBUG before 6.15,
+ * always after; its lines are "NAME<spaces>:<spaces>VALUE" after a header
+ * naming the task ("COMM (PID, #threads: N)": a comm holds any bytes) and a
+ * line of dashes. Read by name,
+ * each value -1 where the file has no such line (or a value out of range):
+ * the names changed across versions, and a feature or option off drops them.
+ */
+struct uc_sched_file {
+	long util_avg;		/* se.avg.util_avg (SMP) */
+	/* the task's util_est as the kernel uses it: 6.8+ se.avg.util_est;
+	 * before, max(se.avg.util_est.ewma, se.avg.util_est.enqueued) */
+	long util_est;
+	bool util_est_split;	/* read from the two fields before 6.8 */
+	long eff_min, eff_max;	/* effective uclamp.min/max (5.7+, UCLAMP_TASK) */
+};
+/* Parse the text of the file: 0, or -EINVAL when it has no header line
+ * (not that file: nothing is taken). */
+int uc_sched_file_parse(const char *text, struct uc_sched_file *sf);
+/* Read and parse it: 0, -ESRCH gone, -ENOENT no such file (the kernel
+ * lacks it), -EACCES etc., -EINVAL. */
+int uc_task_sched_file(pid_t pid, pid_t tid, struct uc_sched_file *sf);
+
 #endif

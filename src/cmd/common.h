@@ -272,6 +272,7 @@ void cli_hist_change(const struct uc_hist_change *h, struct uc_change *c);
 
 /* Commands (src/cmd/<name>.c). */
 int cmd_task(struct cli_ctl *ctl, int argc, char **argv);
+int cmd_top(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_run(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_system(struct cli_ctl *ctl, int argc, char **argv);
 int cmd_cgroup(struct cli_ctl *ctl, int argc, char **argv);

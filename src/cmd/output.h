@@ -72,6 +72,9 @@ int uc_table_setf(struct uc_table *t, struct libscols_line *ln, int id, const ch
 int uc_table_set_int(struct uc_table *t, struct libscols_line *ln, int id, long v);
 /* Through uc_table_print_plain() when it can, else libsmartcols. */
 int uc_table_print(struct uc_table *t, FILE *f);
+/* As on a terminal `width` columns wide, whatever f is (a live view's frame
+ * in memory): the cells of SCOLS_FL_TRUNC columns cut to fit. */
+int uc_table_print_width(struct uc_table *t, FILE *f, size_t width);
 /* libsmartcols' bytes for a flat, non-JSON table of printable ASCII cells
  * printed to a non-terminal, much faster (src/cmd/output_plain.c);
  * -EAGAIN for any other table. */

@@ -24,21 +24,12 @@ enum {
 	OPT_SEL,	/* OPT_SEL + i: the selector table's row i */
 };
 
-/* What the selector options parse into: one rule (its values too, for set). */
-struct task_args {
-	struct uc_rule rule;
-	pid_t *pids;
-	size_t npids;
-	bool all;
-	const struct uc_sel_def *first_filter;	/* the first selector given, for messages */
-};
-
 /*
  * The selector options come from the selector table (selectors.h), the
  * same words as the config's [tasks] keys; with --all, for show, set and
  * reset. own: the command's own options before them.
  */
-static const struct option *selector_longopts(const struct option *own)
+const struct option *cli_sel_longopts(const struct option *own)
 {
 	static struct option v[UC_SEL_MAX + 16];
 	size_t k = 0;
@@ -92,7 +83,7 @@ static void help_line(const char *opt, const char *text)
 	}
 }
 
-static void selector_help(void)
+void cli_sel_help(void)
 {
 	help_line("     --all", "every user-space process (instead of PIDs)");
 	for (size_t i = 0; i < uc_sel_ndefs; i++) {
@@ -113,13 +104,13 @@ static void selector_help(void)
 	       "                        repeat the option or separate values with commas)\n");
 }
 
-static void args_init(struct task_args *a)
+void cli_sel_init(struct cli_sel *a)
 {
 	memset(a, 0, sizeof(*a));
 	uc_sel_rule_init(&a->rule);
 }
 
-static void args_free(struct task_args *a)
+void cli_sel_free(struct cli_sel *a)
 {
 	uc_sel_free(&a->rule);
 	free(a->pids);
@@ -154,7 +145,7 @@ static void cgroup_check(const struct cli_ctl *ctl, const struct uc_sel_def *d, 
 }
 
 /* The selector options every subcommand shares; false when c is not one. */
-static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c, const char *arg)
+bool cli_sel_opt(const struct cli_ctl *ctl, struct cli_sel *a, int c, const char *arg)
 {
 	const struct uc_sel_def *d = NULL;
 	char err[PATH_MAX + 160];
@@ -184,7 +175,7 @@ static bool selector_opt(const struct cli_ctl *ctl, struct task_args *a, int c, 
 }
 
 /* PIDs from the rest of argv; PIDs and --all exclude each other. */
-static void selector_pids(const struct cli_ctl *ctl, struct task_args *a, int argc, char **argv,
+void cli_sel_pids(const struct cli_ctl *ctl, struct cli_sel *a, int argc, char **argv,
 			  bool default_all)
 {
 	size_t n = argc > optind ? (size_t)(argc - optind) : 0;
@@ -215,7 +206,7 @@ static void selector_pids(const struct cli_ctl *ctl, struct task_args *a, int ar
 
 /* Every explicit PID must exist: name all the missing ones (a writer: and
  * that it changed nothing). */
-static int pids_exist(const struct task_args *a, bool writes)
+int cli_sel_pids_exist(const struct cli_sel *a, bool writes)
 {
 	char buf[512];
 	size_t len = 0, missing = 0;
@@ -237,7 +228,7 @@ static int pids_exist(const struct task_args *a, bool writes)
 }
 
 /* The walk's flags for a selection. */
-static unsigned walk_flags(const struct task_args *a)
+static unsigned walk_flags(const struct cli_sel *a)
 {
 	return UC_WALK_ID_AS_GIVEN | (a->all ? UC_WALK_SKIP_INIT : 0);
 }
@@ -412,42 +403,42 @@ static void usage_show(void)
 	       "(sched_getattr) and the effective ones after cgroup and system limits.\n"
 	       "Without PIDs, every process (as with --all). Reading changes nothing.\n\n"
 	       "Options:\n");
-	selector_help();
+	cli_sel_help();
 	printf(CLI_OUTPUT_OPTS_HELP CLI_HELP_OPTS_HELP);
 }
 
 static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 {
-	return selector_opt(ctl, data, c, arg);
+	return cli_sel_opt(ctl, data, c, arg);
 }
 
 static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	const struct cli_opts opts = {
-		.longopts = selector_longopts(NULL),
+		.longopts = cli_sel_longopts(NULL),
 		.shortopts = "a", .shared = CLI_OPTS_OUTPUT,
 		.own = show_opt, .usage = usage_show, .cols = cols, .ncols = NCOLS,
 	};
-	struct task_args a;
+	struct cli_sel a;
 	struct uc_rules rs;
 	struct show_ctx s = { .rows = 0 };
 	struct uc_walk_stats st;
 	int rc;
 
-	args_init(&a);
+	cli_sel_init(&a);
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
-		args_free(&a);
+		cli_sel_free(&a);
 		return CLI_EXIT_OK;
 	}
-	selector_pids(ctl, &a, argc, argv, true);
+	cli_sel_pids(ctl, &a, argc, argv, true);
 	cli_table_or_err(ctl, &s.t, "tasks", cols, NCOLS, DEFAULT_COLS);
 
 	rc = cli_task_support(ctl);
 	if (!rc)
-		rc = pids_exist(&a, false);
+		rc = cli_sel_pids_exist(&a, false);
 	if (rc) {
 		uc_table_free(&s.t);
-		args_free(&a);
+		cli_sel_free(&a);
 		return rc;
 	}
 
@@ -455,7 +446,7 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 	if (uc_eff_init(&s.eff)) {
 		uc_eff_free(&s.eff);
 		uc_table_free(&s.t);
-		args_free(&a);
+		cli_sel_free(&a);
 		cli_errx("out of memory");
 		return CLI_EXIT_FAIL;
 	}
@@ -473,7 +464,7 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 		uc_table_print(&s.t, stdout);
 	}
 	uc_table_free(&s.t);
-	args_free(&a);
+	cli_sel_free(&a);
 	if (s.eff_shown)
 		verbose_eff_source(ctl, &s.eff);
 	uc_eff_free(&s.eff);
@@ -675,7 +666,7 @@ static void usage_set(void)
 	       "     --max <value>      the requested maximum (util_max)\n"
 	       "     --reset-on-fork    children of the task start at the default clamps\n"
 	       "     --no-reset-on-fork children inherit the task's clamps (needs privilege)\n");
-	selector_help();
+	cli_sel_help();
 	printf(CLI_WRITE_OPTS_HELP
 	       CLI_HELP_OPTS_HELP
 	       "\n"
@@ -699,12 +690,12 @@ static void usage_reset(void)
 	       "until reboot like any clamp change. --all without a selector changes every\n"
 	       "task of every user: it asks (or needs --yes) even with the fast path on.\n\n"
 	       "Options:\n");
-	selector_help();
+	cli_sel_help();
 	printf(CLI_WRITE_OPTS_HELP CLI_HELP_OPTS_HELP);
 }
 
 struct set_args {
-	struct task_args a;
+	struct cli_sel a;
 	bool reset;
 };
 
@@ -716,37 +707,37 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 			  c == CLI_OPT_NO_ROF))
 		cli_usage_error(ctl, "'task reset' resets both clamps and takes no --%s; "
 				"use 'task set'", cli_opt_name(want_longopts, c));
-	return selector_opt(ctl, &sa->a, c, arg) || cli_want_opt(ctl, c, arg, &sa->a.rule);
+	return cli_sel_opt(ctl, &sa->a, c, arg) || cli_want_opt(ctl, c, arg, &sa->a.rule);
 }
 
 static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 {
 	const struct cli_opts opts = {
-		.shortopts = "a", .longopts = selector_longopts(want_longopts),
+		.shortopts = "a", .longopts = cli_sel_longopts(want_longopts),
 		.shared = CLI_OPTS_WRITE,
 		.own = set_opt, .usage = reset ? usage_reset : usage_set,
 	};
 	struct set_args sa = { .reset = reset };
-	struct task_args *a = &sa.a;
+	struct cli_sel *a = &sa.a;
 	struct uc_rule *want = &a->rule;
 	struct cli_task_how th;
 	int rc;
 
-	args_init(a);
+	cli_sel_init(a);
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &sa)) {
-		args_free(a);
+		cli_sel_free(a);
 		return CLI_EXIT_OK;
 	}
 	if (reset)
 		want->min = want->max = UC_RESET;
 	cli_want_check(ctl, want, "");
-	selector_pids(ctl, a, argc, argv, false);
+	cli_sel_pids(ctl, a, argc, argv, false);
 
 	rc = cli_task_support(ctl);
 	if (!rc)
-		rc = pids_exist(a, true);
+		rc = cli_sel_pids_exist(a, true);
 	if (rc) {
-		args_free(a);
+		cli_sel_free(a);
 		return rc;
 	}
 	/* names in messages cost one read per task: only for few tasks or a dry run
@@ -758,7 +749,7 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 		th.flags |= UC_WALK_COMM;
 	cli_task_explain_reset(ctl, want);
 	rc = cli_task_plan_and_run(ctl, want, a->pids, a->npids, &th);
-	args_free(a);
+	cli_sel_free(a);
 	return rc;
 }
 

@@ -16,6 +16,32 @@ bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_r
 /* After parsing: something to set, and min <= max; else a usage error. */
 void cli_want_check(const struct cli_ctl *ctl, const struct uc_rule *want, const char *where);
 
+/*
+ * The selector options of 'task show/set/reset' and 'top': the selector
+ * table's rows (selectors.h), --all and PIDs, parsed into one rule (its
+ * values too, for set).
+ */
+struct cli_sel {
+	struct uc_rule rule;
+	pid_t *pids;
+	size_t npids;
+	bool all;
+	const struct uc_sel_def *first_filter;	/* the first selector given, for messages */
+};
+void cli_sel_init(struct cli_sel *a);
+void cli_sel_free(struct cli_sel *a);
+/* own (NULL-ended) first, then the selectors and --all; one static array */
+const struct option *cli_sel_longopts(const struct option *own);
+void cli_sel_help(void);	/* their --help lines */
+/* One of them into a (false when c is none of them); a bad value exits 2. */
+bool cli_sel_opt(const struct cli_ctl *ctl, struct cli_sel *a, int c, const char *arg);
+/* PIDs from argv[optind..]: with neither PIDs nor --all, every process when
+ * default_all, else a usage error. */
+void cli_sel_pids(const struct cli_ctl *ctl, struct cli_sel *a, int argc, char **argv,
+		  bool default_all);
+/* Every PID given exists: 0, or CLI_EXIT_FAIL after naming the missing ones. */
+int cli_sel_pids_exist(const struct cli_sel *a, bool writes);
+
 /* Per-task clamps need this PID namespace's /proc (cli_procns_check, exit 1)
  * and CONFIG_UCLAMP_TASK: 0 when both are there, else print why (sched_getattr
  * would only show zeros there) and return CLI_EXIT_NOTSUPP. */

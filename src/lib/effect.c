@@ -330,7 +330,7 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
  * unread, UC_EFF_KEY_ABSENT not in this kernel (no EAS; no such arch code);
  * a kernel without the asym key leaves the answer to cpu_capacity */
 enum { K_ASYM, K_EAS, K_FREQ_ARCH, K_FREQ_CPUFREQ, NK };
-static void read_keys(int v[NK])
+static void read_keys(int v[NK], unsigned int kmem_flags)
 {
 	struct uc_kmem_key k[NK] = { [K_ASYM] = { .name = UC_KMEM_KEY_ASYM_CPUCAPACITY },
 				     [K_EAS] = { .name = UC_KMEM_KEY_ENERGY_PRESENT },
@@ -339,7 +339,7 @@ static void read_keys(int v[NK])
 	struct uc_kmem_info info;
 
 	memset(&info, 0, sizeof(info));
-	uc_kmem_read_keys(k, NK, &info);
+	uc_kmem_read_keys_flags(k, NK, &info, kmem_flags);
 	for (int i = 0; i < NK; i++)
 		v[i] = k[i].rc == 0 ? k[i].value != 0 : k[i].absent ? UC_EFF_KEY_ABSENT : -1;
 	if (v[K_ASYM] == UC_EFF_KEY_ABSENT)
@@ -348,6 +348,11 @@ static void read_keys(int v[NK])
 
 void uc_effect_read(struct uc_effect *e)
 {
+	uc_effect_read_flags(e, 0);
+}
+
+void uc_effect_read_flags(struct uc_effect *e, unsigned int flags)
+{
 	int k[NK];
 
 	memset(e, 0, sizeof(*e));
@@ -355,7 +360,7 @@ void uc_effect_read(struct uc_effect *e)
 		e->release[0] = '\0';
 	e->kver = uc_kernel_version();
 	uc_effect_policies(e);
-	read_keys(k);
+	read_keys(k, flags & UC_EFFECT_NO_WRITE ? UC_KMEM_NO_CACHE_WRITE : 0);
 	uc_effect_placement(e, k[K_ASYM], k[K_EAS]);
 	uc_effect_invariance(e, k[K_FREQ_ARCH], k[K_FREQ_CPUFREQ]);
 	uc_effect_finish(e);

@@ -26,6 +26,34 @@ static const char *stat_number(const char *s, unsigned long long *v)
 	return d;
 }
 
+/* field 2: the comm between "PID (" and the last ')', cut at 15 bytes */
+static void stat_comm(const char *stat, const char *close, char comm[16])
+{
+	const char *open = strchr(stat, '(');
+	size_t n = open && open < close ? (size_t)(close - open - 1) : 0;
+
+	if (n > 15)
+		n = 15;
+	if (n)
+		memcpy(comm, open + 1, n);
+	comm[n] = '\0';
+}
+
+/* After field 22 (s at the space before 23): field 39, the last CPU, or -1 */
+static int stat_cpu(const char *s)
+{
+	unsigned long long v;
+
+	for (int field = 23; field < 39; field++) {
+		if (*s != ' ')
+			return -1;
+		s += 1 + strcspn(s + 1, " \n");
+	}
+	if (*s != ' ' || !stat_number(s + 1, &v) || v > 65535)
+		return -1;
+	return (int)v;
+}
+
 int uc_stat_parse(const char *stat, struct uc_stat *out)
 {
 	/* comm may hold ')' and spaces: fields start after the LAST ')' */
@@ -35,13 +63,14 @@ int uc_stat_parse(const char *stat, struct uc_stat *out)
 
 	if (!s || s[1] != ' ' || !s[2] || s[2] == ' ')
 		return -EINVAL;
+	stat_comm(stat, s, st.comm);
 	st.state = s[2];
 	s += 3;
 	for (int field = 4; field <= 22; field++) {
 		if (*s != ' ')
 			return -EINVAL;
 		s++;
-		if (field == 4 || field == 9 || field == 22) {
+		if (field == 4 || field == 9 || field == 14 || field == 15 || field == 22) {
 			s = stat_number(s, &v);
 			if (!s)
 				return -EINVAL;
@@ -49,6 +78,10 @@ int uc_stat_parse(const char *stat, struct uc_stat *out)
 				st.ppid = (pid_t)v;
 			else if (field == 9)
 				st.flags = (unsigned long)v;
+			else if (field == 14)
+				st.utime = v;
+			else if (field == 15)
+				st.stime = v;
 			else
 				st.start = v;
 		} else {
@@ -59,6 +92,7 @@ int uc_stat_parse(const char *stat, struct uc_stat *out)
 			s += len;
 		}
 	}
+	st.cpu = stat_cpu(s);
 	*out = st;
 	return 0;
 }

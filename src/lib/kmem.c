@@ -648,7 +648,7 @@ static bool kallsyms_pass(struct uc_kmem_key *all, size_t n, size_t nall, struct
 	/* its notes are the kcore open's only: nothing about one key */
 	read_values(all, nall, any, info);
 	/* after the values: a key at 1 is stored as confirmed */
-	if (any && !info->hidden)
+	if (any && !info->hidden && !(flags & UC_KMEM_NO_CACHE_WRITE))
 		cache_store(all, nall, info->data_symbols);
 	return true;
 }

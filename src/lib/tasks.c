@@ -192,40 +192,20 @@ static pid_t tgid_of(pid_t id)
 	return (pid_t)v;
 }
 
-/* "effective uclamp.min      :     512" in /proc/PID/task/TID/sched */
-static int sched_field(const char *text, const char *name, int *v)
-{
-	const char *s = strstr(text, name);
-	char *end;
-	long x;
-
-	if (!s)
-		return -ENODATA;
-	s = strchr(s + strlen(name), ':');
-	if (!s)
-		return -ENODATA;
-	x = strtol(s + 1, &end, 10);
-	if (end == s + 1)
-		return -ENODATA;
-	*v = (int)x;
-	return 0;
-}
-
 int uc_task_effective(pid_t pid, pid_t tid, int *eff_min, int *eff_max)
 {
-	char abspath[96], buf[16384];
-	ssize_t len;
-	int rc;
+	struct uc_sched_file sf;
+	int rc = uc_task_sched_file(pid, tid, &sf);
 
-	snprintf(abspath, sizeof(abspath), "/proc/%d/task/%d/sched", (int)pid,
-		 (int)(tid > 0 ? tid : pid));
-	len = read_head(abspath, buf, sizeof(buf));
-	if (len < 0)
-		return (int)len;
-	rc = sched_field(buf, "effective uclamp.min", eff_min);
-	if (!rc)
-		rc = sched_field(buf, "effective uclamp.max", eff_max);
-	return rc;
+	if (rc == -EINVAL)
+		return -ENODATA;	/* not the file we know: nothing shown */
+	if (rc)
+		return gone_errno(rc);
+	if (sf.eff_min < 0 || sf.eff_max < 0)
+		return -ENODATA;
+	*eff_min = (int)sf.eff_min;
+	*eff_max = (int)sf.eff_max;
+	return 0;
 }
 
 /* ---- filling a rule's process description (uc_proc) ------------------- */

@@ -118,6 +118,16 @@ n=$(printf '%s\n' "$OUT" | sed -n '/refused: /,/^uclampctl: nothing changed/p' |
 if [ "$n" = 3 ]; then _pass "the consent text is two lines"; else _fail "the consent text: $((n - 1)) lines"; fi
 has 'measured in an emulator'
 
+# top: a frame drawn in place (cursor home, lines cleared) that fits, the
+# name cut rather than the row wrapped
+printf '%s (a-rather-long-n) S 1 1 1 0 -1 4194560 0 0 0 0 5 0 0 0 20 0 1 0 50 1000 100 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n' \
+	"$S1" >"$ROOT/proc/$S1/task/$S1/stat"
+on_tty top --once -d 0.1 "$S1"
+fits "top --once"
+has "^ *$S1 +$S1 +a-rather-long"
+has '^CPU +CAP +BUSY +UTIL +HI_MIN +HI_MAX$'
+hasnt $'\e'		# (capture-pane renders the escapes: none left as text)
+
 on_tty cgroup show -R
 fits "cgroup show -R"
 has '^CGROUP '

@@ -157,6 +157,11 @@ cases() {
 	is "$sh" "prometheus " uclampctl status --format p
 	is "$sh" "100% 1024 " uclampctl run --max 10
 	is "$sh" "--check " uclampctl apply --ch
+	is "$sh" "--delay " uclampctl top --del
+	is "$sh" "--format=json " uclampctl top --format=j
+	is "$sh" "--comm " uclampctl top --com
+	includes "$sh" sleep uclampctl top --comm slee
+	includes "$sh" "$SPID" uclampctl top "$SPID"
 	is "$sh" "$T/d/grp-a $T/d/grp-b " uclampctl cgroup show "$T/d/gr"
 	is "$sh" "$T/d/gfile $T/d/grp-a $T/d/grp-b " uclampctl run --min 5 ls "$T/d/g"
 	includes "$sh" "$SPID" uclampctl task show "$SPID"
@@ -173,7 +178,7 @@ cases() {
 help_opts() { "$UCLAMPCTL" "$@" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' | tr -d ' ' | tr ',' '\n'; }
 options() {
 	local sh=$1 c o got missing
-	for c in "" status check keys run apply "task show" "task set" "task reset" "system show" \
+	for c in "" status check keys run apply "task show" "task set" "task reset" top "system show" \
 		"system set" "cgroup show" "cgroup set" history undo; do
 		# shellcheck disable=SC2086 # $c: the command and its subcommand
 		got=" $(cands "$sh" uclampctl $c -)"

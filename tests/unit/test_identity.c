@@ -92,6 +92,39 @@ static void test_bad_lines(void **state)
 	assert_true(st == 123);	/* untouched on error */
 }
 
+/* What 'top' reads: the comm, CPU time and the CPU it last ran on (field 39). */
+static void test_top_fields(void **state)
+{
+	/* a real 6.1 line: a thread on CPU 1, 1030 ticks of user and 2 of system time */
+	static const char line[] = "58 (sh) R 55 54 50 0 -1 4194304 96 0 0 0 1030 2 0 0 20 0 1 0 "
+				   "307 2940928 222 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 "
+				   "0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	struct uc_stat st;
+
+	(void)state;
+	assert_int_equal(uc_stat_parse(line, &st), 0);
+	assert_string_equal(st.comm, "sh");
+	assert_true(st.utime == 1030 && st.stime == 2);
+	assert_int_equal(st.cpu, 1);
+	assert_true(st.start == 307);
+	/* a comm of 15 bytes with ") (" in it; a line that ends before field 39 */
+	assert_int_equal(uc_stat_parse("9 (a) (b) c) d e) " MID " 77 0 0\n", &st), 0);
+	assert_string_equal(st.comm, "a) (b) c) d e");
+	assert_int_equal(st.cpu, -1);
+	/* a CPU that is not a number, or absurd: unknown, the rest still read */
+	assert_int_equal(uc_stat_parse("9 (a) R 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 77 "
+				       "23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 x1\n", &st), 0);
+	assert_int_equal(st.cpu, -1);
+	assert_true(st.utime == 11 && st.stime == 12);
+	assert_int_equal(uc_stat_parse("9 (a) R 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 77 "
+				       "23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 99999\n",
+				       &st), 0);
+	assert_int_equal(st.cpu, -1);
+	/* user time that is not a number: the line does not parse */
+	assert_int_equal(uc_stat_parse("9 (a) R 1 2 3 4 5 6 7 8 9 10 x 12 13 14 15 16 17 18 77\n",
+				       &st), -EINVAL);
+}
+
 /* Through the sysroot: a fake stat file, then a missing task (-ESRCH). */
 static void test_read(void **state)
 {
@@ -119,6 +152,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_top_fields),
 		cmocka_unit_test(test_read),
 	};
 	return fr_run(&suite, tests, NULL, NULL);
