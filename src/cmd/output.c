@@ -326,10 +326,10 @@ int uc_table_print(struct uc_table *t, FILE *f)
 
 int uc_table_print_width(struct uc_table *t, FILE *f, size_t width)
 {
-	scols_table_set_stream(t->tb, f);
-	scols_table_set_termforce(t->tb, SCOLS_TERMFORCE_ALWAYS);
-	scols_table_set_termwidth(t->tb, width);
-	return scols_print_table(t->tb);
+	dl.scols_table_set_stream(t->tb, f);
+	dl.scols_table_set_termforce(t->tb, SCOLS_TERMFORCE_ALWAYS);
+	dl.scols_table_set_termwidth(t->tb, width);
+	return dl.scols_print_table(t->tb);
 }
 
 void uc_table_free(struct uc_table *t)

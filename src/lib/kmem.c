@@ -588,7 +588,7 @@ static bool try_cache(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
  * theirs where kallsyms hides data), their values, and the cache stored;
  * false when /proc/kallsyms could not be read. */
 static bool kallsyms_pass(struct uc_kmem_key *all, size_t n, size_t nall, struct uc_ksym *live,
-			  bool *need, struct uc_kmem_info *info)
+			  bool *need, struct uc_kmem_info *info, unsigned int flags)
 {
 	struct uc_ksym_stats st;
 	char hidden[UC_KMEM_NOTE_LEN];
@@ -694,7 +694,7 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 		all[nall].boolean = shared_keys[j].boolean;
 		keys_reset(&all[nall++], 1);
 	}
-	ok = kallsyms_pass(all, n, nall, live, need, info);
+	ok = kallsyms_pass(all, n, nall, live, need, info, flags);
 	if (n)
 		memcpy(k, all, n * sizeof(*k));
 	if (ok && dt.text[0] && !(dt.confirm && k[dt.i].addr == dt.addr))
