@@ -180,6 +180,8 @@ void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
 {
 	size_t at = frame_open(b, HIST_RUN), nat;
 	unsigned flags = note->flags & UC_HIST_WIDE;
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 
 	put_le(b, id, 4);
 	put_le(b, (uint64_t)time, 8);
@@ -191,8 +193,8 @@ void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
 	put_le(b, p->n, 4);
 	put_str(b, note->cmdline, 4095);
 	put_le(b, p->n, 4);
-	for (size_t i = 0; i < p->n && !b->oom; i++) {
-		put_change(b, &p->v[i]);
+	while (!b->oom && (c = uc_plan_next(p, &it))) {
+		put_change(b, c);
 		if (b->n - at > UC_HIST_RUN_MAX)
 			break;
 	}
@@ -211,6 +213,8 @@ void hist_put_end(struct hist_buf *b, unsigned id, const struct uc_plan *p, int 
 		  int outcome)
 {
 	size_t at = frame_open(b, HIST_END), n = p->n;
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 	uint8_t *d;
 
 	put_le(b, id, 4);
@@ -218,8 +222,8 @@ void hist_put_end(struct hist_buf *b, unsigned id, const struct uc_plan *p, int 
 	put_le(b, (uint64_t)outcome, 1);
 	put_le(b, n, 4);
 	if (n && (d = room(b, n)))
-		for (size_t i = 0; i < n; i++)
-			d[i] = p->v[i].state;
+		while ((c = uc_plan_next(p, &it)))
+			*d++ = c->state;
 	frame_close(b, at);
 }
 

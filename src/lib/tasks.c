@@ -143,20 +143,22 @@ int uc_task_uid(pid_t pid, uid_t *uid)
 
 int uc_plan_reach(const struct uc_plan *p, size_t *tasks, size_t *users)
 {
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 	uid_t *uids = NULL;
 	size_t nu = 0, cap = 0;
-	pid_t last = 0;
+	pid_t last = 0, last_tid = 0;
 
 	*tasks = *users = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		const struct uc_change *c = &p->v[i];
+	while ((c = uc_plan_next(p, &it))) {
 		size_t k = 0;
 		uid_t u;
 
 		if (c->kind != UC_KIND_TASK)
 			continue;
-		if (!i || p->v[i - 1].kind != UC_KIND_TASK || p->v[i - 1].tid != c->tid)
+		if (c->tid != last_tid)
 			(*tasks)++;
+		last_tid = c->tid;
 		/* a process's threads are adjacent: one read per process */
 		if (c->pid == last || uc_task_uid(c->pid, &u))
 			continue;
@@ -831,27 +833,14 @@ struct want {
 	int min, max, reset_on_fork;
 };
 
-/* One change of t, with the identity the executor checks right before the
- * write (start 0: unknown, not checked). 0 or -ENOMEM. */
-static int add_change(struct plan_ctx *c, const struct uc_task *t, const char *label,
-		      enum uc_attr attr, long from, long to)
-{
-	struct uc_change *ch = uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, attr, from,
-						to);
-
-	if (!ch)
-		return -ENOMEM;
-	ch->start = t->start;
-	return 0;
-}
-
 static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct want *want)
 {
 	int cur_min = (int)t->sa.sched_util_min, cur_max = (int)t->sa.sched_util_max;
 	int cur_rof = !!(t->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK);
 	int end_min = cur_min, end_max = cur_max;
 	bool ch_min = false, ch_max = false, ch_rof = false;
-	const char *label = t->comm[0] ? t->comm : NULL;
+	struct uc_task_change ch[3];
+	size_t n = 0;
 
 	if (want->min != UC_KEEP) {
 		end_min = want->min == UC_RESET ? default_min(c, &t->sa) : want->min;
@@ -883,13 +872,16 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct w
 		       refusal_rule(t, ch_max), end_min, end_max);
 		return 0;
 	}
-	/* adjacent entries of one TID: the executor sends them in one setattr */
-	if ((ch_min && add_change(c, t, label, UC_ATTR_MIN, cur_min, want->min)) ||
-	    (ch_max && add_change(c, t, label, UC_ATTR_MAX, cur_max, want->max)) ||
-	    (ch_rof && add_change(c, t, label, UC_ATTR_RESET_ON_FORK, cur_rof,
-				  !!want->reset_on_fork)))
-		return -ENOMEM;
-	return 0;
+	/* one TID's changes together: the executor sends them in one setattr; with the
+	 * identity it checks right before the write (start 0: unknown, not checked) */
+	if (ch_min)
+		ch[n++] = (struct uc_task_change){ UC_ATTR_MIN, cur_min, want->min };
+	if (ch_max)
+		ch[n++] = (struct uc_task_change){ UC_ATTR_MAX, cur_max, want->max };
+	if (ch_rof)
+		ch[n++] = (struct uc_task_change){ UC_ATTR_RESET_ON_FORK, cur_rof,
+						   !!want->reset_on_fork };
+	return uc_plan_add_thread(c->p, t->pid, t->tid, t->start, t->comm, &t->sa, ch, n);
 }
 
 static int plan_one(const struct uc_task *t, void *data)

@@ -470,11 +470,22 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 	refusals[nrefusals++] = *r;
 }
 
+/* tid's change of attr, as the plan's readers see it (uc_plan_next): in a copy of the
+ * plan's changes in order, so that c + 1 is the change after c */
 static const struct uc_change *find(const struct uc_plan *p, pid_t tid, enum uc_attr attr)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].tid == tid && p->v[i].attr == attr)
-			return &p->v[i];
+	static struct uc_change v[32];
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+	size_t n = 0;
+
+	while ((c = uc_plan_next(p, &it))) {
+		assert_true(n < 32);
+		v[n++] = *c;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].tid == tid && v[i].attr == attr)
+			return &v[i];
 	return NULL;
 }
 
@@ -733,6 +744,8 @@ static void test_config_plan_identity(void **state)
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
 	struct uc_config c;
 	struct uc_plan p;
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *ch;
 	size_t nt = 0;
 
 	(void)state;
@@ -744,11 +757,11 @@ static void test_config_plan_identity(void **state)
 	assert_int_equal(uc_config_validate(&c), 0);
 	uc_plan_init(&p);
 	assert_int_equal(uc_config_plan(&c, &p), 0);
-	for (size_t i = 0; i < p.n; i++) {
-		if (p.v[i].kind != UC_KIND_TASK)
+	while ((ch = uc_plan_next(&p, &it))) {
+		if (ch->kind != UC_KIND_TASK)
 			continue;
-		assert_int_equal(p.v[i].pid, 100);
-		assert_true(p.v[i].start == 4321);
+		assert_int_equal(ch->pid, 100);
+		assert_true(ch->start == 4321);
 		nt++;
 	}
 	assert_int_equal(nt, 3);	/* 100, 101, 102 of "app" */
