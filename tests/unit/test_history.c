@@ -645,11 +645,61 @@ static void test_run_of_threads_same_bytes(void **state)
 	uc_plan_free(&each);
 }
 
+/* every record of buf[n] is whole and its checksum right: 0, else the offset of the first
+ * that is not */
+static size_t first_bad(const uint8_t *buf, size_t n)
+{
+	const uint8_t *pl;
+	uint32_t len;
+	size_t off = 0, at = 0;
+	int rc;
+
+	while ((rc = hist_next(buf, n, &off, true, &pl, &len)) == HIST_F_OK)
+		at = off;
+	return rc == HIST_F_END ? 0 : at + 1;
+}
+
+/* The RUN record's checksum, built change by change (a thread's changes of a run from
+ * the same change of the thread before), is the checksum of its bytes: runs of one, two
+ * and three changes a thread, with named threads, files and a long run among them. */
+static void test_run_checksum(void **state)
+{
+	static const struct uc_task_change ch[] = {
+		{ UC_ATTR_MIN, 0, 100 }, { UC_ATTR_MAX, 1024, 300 },
+		{ UC_ATTR_RESET_ON_FORK, 0, 1 },
+	};
+	const struct uc_sched_attr sa = { .size = 56 };
+	struct hist_buf b = { 0 };
+	struct uc_plan p;
+	pid_t tid = 1000;
+
+	(void)state;
+	uc_plan_init(&p);
+	for (size_t k = 1; k <= 3; k++) {
+		for (int i = 0; i < 700; i++, tid++)
+			assert_int_equal(uc_plan_add_thread(&p, 1000, tid, 77, i % 300 == 5 ?
+							    "named" : NULL, &sa, ch, k), 0);
+		assert_non_null(uc_plan_add(&p, UC_KIND_CGROUP, UC_ATTR_MAX, "grp", 10000,
+					    4000));
+	}
+	/* tids with every byte different from the one before */
+	for (uint32_t t = 0x01020304; t < 0x01020304 + 20 * 0x01010101u; t += 0x01010101u)
+		assert_int_equal(uc_plan_add_thread(&p, 1000, (pid_t)t, 77, NULL, &sa, ch, 1), 0);
+	assert_true(p.nrec < 60);	/* runs, mostly */
+	hist_put_head(&b, BOOT);
+	hist_put_run(&b, 1, &p, &note, UC_KEY_OFF, 1700000000, 0);
+	assert_false(b.oom);
+	assert_int_equal(first_bad(b.b, b.n), 0);
+	free(b.b);
+	uc_plan_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_run_of_threads_same_bytes),
+		cmocka_unit_test(test_run_checksum),
 		cmocka_unit_test(test_torn),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_hostile_values),
