@@ -135,7 +135,27 @@ struct uc_plan_it {
 	size_t k;		/* and the record */
 	struct uc_change view[3];	/* its records, as its current thread's */
 };
-const struct uc_change *uc_plan_next(const struct uc_plan *p, struct uc_plan_it *it);
+/* uc_plan_next past a run's own records' thread (plan.c) */
+const struct uc_change *uc_plan_step(const struct uc_plan *p, struct uc_plan_it *it);
+
+static inline const struct uc_change *uc_plan_next(const struct uc_plan *p, struct uc_plan_it *it)
+{
+	const struct uc_tidrun *r = it->run;
+	struct uc_change *v;
+
+	if (!r || !it->thread || it->thread > r->n)
+		return uc_plan_step(p, it);
+	/* the next thread of a run (inline: 10,000 of them for a record or a report) */
+	v = &it->view[it->k];
+	v->tid = r->tid[it->thread - 1];
+	v->state = r->st[it->thread - 1].state;
+	v->err = -(int)r->st[it->thread - 1].err;
+	if (++it->k == r->k) {
+		it->k = 0;
+		it->thread++;
+	}
+	return v;
+}
 
 void uc_plan_init(struct uc_plan *p);
 void uc_plan_free(struct uc_plan *p);
@@ -164,6 +184,13 @@ struct uc_task_change {
 int uc_plan_add_thread(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long long start,
 		       const char *comm, const struct uc_sched_attr *sa,
 		       const struct uc_task_change *ch, size_t n);
+/*
+ * Thread tid with the changes of the thread added last by uc_plan_add_thread,
+ * whose run it joins: for a builder that knows tid is of the same process,
+ * start and attributes, and unnamed (it compared them; the walk's threads
+ * after the first two). 0, -ENOMEM, or -EINVAL when the last is not a task's.
+ */
+int uc_plan_add_same(struct uc_plan *p, pid_t tid);
 /* Name every task change label instead (copied; NULL or "": none). 0 or -ENOMEM. */
 int uc_plan_name_tasks(struct uc_plan *p, const char *label);
 /* A task change of another plan, identity (start time) included. NULL on ENOMEM. */

@@ -142,7 +142,8 @@ static void crc_change(struct run_crc *x, const struct hist_buf *b, size_t off, 
 	if (j == x->nlast)
 		f = crc_raw(0, d, ENTRY);
 	x->c = by_byte(z_entry, x->c) ^ f;
-	memmove(&x->last[1], &x->last[0], 2 * sizeof(x->last[0]));
+	x->last[2] = x->last[1];
+	x->last[1] = x->last[0];
 	x->last[0].off = off;
 	x->last[0].f = f;
 	x->nlast += x->nlast < 3;
@@ -150,24 +151,28 @@ static void crc_change(struct run_crc *x, const struct hist_buf *b, size_t off, 
 
 /* ---- writing ------------------------------------------------------------------------ */
 
-static uint8_t *room(struct hist_buf *b, size_t n)
+/* b->cap grown to hold n more bytes: 0, or -ENOMEM (b->oom set). */
+static int grow(struct hist_buf *b, size_t n)
 {
-	if (b->oom)
-		return NULL;
-	if (b->n + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		uint8_t *v;
+	size_t cap = b->cap ? b->cap : 256;
+	uint8_t *v;
 
-		while (cap < b->n + n)
-			cap *= 2;
-		v = realloc(b->b, cap);
-		if (!v) {
-			b->oom = true;
-			return NULL;
-		}
-		b->b = v;
-		b->cap = cap;
+	while (cap < b->n + n)
+		cap *= 2;
+	v = realloc(b->b, cap);
+	if (!v) {
+		b->oom = true;
+		return -ENOMEM;
 	}
+	b->b = v;
+	b->cap = cap;
+	return 0;
+}
+
+static inline uint8_t *room(struct hist_buf *b, size_t n)
+{
+	if (b->oom || (b->n + n > b->cap && grow(b, n)))
+		return NULL;
 	b->n += n;
 	return b->b + b->n - n;
 }
@@ -244,13 +249,12 @@ void hist_put_head(struct hist_buf *b, const char *boot_id)
 	frame_close(b, at);
 }
 
-/* The identity of a group now: its directory's inode (0: unknown). */
+/* The identity of a group (cgroup, subtree) now: its directory's inode (0: unknown). */
 static uint64_t group_ino(const struct uc_change *c)
 {
 	uint64_t ino = 0;
 
-	if (c->kind == UC_KIND_CGROUP || c->kind == UC_KIND_SUBTREE)
-		uc_cg_ino(c->target ? c->target : "", &ino);
+	uc_cg_ino(c->target ? c->target : "", &ino);
 	return ino;
 }
 
@@ -288,7 +292,7 @@ static void put_change(struct hist_buf *b, const struct uc_change *c)
 	d = put32(d, (uint32_t)c->pid);
 	d = put32(d, (uint32_t)c->tid);
 	d = put64(d, c->start);
-	d = put64(d, group_ino(c));
+	d = put64(d, c->kind == UC_KIND_CGROUP || c->kind == UC_KIND_SUBTREE ? group_ino(c) : 0);
 	d = put32(d, (uint32_t)(int32_t)c->from);
 	d = put32(d, (uint32_t)(int32_t)c->to);
 	d = put16(d, (uint16_t)tl);

@@ -199,30 +199,55 @@ struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, cons
 }
 
 /*
- * The records of the last thread, when thread tid (pid, start, attributes
- * sa, changes ch[0..n), no name) can join them: NULL if not.
+ * Can thread tid (pid, start, attributes sa, changes ch[0..n), no name) join
+ * the records g[0..n), the plan's last? Their thread's or run's, the same.
  */
-static struct uc_change *run_to_join(struct uc_plan *p, pid_t pid, pid_t tid,
-				     unsigned long long start, const struct uc_sched_attr *sa,
-				     const struct uc_task_change *ch, size_t n)
+static inline bool joins(const struct uc_plan *p, const struct uc_change *g, pid_t pid, pid_t tid,
+			 unsigned long long start, const struct uc_sched_attr *sa,
+			 const struct uc_task_change *ch, size_t n)
 {
-	/* a thread's changes are one sched_setattr: min, max, reset-on-fork at most */
-	struct uc_change *g = p->nrec >= n && n && n <= 3 ? &p->rec[p->nrec - n] : NULL;
-	const struct uc_tidrun *r;
+	const struct uc_tidrun *r = g->run;
 
-	if (!g || g->kind != UC_KIND_TASK || g->pid != pid || g->start != start)
-		return NULL;
-	r = g->run;
+	if (g->kind != UC_KIND_TASK || g->pid != pid || g->start != start || g->label || !sa)
+		return false;
 	if (r ? r->k != n || (r->n ? r->tid[r->n - 1] : g->tid) == tid : g->tid == tid)
-		return NULL;	/* other changes, or the same thread again */
+		return false;	/* other changes, or the same thread again */
 	/* not a run: exactly n records of one thread, not fewer, not more */
 	if (!r && g > p->rec && g[-1].kind == UC_KIND_TASK && !g[-1].run && g[-1].tid == g->tid)
-		return NULL;
+		return false;
 	for (size_t k = 0; k < n; k++)
-		if (g[k].tid != g->tid || g[k].run != r || g[k].label || g[k].attr != ch[k].attr ||
+		if (g[k].tid != g->tid || g[k].run != r || g[k].attr != ch[k].attr ||
 		    g[k].from != ch[k].from || g[k].to != ch[k].to)
-			return NULL;
-	return sa && !memcmp(g->sa, sa, sizeof(*sa)) ? g : NULL;
+			return false;
+	return !memcmp(g->sa, sa, sizeof(*sa));
+}
+
+/* A thread's changes as records of their own. 0 or -ENOMEM. */
+static int add_records(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long long start,
+		       const char *comm, const struct uc_sched_attr *sa,
+		       const struct uc_task_change *ch, size_t n)
+{
+	const struct uc_sched_attr *stored = sa_store(p, sa);
+	bool named = comm && *comm;
+	size_t n0 = p->n;
+
+	if (!stored)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		struct uc_change *c = task_append(p, pid, tid, start, stored, ch[k].attr,
+						  ch[k].from, ch[k].to);
+
+		if (!c)
+			goto fail;
+		if (named && !(c->label = plan_strdup(p, comm))) {
+			plan_unappend(p);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	uc_plan_drop_from(p, n0);
+	return -ENOMEM;
 }
 
 /* Thread tid after the records g[0..n) (the last ones): 0 or -ENOMEM. */
@@ -260,31 +285,29 @@ int uc_plan_add_thread(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long lo
 		       const char *comm, const struct uc_sched_attr *sa,
 		       const struct uc_task_change *ch, size_t n)
 {
-	bool named = comm && *comm;
-	const struct uc_sched_attr *stored;
-	struct uc_change *g;
-	size_t n0 = p->n;
+	/* a thread's changes are one sched_setattr: min, max, reset-on-fork at most */
+	struct uc_change *g = n - 1 < 3 && p->nrec >= n ? &p->rec[p->nrec - n] : NULL;
 
 	/* the common case first: the next thread of a process, as the one before */
-	if (!named && (g = run_to_join(p, pid, tid, start, sa, ch, n)))
+	if (g && !(comm && *comm) && joins(p, g, pid, tid, start, sa, ch, n))
 		return run_append(p, g, n, tid);
-	if (!(stored = sa_store(p, sa)))
-		return -ENOMEM;
-	for (size_t k = 0; k < n; k++) {
-		struct uc_change *c = task_append(p, pid, tid, start, stored, ch[k].attr,
-						  ch[k].from, ch[k].to);
+	return add_records(p, pid, tid, start, comm, sa, ch, n);
+}
 
-		if (!c)
-			goto fail;
-		if (named && !(c->label = plan_strdup(p, comm))) {
-			plan_unappend(p);
-			goto fail;
-		}
-	}
-	return 0;
-fail:
-	uc_plan_drop_from(p, n0);
-	return -ENOMEM;
+int uc_plan_add_same(struct uc_plan *p, pid_t tid)
+{
+	struct uc_change *last = p->nrec ? &p->rec[p->nrec - 1] : NULL;
+	size_t n = 1;
+
+	if (!last || last->kind != UC_KIND_TASK || last->label)
+		return -EINVAL;
+	if (last->run)
+		n = last->run->k;
+	else
+		while (n < p->nrec && last[-(ptrdiff_t)n].kind == UC_KIND_TASK &&
+		       !last[-(ptrdiff_t)n].run && last[-(ptrdiff_t)n].tid == last->tid)
+			n++;
+	return run_append(p, last + 1 - n, n, tid);
 }
 
 int uc_plan_name_tasks(struct uc_plan *p, const char *label)
@@ -328,7 +351,7 @@ struct uc_change *uc_plan_add_systemd(struct uc_plan *p, const char *rel, const 
 	return c;
 }
 
-const struct uc_change *uc_plan_next(const struct uc_plan *p, struct uc_plan_it *it)
+const struct uc_change *uc_plan_step(const struct uc_plan *p, struct uc_plan_it *it)
 {
 	const struct uc_tidrun *r = it->run;
 	const struct uc_change *c;

@@ -465,6 +465,11 @@ struct walk {
 	struct uc_rules_result thread_res;
 	const struct uc_rules *thread_res_rs;	/* NULL: nothing kept */
 	pid_t thread_res_pid;
+	/*
+	 * That process when its next threads need nothing of their own but their
+	 * attributes (the answer kept, no name wanted): task holds the rest. 0: none.
+	 */
+	pid_t next_same;
 	struct uc_proc proc;
 };
 
@@ -545,6 +550,33 @@ static void walk_reset(struct walk *w, pid_t pid, pid_t tid)
 {
 	uc_proc_reset(&w->proc, pid, tid, walk_fill, w);
 	w->thread_res_rs = NULL;
+	w->next_same = 0;
+}
+
+/* Reading tid's attributes failed: gone, or counted with the rule that wanted it. */
+static int getattr_failed(struct walk *w, const struct uc_rules_result *res, int rc, pid_t tid)
+{
+	if (!w->st->failed && rc != -ESRCH)
+		w->st->first_err_rule = first_winner(res);
+	note_err(w->st, rc, tid);
+	return 0;
+}
+
+/* The next thread of w->next_same's process: as the one before, but its attributes. A
+ * --threads walk over 10,000 threads is this, once the first thread is done. */
+static int visit_same(struct walk *w, pid_t tid)
+{
+	struct uc_task *t = &w->task;
+	int rc = uc_sched_get(tid, &t->sa);
+
+	if (rc)
+		return getattr_failed(w, &w->thread_res, rc, tid);
+	t->tid = tid;
+	/* the main thread may have come between (a directory's order is its own) */
+	t->match = &w->thread_res;
+	t->state = '?';
+	w->st->seen++;
+	return w->fn(t, w->data);
 }
 
 /* One thread of w->proc's process: match, read its attributes, call back. */
@@ -557,6 +589,8 @@ static int visit_task(struct walk *w, pid_t tid)
 				!(w->rs->need & (UC_PF_TCOMM | UC_PF_POLICY));
 	int rc = 0;
 
+	if (w->next_same == p->pid && tid != p->pid)
+		return visit_same(w, tid);
 	if (tid != p->tid)
 		uc_proc_set_thread(p, tid);
 	if (same_for_threads && w->thread_res_rs == w->rs && w->thread_res_pid == p->pid) {
@@ -567,6 +601,7 @@ static int visit_task(struct walk *w, pid_t tid)
 			w->thread_res = own;
 			w->thread_res_rs = w->rs;
 			w->thread_res_pid = p->pid;
+			res = &w->thread_res;
 		}
 	}
 	if (!rc && !res->matched) {
@@ -576,8 +611,8 @@ static int visit_task(struct walk *w, pid_t tid)
 	}
 	if (!rc && !(p->have & UC_PF_POLICY)) {
 		rc = walk_getattr(w, p);	/* not through uc_proc_need: once per thread */
-		if (rc && !w->st->failed && rc != -ESRCH)
-			w->st->first_err_rule = first_winner(res);
+		if (rc)
+			return getattr_failed(w, res, rc, tid);
 	}
 	if (rc) {
 		note_err(w->st, rc, tid);
@@ -608,6 +643,9 @@ static int visit_task(struct walk *w, pid_t tid)
 	else if (w->flags & UC_WALK_COMM)
 		/* only a label: if the task exited, the write will say so */
 		uc_task_comm(p->pid, tid, t->comm, sizeof(t->comm));
+	/* a thread as any other of its process: the next ones need only their attributes */
+	if (same_for_threads && !(w->flags & UC_WALK_COMM))
+		w->next_same = p->pid;
 	w->st->seen++;
 	return w->fn(t, w->data);
 }
@@ -777,6 +815,16 @@ int uc_tasks_walk(const struct uc_rules *rs, const pid_t *pids, size_t npids, un
 
 /* ---- the plan builder --------------------------------------------------- */
 
+/* The thread planned last, when the next ones of its process can go as it went. */
+struct last_thread {
+	pid_t pid;		/* its process; 0: none */
+	unsigned long long start;
+	const struct uc_rules_result *match;
+	struct uc_sched_attr sa;
+	size_t n;		/* the plan's changes after it: nothing added since */
+	bool added;		/* its changes went in (else it was unchanged) */
+};
+
 struct plan_ctx {
 	struct uc_plan *p;
 	uc_refusal_fn on_refusal;
@@ -784,6 +832,7 @@ struct plan_ctx {
 	bool skip_init;		/* --all: PID 1 is left alone (its children inherit) */
 	struct uc_walk_stats *st;
 	int rt_default;		/* read once, on the first RT task; -1 until then */
+	struct last_thread last;
 };
 
 static int default_min(struct plan_ctx *c, const struct uc_sched_attr *sa)
@@ -884,12 +933,34 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct w
 	return uc_plan_add_thread(c->p, t->pid, t->tid, t->start, t->comm, &t->sa, ch, n);
 }
 
+/* t is a thread as the one planned last (unnamed, of its process, with the same rules'
+ * answer and attributes): the same outcome, without working it out again. */
+static bool as_last(const struct plan_ctx *c, const struct uc_task *t)
+{
+	const struct last_thread *l = &c->last;
+
+	return l->pid == t->pid && t->tid != t->pid && t->match == l->match &&
+	       t->start == l->start && !t->comm[0] && c->p->n == l->n &&
+	       !memcmp(&t->sa, &l->sa, sizeof(t->sa));
+}
+
 static int plan_one(const struct uc_task *t, void *data)
 {
 	struct plan_ctx *c = data;
 	const struct uc_rules_result *m = t->match;
+	size_t n0 = c->p->n, u0 = c->p->unchanged;
 	struct want w;
+	int rc;
 
+	if (as_last(c, t)) {	/* a --threads run's 10,000 threads, after the first two */
+		if (!c->last.added) {
+			c->p->unchanged++;
+			return 0;
+		}
+		rc = uc_plan_add_same(c->p, t->tid);
+		c->last.n = c->p->n;
+		return rc;
+	}
 	if (m->excluded_by >= 0 && m->winner[UC_RA_MIN] < 0 && m->winner[UC_RA_MAX] < 0 &&
 	    m->winner[UC_RA_RESET_ON_FORK] < 0)
 		return 0;	/* left alone: not "unchanged", nothing was asked */
@@ -897,7 +968,15 @@ static int plan_one(const struct uc_task *t, void *data)
 		.min = m->value[UC_RA_MIN], .max = m->value[UC_RA_MAX],
 		.reset_on_fork = m->value[UC_RA_RESET_ON_FORK],
 	};
-	return plan_task(c, t, &w);
+	rc = plan_task(c, t, &w);
+	c->last.pid = 0;
+	/* planned or unchanged, nothing refused: the next threads like it go the same way */
+	if (!rc && t->tid != t->pid && !t->comm[0] && (c->p->n > n0 || c->p->unchanged > u0))
+		c->last = (struct last_thread){
+			.pid = t->pid, .start = t->start, .match = t->match, .sa = t->sa,
+			.n = c->p->n, .added = c->p->n > n0,
+		};
+	return rc;
 }
 
 static bool want_ok(int v)
