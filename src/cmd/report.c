@@ -369,15 +369,14 @@ static void report_failures(const struct uc_report *r)
 			struct uc_plan_it at = it;
 			const struct uc_change *k = c;
 
-			for (bool first = true; k && len < sizeof(ab); k = uc_plan_next(plan, &at)) {
-				if (!first && (k->kind != UC_KIND_TASK || k->tid != c->tid ||
+			for (; k && len < sizeof(ab); k = uc_plan_next(plan, &at)) {
+				if (k != c && (k->kind != UC_KIND_TASK || k->tid != c->tid ||
 					       c->kind != UC_KIND_TASK))
 					break;
 				len += (size_t)snprintf(ab + len, sizeof(ab) - len, "%s%s",
-							first ? "" : ", ",
+							k == c ? "" : ", ",
 							uc_attr_name(k->kind, k->attr));
 				clears_rof |= k->attr == UC_ATTR_RESET_ON_FORK && k->to == 0;
-				first = false;
 			}
 			/*
 			 * the kernel lets only CAP_SYS_NICE clear reset-on-fork,
