@@ -171,10 +171,12 @@ if want set; then
 		check-loop - getset-loop -
 	row "uclampset -a -p PID -M 300 (peer; no identity check)" uclampset-set - getset-loop -
 	row "uclampset, x the identity-check floor" uclampset-set - check-loop -
-	row "task set --max 300 --threads PID" set uclampset-set getset-loop "< 1.00 peer, <= 1.25 floor"
-	# the goal kept with the guarantee it says not to weaken: the floor that
-	# checks every TID too (bench/README.md, "task set against its goal")
-	row "task set --max 300 --threads PID, x the identity-check floor" set - check-loop "<= 1.25 floor"
+	# issue 19's goals (< 1.00 uclampset, <= 1.25 the getattr+setattr floor) are out of
+	# reach of any tool that checks each TID (bench/README.md): shown, not judged
+	row "task set --max 300 --threads PID" set uclampset-set getset-loop -
+	# the goals of issue 32, with the guarantee kept: the floor that checks every
+	# TID too, and uclampset with that check's cost
+	row "task set --max 300 --threads PID, x the identity-check floor" set - check-loop "<= 1.10 floor"
 	# uclampset as it would be with the check: plus the check's cost in the
 	# same round (check-loop - getset-loop). Without the lookups that cost
 	# it a host round trip each (lib.sh), uclampset itself measures below
@@ -185,7 +187,7 @@ if want set; then
 		if (u != "" && c != "" && g != "") print i, "uclampset-check", u + c - g } }' \
 		"$WORK/times" >>"$WORK/times"
 	row "uclampset + the identity check's cost (per round)" uclampset-check - check-loop -
-	row "task set --max 300 --threads PID, x uclampset + the check" set uclampset-check check-loop "< 1.00 peer"
+	row "task set --max 300 --threads PID, x uclampset + the check" set uclampset-check check-loop "<= 1.05 peer"
 fi
 
 # ---- status -------------------------------------------------------------------

@@ -45,10 +45,12 @@ enum uc_change_state {
 };
 
 /*
- * One intended change. 64 bytes: a task set on 10,000 threads plans 10,000
- * of them, and the memory they take is first touched (page-faulted in)
- * while planning, so the enums are one byte each and a task's attributes
- * live once per distinct value in the plan's pool (below).
+ * One intended change. 64 bytes: a plan's records are first touched
+ * (page-faulted in) while planning, so the enums are one byte each and a
+ * task's attributes live once per distinct value in the plan's pool (below).
+ * A process's threads with the same changes share their records: a run
+ * (struct uc_tidrun), 4 bytes and a state a thread; readers see each thread's
+ * change through uc_plan_next, as a change of its own.
  */
 struct uc_change {
 	uint8_t kind;		/* enum uc_kind */
@@ -57,9 +59,13 @@ struct uc_change {
 	bool flips;		/* would enable sched_uclamp_used */
 	int err;		/* -errno for FAILED / ROLLBACK_FAILED */
 	pid_t pid, tid;		/* tasks */
-	/* cgroup path (relative to the cpu hierarchy root), sysctl file name; NULL for
-	 * tasks; systemd: the unit's cgroup (label: the unit) */
-	char *target;
+	union {
+		/* cgroup path (relative to the cpu hierarchy root), sysctl file name;
+		 * systemd: the unit's cgroup (label: the unit); NULL for tasks */
+		char *target;
+		/* tasks, in the plan's records only: the threads after tid (NULL: none) */
+		struct uc_tidrun *run;
+	};
 	char *label;		/* tasks: comm, may be NULL */
 	/* tasks: the attributes read while planning (sent back to the kernel);
 	 * in the plan's pool, valid until uc_plan_free; NULL for other kinds */
@@ -75,6 +81,21 @@ struct uc_change {
 	long from, to;
 };
 
+/*
+ * Threads of one process that come one after another in a plan with the same
+ * attributes read, the same changes and no name: the first thread's records
+ * (one per attribute, k of them, all pointing here) stand for all of them.
+ */
+struct uc_tidrun {
+	size_t n, cap;		/* threads after the records' own */
+	uint8_t k;		/* the records sharing this run */
+	pid_t *tid;
+	struct uc_tidstate {
+		uint8_t state;	/* enum uc_change_state */
+		uint8_t err;	/* errno (a task's are all below 256), 0: none */
+	} *st;
+};
+
 /* Task attributes, each stored once per run of equal ones (a process's
  * threads usually have the same): blocks never move, so a change can point
  * into them. */
@@ -86,16 +107,56 @@ struct uc_sa_block {
 };
 
 struct uc_plan {
-	struct uc_change *v;
-	size_t n, cap;
+	/* the records, in the order they are written (a run's threads after
+	 * its records' own): the core's (plan.c, exec.c, plan_run.c); the rest
+	 * read changes through uc_plan_next */
+	struct uc_change *rec;
+	size_t nrec, cap;
+	size_t n;		/* changes: one a record, a run's k for each of its threads */
 	size_t unchanged;	/* targets already at the wanted values (no write) */
 	size_t gone;		/* tasks that exited while planning */
 	size_t failed;		/* targets that could not be read while planning */
 	struct uc_sa_block *sas;	/* the newest block first */
-	/* strings the changes own (targets, labels): at 0, dropping changes
-	 * needs no look at them (a task set's 10,000 have none) */
+	/* what the records own (targets, labels, runs): at 0, dropping
+	 * records needs no look at them */
 	size_t nstr;
 };
+
+/*
+ * The changes of a plan in order, one at a time:
+ *	struct uc_plan_it it = { 0 };
+ *	for (const struct uc_change *c; (c = uc_plan_next(p, &it));) ...
+ * A change of a run is a copy with that thread's tid, state and err, valid
+ * until the next call (a copy of the iterator walks on with copies of its own).
+ */
+struct uc_plan_it {
+	size_t rec;		/* the next record, or the first of the run */
+	const struct uc_tidrun *run;	/* the run being read, NULL: none */
+	size_t thread;		/* in it: the thread (0: its records' own tid), */
+	size_t k;		/* and the record */
+	struct uc_change view[3];	/* its records, as its current thread's */
+};
+/* uc_plan_next past a run's own records' thread (plan.c) */
+const struct uc_change *uc_plan_step(const struct uc_plan *p, struct uc_plan_it *it);
+
+static inline const struct uc_change *uc_plan_next(const struct uc_plan *p, struct uc_plan_it *it)
+{
+	const struct uc_tidrun *r = it->run;
+	struct uc_change *v;
+
+	if (!r || !it->thread || it->thread > r->n)
+		return uc_plan_step(p, it);
+	/* the next thread of a run (inline: 10,000 of them for a record or a report) */
+	v = &it->view[it->k];
+	v->tid = r->tid[it->thread - 1];
+	v->state = r->st[it->thread - 1].state;
+	v->err = -(int)r->st[it->thread - 1].err;
+	if (++it->k == r->k) {
+		it->k = 0;
+		it->thread++;
+	}
+	return v;
+}
 
 void uc_plan_init(struct uc_plan *p);
 void uc_plan_free(struct uc_plan *p);
@@ -105,11 +166,34 @@ void uc_plan_free(struct uc_plan *p);
  * value changes, flags never. NULL on ENOMEM. */
 struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr attr,
 			      const char *target, long from, long to);
+/* One task change as a record of its own (never a run). NULL on ENOMEM. */
 struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
 				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
 				   long to);
-/* Name c (one of p's) label instead (copied; NULL or "": none). 0 or -ENOMEM. */
-int uc_plan_set_label(struct uc_plan *p, struct uc_change *c, const char *label);
+/* A task's change of one attribute, for uc_plan_add_thread. */
+struct uc_task_change {
+	enum uc_attr attr;
+	long from, to;
+};
+/*
+ * A thread's changes ch[0..n) (min, max, reset-on-fork: one sched_setattr),
+ * with its identity (start: its process's start time, 0 = unknown). It
+ * joins the run of the thread before it when that is a thread of the same
+ * process with the same start, attributes and changes, and neither has a
+ * name (comm NULL or ""). 0 or -ENOMEM.
+ */
+int uc_plan_add_thread(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long long start,
+		       const char *comm, const struct uc_sched_attr *sa,
+		       const struct uc_task_change *ch, size_t n);
+/*
+ * Thread tid with the changes of the thread added last by uc_plan_add_thread,
+ * whose run it joins: for a builder that knows tid is of the same process,
+ * start and attributes, and unnamed (it compared them; the walk's threads
+ * after the first two). 0, -ENOMEM, or -EINVAL when the last is not a task's.
+ */
+int uc_plan_add_same(struct uc_plan *p, pid_t tid);
+/* Name every task change label instead (copied; NULL or "": none). 0 or -ENOMEM. */
+int uc_plan_name_tasks(struct uc_plan *p, const char *label);
 /* A task change of another plan, identity (start time) included. NULL on ENOMEM. */
 struct uc_change *uc_plan_copy_task(struct uc_plan *p, const struct uc_change *ch);
 
@@ -118,7 +202,8 @@ struct uc_change *uc_plan_copy_task(struct uc_plan *p, const struct uc_change *c
 struct uc_change *uc_plan_add_systemd(struct uc_plan *p, const char *rel, const char *unit,
 				      long from, long to);
 
-/* Drop the changes from index n on (a builder undoing its part of a plan). */
+/* Drop the changes from index n on (a builder undoing its part of a plan:
+ * n is a count of changes, p->n, taken before it added them). */
 void uc_plan_drop_from(struct uc_plan *p, size_t n);
 
 bool uc_plan_flips(const struct uc_plan *p);

@@ -27,8 +27,12 @@ enum uc_exec_mode {
 
 /* Every write goes through one of these; tests script them. Each returns 0 or -errno. */
 struct uc_exec_ops {
-	/* one TID: n adjacent changes of that TID (min/max/reset_on_fork), values from c[i].to */
-	int (*task_set)(const struct uc_change *c, size_t n, int min, int max, int reset_on_fork);
+	/*
+	 * sched_setattr of one TID: a from uc_sched_attr_for, built once for a
+	 * task's adjacent changes (min/max/reset_on_fork), and for a run of
+	 * threads once for all of them; left as it was for the next TID
+	 */
+	int (*task_setattr)(pid_t tid, struct uc_sched_attr *a);
 	int (*sysctl_write)(enum uc_attr attr, long value);
 	int (*cgroup_write)(const char *path, enum uc_attr attr, long pct100);
 	/* path: the parent whose subtree_control changes */

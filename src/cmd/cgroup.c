@@ -381,10 +381,12 @@ static void usage_set(void)
 /* The requested value a group will hold once the plan has run. */
 static int final_util(const struct uc_plan *p, const char *rel, enum uc_attr attr, int fallback_pct)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].kind == UC_KIND_CGROUP && p->v[i].attr == attr &&
-		    !strcmp(p->v[i].target, rel))
-			return uc_pct100_to_util((int)p->v[i].to);
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+
+	while ((c = uc_plan_next(p, &it)))
+		if (c->kind == UC_KIND_CGROUP && c->attr == attr && !strcmp(c->target, rel))
+			return uc_pct100_to_util((int)c->to);
 	return uc_pct100_to_util(fallback_pct);
 }
 

@@ -78,13 +78,14 @@ static const struct uc_col plan_cols[] = {
 void cli_print_plan(const struct uc_plan *plan, FILE *f)
 {
 	struct uc_out_opts o = { .raw = false };
+	struct uc_plan_it it = { 0 };
 	struct uc_table t;
 	char b1[256], b2[64];
 
 	if (uc_table_init(&t, "plan", plan_cols, 5, "TARGET,ATTRIBUTE,FROM,TO,FAST_PATH", &o, NULL))
 		return;
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct uc_change *c = &plan->v[i];
+
+	for (const struct uc_change *c; (c = uc_plan_next(plan, &it));) {
 		struct libscols_line *ln = uc_table_line(&t, NULL);
 
 		uc_table_set(&t, ln, 0, uc_change_target(c, b1, sizeof(b1)));
@@ -108,15 +109,18 @@ static void plan_head(const struct uc_plan *plan)
 {
 	struct uc_change rows[PROMPT_PLAN_ROWS];
 	char names[PROMPT_PLAN_ROWS][16];
-	struct uc_plan head = *plan;
+	struct uc_plan head = { .rec = rows };
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 
-	head.v = rows;
-	head.n = plan->n > PROMPT_PLAN_ROWS ? PROMPT_PLAN_ROWS : plan->n;
-	for (size_t i = 0; i < head.n; i++) {
-		rows[i] = plan->v[i];
-		if (rows[i].kind == UC_KIND_TASK && !rows[i].label &&
-		    !uc_task_comm(rows[i].pid, rows[i].tid, names[i], sizeof(names[i])))
-			rows[i].label = names[i];
+	while (head.nrec < PROMPT_PLAN_ROWS && (c = uc_plan_next(plan, &it))) {
+		struct uc_change *row = &rows[head.nrec];
+
+		*row = *c;
+		if (row->kind == UC_KIND_TASK && !row->label &&
+		    !uc_task_comm(row->pid, row->tid, names[head.nrec], sizeof(names[0])))
+			row->label = names[head.nrec];
+		head.n = ++head.nrec;
 	}
 	cli_print_plan(&head, stderr);
 	if (plan->n > head.n)
@@ -338,18 +342,19 @@ static bool own_task(pid_t pid)
 static void report_failures(const struct uc_report *r)
 {
 	const struct uc_plan *plan = r->plan;
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 	char tb[256], eb[256];
 	size_t shown = 0, more = 0;
+	pid_t last = 0;		/* the TID of the task change before */
 
 	if (!r->targets[UC_CH_FAILED] && !r->targets[UC_CH_ROLLBACK_FAILED])
 		return;	/* no pass over 10,000 changes to find none */
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct uc_change *c = &plan->v[i];
+	while ((c = uc_plan_next(plan, &it))) {
+		bool same = c->kind == UC_KIND_TASK && last == c->tid;
 
-		if (c->state != UC_CH_FAILED && c->state != UC_CH_ROLLBACK_FAILED)
-			continue;
-		if (i > 0 && c->kind == UC_KIND_TASK && plan->v[i - 1].kind == UC_KIND_TASK &&
-		    plan->v[i - 1].tid == c->tid)
+		last = c->kind == UC_KIND_TASK ? c->tid : 0;
+		if ((c->state != UC_CH_FAILED && c->state != UC_CH_ROLLBACK_FAILED) || same)
 			continue;
 		if (shown == MAX_FAILURE_LINES) {
 			more++;
@@ -360,18 +365,18 @@ static void report_failures(const struct uc_report *r)
 			char ab[128];
 			size_t len = 0;
 			bool clears_rof = false;
-
 			/* a task's attributes went to the kernel together: name them all */
-			for (size_t k = i; k < plan->n && len < sizeof(ab); k++) {
-				if (k > i && (plan->v[k].kind != UC_KIND_TASK ||
-					      plan->v[k].tid != c->tid || c->kind != UC_KIND_TASK))
+			struct uc_plan_it at = it;
+			const struct uc_change *k = c;
+
+			for (; k && len < sizeof(ab); k = uc_plan_next(plan, &at)) {
+				if (k != c && (k->kind != UC_KIND_TASK || k->tid != c->tid ||
+					       c->kind != UC_KIND_TASK))
 					break;
 				len += (size_t)snprintf(ab + len, sizeof(ab) - len, "%s%s",
-							k > i ? ", " : "",
-							uc_attr_name(plan->v[k].kind,
-								     plan->v[k].attr));
-				clears_rof |= plan->v[k].attr == UC_ATTR_RESET_ON_FORK &&
-					      plan->v[k].to == 0;
+							k == c ? "" : ", ",
+							uc_attr_name(k->kind, k->attr));
+				clears_rof |= k->attr == UC_ATTR_RESET_ON_FORK && k->to == 0;
 			}
 			/*
 			 * the kernel lets only CAP_SYS_NICE clear reset-on-fork,
@@ -576,10 +581,13 @@ static void json_change(struct uc_json *j, const struct uc_change *c, bool with_
 static void json_list(struct uc_json *j, const char *name, const struct uc_plan *p, unsigned want,
 		      bool with_err)
 {
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+
 	uc_json_open(j, name, '[', false);
-	for (size_t i = 0; p && i < p->n; i++)
-		if (want & ST(p->v[i].state))
-			json_change(j, &p->v[i], with_err);
+	while (p && (c = uc_plan_next(p, &it)))
+		if (want & ST(c->state))
+			json_change(j, c, with_err);
 	uc_json_close(j, ']');
 }
 
@@ -590,11 +598,12 @@ void cli_report_json(struct uc_json *j, const struct cli_ctl *ctl, const struct 
 	/* a run: what was written and stays; a dry run: what would be */
 	unsigned kept = r->outcome == UC_RUN_DRY ? ST(UC_CH_PLANNED)
 						  : ST(UC_CH_DONE) | ST(UC_CH_ROLLBACK_FAILED);
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 	bool changed = false;
 
-	for (size_t i = 0; p && i < p->n; i++)
-		if (kept & ST(p->v[i].state))
-			changed = true;
+	while (!changed && p && (c = uc_plan_next(p, &it)))
+		changed = kept & ST(c->state);
 	uc_json_str(j, "command", ctl->cmd);
 	uc_json_bool(j, "changed", changed);
 	uc_json_str(j, "mode", mode ? mode : ctl->dry_run ? "dry-run" : "write");
@@ -640,8 +649,11 @@ void cli_report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r)
 /* EOPNOTSUPP from the kernel: no uclamp for this target, exit 4. */
 static bool any_notsupp(const struct uc_plan *p)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].state == UC_CH_FAILED && p->v[i].err == -EOPNOTSUPP)
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+
+	while ((c = uc_plan_next(p, &it)))
+		if (c->state == UC_CH_FAILED && c->err == -EOPNOTSUPP)
 			return true;
 	return false;
 }

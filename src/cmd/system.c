@@ -197,6 +197,8 @@ static int sys_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, vo
 {
 	const struct uc_sysctl_values *want = data;
 	struct uc_sysctl_values cur;
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 	int rc;
 
 	(void)pass;
@@ -224,14 +226,14 @@ static int sys_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, vo
 
 	/* a read-only /proc/sys (container) or a non-root user: say so before
 	 * asking for consent, instead of failing half-way */
-	for (size_t i = 0; i < plan->n && !ctl->dry_run; i++) {
+	while (!ctl->dry_run && (c = uc_plan_next(plan, &it))) {
 		char pb[128], eb[256];
-		int err = uc_sysctl_writable(plan->v[i].attr);
+		int err = uc_sysctl_writable(c->attr);
 
 		if (!err)
 			continue;
 		cli_errx("cannot write %s: %s; nothing changed",
-			 uc_sysctl_path(plan->v[i].attr, pb, sizeof(pb)),
+			 uc_sysctl_path(c->attr, pb, sizeof(pb)),
 			 why_unwritable(err, eb, sizeof(eb)));
 		return uc_err_absent(err) ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
 	}

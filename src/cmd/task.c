@@ -593,10 +593,7 @@ struct task_plan_ctx {
 /* run: the plan names the task by the command it is about to become */
 static int name_as(struct uc_plan *plan, const char *as)
 {
-	for (size_t i = 0; as && i < plan->n; i++)
-		if (uc_plan_set_label(plan, &plan->v[i], as))
-			return -ENOMEM;
-	return 0;
+	return as ? uc_plan_name_tasks(plan, as) : 0;
 }
 
 /* The plan for one selection (cli_run's plan()): refusals and warnings on pass 0 only. */

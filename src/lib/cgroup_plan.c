@@ -29,13 +29,13 @@
  * for the unit whose cgroup rel is)? */
 static bool plan_enables_cpu_for(const struct uc_plan *p, const char *rel)
 {
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 	char parent[PATH_MAX];
 
 	if (!uc_cg_parent(rel, parent, sizeof(parent)))
 		return false;
-	for (size_t i = 0; i < p->n; i++) {
-		const struct uc_change *c = &p->v[i];
-
+	while ((c = uc_plan_next(p, &it))) {
 		if (!c->target)
 			continue;
 		if (c->kind == UC_KIND_SUBTREE && c->to == 1 && !strcmp(c->target, parent))
@@ -161,11 +161,14 @@ int uc_cg_plan(struct uc_plan *p, const char *rel, int want_min, int want_max)
  * (its group), or NULL. */
 static const char *plan_asks_systemd(const struct uc_plan *p, const char *rel)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		const char *t = p->v[i].target;
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+
+	while ((c = uc_plan_next(p, &it))) {
+		const char *t = c->target;
 		size_t len;
 
-		if (p->v[i].kind != UC_KIND_SYSTEMD || !t)
+		if (c->kind != UC_KIND_SYSTEMD || !t)
 			continue;
 		len = strlen(t);
 		if (!strncmp(t, rel, len) && (rel[len] == '\0' || rel[len] == '/'))
@@ -310,8 +313,10 @@ fail:
 
 int uc_cg_plan_thread_root(const struct uc_plan *p, char *rel, size_t n, pid_t *pid)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		const struct uc_change *c = &p->v[i];
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+
+	while ((c = uc_plan_next(p, &it))) {
 		int rc;
 
 		/* the root may hold processes and children alike (it is "mixable") */

@@ -408,6 +408,28 @@ static void report_walk(struct uc_config *c, const struct uc_walk_stats *st)
 		       (int)st->first_err_tid, strerror(-st->first_err));
 }
 
+/* acc's task changes into p by PID and TID: one TID's side by side (the
+ * executor sends them in one syscall). 0 or -ENOMEM. */
+static int copy_sorted(struct uc_plan *p, const struct uc_plan *acc)
+{
+	struct uc_change *v = acc->n ? malloc(acc->n * sizeof(*v)) : NULL;
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *ch;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!v)
+		return acc->n ? -ENOMEM : 0;
+	while ((ch = uc_plan_next(acc, &it)))
+		v[n++] = *ch;
+	qsort(v, n, sizeof(*v), cmp_task_change);
+	for (size_t i = 0; i < n && !rc; i++)
+		if (!uc_plan_copy_task(p, &v[i]))
+			rc = -ENOMEM;
+	free(v);
+	return rc;
+}
+
 /* [tasks NAME]: every running task matched against all sections in one
  * walk; per task and value the section with the highest priority wins, on
  * a tie the later one. */
@@ -436,15 +458,8 @@ static int plan_tasks(struct uc_config *c, struct uc_plan *p)
 				c->tasks[0].name, strerror(-rc));
 	if (!rc)
 		report_walk(c, &st);
-	/* one TID's changes side by side: the executor sends them in one syscall */
-	if (acc.n)
-		qsort(acc.v, acc.n, sizeof(*acc.v), cmp_task_change);
-	for (size_t i = 0; i < acc.n && !rc; i++) {
-		const struct uc_change *ch = &acc.v[i];
-
-		if (!uc_plan_copy_task(p, ch))
-			rc = -ENOMEM;
-	}
+	if (!rc)
+		rc = copy_sorted(p, &acc);
 	p->unchanged += acc.unchanged;
 	p->gone += acc.gone;
 	uc_plan_free(&acc);

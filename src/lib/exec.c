@@ -1,7 +1,9 @@
 /*
  * The executor: runs a plan's changes in order. One syscall per thread: the
  * min/max/reset-on-fork changes of one TID sit next to each other in the
- * plan and go to the kernel together. In atomic mode the first failure stops
+ * plan and go to the kernel together; a run of threads with the same changes
+ * gets its struct built once, then per thread the identity check and the
+ * sched_setattr. In atomic mode the first failure stops
  * the run and every change already made is undone, newest first (the reverse
  * of an order that kept min <= max also keeps it). A stop request (a signal)
  * ends the run between two writes, never inside an undo.
@@ -15,14 +17,6 @@
 #include "uclamp/sysctl.h"
 #include "uclamp/identity.h"
 #include "uclamp/systemd.h"
-
-static int real_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
-{
-	(void)n;
-	if (!c->sa)
-		return -EINVAL;	/* not made by uc_plan_add_task */
-	return uc_sched_set(c->tid, c->sa, min, max, rof);
-}
 
 static int real_cgroup_write(const char *path, enum uc_attr attr, long pct100)
 {
@@ -67,7 +61,7 @@ static int real_writable(const struct uc_change *c)
 }
 
 const struct uc_exec_ops uc_exec_default_ops = {
-	.task_set = real_task_set,
+	.task_setattr = uc_sched_send,
 	.sysctl_write = uc_sysctl_write,
 	.cgroup_write = real_cgroup_write,
 	.subtree_set = real_subtree_set,
@@ -123,14 +117,61 @@ static bool gone(const struct uc_change *c, int rc)
 	return c->kind == UC_KIND_CGROUP && (rc == GROUP_GONE || rc == -ESTALE);
 }
 
-/* How many changes from i on belong to the same task. */
-static size_t task_group_len(const struct uc_plan *p, size_t i)
+/* The records from i on that make one group: a run's k records, a task's
+ * adjacent records of one TID, or one record of a file. */
+static size_t group_len(const struct uc_plan *p, size_t i)
 {
+	const struct uc_change *c = &p->rec[i];
 	size_t j = i + 1;
 
-	while (j < p->n && p->v[j].kind == UC_KIND_TASK && p->v[j].tid == p->v[i].tid)
+	if (c->kind != UC_KIND_TASK)
+		return 1;
+	if (c->run)
+		return c->run->k;
+	while (j < p->nrec && p->rec[j].kind == UC_KIND_TASK && !p->rec[j].run &&
+	       p->rec[j].tid == c->tid)
 		j++;
 	return j - i;
+}
+
+/* The first record of the group whose last record is j. */
+static size_t group_start(const struct uc_plan *p, size_t j)
+{
+	const struct uc_change *c = &p->rec[j];
+
+	if (c->kind != UC_KIND_TASK)
+		return j;
+	if (c->run)
+		return j + 1 - c->run->k;
+	while (j > 0 && p->rec[j - 1].kind == UC_KIND_TASK && !p->rec[j - 1].run &&
+	       p->rec[j - 1].tid == c->tid)
+		j--;
+	return j;
+}
+
+/* The threads of the group at c: its records' own (thread 0), and a run's. */
+static size_t group_threads(const struct uc_change *c)
+{
+	return c->kind == UC_KIND_TASK && c->run ? 1 + c->run->n : 1;
+}
+
+static enum uc_change_state thread_state(const struct uc_change *c, size_t t)
+{
+	return t ? c->run->st[t - 1].state : c->state;
+}
+
+/* Thread t of the group [c, c+n) is now st (err: -errno or 0). */
+static inline void set_state(struct uc_change *c, size_t n, size_t t, enum uc_change_state st,
+			     int err)
+{
+	if (t) {
+		c->run->st[t - 1] = (struct uc_tidstate){ .state = st, .err = (uint8_t)-err };
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		c[k].state = st;
+		c[k].err = err;
+	}
 }
 
 /* The process whose start time was last found unchanged (pid 0: none). */
@@ -140,22 +181,22 @@ struct seen_process {
 };
 
 /*
- * Is this still the task that was planned? 0, -ESTALE (PID reused) or
- * -ESRCH. The process's start time is read for a main thread, and for the
- * first of a run of threads of one process; each thread is then checked to
- * be still in that process (a system call, where the start time is a /proc
- * read): a thread that exited is not in it, and its TID can go to a task of
- * another process only once it has left this one.
+ * Is tid still the task c planned? 0, -ESTALE (PID reused) or -ESRCH. The
+ * process's start time is read for a main thread, and for the first of a run
+ * of threads of one process; each thread is then checked to be still in that
+ * process (a system call, where the start time is a /proc read): a thread
+ * that exited is not in it, and its TID can go to a task of another process
+ * only once it has left this one.
  */
-static int same_task(const struct uc_exec_ops *ops, const struct uc_change *c,
-		     struct seen_process *seen)
+static inline int same_task(const struct uc_exec_ops *ops, const struct uc_change *c, pid_t tid,
+			    struct seen_process *seen)
 {
 	unsigned long long now;
 	int rc;
 
 	if (!c->start || !ops->task_start)
 		return 0;
-	if (c->tid == c->pid || seen->pid != c->pid || seen->start != c->start) {
+	if (tid == c->pid || seen->pid != c->pid || seen->start != c->start) {
 		seen->pid = 0;
 		rc = ops->task_start(c->pid, c->pid, &now);
 		if (rc == -ENOENT)
@@ -167,34 +208,75 @@ static int same_task(const struct uc_exec_ops *ops, const struct uc_change *c,
 		seen->pid = c->pid;
 		seen->start = c->start;
 	}
-	if (c->tid == c->pid || !ops->task_member)
+	if (tid == c->pid || !ops->task_member)
 		return 0;
-	return ops->task_member(c->pid, c->tid);
+	return ops->task_member(c->pid, tid);
 }
 
-/* Write 'to' (forward) or 'from' (undo) for changes [i, i+n). */
-static int run_one(const struct uc_exec_ops *ops, struct uc_change *c, size_t n, bool undo,
-		   struct seen_process *seen)
+/*
+ * The struct that changes [c, c+n) of one task: their 'to' values (forward)
+ * or 'from' (undo), sent over the attributes read while planning. An undo
+ * starts from what the write left: the reset-on-fork flag it wrote. Built
+ * once for all the threads of a run.
+ */
+static int task_attr(const struct uc_change *c, size_t n, bool undo, struct uc_sched_attr *a)
 {
-	int min = UC_KEEP, max = UC_KEEP, rof = UC_KEEP, rc;
+	const struct uc_sched_attr *cur = c->sa;
+	struct uc_sched_attr after;
+	int min = UC_KEEP, max = UC_KEEP, rof = UC_KEEP;
 
-	switch (c->kind) {
-	case UC_KIND_TASK:
-		/* right before the write: a PID reused since planning is not ours to change */
-		rc = same_task(ops, c, seen);
-		if (rc)
-			return rc;
-		for (size_t k = 0; k < n; k++) {
-			int v = (int)(undo ? c[k].from : c[k].to);
+	if (!cur)
+		return -EINVAL;	/* not made by uc_plan_add_task */
+	for (size_t k = 0; k < n; k++) {
+		int v = (int)(undo ? c[k].from : c[k].to);
 
-			if (c[k].attr == UC_ATTR_MIN)
-				min = v;
-			else if (c[k].attr == UC_ATTR_MAX)
-				max = v;
-			else if (c[k].attr == UC_ATTR_RESET_ON_FORK)
-				rof = v;
+		if (c[k].attr == UC_ATTR_MIN) {
+			min = v;
+		} else if (c[k].attr == UC_ATTR_MAX) {
+			max = v;
+		} else if (c[k].attr == UC_ATTR_RESET_ON_FORK) {
+			rof = v;
+			if (undo) {
+				after = *cur;
+				after.sched_flags &= ~(uint64_t)UC_SCHED_FLAG_RESET_ON_FORK;
+				if (c[k].to)
+					after.sched_flags |= UC_SCHED_FLAG_RESET_ON_FORK;
+				cur = &after;
+			}
 		}
-		return ops->task_set(c, n, min, max, rof);
+	}
+	return uc_sched_attr_for(cur, min, max, rof, a);
+}
+
+/* What one group writes, worked out once: a task's struct (arc:
+ * uc_sched_attr_for's answer), or nothing (a file's value is in its record). */
+struct group_write {
+	struct uc_sched_attr a;
+	int arc;
+};
+
+static void group_prepare(struct group_write *w, const struct uc_change *c, size_t n, bool undo)
+{
+	w->arc = c->kind == UC_KIND_TASK ? task_attr(c, n, undo, &w->a) : 0;
+}
+
+/* Write thread t of task group c with w's struct, right after its identity check. */
+static inline int write_task(const struct uc_exec_ops *ops, const struct uc_change *c, size_t t,
+			     struct group_write *w, struct seen_process *seen)
+{
+	pid_t tid = t ? c->run->tid[t - 1] : c->tid;
+	/* right before the write: a PID reused since planning is not ours to change */
+	int rc = same_task(ops, c, tid, seen);
+
+	if (!rc)
+		rc = w->arc;
+	return rc ? (rc > 0 ? 0 : rc) : ops->task_setattr(tid, &w->a);
+}
+
+/* Write a file's (or ask systemd for) 'to' (forward) or 'from' (undo). */
+static int write_file(const struct uc_exec_ops *ops, const struct uc_change *c, bool undo)
+{
+	switch (c->kind) {
 	case UC_KIND_SYSCTL:
 		return ops->sysctl_write(c->attr, undo ? c->from : c->to);
 	case UC_KIND_CGROUP:
@@ -203,97 +285,117 @@ static int run_one(const struct uc_exec_ops *ops, struct uc_change *c, size_t n,
 		return ops->subtree_set(c->target, (int)(undo ? c->from : c->to));
 	case UC_KIND_SYSTEMD:
 		return undo ? 0 : ops->systemd_cpu ? ops->systemd_cpu(c) : -ENOSYS;
+	case UC_KIND_TASK:
+		break;
 	}
 	return -EINVAL;
 }
 
-static void set_state(struct uc_change *c, size_t n, enum uc_change_state st, int err)
+/* Write thread t of the group at c: 'to' (forward) or 'from' (undo, w built for it). */
+static inline int write_one(const struct uc_exec_ops *ops, const struct uc_change *c, size_t t,
+			    bool undo, struct group_write *w, struct seen_process *seen)
 {
-	for (size_t k = 0; k < n; k++) {
-		c[k].state = st;
-		c[k].err = err;
-	}
+	return c->kind == UC_KIND_TASK ? write_task(ops, c, t, w, seen) : write_file(ops, c, undo);
 }
 
-static void roll_back(struct uc_plan *p, size_t upto, const struct uc_exec_ops *ops,
-		      struct uc_exec_report *r)
+/* Undo the done threads [0, nth) of the group at i, the last first. */
+static void undo_group(struct uc_plan *p, size_t i, size_t nth, const struct uc_exec_ops *ops,
+		       struct seen_process *seen, struct uc_exec_report *r)
 {
-	struct seen_process seen = { 0 };
-	size_t i = upto;
+	struct uc_change *c = &p->rec[i];
+	size_t n = group_len(p, i);
+	struct group_write w;
 
-	while (i > 0) {
-		size_t start = i - 1, n;
+	/* systemd's cpu stays on (a runtime property, like systemctl
+	 * set-property --runtime): no clamp came with it, it is done */
+	if (c->kind == UC_KIND_SYSTEMD)
+		return;
+	group_prepare(&w, c, n, true);
+	while (nth-- > 0) {
 		int rc;
 
-		/* find the start of the group that ends at i-1 */
-		while (start > 0 && p->v[start].kind == UC_KIND_TASK &&
-		       p->v[start - 1].kind == UC_KIND_TASK &&
-		       p->v[start - 1].tid == p->v[start].tid)
-			start--;
-		n = i - start;
-		i = start;
-		/* systemd's cpu stays on (a runtime property, like systemctl
-		 * set-property --runtime): no clamp came with it, it is done */
-		if (p->v[start].state != UC_CH_DONE || p->v[start].kind == UC_KIND_SYSTEMD)
+		if (thread_state(c, nth) != UC_CH_DONE)
 			continue;
-		rc = run_one(ops, &p->v[start], n, true, &seen);
-		if (rc == 0) {
-			set_state(&p->v[start], n, UC_CH_ROLLED_BACK, 0);
-			r->rolled_back += n;
-		} else {
-			set_state(&p->v[start], n, UC_CH_ROLLBACK_FAILED, rc);
+		rc = write_one(ops, c, nth, true, &w, seen);
+		set_state(c, n, nth, rc ? UC_CH_ROLLBACK_FAILED : UC_CH_ROLLED_BACK, rc);
+		if (rc)
 			r->rollback_failed += n;
-		}
+		else
+			r->rolled_back += n;
 		r->done -= n;
 	}
 }
 
-static void skip_from(struct uc_plan *p, size_t i, struct uc_exec_report *r)
+/* Undo everything done before thread t of the group at i, newest first. */
+static void roll_back(struct uc_plan *p, size_t i, size_t t, const struct uc_exec_ops *ops,
+		      struct uc_exec_report *r)
 {
-	for (size_t k = i; k < p->n; k++)
-		p->v[k].state = UC_CH_SKIPPED;
-	r->skipped = p->n - i;
+	struct seen_process seen = { 0 };
+
+	if (t)
+		undo_group(p, i, t, ops, &seen, r);
+	while (i > 0) {
+		i = group_start(p, i - 1);
+		undo_group(p, i, group_threads(&p->rec[i]), ops, &seen, r);
+	}
+}
+
+/* Thread t of the group at i and everything after it: not attempted. */
+static void skip_from(struct uc_plan *p, size_t i, size_t t, struct uc_exec_report *r)
+{
+	for (; i < p->nrec; t = 0) {
+		struct uc_change *c = &p->rec[i];
+		size_t n = group_len(p, i);
+
+		for (; t < group_threads(c); t++) {
+			set_state(c, n, t, UC_CH_SKIPPED, 0);
+			r->skipped += n;
+		}
+		i += n;
+	}
 }
 
 int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
 		    volatile sig_atomic_t *stop, struct uc_exec_report *r)
 {
 	struct seen_process seen = { 0 };
-	size_t i = 0;
 
 	if (!ops)
 		ops = &uc_exec_default_ops;
 	*r = (struct uc_exec_report){ 0 };
-	while (i < p->n) {
-		struct uc_change *c = &p->v[i];
-		/* most tasks have one change: only look further when the next is the same TID's */
-		size_t n = c->kind == UC_KIND_TASK && i + 1 < p->n && p->v[i + 1].tid == c->tid
-				   ? task_group_len(p, i) : 1;
-		int rc;
+	for (size_t i = 0; i < p->nrec;) {
+		struct uc_change *c = &p->rec[i];
+		size_t n = group_len(p, i), nth = group_threads(c);
+		struct group_write w;
 
-		if (stop && *stop) {
-			r->stopped_by = *stop;
-			if (mode == UC_EXEC_ATOMIC)
-				roll_back(p, i, ops, r);
-			skip_from(p, i, r);
-			return r->first_err;
-		}
-		rc = run_one(ops, c, n, false, &seen);
-		if (rc == 0) {
-			set_state(c, n, UC_CH_DONE, 0);
-			r->done += n;
-		} else if (gone(c, rc)) {
-			set_state(c, n, UC_CH_GONE, rc == -ESTALE ? rc : 0);
-			r->gone += n;
-		} else {
-			set_state(c, n, UC_CH_FAILED, rc);
-			r->failed += n;
-			if (!r->first_err)
-				r->first_err = rc;
-			if (mode == UC_EXEC_ATOMIC) {
-				roll_back(p, i, ops, r);
-				skip_from(p, i + n, r);
-				return rc;
+		group_prepare(&w, c, n, false);	/* once for all of a run's threads */
+		for (size_t t = 0; t < nth; t++) {
+			int rc;
+
+			if (stop && *stop) {
+				r->stopped_by = *stop;
+				if (mode == UC_EXEC_ATOMIC)
+					roll_back(p, i, t, ops, r);
+				skip_from(p, i, t, r);
+				return r->first_err;
+			}
+			rc = write_one(ops, c, t, false, &w, &seen);
+			if (rc == 0) {
+				set_state(c, n, t, UC_CH_DONE, 0);
+				r->done += n;
+			} else if (gone(c, rc)) {
+				set_state(c, n, t, UC_CH_GONE, rc == -ESTALE ? rc : 0);
+				r->gone += n;
+			} else {
+				set_state(c, n, t, UC_CH_FAILED, rc);
+				r->failed += n;
+				if (!r->first_err)
+					r->first_err = rc;
+				if (mode == UC_EXEC_ATOMIC) {
+					roll_back(p, i, t, ops, r);
+					skip_from(p, i, t + 1, r);
+					return rc;
+				}
 			}
 		}
 		i += n;

@@ -20,59 +20,168 @@
 
 /* ---- CRC-32 (IEEE 802.3, as zlib's crc32) ---------------------------------------- */
 
-/* Eight bytes a step ("slicing by 8"): a 10,000-thread run's record is
- * 400 KB, checked once when written and once when read. */
-uint32_t hist_crc32(const uint8_t *p, size_t n)
-{
-	static uint32_t t[8][256];
-	uint32_t c = 0xffffffffu;
+static uint32_t crc_t[8][256];
 
-	if (!t[0][1]) {
+/* The register c (not inverted) through n bytes: eight bytes a step
+ * ("slicing by 8"): a 10,000-thread run's record is 400 KB, checked once when
+ * written and once when read. */
+static uint32_t crc_raw(uint32_t c, const uint8_t *p, size_t n)
+{
+	if (!crc_t[0][1]) {
 		for (uint32_t i = 0; i < 256; i++) {
 			uint32_t v = i;
 
 			for (int k = 0; k < 8; k++)
 				v = v & 1 ? 0xedb88320u ^ (v >> 1) : v >> 1;
-			t[0][i] = v;
+			crc_t[0][i] = v;
 		}
 		for (int s = 1; s < 8; s++)
 			for (uint32_t i = 0; i < 256; i++)
-				t[s][i] = (t[s - 1][i] >> 8) ^ t[0][t[s - 1][i] & 0xff];
+				crc_t[s][i] = (crc_t[s - 1][i] >> 8) ^ crc_t[0][crc_t[s - 1][i] & 0xff];
 	}
 	for (; n >= 8; n -= 8, p += 8) {
 		uint32_t a = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 				  (uint32_t)p[3] << 24);
 
-		c = t[7][a & 0xff] ^ t[6][(a >> 8) & 0xff] ^ t[5][(a >> 16) & 0xff] ^
-		    t[4][a >> 24] ^ t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+		c = crc_t[7][a & 0xff] ^ crc_t[6][(a >> 8) & 0xff] ^ crc_t[5][(a >> 16) & 0xff] ^
+		    crc_t[4][a >> 24] ^ crc_t[3][p[4]] ^ crc_t[2][p[5]] ^ crc_t[1][p[6]] ^
+		    crc_t[0][p[7]];
 	}
 	while (n--)
-		c = t[0][(c ^ *p++) & 0xff] ^ (c >> 8);
-	return c ^ 0xffffffffu;
+		c = crc_t[0][(c ^ *p++) & 0xff] ^ (c >> 8);
+	return c;
+}
+
+uint32_t hist_crc32(const uint8_t *p, size_t n)
+{
+	return crc_raw(0xffffffffu, p, n) ^ 0xffffffffu;
+}
+
+/*
+ * A RUN record's changes of a run of threads differ only in their tid. The
+ * register's step is linear (over GF(2)): through a change of ENTRY bytes,
+ * c -> Z(c) ^ F(change), Z the step through ENTRY zero bytes, F the change's
+ * share from 0; and F(change) = F(the same change of the thread before) ^
+ * F(their tids' difference at ENTRY_TID). With both maps as tables by byte, a
+ * thread's change costs eight looks instead of 38 bytes' worth (about 1 M
+ * instructions less for 10,000 threads). The file's bytes are the same.
+ */
+#define ENTRY 38	/* a change without target and label: its fixed part, two 0 lengths */
+#define ENTRY_TID 6	/* its tid's offset (after kind, attr, pid) */
+static uint32_t z_entry[4][256];	/* Z by byte of the register */
+static uint32_t z_tid[4][256];	/* F of a tid difference, by byte of it */
+
+static uint32_t by_byte(const uint32_t m[4][256], uint32_t x)
+{
+	return m[0][x & 0xff] ^ m[1][(x >> 8) & 0xff] ^ m[2][(x >> 16) & 0xff] ^ m[3][x >> 24];
+}
+
+/* Built once: each map's images of the 32 single bits, the rest by xor (linear). */
+static void entry_tables(void)
+{
+	static const uint8_t zero[ENTRY];
+
+	if (z_entry[0][1])
+		return;
+	for (unsigned j = 0; j < 4; j++)
+		for (unsigned v = 1; v < 256; v++) {
+			unsigned low = v & -v;
+			uint32_t x = (uint32_t)low << (8 * j);
+			uint8_t d[4] = { (uint8_t)x, (uint8_t)(x >> 8), (uint8_t)(x >> 16),
+					 (uint8_t)(x >> 24) };
+
+			if (v != low) {
+				z_entry[j][v] = z_entry[j][low] ^ z_entry[j][v ^ low];
+				z_tid[j][v] = z_tid[j][low] ^ z_tid[j][v ^ low];
+				continue;
+			}
+			z_entry[j][v] = crc_raw(x, zero, ENTRY);
+			z_tid[j][v] = crc_raw(crc_raw(0, d, 4), zero, ENTRY - ENTRY_TID - 4);
+		}
+}
+
+/* The RUN payload's register, built as its changes are written. */
+struct run_crc {
+	uint32_t c;
+	/* the last three changes of ENTRY bytes (a thread's are one to three): where, F */
+	struct {
+		size_t off;
+		uint32_t f;
+	} last[3];
+	unsigned nlast;
+};
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The change at b->b + off, len bytes, into the register. */
+static void crc_change(struct run_crc *x, const struct hist_buf *b, size_t off, size_t len)
+{
+	const uint8_t *d = b->b + off;
+	uint32_t f = 0;
+	unsigned j = 0;
+
+	if (len != ENTRY) {
+		x->c = crc_raw(x->c, d, len);
+		x->nlast = 0;
+		return;
+	}
+	entry_tables();
+	for (; j < x->nlast; j++) {
+		const uint8_t *e = b->b + x->last[j].off;
+
+		if (!memcmp(d, e, ENTRY_TID) &&
+		    !memcmp(d + ENTRY_TID + 4, e + ENTRY_TID + 4, ENTRY - ENTRY_TID - 4)) {
+			f = x->last[j].f ^ by_byte(z_tid, get32(d + ENTRY_TID) ^
+							  get32(e + ENTRY_TID));
+			break;
+		}
+	}
+	if (j == x->nlast)
+		f = crc_raw(0, d, ENTRY);
+	x->c = by_byte(z_entry, x->c) ^ f;
+	x->last[2] = x->last[1];
+	x->last[1] = x->last[0];
+	x->last[0].off = off;
+	x->last[0].f = f;
+	x->nlast += x->nlast < 3;
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
 
-static uint8_t *room(struct hist_buf *b, size_t n)
+/* b->cap grown to hold n more bytes: 0, or -ENOMEM (b->oom set). */
+static int grow(struct hist_buf *b, size_t n)
 {
-	if (b->oom)
-		return NULL;
-	if (b->n + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		uint8_t *v;
+	size_t cap = b->cap ? b->cap : 256;
+	uint8_t *v;
 
-		while (cap < b->n + n)
-			cap *= 2;
-		v = realloc(b->b, cap);
-		if (!v) {
-			b->oom = true;
-			return NULL;
-		}
-		b->b = v;
-		b->cap = cap;
+	while (cap < b->n + n)
+		cap *= 2;
+	v = realloc(b->b, cap);
+	if (!v) {
+		b->oom = true;
+		return -ENOMEM;
 	}
+	b->b = v;
+	b->cap = cap;
+	return 0;
+}
+
+static inline uint8_t *room(struct hist_buf *b, size_t n)
+{
+	if (b->oom || (b->n + n > b->cap && grow(b, n)))
+		return NULL;
 	b->n += n;
 	return b->b + b->n - n;
+}
+
+/* Room for n more bytes, made now (b->n stays). */
+static void reserve(struct hist_buf *b, size_t n)
+{
+	if (room(b, n))
+		b->n -= n;
 }
 
 void hist_put_bytes(struct hist_buf *b, const void *p, size_t n)
@@ -109,7 +218,8 @@ static size_t frame_open(struct hist_buf *b, int type)
 	return at;
 }
 
-static void frame_close(struct hist_buf *b, size_t at)
+/* Close the frame at 'at' with its payload's checksum. */
+static void frame_close_crc(struct hist_buf *b, size_t at, uint32_t crc)
 {
 	uint8_t *h;
 	uint32_t len;
@@ -121,13 +231,14 @@ static void frame_close(struct hist_buf *b, size_t at)
 	for (int i = 0; i < 4; i++) {
 		h[i] = (uint8_t)(HIST_MAGIC >> (8 * i));
 		h[4 + i] = (uint8_t)(len >> (8 * i));
+		h[8 + i] = (uint8_t)(crc >> (8 * i));
 	}
-	{
-		uint32_t crc = hist_crc32(h + HIST_FRAME, len);
+}
 
-		for (int i = 0; i < 4; i++)
-			h[8 + i] = (uint8_t)(crc >> (8 * i));
-	}
+static void frame_close(struct hist_buf *b, size_t at)
+{
+	if (!b->oom)
+		frame_close_crc(b, at, hist_crc32(b->b + at + HIST_FRAME, b->n - at - HIST_FRAME));
 }
 
 void hist_put_head(struct hist_buf *b, const char *boot_id)
@@ -138,46 +249,63 @@ void hist_put_head(struct hist_buf *b, const char *boot_id)
 	frame_close(b, at);
 }
 
-/* A group's identity: the one the plan checked (uc_cg_ident), else read now
- * (0: unknown). */
+/* A group's identity (cgroup, subtree): the one the plan checked (uc_cg_ident), else
+ * read now (0: unknown). */
 static uint64_t group_ino(const struct uc_change *c)
 {
 	unsigned long long ino = 0;
 
 	if (c->kind == UC_KIND_CGROUP && c->start)
 		return c->start;
-	if (c->kind == UC_KIND_CGROUP || c->kind == UC_KIND_SUBTREE)
-		uc_cg_ident(c->target ? c->target : "", &ino);
+	uc_cg_ident(c->target ? c->target : "", &ino);
 	return ino;
 }
 
-static uint8_t *le(uint8_t *d, uint64_t v, int bytes)
+/* Little-endian stores of a fixed width: each one store where the host is little-endian. */
+static inline uint8_t *put16(uint8_t *d, uint16_t v)
 {
-	for (int i = 0; i < bytes; i++)
-		d[i] = (uint8_t)(v >> (8 * i));
-	return d + bytes;
+	d[0] = (uint8_t)v;
+	d[1] = (uint8_t)(v >> 8);
+	return d + 2;
 }
 
-/* The fixed part of a change at once: 10,000 of them per large run. */
+static inline uint8_t *put32(uint8_t *d, uint32_t v)
+{
+	return put16(put16(d, (uint16_t)v), (uint16_t)(v >> 16));
+}
+
+static inline uint8_t *put64(uint8_t *d, uint64_t v)
+{
+	return put32(put32(d, (uint32_t)v), (uint32_t)(v >> 32));
+}
+
+/* A change: its fixed part, then target and label (each a 2-byte length and the bytes),
+ * room made once: a large run writes 10,000 of them. */
 #define CHANGE_FIXED 34
 static void put_change(struct hist_buf *b, const struct uc_change *c)
 {
-	uint8_t *d = room(b, CHANGE_FIXED);
+	size_t tl = c->target ? strnlen(c->target, 4095) : 0;
+	size_t ll = c->label ? strnlen(c->label, 255) : 0;
+	uint8_t *d = room(b, CHANGE_FIXED + 2 + tl + 2 + ll);
 
 	if (!d)
 		return;
-	d = le(d, c->kind, 1);
-	d = le(d, c->attr, 1);
-	d = le(d, (uint32_t)c->pid, 4);
-	d = le(d, (uint32_t)c->tid, 4);
+	*d++ = c->kind;
+	*d++ = c->attr;
+	d = put32(d, (uint32_t)c->pid);
+	d = put32(d, (uint32_t)c->tid);
 	/* plan.h: start is a task's start time, a group's identity: the record
 	 * keeps the second apart, as ino */
-	d = le(d, c->kind == UC_KIND_TASK ? c->start : 0, 8);
-	d = le(d, group_ino(c), 8);
-	d = le(d, (uint32_t)(int32_t)c->from, 4);
-	le(d, (uint32_t)(int32_t)c->to, 4);
-	put_str(b, c->target, 4095);
-	put_str(b, c->label, 255);
+	d = put64(d, c->kind == UC_KIND_TASK ? c->start : 0);
+	d = put64(d, c->kind == UC_KIND_CGROUP || c->kind == UC_KIND_SUBTREE ? group_ino(c) : 0);
+	d = put32(d, (uint32_t)(int32_t)c->from);
+	d = put32(d, (uint32_t)(int32_t)c->to);
+	d = put16(d, (uint16_t)tl);
+	if (tl)
+		memcpy(d, c->target, tl);
+	d = put16(d + tl, (uint16_t)ll);
+	if (ll)
+		memcpy(d, c->label, ll);
 }
 
 void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
@@ -185,6 +313,9 @@ void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
 {
 	size_t at = frame_open(b, HIST_RUN), nat;
 	unsigned flags = note->flags & UC_HIST_WIDE;
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+	struct run_crc x = { 0 };
 
 	put_le(b, id, 4);
 	put_le(b, (uint64_t)time, 8);
@@ -196,10 +327,18 @@ void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
 	put_le(b, p->n, 4);
 	put_str(b, note->cmdline, 4095);
 	put_le(b, p->n, 4);
-	for (size_t i = 0; i < p->n && !b->oom; i++) {
-		put_change(b, &p->v[i]);
+	/* room for changes without names at once: no copy of 400 KB as it grows */
+	reserve(b, p->n * ENTRY);
+	if (!b->oom)
+		x.c = crc_raw(0xffffffffu, b->b + at + HIST_FRAME, b->n - at - HIST_FRAME);
+	while (!b->oom && (c = uc_plan_next(p, &it))) {
+		size_t off = b->n;
+
+		put_change(b, c);
 		if (b->n - at > UC_HIST_RUN_MAX)
 			break;
+		if (!b->oom)
+			crc_change(&x, b, off, b->n - off);
 	}
 	if (!b->oom && b->n - at > UC_HIST_RUN_MAX) {
 		/* too large: counted, not recorded (undo cannot put it back) */
@@ -208,14 +347,18 @@ void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
 		b->b[nat] = (uint8_t)(flags | UC_HIST_TOO_LARGE);
 		b->n = cut;
 		put_le(b, 0, 4);
+		frame_close(b, at);
+		return;
 	}
-	frame_close(b, at);
+	frame_close_crc(b, at, x.c ^ 0xffffffffu);
 }
 
 void hist_put_end(struct hist_buf *b, unsigned id, const struct uc_plan *p, int key_after,
 		  int outcome)
 {
 	size_t at = frame_open(b, HIST_END), n = p->n;
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 	uint8_t *d;
 
 	put_le(b, id, 4);
@@ -223,8 +366,8 @@ void hist_put_end(struct hist_buf *b, unsigned id, const struct uc_plan *p, int 
 	put_le(b, (uint64_t)outcome, 1);
 	put_le(b, n, 4);
 	if (n && (d = room(b, n)))
-		for (size_t i = 0; i < n; i++)
-			d[i] = p->v[i].state;
+		while ((c = uc_plan_next(p, &it)))
+			*d++ = c->state;
 	frame_close(b, at);
 }
 

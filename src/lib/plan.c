@@ -16,17 +16,43 @@ void uc_plan_init(struct uc_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+static void run_free(struct uc_tidrun *r)
+{
+	free(r->tid);
+	free(r->st);
+	free(r);
+}
+
 void uc_plan_drop_from(struct uc_plan *p, size_t n)
 {
 	while (p->n > n && p->nstr) {
-		struct uc_change *c = &p->v[--p->n];
+		struct uc_change *c = &p->rec[p->nrec - 1];
+		struct uc_tidrun *r = c->kind == UC_KIND_TASK ? c->run : NULL;
 
+		if (r) {
+			/* its last threads, as many as go (freeing a plan: all at once) */
+			size_t drop = (p->n - n) / r->k < r->n ? (p->n - n) / r->k : r->n;
+
+			r->n -= drop;
+			p->n -= drop * r->k;
+			if (!r->n) {	/* none left: the records stand for their own tid */
+				for (size_t k = p->nrec - r->k; k < p->nrec; k++)
+					p->rec[k].run = NULL;
+				run_free(r);
+				p->nstr--;
+			}
+			continue;
+		}
 		p->nstr -= (c->target != NULL) + (c->label != NULL);
 		free(c->target);
 		free(c->label);
+		p->nrec--;
+		p->n--;
 	}
-	if (p->n > n)
-		p->n = n;	/* the rest own no string */
+	if (p->n > n) {	/* the rest own nothing: one change a record */
+		p->nrec -= p->n - n;
+		p->n = n;
+	}
 }
 
 /* A copy of s the plan owns (counted in nstr). NULL on ENOMEM. */
@@ -42,7 +68,7 @@ static char *plan_strdup(struct uc_plan *p, const char *s)
 void uc_plan_free(struct uc_plan *p)
 {
 	uc_plan_drop_from(p, 0);
-	free(p->v);
+	free(p->rec);
 	while (p->sas) {
 		struct uc_sa_block *b = p->sas;
 
@@ -70,35 +96,42 @@ static bool change_flips(enum uc_kind kind, enum uc_attr attr, long from, long t
 	return true;
 }
 
-/* Room for one more change: the array doubles. 0 or -ENOMEM. */
+/* Room for one more record: the array doubles. 0 or -ENOMEM. */
 static int plan_grow(struct uc_plan *p)
 {
 	size_t cap = p->cap ? p->cap * 2 : 16;
-	struct uc_change *v = realloc(p->v, cap * sizeof(*v));
+	struct uc_change *v = realloc(p->rec, cap * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
-	p->v = v;
+	p->rec = v;
 	p->cap = cap;
 	return 0;
 }
 
-/* A new change at the end, its target still NULL. Small and static, so
- * both adders get it inlined (a task set plans one a thread, and the kind
- * is then a constant). NULL on ENOMEM. */
+/* A new record at the end, its target still NULL. Small and static, so
+ * the adders get it inlined. NULL on ENOMEM. */
 static inline struct uc_change *plan_append(struct uc_plan *p, enum uc_kind kind,
 					    enum uc_attr attr, long from, long to)
 {
 	struct uc_change *c;
 
-	if (p->n == p->cap && plan_grow(p))
+	if (p->nrec == p->cap && plan_grow(p))
 		return NULL;
-	c = &p->v[p->n++];
+	c = &p->rec[p->nrec++];
+	p->n++;
 	*c = (struct uc_change){
 		.kind = kind, .attr = attr, .state = UC_CH_PLANNED,
 		.flips = change_flips(kind, attr, from, to), .from = from, .to = to,
 	};
 	return c;
+}
+
+/* Take the last record back (its strings are not set yet). */
+static void plan_unappend(struct uc_plan *p)
+{
+	p->nrec--;
+	p->n--;
 }
 
 struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr attr,
@@ -107,7 +140,7 @@ struct uc_change *uc_plan_add(struct uc_plan *p, enum uc_kind kind, enum uc_attr
 	struct uc_change *c = plan_append(p, kind, attr, from, to);
 
 	if (c && target && !(c->target = plan_strdup(p, target))) {
-		p->n--;
+		plan_unappend(p);
 		return NULL;
 	}
 	return c;
@@ -135,35 +168,162 @@ static const struct uc_sched_attr *sa_store(struct uc_plan *p, const struct uc_s
 	return &b->v[b->n++];
 }
 
+/* A task record with its identity and stored attributes (no label yet). */
+static struct uc_change *task_append(struct uc_plan *p, pid_t pid, pid_t tid,
+				     unsigned long long start, const struct uc_sched_attr *sa,
+				     enum uc_attr attr, long from, long to)
+{
+	struct uc_change *c = plan_append(p, UC_KIND_TASK, attr, from, to);
+
+	if (c) {
+		c->pid = pid;
+		c->tid = tid;
+		c->start = start;
+		c->sa = sa;
+	}
+	return c;
+}
+
 struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
 				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
 				   long to)
 {
 	const struct uc_sched_attr *stored = sa_store(p, sa);
-	struct uc_change *c = stored ? plan_append(p, UC_KIND_TASK, attr, from, to) : NULL;
+	struct uc_change *c = stored ? task_append(p, pid, tid, 0, stored, attr, from, to) : NULL;
 
-	if (!c)
-		return NULL;
-	c->pid = pid;
-	c->tid = tid;
-	c->sa = stored;
-	if (comm && *comm && !(c->label = plan_strdup(p, comm))) {
-		p->n--;
+	if (c && comm && *comm && !(c->label = plan_strdup(p, comm))) {
+		plan_unappend(p);
 		return NULL;
 	}
 	return c;
 }
 
-int uc_plan_set_label(struct uc_plan *p, struct uc_change *c, const char *label)
+/*
+ * Can thread tid (pid, start, attributes sa, changes ch[0..n), no name) join
+ * the records g[0..n), the plan's last? Their thread's or run's, the same.
+ */
+static inline bool joins(const struct uc_plan *p, const struct uc_change *g, pid_t pid, pid_t tid,
+			 unsigned long long start, const struct uc_sched_attr *sa,
+			 const struct uc_task_change *ch, size_t n)
 {
-	char *d = label && *label ? plan_strdup(p, label) : NULL;
+	const struct uc_tidrun *r = g->run;
 
-	if (label && *label && !d)
+	if (g->kind != UC_KIND_TASK || g->pid != pid || g->start != start || g->label || !sa)
+		return false;
+	if (r ? r->k != n || (r->n ? r->tid[r->n - 1] : g->tid) == tid : g->tid == tid)
+		return false;	/* other changes, or the same thread again */
+	/* not a run: exactly n records of one thread, not fewer, not more */
+	if (!r && g > p->rec && g[-1].kind == UC_KIND_TASK && !g[-1].run && g[-1].tid == g->tid)
+		return false;
+	for (size_t k = 0; k < n; k++)
+		if (g[k].tid != g->tid || g[k].run != r || g[k].attr != ch[k].attr ||
+		    g[k].from != ch[k].from || g[k].to != ch[k].to)
+			return false;
+	return !memcmp(g->sa, sa, sizeof(*sa));
+}
+
+/* A thread's changes as records of their own. 0 or -ENOMEM. */
+static int add_records(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long long start,
+		       const char *comm, const struct uc_sched_attr *sa,
+		       const struct uc_task_change *ch, size_t n)
+{
+	const struct uc_sched_attr *stored = sa_store(p, sa);
+	bool named = comm && *comm;
+	size_t n0 = p->n;
+
+	if (!stored)
 		return -ENOMEM;
-	if (c->label)
-		p->nstr--;
-	free(c->label);
-	c->label = d;
+	for (size_t k = 0; k < n; k++) {
+		struct uc_change *c = task_append(p, pid, tid, start, stored, ch[k].attr,
+						  ch[k].from, ch[k].to);
+
+		if (!c)
+			goto fail;
+		if (named && !(c->label = plan_strdup(p, comm))) {
+			plan_unappend(p);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	uc_plan_drop_from(p, n0);
+	return -ENOMEM;
+}
+
+/* Thread tid after the records g[0..n) (the last ones): 0 or -ENOMEM. */
+static int run_append(struct uc_plan *p, struct uc_change *g, size_t n, pid_t tid)
+{
+	struct uc_tidrun *r = g->run;
+
+	if (!r) {
+		if (!(r = calloc(1, sizeof(*r))))
+			return -ENOMEM;
+		r->k = (uint8_t)n;
+		for (size_t k = 0; k < n; k++)
+			g[k].run = r;
+		p->nstr++;
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		pid_t *t = realloc(r->tid, cap * sizeof(*t));
+		struct uc_tidstate *st = t ? realloc(r->st, cap * sizeof(*st)) : NULL;
+
+		if (t)
+			r->tid = t;
+		if (!st)
+			return -ENOMEM;
+		r->st = st;
+		r->cap = cap;
+	}
+	r->tid[r->n] = tid;
+	r->st[r->n++] = (struct uc_tidstate){ .state = UC_CH_PLANNED };
+	p->n += n;
+	return 0;
+}
+
+int uc_plan_add_thread(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long long start,
+		       const char *comm, const struct uc_sched_attr *sa,
+		       const struct uc_task_change *ch, size_t n)
+{
+	/* a thread's changes are one sched_setattr: min, max, reset-on-fork at most */
+	struct uc_change *g = n - 1 < 3 && p->nrec >= n ? &p->rec[p->nrec - n] : NULL;
+
+	/* the common case first: the next thread of a process, as the one before */
+	if (g && !(comm && *comm) && joins(p, g, pid, tid, start, sa, ch, n))
+		return run_append(p, g, n, tid);
+	return add_records(p, pid, tid, start, comm, sa, ch, n);
+}
+
+int uc_plan_add_same(struct uc_plan *p, pid_t tid)
+{
+	struct uc_change *last = p->nrec ? &p->rec[p->nrec - 1] : NULL;
+	size_t n = 1;
+
+	if (!last || last->kind != UC_KIND_TASK || last->label)
+		return -EINVAL;
+	if (last->run)
+		n = last->run->k;
+	else
+		while (n < p->nrec && last[-(ptrdiff_t)n].kind == UC_KIND_TASK &&
+		       !last[-(ptrdiff_t)n].run && last[-(ptrdiff_t)n].tid == last->tid)
+			n++;
+	return run_append(p, last + 1 - n, n, tid);
+}
+
+int uc_plan_name_tasks(struct uc_plan *p, const char *label)
+{
+	for (size_t i = 0; i < p->nrec; i++) {
+		struct uc_change *c = &p->rec[i];
+		char *d = NULL;
+
+		if (c->kind != UC_KIND_TASK)
+			continue;
+		if (label && *label && !(d = plan_strdup(p, label)))
+			return -ENOMEM;
+		p->nstr -= c->label != NULL;
+		free(c->label);
+		c->label = d;
+	}
 	return 0;
 }
 
@@ -191,10 +351,52 @@ struct uc_change *uc_plan_add_systemd(struct uc_plan *p, const char *rel, const 
 	return c;
 }
 
+const struct uc_change *uc_plan_step(const struct uc_plan *p, struct uc_plan_it *it)
+{
+	const struct uc_tidrun *r = it->run;
+	const struct uc_change *c;
+	struct uc_change *v;
+
+	if (r && it->thread > r->n) {	/* past a run's last thread */
+		it->rec += r->k;
+		it->run = r = NULL;
+	}
+	if (!r) {
+		if (it->rec >= p->nrec)
+			return NULL;
+		c = &p->rec[it->rec];
+		if (c->kind != UC_KIND_TASK || !c->run) {
+			it->rec++;
+			return c;
+		}
+		/* a run: its records' copies once, then only what a thread has */
+		it->run = r = c->run;
+		for (size_t k = 0; k < r->k; k++) {
+			it->view[k] = c[k];
+			it->view[k].run = NULL;	/* a change of its own: no target */
+		}
+		it->thread = 0;
+		it->k = 0;
+	}
+	v = &it->view[it->k];
+	if (it->thread) {
+		const struct uc_tidstate *st = &r->st[it->thread - 1];
+
+		v->tid = r->tid[it->thread - 1];
+		v->state = st->state;
+		v->err = -(int)st->err;
+	}
+	if (++it->k == r->k) {
+		it->k = 0;
+		it->thread++;
+	}
+	return v;
+}
+
 bool uc_plan_flips(const struct uc_plan *p)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].flips)
+	for (size_t i = 0; i < p->nrec; i++)	/* a run's threads flip as its records do */
+		if (p->rec[i].flips)
 			return true;
 	return false;
 }
@@ -212,48 +414,120 @@ static bool same_change(const struct uc_change *a, const struct uc_change *b)
 
 bool uc_plan_same(const struct uc_plan *a, const struct uc_plan *b)
 {
+	struct uc_plan_it ia = { 0 }, ib = { 0 };
+	const struct uc_change *x, *y;
+
 	if (a->n != b->n)
 		return false;
-	for (size_t i = 0; i < a->n; i++)
-		if (!same_change(&a->v[i], &b->v[i]))
+	while ((x = uc_plan_next(a, &ia)) && (y = uc_plan_next(b, &ib)))
+		if (!same_change(x, y))
 			return false;
 	return true;
 }
 
-static bool same_task(const struct uc_change *a, const struct uc_change *b)
+static bool same_task(const struct uc_change *a, pid_t pid, pid_t tid, unsigned long long start)
 {
-	return a->kind == UC_KIND_TASK && b->kind == UC_KIND_TASK && a->pid == b->pid &&
-	       a->tid == b->tid && a->start == b->start;
+	return a && a->kind == UC_KIND_TASK && a->pid == pid && a->tid == tid && a->start == start;
+}
+
+/* Was the task (pid, tid, start) shown? at: shown's change at the same index, tried first
+ * (both plans come from the same walk). */
+static bool was_shown(const struct uc_plan *shown, const struct uc_change *at, pid_t pid,
+		      pid_t tid, unsigned long long start)
+{
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+
+	if (same_task(at, pid, tid, start))
+		return true;
+	while ((c = uc_plan_next(shown, &it)))
+		if (same_task(c, pid, tid, start))
+			return true;
+	return false;
+}
+
+/* Free what the records [c, c+k) own: they are dropped. */
+static void drop_records(struct uc_plan *p, struct uc_change *c, size_t k)
+{
+	if (c->kind == UC_KIND_TASK && c->run) {
+		run_free(c->run);
+		p->nstr--;
+	}
+	for (size_t j = 0; j < k; j++) {
+		char *target = c[j].kind == UC_KIND_TASK ? NULL : c[j].target;
+
+		p->nstr -= (target != NULL) + (c[j].label != NULL);
+		free(target);
+		free(c[j].label);
+	}
+}
+
+/*
+ * The threads of the group at fresh->rec[i] (k records, a run's or one
+ * record's) that were shown, kept in place: how many. *sit walks shown
+ * along, at the same index as fresh's change.
+ */
+static size_t keep_threads(struct uc_plan *fresh, size_t i, size_t k, const struct uc_plan *shown,
+			   struct uc_plan_it *sit, size_t *dropped, pid_t *last)
+{
+	struct uc_change *c = &fresh->rec[i];
+	struct uc_tidrun *r = c->kind == UC_KIND_TASK ? c->run : NULL;
+	size_t nth = r ? 1 + r->n : 1, w = 0;
+
+	for (size_t t = 0; t < nth; t++) {
+		pid_t tid = t ? r->tid[t - 1] : c->tid;
+		struct uc_tidstate st = t ? r->st[t - 1] : (struct uc_tidstate){ c->state, 0 };
+		const struct uc_change *at = uc_plan_next(shown, sit);
+
+		for (size_t j = 1; j < k; j++)
+			uc_plan_next(shown, sit);
+		if (c->kind != UC_KIND_TASK || was_shown(shown, at, c->pid, tid, c->start)) {
+			if (w == 0) {
+				for (size_t j = 0; j < k; j++) {
+					c[j].tid = tid;
+					c[j].state = st.state;
+				}
+			} else {
+				r->tid[w - 1] = tid;
+				r->st[w - 1] = st;
+			}
+			w++;
+			continue;
+		}
+		/* a task nobody was shown (a new one, or a reused PID): gone */
+		if (c->pid != last[0] || tid != last[1])
+			(*dropped)++;
+		last[0] = c->pid;
+		last[1] = tid;
+	}
+	if (r && w)
+		r->n = w - 1;
+	return w;
 }
 
 size_t uc_plan_keep_shown(struct uc_plan *fresh, const struct uc_plan *shown)
 {
-	size_t out = 0, dropped = 0;
-	pid_t lpid = -1, ltid = -1;	/* the last task dropped: one task, one count */
+	struct uc_plan_it sit = { 0 };
+	size_t out = 0, dropped = 0, n = 0;
+	pid_t last[2] = { -1, -1 };	/* the last task dropped: one task, one count */
 
-	for (size_t i = 0; i < fresh->n; i++) {
-		struct uc_change *c = &fresh->v[i];
-		/* both plans come from the same walk: the same index first */
-		bool keep = c->kind != UC_KIND_TASK || (i < shown->n && same_task(c, &shown->v[i]));
+	for (size_t i = 0; i < fresh->nrec;) {
+		struct uc_change *c = &fresh->rec[i];
+		size_t k = c->kind == UC_KIND_TASK && c->run ? c->run->k : 1;
+		size_t w = keep_threads(fresh, i, k, shown, &sit, &dropped, last);
 
-		for (size_t j = 0; !keep && j < shown->n; j++)
-			keep = same_task(c, &shown->v[j]);
-		if (!keep) {
-			/* a task nobody was shown (a new one, or a reused PID): gone */
-			fresh->nstr -= (c->target != NULL) + (c->label != NULL);
-			free(c->target);
-			free(c->label);
-			if (c->pid != lpid || c->tid != ltid)
-				dropped++;
-			lpid = c->pid;
-			ltid = c->tid;
-			continue;
+		if (!w) {
+			drop_records(fresh, c, k);
+		} else {
+			if (out != i)
+				memmove(&fresh->rec[out], c, k * sizeof(*c));
+			out += k;
+			n += k * w;
 		}
-		if (out != i)
-			fresh->v[out] = *c;
-		out++;
+		i += k;
 	}
-	fresh->n = out;
+	fresh->nrec = out;
+	fresh->n = n;
 	fresh->gone += dropped;
 	return dropped;
 }

@@ -10,22 +10,29 @@
 #include "uclamp/history.h"
 #include "uclamp/plan_run.h"
 
-/* A change that starts a target: not the 2nd/3rd change of the same TID. */
+/* A record that starts a target: not the 2nd/3rd change of the same TID,
+ * not a run's 2nd/3rd record. */
 static bool starts_target(const struct uc_plan *p, size_t i)
 {
-	const struct uc_change *c = &p->v[i];
+	const struct uc_change *c = &p->rec[i], *b = i ? c - 1 : NULL;
 
-	return i == 0 || c->kind != UC_KIND_TASK || p->v[i - 1].kind != UC_KIND_TASK ||
-	       p->v[i - 1].tid != c->tid;
+	return !b || c->kind != UC_KIND_TASK || b->kind != UC_KIND_TASK || b->tid != c->tid ||
+	       b->run != c->run;
 }
 
-/* Count the plan's targets by state into r->targets. */
+/* Count the plan's targets by state into r->targets: a run's threads too. */
 static void report_count(struct uc_report *r, const struct uc_plan *p)
 {
 	memset(r->targets, 0, sizeof(r->targets));
-	for (size_t i = 0; i < p->n; i++)
-		if (starts_target(p, i))
-			r->targets[p->v[i].state]++;
+	for (size_t i = 0; i < p->nrec; i++) {
+		const struct uc_change *c = &p->rec[i];
+
+		if (!starts_target(p, i))
+			continue;
+		r->targets[c->state]++;
+		for (size_t t = 0; c->kind == UC_KIND_TASK && c->run && t < c->run->n; t++)
+			r->targets[c->run->st[t].state]++;
+	}
 }
 
 size_t uc_report_gone(const struct uc_report *r)
@@ -48,11 +55,12 @@ static enum uc_key_state key_now(const struct uc_run_opts *o)
 	return fp.state;
 }
 
-/* Whether a write was attempted: only then can the key have changed. */
+/* Whether a write was attempted: only then can the key have changed. A
+ * run's threads are written after its records' own thread. */
 static bool attempted(const struct uc_plan *p)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].state != UC_CH_PLANNED && p->v[i].state != UC_CH_SKIPPED)
+	for (size_t i = 0; i < p->nrec; i++)
+		if (p->rec[i].state != UC_CH_PLANNED && p->rec[i].state != UC_CH_SKIPPED)
 			return true;
 	return false;
 }
@@ -75,8 +83,8 @@ static int check_writable(struct uc_plan *p, const struct uc_exec_ops *ops, stru
 
 	if (!ops->writable)
 		return 0;
-	for (size_t i = 0; i < p->n; i++) {
-		struct uc_change *c = &p->v[i];
+	for (size_t i = 0; i < p->nrec; i++) {
+		struct uc_change *c = &p->rec[i];
 		int rc;
 
 		if (c->kind == UC_KIND_TASK)
@@ -105,18 +113,18 @@ static void tasks_first(struct uc_plan *p)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < p->n; i++) {
+	for (size_t i = 0; i < p->nrec; i++) {
 		struct uc_change c;
 
-		if (p->v[i].kind != UC_KIND_TASK)
+		if (p->rec[i].kind != UC_KIND_TASK)
 			continue;
-		if (i == k) {	/* in place already: no copy (10,000 of them for one process) */
+		if (i == k) {	/* in place already: no copy */
 			k++;
 			continue;
 		}
-		c = p->v[i];
-		memmove(&p->v[k + 1], &p->v[k], (i - k) * sizeof(c));
-		p->v[k++] = c;
+		c = p->rec[i];	/* a run's records move one by one, in order: still adjacent */
+		memmove(&p->rec[k + 1], &p->rec[k], (i - k) * sizeof(c));
+		p->rec[k++] = c;
 	}
 }
 

@@ -90,50 +90,42 @@ static int explicit_reset(const struct uc_sched_attr *cur, int v, bool is_max)
 	return v == UC_RESET ? uc_sched_default_value(cur, is_max) : v;
 }
 
-static int set_once(pid_t tid, const struct uc_sched_attr *cur, int min, int max, int rof)
+/* The struct for min/max/rof on a task whose attributes are cur (values checked). */
+static void attr_build(const struct uc_sched_attr *cur, int min, int max, int rof,
+		       struct uc_sched_attr *a)
 {
-	struct uc_sched_attr a = *cur;
 	bool cur_rof = cur->sched_flags & UC_SCHED_FLAG_RESET_ON_FORK;
 	uint64_t flags = UC_SCHED_FLAG_KEEP_PARAMS;
 
-	a.size = UC_SCHED_ATTR_SIZE_VER1;
-	a.sched_flags &= SENDABLE_FLAGS;
+	*a = *cur;
+	a->size = UC_SCHED_ATTR_SIZE_VER1;
+	a->sched_flags &= SENDABLE_FLAGS;
 	if (rof != UC_KEEP && (bool)rof != cur_rof) {
 		/* KEEP_POLICY makes the kernel take reset-on-fork from the task:
 		 * name the current policy so the flag counts */
 		if (rof)
-			a.sched_flags |= UC_SCHED_FLAG_RESET_ON_FORK;
+			a->sched_flags |= UC_SCHED_FLAG_RESET_ON_FORK;
 		else
-			a.sched_flags &= ~(uint64_t)UC_SCHED_FLAG_RESET_ON_FORK;
+			a->sched_flags &= ~(uint64_t)UC_SCHED_FLAG_RESET_ON_FORK;
 	} else {
 		flags |= UC_SCHED_FLAG_KEEP_POLICY;
 	}
 	if (min != UC_KEEP) {
 		flags |= UC_SCHED_FLAG_UTIL_CLAMP_MIN;
-		a.sched_util_min = (uint32_t)min;	/* -1 -> 0xffffffff, the reset */
+		a->sched_util_min = (uint32_t)min;	/* -1 -> 0xffffffff, the reset */
 	}
 	if (max != UC_KEEP) {
 		flags |= UC_SCHED_FLAG_UTIL_CLAMP_MAX;
-		a.sched_util_max = (uint32_t)max;
+		a->sched_util_max = (uint32_t)max;
 	}
-	a.sched_flags |= flags;
-	if (sys.setattr(tid, &a, 0) < 0) {
-		/* E2BIG: the kernel wrote its own struct size back; one without
-		 * the clamp fields (48, before 5.3) cannot take clamps at all. A
-		 * kernel whose struct grew takes our 56 bytes as they are. */
-		if (errno == E2BIG && a.size < UC_SCHED_ATTR_SIZE_VER1)
-			return -EOPNOTSUPP;
-		return -errno;
-	}
-	return 0;
+	a->sched_flags |= flags;
 }
 
-int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, int reset_on_fork)
+int uc_sched_attr_for(const struct uc_sched_attr *cur, int min, int max, int reset_on_fork,
+		      struct uc_sched_attr *a)
 {
 	bool cur_rof = cur->sched_flags & UC_SCHED_FLAG_RESET_ON_FORK;
-	bool resets = min == UC_RESET || max == UC_RESET;
-	struct uc_sched_attr fresh;
-	int kver, rc;
+	int kver;
 
 	/* refused here, before the kernel sees them: 5.11+ would take other
 	 * negatives, flip the key and store garbage (-2 reads back as 2046) */
@@ -145,25 +137,75 @@ int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, i
 		return -EINVAL;	/* the kernel's answer too, without the round trip */
 	if (min == UC_KEEP && max == UC_KEEP &&
 	    (reset_on_fork == UC_KEEP || (bool)reset_on_fork == cur_rof))
-		return 0;	/* nothing to send: no syscall */
+		return 1;	/* nothing to send: no syscall */
+	kver = min == UC_RESET || max == UC_RESET ? uc_kernel_version() : 0;
+	if (kver && kver < UC_KVER(5, 11, 0)) {
+		min = explicit_reset(cur, min, false);
+		max = explicit_reset(cur, max, true);
+	}
+	attr_build(cur, min, max, reset_on_fork, a);
+	return 0;
+}
 
-	kver = resets ? uc_kernel_version() : 0;
-	if (resets && kver && kver < UC_KVER(5, 11, 0))
-		return set_once(tid, cur, explicit_reset(cur, min, false),
-				explicit_reset(cur, max, true), reset_on_fork);
+static int setattr_once(pid_t tid, struct uc_sched_attr *a)
+{
+	if (sys.setattr(tid, a, 0) == 0)
+		return 0;
+	/* E2BIG: the kernel wrote its own struct size back; one without the
+	 * clamp fields (48, before 5.3) cannot take clamps at all. A kernel
+	 * whose struct grew takes our 56 bytes as they are. The struct goes
+	 * to the next task as it was. */
+	if (errno == E2BIG && a->size != UC_SCHED_ATTR_SIZE_VER1) {
+		bool old = a->size < UC_SCHED_ATTR_SIZE_VER1;
 
-	rc = set_once(tid, cur, min, max, reset_on_fork);
+		a->size = UC_SCHED_ATTR_SIZE_VER1;
+		if (old)
+			return -EOPNOTSUPP;
+		errno = E2BIG;
+	}
+	return -errno;
+}
+
+/* a clamp a's flags send as the reset (-1) */
+static bool sends_reset(const struct uc_sched_attr *a, uint64_t flag, uint32_t v)
+{
+	return (a->sched_flags & flag) && v == (uint32_t)UC_RESET;
+}
+
+int uc_sched_send(pid_t tid, struct uc_sched_attr *a)
+{
+	bool rmin, rmax;
+	struct uc_sched_attr fresh, b;
+	int rc = setattr_once(tid, a);
+
+	if (rc != -EINVAL)
+		return rc;
 	/* Unknown kernel version and -1 refused: a pre-5.11 kernel. Retry with
 	 * explicit defaults, from freshly read attributes: before 5.15 the
 	 * kernel applies the params we send, so they must be current. */
-	if (rc == -EINVAL && resets && !kver) {
-		rc = uc_sched_get(tid, &fresh);
-		if (rc)
-			return rc;
-		rc = set_once(tid, &fresh, explicit_reset(&fresh, min, false),
-			      explicit_reset(&fresh, max, true), reset_on_fork);
-	}
-	return rc;
+	rmin = sends_reset(a, UC_SCHED_FLAG_UTIL_CLAMP_MIN, a->sched_util_min);
+	rmax = sends_reset(a, UC_SCHED_FLAG_UTIL_CLAMP_MAX, a->sched_util_max);
+	if (!(rmin || rmax) || uc_kernel_version())
+		return rc;
+	rc = uc_sched_get(tid, &fresh);
+	if (rc)
+		return rc;
+	b = fresh;
+	b.size = UC_SCHED_ATTR_SIZE_VER1;
+	b.sched_flags = a->sched_flags;
+	b.sched_util_min = rmin ? (uint32_t)uc_sched_default_value(&fresh, false)
+				: a->sched_util_min;
+	b.sched_util_max = rmax ? (uint32_t)uc_sched_default_value(&fresh, true)
+				: a->sched_util_max;
+	return setattr_once(tid, &b);
+}
+
+int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, int reset_on_fork)
+{
+	struct uc_sched_attr a;
+	int rc = uc_sched_attr_for(cur, min, max, reset_on_fork, &a);
+
+	return rc ? (rc > 0 ? 0 : rc) : uc_sched_send(tid, &a);
 }
 
 enum uc_support uc_sched_probe(int *err)

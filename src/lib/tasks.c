@@ -143,20 +143,22 @@ int uc_task_uid(pid_t pid, uid_t *uid)
 
 int uc_plan_reach(const struct uc_plan *p, size_t *tasks, size_t *users)
 {
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 	uid_t *uids = NULL;
 	size_t nu = 0, cap = 0;
-	pid_t last = 0;
+	pid_t last = 0, last_tid = 0;
 
 	*tasks = *users = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		const struct uc_change *c = &p->v[i];
+	while ((c = uc_plan_next(p, &it))) {
 		size_t k = 0;
 		uid_t u;
 
 		if (c->kind != UC_KIND_TASK)
 			continue;
-		if (!i || p->v[i - 1].kind != UC_KIND_TASK || p->v[i - 1].tid != c->tid)
+		if (c->tid != last_tid)
 			(*tasks)++;
+		last_tid = c->tid;
 		/* a process's threads are adjacent: one read per process */
 		if (c->pid == last || uc_task_uid(c->pid, &u))
 			continue;
@@ -443,6 +445,11 @@ struct walk {
 	struct uc_rules_result thread_res;
 	const struct uc_rules *thread_res_rs;	/* NULL: nothing kept */
 	pid_t thread_res_pid;
+	/*
+	 * That process when its next threads need nothing of their own but their
+	 * attributes (the answer kept, no name wanted): task holds the rest. 0: none.
+	 */
+	pid_t next_same;
 	struct uc_proc proc;
 };
 
@@ -523,6 +530,33 @@ static void walk_reset(struct walk *w, pid_t pid, pid_t tid)
 {
 	uc_proc_reset(&w->proc, pid, tid, walk_fill, w);
 	w->thread_res_rs = NULL;
+	w->next_same = 0;
+}
+
+/* Reading tid's attributes failed: gone, or counted with the rule that wanted it. */
+static int getattr_failed(struct walk *w, const struct uc_rules_result *res, int rc, pid_t tid)
+{
+	if (!w->st->failed && rc != -ESRCH)
+		w->st->first_err_rule = first_winner(res);
+	note_err(w->st, rc, tid);
+	return 0;
+}
+
+/* The next thread of w->next_same's process: as the one before, but its attributes. A
+ * --threads walk over 10,000 threads is this, once the first thread is done. */
+static int visit_same(struct walk *w, pid_t tid)
+{
+	struct uc_task *t = &w->task;
+	int rc = uc_sched_get(tid, &t->sa);
+
+	if (rc)
+		return getattr_failed(w, &w->thread_res, rc, tid);
+	t->tid = tid;
+	/* the main thread may have come between (a directory's order is its own) */
+	t->match = &w->thread_res;
+	t->state = '?';
+	w->st->seen++;
+	return w->fn(t, w->data);
 }
 
 /* One thread of w->proc's process: match, read its attributes, call back. */
@@ -535,6 +569,8 @@ static int visit_task(struct walk *w, pid_t tid)
 				!(w->rs->need & (UC_PF_TCOMM | UC_PF_POLICY));
 	int rc = 0;
 
+	if (w->next_same == p->pid && tid != p->pid)
+		return visit_same(w, tid);
 	if (tid != p->tid)
 		uc_proc_set_thread(p, tid);
 	if (same_for_threads && w->thread_res_rs == w->rs && w->thread_res_pid == p->pid) {
@@ -545,6 +581,7 @@ static int visit_task(struct walk *w, pid_t tid)
 			w->thread_res = own;
 			w->thread_res_rs = w->rs;
 			w->thread_res_pid = p->pid;
+			res = &w->thread_res;
 		}
 	}
 	if (!rc && !res->matched) {
@@ -554,8 +591,8 @@ static int visit_task(struct walk *w, pid_t tid)
 	}
 	if (!rc && !(p->have & UC_PF_POLICY)) {
 		rc = walk_getattr(w, p);	/* not through uc_proc_need: once per thread */
-		if (rc && !w->st->failed && rc != -ESRCH)
-			w->st->first_err_rule = first_winner(res);
+		if (rc)
+			return getattr_failed(w, res, rc, tid);
 	}
 	if (rc) {
 		note_err(w->st, rc, tid);
@@ -586,6 +623,9 @@ static int visit_task(struct walk *w, pid_t tid)
 	else if (w->flags & UC_WALK_COMM)
 		/* only a label: if the task exited, the write will say so */
 		uc_task_comm(p->pid, tid, t->comm, sizeof(t->comm));
+	/* a thread as any other of its process: the next ones need only their attributes */
+	if (same_for_threads && !(w->flags & UC_WALK_COMM))
+		w->next_same = p->pid;
 	w->st->seen++;
 	return w->fn(t, w->data);
 }
@@ -756,6 +796,16 @@ int uc_tasks_walk(const struct uc_rules *rs, const pid_t *pids, size_t npids, un
 
 /* ---- the plan builder --------------------------------------------------- */
 
+/* The thread planned last, when the next ones of its process can go as it went. */
+struct last_thread {
+	pid_t pid;		/* its process; 0: none */
+	unsigned long long start;
+	const struct uc_rules_result *match;
+	struct uc_sched_attr sa;
+	size_t n;		/* the plan's changes after it: nothing added since */
+	bool added;		/* its changes went in (else it was unchanged) */
+};
+
 struct plan_ctx {
 	struct uc_plan *p;
 	uc_refusal_fn on_refusal;
@@ -763,6 +813,7 @@ struct plan_ctx {
 	bool skip_init;		/* --all: PID 1 is left alone (its children inherit) */
 	struct uc_walk_stats *st;
 	int rt_default;		/* read once, on the first RT task; -1 until then */
+	struct last_thread last;
 };
 
 static int default_min(struct plan_ctx *c, const struct uc_sched_attr *sa)
@@ -812,27 +863,14 @@ struct want {
 	int min, max, reset_on_fork;
 };
 
-/* One change of t, with the identity the executor checks right before the
- * write (start 0: unknown, not checked). 0 or -ENOMEM. */
-static int add_change(struct plan_ctx *c, const struct uc_task *t, const char *label,
-		      enum uc_attr attr, long from, long to)
-{
-	struct uc_change *ch = uc_plan_add_task(c->p, t->pid, t->tid, label, &t->sa, attr, from,
-						to);
-
-	if (!ch)
-		return -ENOMEM;
-	ch->start = t->start;
-	return 0;
-}
-
 static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct want *want)
 {
 	int cur_min = (int)t->sa.sched_util_min, cur_max = (int)t->sa.sched_util_max;
 	int cur_rof = !!(t->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK);
 	int end_min = cur_min, end_max = cur_max;
 	bool ch_min = false, ch_max = false, ch_rof = false;
-	const char *label = t->comm[0] ? t->comm : NULL;
+	struct uc_task_change ch[3];
+	size_t n = 0;
 
 	if (want->min != UC_KEEP) {
 		end_min = want->min == UC_RESET ? default_min(c, &t->sa) : want->min;
@@ -864,21 +902,46 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct w
 		       refusal_rule(t, ch_max), end_min, end_max);
 		return 0;
 	}
-	/* adjacent entries of one TID: the executor sends them in one setattr */
-	if ((ch_min && add_change(c, t, label, UC_ATTR_MIN, cur_min, want->min)) ||
-	    (ch_max && add_change(c, t, label, UC_ATTR_MAX, cur_max, want->max)) ||
-	    (ch_rof && add_change(c, t, label, UC_ATTR_RESET_ON_FORK, cur_rof,
-				  !!want->reset_on_fork)))
-		return -ENOMEM;
-	return 0;
+	/* one TID's changes together: the executor sends them in one setattr; with the
+	 * identity it checks right before the write (start 0: unknown, not checked) */
+	if (ch_min)
+		ch[n++] = (struct uc_task_change){ UC_ATTR_MIN, cur_min, want->min };
+	if (ch_max)
+		ch[n++] = (struct uc_task_change){ UC_ATTR_MAX, cur_max, want->max };
+	if (ch_rof)
+		ch[n++] = (struct uc_task_change){ UC_ATTR_RESET_ON_FORK, cur_rof,
+						   !!want->reset_on_fork };
+	return uc_plan_add_thread(c->p, t->pid, t->tid, t->start, t->comm, &t->sa, ch, n);
+}
+
+/* t is a thread as the one planned last (unnamed, of its process, with the same rules'
+ * answer and attributes): the same outcome, without working it out again. */
+static bool as_last(const struct plan_ctx *c, const struct uc_task *t)
+{
+	const struct last_thread *l = &c->last;
+
+	return l->pid == t->pid && t->tid != t->pid && t->match == l->match &&
+	       t->start == l->start && !t->comm[0] && c->p->n == l->n &&
+	       !memcmp(&t->sa, &l->sa, sizeof(t->sa));
 }
 
 static int plan_one(const struct uc_task *t, void *data)
 {
 	struct plan_ctx *c = data;
 	const struct uc_rules_result *m = t->match;
+	size_t n0 = c->p->n, u0 = c->p->unchanged;
 	struct want w;
+	int rc;
 
+	if (as_last(c, t)) {	/* a --threads run's 10,000 threads, after the first two */
+		if (!c->last.added) {
+			c->p->unchanged++;
+			return 0;
+		}
+		rc = uc_plan_add_same(c->p, t->tid);
+		c->last.n = c->p->n;
+		return rc;
+	}
 	if (m->excluded_by >= 0 && m->winner[UC_RA_MIN] < 0 && m->winner[UC_RA_MAX] < 0 &&
 	    m->winner[UC_RA_RESET_ON_FORK] < 0)
 		return 0;	/* left alone: not "unchanged", nothing was asked */
@@ -886,7 +949,15 @@ static int plan_one(const struct uc_task *t, void *data)
 		.min = m->value[UC_RA_MIN], .max = m->value[UC_RA_MAX],
 		.reset_on_fork = m->value[UC_RA_RESET_ON_FORK],
 	};
-	return plan_task(c, t, &w);
+	rc = plan_task(c, t, &w);
+	c->last.pid = 0;
+	/* planned or unchanged, nothing refused: the next threads like it go the same way */
+	if (!rc && t->tid != t->pid && !t->comm[0] && (c->p->n > n0 || c->p->unchanged > u0))
+		c->last = (struct last_thread){
+			.pid = t->pid, .start = t->start, .match = t->match, .sa = t->sa,
+			.n = c->p->n, .added = c->p->n > n0,
+		};
+	return rc;
 }
 
 static bool want_ok(int v)

@@ -464,22 +464,22 @@ static void note_latency(struct uc_watch *w, uint64_t ts_ns)
 static void log_change(struct uc_watch *w, const struct uc_plan *p, const char *rule,
 		       const char *known, const struct round *r, bool dry)
 {
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c = uc_plan_next(p, &it);	/* one task's plan */
 	struct uc_watch_log l = {
-		.prio = LOG_INFO, .pid = p->v[0].pid, .tid = p->v[0].tid, .rule = rule,
+		.prio = LOG_INFO, .pid = c ? c->pid : 0, .tid = c ? c->tid : 0, .rule = rule,
 		.old_min = -1, .old_max = -1, .new_min = -1, .new_max = -1, .reason = r->reason,
 	};
 	char comm[16] = "", msg[384], vals[160] = "", vb[32];
 	size_t off = 0;
 
-	if (!log_quota(w))
+	if (!c || !log_quota(w))
 		return;
 	if (*known)
 		snprintf(comm, sizeof(comm), "%s", known);
 	else
-		uc_task_comm(p->v[0].pid, p->v[0].tid, comm, sizeof(comm));
-	for (size_t i = 0; i < p->n; i++) {
-		const struct uc_change *c = &p->v[i];
-
+		uc_task_comm(l.pid, l.tid, comm, sizeof(comm));
+	for (; c; c = uc_plan_next(p, &it)) {
 		if (c->attr == UC_ATTR_MIN) {
 			l.old_min = (int)c->from;
 			l.new_min = (int)c->to;
@@ -488,7 +488,7 @@ static void log_change(struct uc_watch *w, const struct uc_plan *p, const char *
 			l.new_max = (int)c->to;
 		}
 		off += (size_t)snprintf(vals + off, sizeof(vals) - off, "%s%s %ld -> %s",
-					i ? ", " : "", uc_attr_name(c->kind, c->attr), c->from,
+					off ? ", " : "", uc_attr_name(c->kind, c->attr), c->from,
 					uc_change_value(c, c->to, vb, sizeof(vb)));
 		if (off >= sizeof(vals))
 			break;
@@ -1158,11 +1158,11 @@ void uc_watch_note_groups(struct uc_watch *w, size_t sections, size_t waiting)
 static void log_group(const struct uc_watch *w, const struct uc_plan *p, const char *what,
 		      const char *reason, bool dry)
 {
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
 	char t[256], a[32], b[32];
 
-	for (size_t i = 0; i < p->n; i++) {
-		const struct uc_change *c = &p->v[i];
-
+	while ((c = uc_plan_next(p, &it))) {
 		if (!dry && c->state != UC_CH_DONE)
 			continue;
 		uc_watch_logf(w, LOG_INFO, "%s%s %s: %s %s -> %s (%s)",

@@ -792,7 +792,7 @@ static void test_units_round_trip(void **state)
 		uc_plan_init(&p);
 		assert_int_equal(uc_cg_plan_values(&p, "a", &v, NULL), 0);
 		assert_int_equal(p.n, 1);
-		pct = (int)p.v[0].to;
+		pct = (int)p.rec[0].to;
 		if (uc_pct100_to_util(pct) != u)
 			fail_msg("unit %d: written as %d hundredths, which the kernel reads as %d",
 				 u, pct, uc_pct100_to_util(pct));
@@ -855,12 +855,12 @@ static void test_plan_only_changes(void **state)
 	uc_plan_init(&p);
 	assert_int_equal(uc_cg_plan_values(&p, "a", &mn, NULL), 0);
 	assert_int_equal(p.n, 1);
-	assert_int_equal(p.v[0].kind, UC_KIND_CGROUP);
-	assert_int_equal(p.v[0].attr, UC_ATTR_MIN);
-	assert_string_equal(p.v[0].target, "a");
-	assert_int_equal(p.v[0].from, 2050);
-	assert_int_equal(p.v[0].to, 2051);
-	assert_true(p.v[0].flips);
+	assert_int_equal(p.rec[0].kind, UC_KIND_CGROUP);
+	assert_int_equal(p.rec[0].attr, UC_ATTR_MIN);
+	assert_string_equal(p.rec[0].target, "a");
+	assert_int_equal(p.rec[0].from, 2050);
+	assert_int_equal(p.rec[0].to, 2051);
+	assert_true(p.rec[0].flips);
 	uc_plan_free(&p);
 
 	/* default: 0.00 for min */
@@ -868,7 +868,7 @@ static void test_plan_only_changes(void **state)
 	uc_plan_init(&p);
 	assert_int_equal(uc_cg_plan_values(&p, "a", &mn, NULL), 0);
 	assert_int_equal(p.n, 1);
-	assert_int_equal(p.v[0].to, 0);
+	assert_int_equal(p.rec[0].to, 0);
 	uc_plan_free(&p);
 
 	/* min raised above the current max: max written first */
@@ -878,8 +878,8 @@ static void test_plan_only_changes(void **state)
 	uc_plan_init(&p);
 	assert_int_equal(uc_cg_plan_values(&p, "a", &mn, &mx), 0);
 	assert_int_equal(p.n, 2);
-	assert_int_equal(p.v[0].attr, UC_ATTR_MAX);
-	assert_int_equal(p.v[1].attr, UC_ATTR_MIN);
+	assert_int_equal(p.rec[0].attr, UC_ATTR_MAX);
+	assert_int_equal(p.rec[1].attr, UC_ATTR_MIN);
 	uc_plan_free(&p);
 
 	/* the pct100 interface used by 'apply' */
@@ -889,7 +889,7 @@ static void test_plan_only_changes(void **state)
 	assert_int_equal(p.unchanged, 2);
 	assert_int_equal(uc_cg_plan(&p, "a", UC_KEEP, UC_RESET), 0);
 	assert_int_equal(p.n, 1);
-	assert_int_equal(p.v[0].to, UC_PCT_MAX);
+	assert_int_equal(p.rec[0].to, UC_PCT_MAX);
 	assert_int_equal(uc_cg_plan(&p, "a", 10001, UC_KEEP), -ERANGE);
 	assert_int_equal(uc_cg_plan(&p, "a", -5, UC_KEEP), -ERANGE);
 	assert_int_equal(p.n, 1);
@@ -919,13 +919,13 @@ static int fail_cg(const char *path, enum uc_attr attr, long v)
 	return -EACCES;
 }
 
-static int no_task(const struct uc_change *c, size_t n, int a, int b, int d) { return -ENOSYS; }
+static int no_task(pid_t tid, struct uc_sched_attr *a) { return -ENOSYS; }
 static int no_sysctl(enum uc_attr a, long v) { return -ENOSYS; }
 
 static void test_plan_enable_cpu(void **state)
 {
 	const struct uc_exec_ops ops = {
-		.task_set = no_task, .sysctl_write = no_sysctl,
+		.task_setattr = no_task, .sysctl_write = no_sysctl,
 		.cgroup_write = fail_cg, .subtree_set = log_subtree,
 	};
 	struct uc_value mx = val("40%");
@@ -938,16 +938,16 @@ static void test_plan_enable_cpu(void **state)
 	uc_plan_init(&p);
 	assert_int_equal(uc_cg_plan_enable_cpu_below(&p, "a/b/c", NULL), 2);
 	assert_int_equal(p.n, 2);
-	assert_int_equal(p.v[0].kind, UC_KIND_SUBTREE);
-	assert_string_equal(p.v[0].target, "a");	/* top-down */
-	assert_string_equal(p.v[1].target, "a/b");
-	assert_false(p.v[0].flips);
+	assert_int_equal(p.rec[0].kind, UC_KIND_SUBTREE);
+	assert_string_equal(p.rec[0].target, "a");	/* top-down */
+	assert_string_equal(p.rec[1].target, "a/b");
+	assert_false(p.rec[0].flips);
 	/* the files will appear with the defaults: only the max is a change */
 	assert_int_equal(uc_cg_plan_values(&p, "a/b/c", NULL, &mx), 0);
 	assert_int_equal(p.n, 3);
-	assert_int_equal(p.v[2].kind, UC_KIND_CGROUP);
-	assert_int_equal(p.v[2].from, UC_PCT_MAX);
-	assert_int_equal(p.v[2].to, 4000);
+	assert_int_equal(p.rec[2].kind, UC_KIND_CGROUP);
+	assert_int_equal(p.rec[2].from, UC_PCT_MAX);
+	assert_int_equal(p.rec[2].to, 4000);
 	/* the clamp write fails: the subtree changes are undone, bottom-up */
 	subtree_log_n = 0;
 	assert_int_equal(uc_plan_execute(&p, UC_EXEC_ATOMIC, &ops, NULL, &r), -EACCES);

@@ -553,11 +553,11 @@ static struct uc_plan plan_system(struct uc_config *c, const char *text, long mi
 static void expect_change(const struct uc_plan *p, size_t i, enum uc_attr attr, long from, long to)
 {
 	assert_true(i < p->n);
-	assert_int_equal(p->v[i].kind, UC_KIND_SYSCTL);
-	assert_int_equal(p->v[i].attr, attr);
-	assert_int_equal(p->v[i].from, from);
-	assert_int_equal(p->v[i].to, to);
-	assert_true(p->v[i].flips);
+	assert_int_equal(p->rec[i].kind, UC_KIND_SYSCTL);
+	assert_int_equal(p->rec[i].attr, attr);
+	assert_int_equal(p->rec[i].from, from);
+	assert_int_equal(p->rec[i].to, to);
+	assert_true(p->rec[i].flips);
 }
 
 static void test_plan_system(void **state)

@@ -49,16 +49,25 @@ static int answer(struct call *c)
 	return script[i];
 }
 
-static int fake_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
+/* a clamp as the call sent it: its value, or UC_KEEP when the flag leaves it alone */
+static int sent_clamp(const struct uc_sched_attr *a, uint64_t flag, uint32_t v)
 {
-	struct call k = { .op = 't', .tid = c->tid, .n = n, .min = min, .max = max, .rof = rof,
-			  .sa_policy = c->sa->sched_policy };
+	return a->sched_flags & flag ? (int)v : UC_KEEP;
+}
 
-	/* the n changes handed over are this TID's, adjacent */
-	for (size_t i = 0; i < n; i++) {
-		assert_int_equal(c[i].kind, UC_KIND_TASK);
-		assert_int_equal(c[i].tid, c->tid);
-	}
+/* The struct one sched_setattr sends, as the values the plan asked for: n counts the
+ * attributes it changes (the changes of that TID the executor sent together). */
+static int fake_task_setattr(pid_t tid, struct uc_sched_attr *a)
+{
+	struct call k = { .op = 't', .tid = tid, .sa_policy = a->sched_policy };
+
+	k.min = sent_clamp(a, UC_SCHED_FLAG_UTIL_CLAMP_MIN, a->sched_util_min);
+	k.max = sent_clamp(a, UC_SCHED_FLAG_UTIL_CLAMP_MAX, a->sched_util_max);
+	/* reset-on-fork counts only without KEEP_POLICY (sched.c) */
+	k.rof = a->sched_flags & UC_SCHED_FLAG_KEEP_POLICY
+			? UC_KEEP : !!(a->sched_flags & UC_SCHED_FLAG_RESET_ON_FORK);
+	k.n = (size_t)(k.min != UC_KEEP) + (k.max != UC_KEEP) + (k.rof != UC_KEEP);
+	assert_int_equal(a->size, UC_SCHED_ATTR_SIZE_VER1);
 	return answer(&k);
 }
 
@@ -86,7 +95,7 @@ static int fake_subtree_set(const char *path, int enable)
 }
 
 static const struct uc_exec_ops fake_ops = {
-	.task_set = fake_task_set,
+	.task_setattr = fake_task_setattr,
 	.sysctl_write = fake_sysctl_write,
 	.cgroup_write = fake_cgroup_write,
 	.subtree_set = fake_subtree_set,
@@ -130,11 +139,11 @@ static int stopping_sysctl_write(enum uc_attr attr, long value)
 	return fake_sysctl_write(attr, value);
 }
 
-static int stopping_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
+static int stopping_task_setattr(pid_t tid, struct uc_sched_attr *a)
 {
 	if (ncalls == stop_at)
 		stop = SIGINT;
-	return fake_task_set(c, n, min, max, rof);
+	return fake_task_setattr(tid, a);
 }
 
 /* fake_ops, with the identity check and the stop requests */
@@ -143,7 +152,7 @@ static const struct uc_exec_ops *checking_ops(void)
 	static struct uc_exec_ops ops;
 
 	ops = fake_ops;
-	ops.task_set = stopping_task_set;
+	ops.task_setattr = stopping_task_setattr;
 	ops.sysctl_write = stopping_sysctl_write;
 	ops.task_start = fake_task_start;
 	ops.task_member = fake_task_member;
@@ -217,12 +226,14 @@ static void expect_cgroup_call(size_t i, const char *path, enum uc_attr attr, lo
 
 static void expect_states_are(const enum uc_change_state *want, size_t n)
 {
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+
 	assert_int_equal(plan.n, n);
-	for (size_t i = 0; i < n; i++)
-		if (plan.v[i].state != want[i])
+	for (size_t i = 0; (c = uc_plan_next(&plan, &it)); i++)
+		if (c->state != want[i])
 			fail_msg("change %zu: state '%s', expected '%s'", i,
-				 uc_change_state_name(plan.v[i].state),
-				 uc_change_state_name(want[i]));
+				 uc_change_state_name(c->state), uc_change_state_name(want[i]));
 }
 
 /* expect_report(&r, .done = 2, .rolled_back = 1): the fields not named are expected 0 */
@@ -303,9 +314,9 @@ static void test_calls(void **state)
 		expect_task_call(i, k[i].tid, k[i].n, k[i].min, k[i].max, k[i].rof);
 	assert_int_equal(plan.n, nch);
 	for (size_t i = 0; i < nch; i++)
-		if (plan.v[i].state != UC_CH_DONE)
+		if (plan.rec[i].state != UC_CH_DONE)
 			fail_msg("change %zu: state '%s', expected 'done'", i,
-				 uc_change_state_name(plan.v[i].state));
+				 uc_change_state_name(plan.rec[i].state));
 	expect_report(&r, .done = nch);
 }
 
@@ -330,11 +341,11 @@ static void test_best_effort_continues(void **state)
 	expect_task_call(4, 5, 1, UC_KEEP, 200, UC_KEEP);
 	expect_states(UC_CH_DONE, UC_CH_DONE, UC_CH_FAILED, UC_CH_FAILED, UC_CH_GONE, UC_CH_DONE,
 		      UC_CH_FAILED);
-	assert_int_equal(plan.v[2].err, -EPERM);
-	assert_int_equal(plan.v[3].err, -EPERM);
-	assert_int_equal(plan.v[4].err, 0);	/* gone is not an error */
-	assert_int_equal(plan.v[6].err, -EINVAL);
-	assert_int_equal(plan.v[0].err, 0);
+	assert_int_equal(plan.rec[2].err, -EPERM);
+	assert_int_equal(plan.rec[3].err, -EPERM);
+	assert_int_equal(plan.rec[4].err, 0);	/* gone is not an error */
+	assert_int_equal(plan.rec[6].err, -EINVAL);
+	assert_int_equal(plan.rec[0].err, 0);
 	/* counters count changes; first_err is the first failure, not the last */
 	expect_report(&r, .done = 3, .failed = 3, .gone = 1, .first_err = -EPERM);
 }
@@ -352,7 +363,7 @@ static void test_gone_is_not_failure(void **state)
 	assert_int_equal(ncalls, 2);
 	expect_report(&r, .gone = 3);
 	for (size_t i = 0; i < plan.n; i++)
-		assert_int_equal(plan.v[i].state, UC_CH_GONE);
+		assert_int_equal(plan.rec[i].state, UC_CH_GONE);
 }
 
 /* ESRCH means "gone" only for tasks: for a file it is a failure. */
@@ -364,7 +375,7 @@ static void test_esrch_on_a_file_fails(void **state)
 	assert_non_null(uc_plan_add(&plan, UC_KIND_CGROUP, UC_ATTR_MIN, "a", 0, 100));
 	script[0] = -ESRCH;
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, &fake_ops, NULL, &r), -ESRCH);
-	assert_int_equal(plan.v[0].state, UC_CH_FAILED);
+	assert_int_equal(plan.rec[0].state, UC_CH_FAILED);
 	expect_report(&r, .failed = 1, .first_err = -ESRCH);
 }
 
@@ -402,7 +413,7 @@ static void test_atomic_rolls_back_in_reverse(void **state)
 	expect_sysctl_call(8, UC_ATTR_MIN, 1024);
 	expect_states(UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK,
 		      UC_CH_FAILED, UC_CH_SKIPPED, UC_CH_SKIPPED);
-	assert_int_equal(plan.v[4].err, -ERANGE);
+	assert_int_equal(plan.rec[4].err, -ERANGE);
 	expect_report(&r, .failed = 1, .rolled_back = 4, .skipped = 2, .first_err = -ERANGE);
 }
 
@@ -436,6 +447,50 @@ static void test_atomic_tasks_undo(void **state)
 		      .first_err = -EPERM);
 }
 
+/* The kernel's side of the real executor (uclamp/sched.h's seam): what each
+ * sched_setattr sent; the second one fails. */
+static struct uc_sched_attr sent[4];
+static pid_t sent_tid[4];
+static size_t nsent;
+
+static int rec_setattr(pid_t tid, struct uc_sched_attr *a, unsigned int flags)
+{
+	assert_true(nsent < 4);
+	assert_int_equal(flags, 0);
+	sent_tid[nsent] = tid;
+	sent[nsent] = *a;
+	if (nsent++ == 1) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+/* The undo of a reset-on-fork change reaches the kernel: the attributes read while
+ * planning had the flag off, as the undo wants it, but the write had set it. */
+static void test_undo_reset_on_fork_is_sent(void **state)
+{
+	const struct uc_sched_syscalls sc = { .setattr = rec_setattr };
+	struct uc_exec_report r;
+
+	(void)state;
+	nsent = 0;
+	plan_task(3, UC_ATTR_RESET_ON_FORK, 0, 1);
+	plan_task(4, UC_ATTR_MAX, 1024, 300);
+	uc_sched_set_syscalls(&sc);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, NULL, NULL, &r), -EPERM);
+	uc_sched_set_syscalls(NULL);
+	assert_int_equal(nsent, 3);
+	assert_int_equal(sent_tid[2], 3);
+	/* the flag named (no KEEP_POLICY), and off */
+	assert_int_equal(sent[2].sched_flags & (UC_SCHED_FLAG_KEEP_POLICY |
+						UC_SCHED_FLAG_RESET_ON_FORK), 0);
+	assert_int_equal(sent[0].sched_flags & UC_SCHED_FLAG_RESET_ON_FORK,
+			 UC_SCHED_FLAG_RESET_ON_FORK);
+	expect_states(UC_CH_ROLLED_BACK, UC_CH_FAILED);
+	expect_report(&r, .failed = 1, .rolled_back = 1, .first_err = -EPERM);
+}
+
 /* A failing undo is reported as such; the other undos still happen. */
 static void test_rollback_failed(void **state)
 {
@@ -456,9 +511,9 @@ static void test_rollback_failed(void **state)
 	expect_sysctl_call(6, UC_ATTR_MIN, 1024);
 	expect_states(UC_CH_ROLLED_BACK, UC_CH_ROLLBACK_FAILED, UC_CH_ROLLED_BACK, UC_CH_FAILED,
 		      UC_CH_SKIPPED);
-	assert_int_equal(plan.v[1].err, -EIO);
-	assert_int_equal(plan.v[3].err, -EACCES);
-	assert_int_equal(plan.v[0].err, 0);
+	assert_int_equal(plan.rec[1].err, -EIO);
+	assert_int_equal(plan.rec[3].err, -EACCES);
+	assert_int_equal(plan.rec[0].err, 0);
 	expect_report(&r, .failed = 1, .rolled_back = 2, .rollback_failed = 1, .skipped = 1,
 		      .first_err = -EACCES);
 }
@@ -474,9 +529,9 @@ static void test_atomic_first_fails(void **state)
 	script[0] = -EINVAL;
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &fake_ops, NULL, &r), -EINVAL);
 	assert_int_equal(ncalls, 1);
-	assert_int_equal(plan.v[0].state, UC_CH_FAILED);
-	assert_int_equal(plan.v[1].state, UC_CH_FAILED);
-	assert_int_equal(plan.v[2].state, UC_CH_SKIPPED);
+	assert_int_equal(plan.rec[0].state, UC_CH_FAILED);
+	assert_int_equal(plan.rec[1].state, UC_CH_FAILED);
+	assert_int_equal(plan.rec[2].state, UC_CH_SKIPPED);
 	expect_report(&r, .failed = 2, .skipped = 1, .first_err = -EINVAL);
 }
 
@@ -495,8 +550,8 @@ static void test_atomic_success(void **state)
 	expect_cgroup_call(1, "x/y", UC_ATTR_MAX, 10000);
 	expect_task_call(2, 3, 1, UC_KEEP, 512, UC_KEEP);
 	for (size_t i = 0; i < plan.n; i++) {
-		assert_int_equal(plan.v[i].state, UC_CH_DONE);
-		assert_int_equal(plan.v[i].err, 0);
+		assert_int_equal(plan.rec[i].state, UC_CH_DONE);
+		assert_int_equal(plan.rec[i].err, 0);
 	}
 	expect_report(&r, .done = 3);
 }
@@ -522,9 +577,9 @@ static void test_identity_checked_before_write(void **state)
 	(void)state;
 	task_both(1);
 	tasks_max(2, 4);	/* 4: identity unknown (0), not checked */
-	plan.v[0].start = plan.v[1].start = 1000;
-	plan.v[2].start = 2000;
-	plan.v[3].start = 3000;
+	plan.rec[0].start = plan.rec[1].start = 1000;
+	plan.rec[2].start = 2000;
+	plan.rec[3].start = 3000;
 	start_now[1] = 1000;	/* the same task */
 	start_now[2] = 2500;	/* another task at that PID */
 	start_now[3] = 0;	/* exited */
@@ -533,10 +588,10 @@ static void test_identity_checked_before_write(void **state)
 	assert_int_equal(ncalls, 2);	/* tids 1 and 4 only */
 	expect_task_call(0, 1, 2, 100, 200, UC_KEEP);
 	expect_task_call(1, 4, 1, UC_KEEP, 200, UC_KEEP);
-	assert_int_equal(plan.v[2].state, UC_CH_GONE);
-	assert_int_equal(plan.v[2].err, -ESTALE);
-	assert_int_equal(plan.v[3].state, UC_CH_GONE);
-	assert_int_equal(plan.v[3].err, 0);
+	assert_int_equal(plan.rec[2].state, UC_CH_GONE);
+	assert_int_equal(plan.rec[2].err, -ESTALE);
+	assert_int_equal(plan.rec[3].state, UC_CH_GONE);
+	assert_int_equal(plan.rec[3].err, 0);
 	expect_report(&r, .done = 3, .gone = 2);
 }
 
@@ -595,12 +650,12 @@ static void test_group_identity(void **state)
 	assert_int_equal(ncalls, 2);	/* g2 (vanished during its write) and g3 */
 	assert_string_equal(calls[0].path, "g2");
 	assert_string_equal(calls[1].path, "g3");
-	assert_int_equal(plan.v[0].state, UC_CH_GONE);
-	assert_int_equal(plan.v[0].err, 0);
-	assert_int_equal(plan.v[1].state, UC_CH_GONE);
-	assert_int_equal(plan.v[1].err, -ESTALE);
-	assert_int_equal(plan.v[2].state, UC_CH_GONE);
-	assert_int_equal(plan.v[3].state, UC_CH_DONE);
+	assert_int_equal(plan.rec[0].state, UC_CH_GONE);
+	assert_int_equal(plan.rec[0].err, 0);
+	assert_int_equal(plan.rec[1].state, UC_CH_GONE);
+	assert_int_equal(plan.rec[1].err, -ESTALE);
+	assert_int_equal(plan.rec[2].state, UC_CH_GONE);
+	assert_int_equal(plan.rec[3].state, UC_CH_DONE);
 	expect_report(&r, .done = 1, .gone = 3);
 
 	/* the file alone missing (cpu off meanwhile): a failure, the rest undone */
@@ -618,8 +673,8 @@ static void test_group_identity(void **state)
 	}
 	script[1] = -ENOENT;
 	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, &ops, NULL, &r), -ENOENT);
-	assert_int_equal(plan.v[0].state, UC_CH_ROLLED_BACK);
-	assert_int_equal(plan.v[1].state, UC_CH_FAILED);
+	assert_int_equal(plan.rec[0].state, UC_CH_ROLLED_BACK);
+	assert_int_equal(plan.rec[1].state, UC_CH_FAILED);
 }
 
 /* Threads: the process's start time is read for its main thread and for the
@@ -658,7 +713,7 @@ static void test_identity_of_threads(void **state)
 	expect_task_call(0, 3, 1, UC_KEEP, 300, UC_KEEP);
 	expect_task_call(1, 2, 1, UC_KEEP, 300, UC_KEEP);
 	expect_task_call(2, 5, 1, UC_KEEP, 300, UC_KEEP);
-	assert_int_equal(plan.v[1].state, UC_CH_GONE);
+	assert_int_equal(plan.rec[1].state, UC_CH_GONE);
 	expect_report(&r, .done = 5, .gone = 1);
 }
 
@@ -684,8 +739,8 @@ static void test_identity_of_threads_reused(void **state)
 	assert_int_equal(nidentity, 3);	/* never found unchanged: read again each time */
 	assert_int_equal(ncalls, 0);
 	for (size_t i = 0; i < 3; i++) {
-		assert_int_equal(plan.v[i].state, UC_CH_GONE);
-		assert_int_equal(plan.v[i].err, -ESTALE);
+		assert_int_equal(plan.rec[i].state, UC_CH_GONE);
+		assert_int_equal(plan.rec[i].err, -ESTALE);
 	}
 	expect_report(&r, .gone = 3);
 }
@@ -743,6 +798,140 @@ static void test_stop_before_first_write(void **state)
 	expect_report(&r, .skipped = 1);
 }
 
+/* ---- runs of threads ---- */
+
+/* Threads first..last of process 2 (start 1000), each with changes ch[0..n): a run */
+static void run_of(pid_t first, pid_t last, const struct uc_task_change *ch, size_t n)
+{
+	const struct uc_sched_attr sa = { .size = 56, .sched_policy = 2 };
+
+	for (pid_t tid = first; tid <= last; tid++)
+		assert_int_equal(uc_plan_add_thread(&plan, 2, tid, 1000, NULL, &sa, ch, n), 0);
+	assert_int_equal(plan.nrec, n);	/* the first thread's records stand for all */
+	start_now[2] = 1000;
+	for (pid_t tid = first; tid <= last; tid++)
+		member_now[tid] = true;
+}
+
+static const struct uc_task_change max300 = { UC_ATTR_MAX, 1024, 300 };
+
+/* call i: tid's max (all threads of a run share process 2's attributes) */
+static void expect_max_call(size_t i, pid_t tid, int max)
+{
+	assert_true(i < ncalls);
+	if (calls[i].op != 't' || calls[i].tid != tid || calls[i].max != max ||
+	    calls[i].min != UC_KEEP || calls[i].n != 1 || calls[i].sa_policy != 2)
+		fail_msg("call %zu: op %c tid %d max %d; expected tid %d max %d", i, calls[i].op,
+			 (int)calls[i].tid, calls[i].max, (int)tid, max);
+}
+
+/* A run: one sched_setattr a thread, in order; the start time read once (for the main
+ * thread), then for each other thread, right before its write, whether it is still
+ * the process's (4 has left it: gone). */
+static void test_run_writes_each_thread(void **state)
+{
+	static const pid_t asked[] = { 3, 4, 5, 6, 7 };
+	struct uc_exec_report r;
+
+	(void)state;
+	run_of(2, 7, &max300, 1);
+	member_now[4] = false;
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, checking_ops(), &stop, &r),
+			 0);
+	assert_int_equal(nidentity, 1);
+	assert_int_equal(nmember, 5);
+	assert_memory_equal(member_asked, asked, sizeof(asked));
+	assert_int_equal(ncalls, 5);
+	expect_max_call(0, 2, 300);
+	expect_max_call(1, 3, 300);
+	expect_max_call(2, 5, 300);
+	expect_max_call(4, 7, 300);
+	expect_states(UC_CH_DONE, UC_CH_DONE, UC_CH_GONE, UC_CH_DONE, UC_CH_DONE, UC_CH_DONE);
+	expect_report(&r, .done = 5, .gone = 1);
+}
+
+/* Min and max of each thread of a run: still one call a thread, with both. */
+static void test_run_of_two_changes(void **state)
+{
+	static const struct uc_task_change ch[] = {
+		{ UC_ATTR_MIN, 0, 100 }, { UC_ATTR_MAX, 1024, 300 },
+	};
+	struct uc_exec_report r;
+
+	(void)state;
+	run_of(3, 5, ch, 2);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, checking_ops(), &stop, &r),
+			 0);
+	assert_int_equal(ncalls, 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(calls[i].tid, 3 + (pid_t)i);
+		assert_int_equal(calls[i].n, 2);
+		assert_int_equal(calls[i].min, 100);
+		assert_int_equal(calls[i].max, 300);
+	}
+	expect_report(&r, .done = 6);
+}
+
+/* Atomic: a thread of a run fails; the threads before it are undone, the last first,
+ * and the rest of the run is not attempted. */
+static void test_run_atomic_failure(void **state)
+{
+	struct uc_exec_report r;
+
+	(void)state;
+	run_of(2, 7, &max300, 1);
+	script[3] = -EPERM;	/* tid 5 */
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, checking_ops(), &stop, &r),
+			 -EPERM);
+	assert_int_equal(ncalls, 7);
+	expect_max_call(3, 5, 300);
+	expect_max_call(4, 4, 1024);
+	expect_max_call(5, 3, 1024);
+	expect_max_call(6, 2, 1024);
+	expect_states(UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_FAILED,
+		      UC_CH_SKIPPED, UC_CH_SKIPPED);
+	{
+		struct uc_plan_it it = { 0 };
+		const struct uc_change *c = NULL;
+
+		for (int i = 0; i < 4; i++)
+			c = uc_plan_next(&plan, &it);
+		assert_int_equal(c->tid, 5);
+		assert_int_equal(c->err, -EPERM);	/* a run's thread keeps its error */
+	}
+	expect_report(&r, .failed = 1, .rolled_back = 3, .skipped = 2, .first_err = -EPERM);
+}
+
+/* A signal during the third write of a run: it finishes; atomic undoes the three,
+ * best effort keeps them; the rest of the run is not attempted either way. */
+static void test_run_stopped(void **state)
+{
+	struct uc_exec_report r;
+
+	(void)state;
+	run_of(2, 7, &max300, 1);
+	stop_at = 2;
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_ATOMIC, checking_ops(), &stop, &r), 0);
+	assert_int_equal(r.stopped_by, SIGINT);
+	assert_int_equal(ncalls, 6);
+	expect_max_call(3, 4, 1024);
+	expect_max_call(5, 2, 1024);
+	expect_states(UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_ROLLED_BACK, UC_CH_SKIPPED,
+		      UC_CH_SKIPPED, UC_CH_SKIPPED);
+	expect_report(&r, .rolled_back = 3, .skipped = 3);
+
+	uc_plan_free(&plan);
+	ncalls = 0;
+	stop = 0;
+	run_of(2, 7, &max300, 1);
+	assert_int_equal(uc_plan_execute(&plan, UC_EXEC_BEST_EFFORT, checking_ops(), &stop, &r),
+			 0);
+	assert_int_equal(ncalls, 3);
+	expect_states(UC_CH_DONE, UC_CH_DONE, UC_CH_DONE, UC_CH_SKIPPED, UC_CH_SKIPPED,
+		      UC_CH_SKIPPED);
+	expect_report(&r, .done = 3, .skipped = 3);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, plan_teardown)
 
 int main(void)
@@ -757,6 +946,7 @@ int main(void)
 		T(test_esrch_on_a_file_fails),
 		T(test_atomic_rolls_back_in_reverse),
 		T(test_atomic_tasks_undo),
+		T(test_undo_reset_on_fork_is_sent),
 		T(test_rollback_failed),
 		T(test_atomic_first_fails),
 		T(test_atomic_success),
@@ -767,6 +957,10 @@ int main(void)
 		T(test_identity_of_threads_reused),
 		T(test_stop_atomic_undoes),
 		T(test_stop_best_effort_keeps),
+		T(test_run_writes_each_thread),
+		T(test_run_of_two_changes),
+		T(test_run_atomic_failure),
+		T(test_run_stopped),
 		T(test_stop_before_first_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,8 +128,8 @@ static struct hist_buf file_of(struct uc_plan *p)
 	hist_put_head(&b, BOOT);
 	hist_put_run(&b, 1, p, &note, UC_KEY_OFF, 1700000000, 0);
 	for (size_t i = 0; i < p->n; i++)
-		p->v[i].state = UC_CH_DONE;
-	p->v[0].state = p->v[1].state = UC_CH_GONE;
+		p->rec[i].state = UC_CH_DONE;
+	p->rec[0].state = p->rec[1].state = UC_CH_GONE;
 	hist_put_end(&b, 1, p, UC_KEY_ON, UC_RUN_OK);
 	assert_false(b.oom);
 	return b;
@@ -372,7 +372,7 @@ static unsigned record(struct uc_plan *p)
 
 	assert_int_equal(uc_hist_begin(p, &note, UC_KEY_ON, &id, why, sizeof(why)), 0);
 	for (size_t i = 0; i < p->n; i++)
-		p->v[i].state = UC_CH_DONE;
+		p->rec[i].state = UC_CH_DONE;
 	assert_int_equal(uc_hist_end(id, p, UC_KEY_ON, UC_RUN_OK, why, sizeof(why)), 0);
 	return id;
 }
@@ -535,9 +535,9 @@ static void test_undo(void **state)
 
 	(void)state;
 	plan_all(&p);
-	p.v[0].pid = p.v[1].pid = 500;
-	p.v[0].tid = p.v[1].tid = 500;
-	p.v[0].start = p.v[1].start = 4242;
+	p.rec[0].pid = p.rec[1].pid = 500;
+	p.rec[0].tid = p.rec[1].tid = 500;
+	p.rec[0].start = p.rec[1].start = 4242;
 	record(&p);
 	assert_int_equal(uc_hist_load(&h, why, sizeof(why)), 0);
 	/* the run's values in place: task 500 at min 100 max 300, the knob at 300, the group 40% */
@@ -550,16 +550,16 @@ static void test_undo(void **state)
 	assert_int_equal(uc_undo_plan(&h.runs[0], &u, on_skip, &k, &skipped), 0);
 	assert_int_equal(skipped, 0);
 	assert_int_equal(u.n, 4);
-	assert_int_equal(u.v[0].kind, UC_KIND_TASK);
-	assert_int_equal(u.v[0].from, 100);
-	assert_int_equal(u.v[0].to, UC_RESET);	/* min 0 was the default */
-	assert_int_equal(u.v[1].from, 300);
-	assert_int_equal(u.v[1].to, UC_RESET);	/* max 1024 too */
-	assert_int_equal(u.v[1].start, 4242);	/* the executor checks it again */
-	assert_int_equal(u.v[2].kind, UC_KIND_CGROUP);
-	assert_int_equal(u.v[2].to, 10000);
-	assert_int_equal(u.v[3].kind, UC_KIND_SYSCTL);
-	assert_int_equal(u.v[3].to, 1024);
+	assert_int_equal(u.rec[0].kind, UC_KIND_TASK);
+	assert_int_equal(u.rec[0].from, 100);
+	assert_int_equal(u.rec[0].to, UC_RESET);	/* min 0 was the default */
+	assert_int_equal(u.rec[1].from, 300);
+	assert_int_equal(u.rec[1].to, UC_RESET);	/* max 1024 too */
+	assert_int_equal(u.rec[1].start, 4242);	/* the executor checks it again */
+	assert_int_equal(u.rec[2].kind, UC_KIND_CGROUP);
+	assert_int_equal(u.rec[2].to, 10000);
+	assert_int_equal(u.rec[3].kind, UC_KIND_SYSCTL);
+	assert_int_equal(u.rec[3].to, 1024);
 	uc_plan_free(&u);
 
 	/* changed since: left alone, the value now named; already back: unchanged */
@@ -603,10 +603,103 @@ static void test_undo(void **state)
 	uc_plan_free(&p);
 }
 
+/* A run of threads is recorded as the same threads' changes one record each would be:
+ * the same bytes, RUN and END (the record does not know how a plan stores them). */
+static void test_run_of_threads_same_bytes(void **state)
+{
+	static const struct uc_task_change ch[] = {
+		{ UC_ATTR_MIN, 0, 100 }, { UC_ATTR_MAX, 1024, 300 },
+	};
+	const struct uc_sched_attr sa = { .size = 56 };
+	struct hist_buf a = { 0 }, b = { 0 };
+	struct uc_plan run, each;
+
+	(void)state;
+	uc_plan_init(&run);
+	uc_plan_init(&each);
+	for (pid_t tid = 700; tid <= 703; tid++) {
+		assert_int_equal(uc_plan_add_thread(&run, 700, tid, 4242, NULL, &sa, ch, 2), 0);
+		for (size_t k = 0; k < 2; k++) {
+			struct uc_change *c = uc_plan_add_task(&each, 700, tid, NULL, &sa,
+							       ch[k].attr, ch[k].from, ch[k].to);
+
+			assert_non_null(c);
+			c->start = 4242;
+			c->state = tid == 702 ? UC_CH_GONE : UC_CH_DONE;
+		}
+	}
+	assert_int_equal(run.nrec, 2);
+	run.rec[0].state = run.rec[1].state = UC_CH_DONE;
+	for (size_t t = 0; t < 3; t++)
+		run.rec[0].run->st[t].state = t == 1 ? UC_CH_GONE : UC_CH_DONE;
+	hist_put_run(&a, 1, &run, &note, UC_KEY_OFF, 1700000000, 0);
+	hist_put_end(&a, 1, &run, UC_KEY_ON, UC_RUN_OK);
+	hist_put_run(&b, 1, &each, &note, UC_KEY_OFF, 1700000000, 0);
+	hist_put_end(&b, 1, &each, UC_KEY_ON, UC_RUN_OK);
+	assert_false(a.oom || b.oom);
+	assert_int_equal(a.n, b.n);
+	assert_memory_equal(a.b, b.b, a.n);
+	free(a.b);
+	free(b.b);
+	uc_plan_free(&run);
+	uc_plan_free(&each);
+}
+
+/* every record of buf[n] is whole and its checksum right: 0, else the offset of the first
+ * that is not */
+static size_t first_bad(const uint8_t *buf, size_t n)
+{
+	const uint8_t *pl;
+	uint32_t len;
+	size_t off = 0, at = 0;
+	int rc;
+
+	while ((rc = hist_next(buf, n, &off, true, &pl, &len)) == HIST_F_OK)
+		at = off;
+	return rc == HIST_F_END ? 0 : at + 1;
+}
+
+/* The RUN record's checksum, built change by change (a thread's changes of a run from
+ * the same change of the thread before), is the checksum of its bytes: runs of one, two
+ * and three changes a thread, with named threads, files and a long run among them. */
+static void test_run_checksum(void **state)
+{
+	static const struct uc_task_change ch[] = {
+		{ UC_ATTR_MIN, 0, 100 }, { UC_ATTR_MAX, 1024, 300 },
+		{ UC_ATTR_RESET_ON_FORK, 0, 1 },
+	};
+	const struct uc_sched_attr sa = { .size = 56 };
+	struct hist_buf b = { 0 };
+	struct uc_plan p;
+	pid_t tid = 1000;
+
+	(void)state;
+	uc_plan_init(&p);
+	for (size_t k = 1; k <= 3; k++) {
+		for (int i = 0; i < 700; i++, tid++)
+			assert_int_equal(uc_plan_add_thread(&p, 1000, tid, 77, i % 300 == 5 ?
+							    "named" : NULL, &sa, ch, k), 0);
+		assert_non_null(uc_plan_add(&p, UC_KIND_CGROUP, UC_ATTR_MAX, "grp", 10000,
+					    4000));
+	}
+	/* tids with every byte different from the one before */
+	for (uint32_t t = 0x01020304; t < 0x01020304 + 20 * 0x01010101u; t += 0x01010101u)
+		assert_int_equal(uc_plan_add_thread(&p, 1000, (pid_t)t, 77, NULL, &sa, ch, 1), 0);
+	assert_true(p.nrec < 60);	/* runs, mostly */
+	hist_put_head(&b, BOOT);
+	hist_put_run(&b, 1, &p, &note, UC_KEY_OFF, 1700000000, 0);
+	assert_false(b.oom);
+	assert_int_equal(first_bad(b.b, b.n), 0);
+	free(b.b);
+	uc_plan_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_run_of_threads_same_bytes),
+		cmocka_unit_test(test_run_checksum),
 		cmocka_unit_test(test_torn),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_hostile_values),

@@ -110,7 +110,7 @@ static void test_plan_add_copies_and_grows(void **state)
 	(void)state;
 	uc_plan_init(&p);
 	assert_int_equal(p.n, 0);
-	assert_null(p.v);
+	assert_null(p.rec);
 	/* far beyond the first allocation: earlier entries must survive each realloc */
 	for (int i = 0; i < 1000; i++) {
 		struct uc_change *c;
@@ -132,7 +132,7 @@ static void test_plan_add_copies_and_grows(void **state)
 	assert_int_equal(p.n, 1000);
 	assert_true(p.cap >= 1000);
 	for (int i = 0; i < 1000; i++) {
-		const struct uc_change *c = &p.v[i];
+		const struct uc_change *c = &p.rec[i];
 		char want[32];
 
 		assert_int_equal(c->to, i);
@@ -156,7 +156,7 @@ static void test_plan_add_copies_and_grows(void **state)
 	uc_plan_free(&p);
 	assert_int_equal(p.n, 0);
 	assert_int_equal(p.cap, 0);
-	assert_null(p.v);
+	assert_null(p.rec);
 	assert_int_equal(p.unchanged, 0);
 }
 
@@ -174,15 +174,15 @@ static void test_plan_sa_pool(void **state)
 	b = uc_plan_add_task(&p, 10, 11, NULL, &sa, UC_ATTR_MAX, 1024, 300);
 	assert_non_null(a);
 	assert_non_null(b);
-	assert_ptr_equal(p.v[0].sa, p.v[1].sa);
+	assert_ptr_equal(p.rec[0].sa, p.rec[1].sa);
 	sa.sched_nice = 5;
 	c = uc_plan_add_task(&p, 10, 12, NULL, &sa, UC_ATTR_MAX, 1024, 300);
 	assert_non_null(c);
-	assert_ptr_not_equal(p.v[2].sa, p.v[0].sa);
+	assert_ptr_not_equal(p.rec[2].sa, p.rec[0].sa);
 	sa.sched_nice = 7;	/* the caller's buffer changes: the plan's copies do not */
-	assert_int_equal(p.v[0].sa->sched_nice, 0);
-	assert_int_equal(p.v[2].sa->sched_nice, 5);
-	assert_null(p.v[0].target);
+	assert_int_equal(p.rec[0].sa->sched_nice, 0);
+	assert_int_equal(p.rec[2].sa->sched_nice, 5);
+	assert_null(p.rec[0].target);
 	uc_plan_free(&p);
 	assert_null(p.sas);
 }
@@ -263,20 +263,20 @@ static void test_change_target(void **state)
 	uc_plan_add(&p, UC_KIND_SUBTREE, UC_ATTR_CPU_CONTROLLER, NULL, 0, 1);
 	assert_int_equal(p.n, 9);
 
-	assert_string_equal(uc_change_target(&p.v[0], buf, sizeof(buf)), "pid 12 (bash)");
-	assert_string_equal(uc_change_target(&p.v[1], buf, sizeof(buf)), "pid 12 tid 13 (bash)");
-	assert_string_equal(uc_change_target(&p.v[2], buf, sizeof(buf)), "pid 12");
-	assert_string_equal(uc_change_target(&p.v[3], buf, sizeof(buf)), "pid 12 tid 14");
-	assert_string_equal(uc_change_target(&p.v[4], buf, sizeof(buf)),
+	assert_string_equal(uc_change_target(&p.rec[0], buf, sizeof(buf)), "pid 12 (bash)");
+	assert_string_equal(uc_change_target(&p.rec[1], buf, sizeof(buf)), "pid 12 tid 13 (bash)");
+	assert_string_equal(uc_change_target(&p.rec[2], buf, sizeof(buf)), "pid 12");
+	assert_string_equal(uc_change_target(&p.rec[3], buf, sizeof(buf)), "pid 12 tid 14");
+	assert_string_equal(uc_change_target(&p.rec[4], buf, sizeof(buf)),
 			    "kernel.sched_util_clamp_min");
-	assert_string_equal(uc_change_target(&p.v[5], buf, sizeof(buf)),
+	assert_string_equal(uc_change_target(&p.rec[5], buf, sizeof(buf)),
 			    "kernel.sched_util_clamp_min_rt_default");
-	assert_string_equal(uc_change_target(&p.v[6], buf, sizeof(buf)), "system.slice/foo");
-	assert_string_equal(uc_change_target(&p.v[7], buf, sizeof(buf)), "/");
-	assert_string_equal(uc_change_target(&p.v[8], buf, sizeof(buf)), "/");
+	assert_string_equal(uc_change_target(&p.rec[6], buf, sizeof(buf)), "system.slice/foo");
+	assert_string_equal(uc_change_target(&p.rec[7], buf, sizeof(buf)), "/");
+	assert_string_equal(uc_change_target(&p.rec[8], buf, sizeof(buf)), "/");
 	/* truncated, terminated */
 	char small[8];
-	assert_ptr_equal(uc_change_target(&p.v[1], small, sizeof(small)), small);
+	assert_ptr_equal(uc_change_target(&p.rec[1], small, sizeof(small)), small);
 	assert_string_equal(small, "pid 12 ");
 	uc_plan_free(&p);
 }
@@ -294,18 +294,18 @@ static void test_change_value(void **state)
 	uc_plan_add(&p, UC_KIND_CGROUP, UC_ATTR_MIN, "a", 0, 4000);
 	uc_plan_add(&p, UC_KIND_SUBTREE, UC_ATTR_CPU_CONTROLLER, "a", 0, 1);
 
-	assert_string_equal(uc_change_value(&p.v[0], 512, buf, sizeof(buf)), "512");
-	assert_string_equal(uc_change_value(&p.v[0], 0, buf, sizeof(buf)), "0");
-	assert_string_equal(uc_change_value(&p.v[0], UC_RESET, buf, sizeof(buf)), "default");
-	assert_string_equal(uc_change_value(&p.v[1], 1, buf, sizeof(buf)), "yes");
-	assert_string_equal(uc_change_value(&p.v[1], 0, buf, sizeof(buf)), "no");
-	assert_string_equal(uc_change_value(&p.v[2], 800, buf, sizeof(buf)), "800");
-	assert_string_equal(uc_change_value(&p.v[3], 4000, buf, sizeof(buf)), "40.00");
-	assert_string_equal(uc_change_value(&p.v[3], 5, buf, sizeof(buf)), "0.05");
-	assert_string_equal(uc_change_value(&p.v[3], 0, buf, sizeof(buf)), "0.00");
-	assert_string_equal(uc_change_value(&p.v[3], 10000, buf, sizeof(buf)), "max");
-	assert_string_equal(uc_change_value(&p.v[4], 1, buf, sizeof(buf)), "yes");
-	assert_string_equal(uc_change_value(&p.v[4], 0, buf, sizeof(buf)), "no");
+	assert_string_equal(uc_change_value(&p.rec[0], 512, buf, sizeof(buf)), "512");
+	assert_string_equal(uc_change_value(&p.rec[0], 0, buf, sizeof(buf)), "0");
+	assert_string_equal(uc_change_value(&p.rec[0], UC_RESET, buf, sizeof(buf)), "default");
+	assert_string_equal(uc_change_value(&p.rec[1], 1, buf, sizeof(buf)), "yes");
+	assert_string_equal(uc_change_value(&p.rec[1], 0, buf, sizeof(buf)), "no");
+	assert_string_equal(uc_change_value(&p.rec[2], 800, buf, sizeof(buf)), "800");
+	assert_string_equal(uc_change_value(&p.rec[3], 4000, buf, sizeof(buf)), "40.00");
+	assert_string_equal(uc_change_value(&p.rec[3], 5, buf, sizeof(buf)), "0.05");
+	assert_string_equal(uc_change_value(&p.rec[3], 0, buf, sizeof(buf)), "0.00");
+	assert_string_equal(uc_change_value(&p.rec[3], 10000, buf, sizeof(buf)), "max");
+	assert_string_equal(uc_change_value(&p.rec[4], 1, buf, sizeof(buf)), "yes");
+	assert_string_equal(uc_change_value(&p.rec[4], 0, buf, sizeof(buf)), "no");
 	uc_plan_free(&p);
 }
 
@@ -483,29 +483,29 @@ static void test_keep_shown(void **state)
 	uc_plan_init(&shown);
 	uc_plan_init(&fresh);
 	assert_non_null(uc_plan_add_task(&shown, 10, 10, "a", NULL, UC_ATTR_MAX, 1024, 300));
-	shown.v[0].start = 111;
+	shown.rec[0].start = 111;
 	assert_non_null(uc_plan_add_task(&shown, 20, 20, "b", NULL, UC_ATTR_MAX, 1024, 300));
-	shown.v[1].start = 222;
+	shown.rec[1].start = 222;
 	assert_non_null(uc_plan_add(&shown, UC_KIND_SYSCTL, UC_ATTR_MIN, "sched_util_clamp_min",
 				    1024, 512));
 
 	assert_non_null(uc_plan_add_task(&fresh, 10, 10, "a", NULL, UC_ATTR_MAX, 800, 300));
-	fresh.v[0].start = 111;	/* shown, its value changed meanwhile: kept */
+	fresh.rec[0].start = 111;	/* shown, its value changed meanwhile: kept */
 	assert_non_null(uc_plan_add_task(&fresh, 20, 20, "new", NULL, UC_ATTR_MIN, 0, 10));
-	fresh.v[1].start = 999;	/* PID 20 reused: two changes, one task */
+	fresh.rec[1].start = 999;	/* PID 20 reused: two changes, one task */
 	assert_non_null(uc_plan_add_task(&fresh, 20, 20, "new", NULL, UC_ATTR_MAX, 1024, 300));
-	fresh.v[2].start = 999;
+	fresh.rec[2].start = 999;
 	assert_non_null(uc_plan_add_task(&fresh, 30, 30, "c", NULL, UC_ATTR_MAX, 1024, 300));
-	fresh.v[3].start = 333;	/* started while the question was open */
+	fresh.rec[3].start = 333;	/* started while the question was open */
 	assert_non_null(uc_plan_add(&fresh, UC_KIND_SYSCTL, UC_ATTR_MIN, "sched_util_clamp_min",
 				    1024, 512));
 
 	assert_int_equal(uc_plan_keep_shown(&fresh, &shown), 2);
 	assert_int_equal(fresh.n, 2);
 	assert_int_equal(fresh.gone, 2);
-	assert_int_equal(fresh.v[0].pid, 10);
-	assert_int_equal(fresh.v[0].from, 800);
-	assert_int_equal(fresh.v[1].kind, UC_KIND_SYSCTL);
+	assert_int_equal(fresh.rec[0].pid, 10);
+	assert_int_equal(fresh.rec[0].from, 800);
+	assert_int_equal(fresh.rec[1].kind, UC_KIND_SYSCTL);
 	assert_int_equal(fresh.nstr, 2);	/* "a", the sysctl's name: the others freed */
 	uc_plan_free(&fresh);
 	uc_plan_free(&shown);
@@ -528,16 +528,163 @@ static void test_drop_from_strings(void **state)
 	uc_plan_drop_from(&p, 3);
 	assert_int_equal(p.n, 3);
 	assert_int_equal(p.nstr, 2);
-	assert_string_equal(p.v[2].target, "a/b");
+	assert_string_equal(p.rec[2].target, "a/b");
 	uc_plan_drop_from(&p, 1);
 	assert_int_equal(p.n, 1);
 	assert_int_equal(p.nstr, 1);
-	assert_string_equal(p.v[0].label, "one");
+	assert_string_equal(p.rec[0].label, "one");
 	uc_plan_drop_from(&p, 5);	/* past the end: nothing */
 	assert_int_equal(p.n, 1);
 	uc_plan_free(&p);
 	assert_int_equal(p.nstr, 0);
 	assert_int_equal(p.n, 0);
+}
+
+/* ---- runs of threads ---- */
+
+static const struct uc_task_change both[] = {
+	{ UC_ATTR_MIN, 0, 100 }, { UC_ATTR_MAX, 1024, 300 },
+};
+
+/* thread tid of process 10 (start 500) with min and max: the usual thread */
+static int thread(struct uc_plan *p, pid_t tid, const char *comm,
+		  const struct uc_sched_attr *sa)
+{
+	return uc_plan_add_thread(p, 10, tid, 500, comm, sa, both, 2);
+}
+
+/* the plan's changes as its readers see them: want[i] is change i's tid, and each is
+ * min then max of both[] in the PLANNED state */
+static void expect_threads(const struct uc_plan *p, const pid_t *want, size_t n)
+{
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+	size_t i = 0;
+
+	assert_int_equal(p->n, 2 * n);
+	while ((c = uc_plan_next(p, &it))) {
+		assert_true(i < 2 * n);
+		assert_int_equal(c->kind, UC_KIND_TASK);
+		assert_int_equal(c->pid, 10);
+		assert_int_equal(c->tid, want[i / 2]);
+		assert_int_equal(c->attr, both[i % 2].attr);
+		assert_int_equal(c->to, both[i % 2].to);
+		assert_true(c->start == 500);
+		assert_int_equal(c->state, UC_CH_PLANNED);
+		assert_null(c->target);	/* a run is the core's: a reader sees none */
+		i++;
+	}
+	assert_int_equal(i, 2 * n);
+}
+
+/* Threads of one process with the same attributes, start and changes, unnamed, are one
+ * run: the first thread's records, 4 bytes a thread after it. A name, other attributes,
+ * another process or other changes start new records. */
+static void test_runs_build(void **state)
+{
+	static const pid_t all[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18 };
+	struct uc_sched_attr sa = { .size = 56, .sched_util_max = 1024 };
+	struct uc_plan p;
+
+	(void)state;
+	uc_plan_init(&p);
+	for (pid_t tid = 10; tid <= 12; tid++)
+		assert_int_equal(thread(&p, tid, NULL, &sa), 0);
+	assert_int_equal(p.nrec, 2);	/* min and max of 10, for 11 and 12 too */
+	assert_non_null(p.rec[0].run);
+	assert_ptr_equal(p.rec[0].run, p.rec[1].run);
+	assert_int_equal(p.rec[0].run->n, 2);
+	assert_int_equal(thread(&p, 13, "", &sa), 0);	/* an empty name is none: joins */
+	assert_int_equal(p.nrec, 2);
+	assert_int_equal(thread(&p, 14, "worker", &sa), 0);	/* named: its own records */
+	assert_int_equal(thread(&p, 15, NULL, &sa), 0);	/* not after a named one */
+	assert_int_equal(p.nrec, 6);
+	sa.sched_nice = 3;
+	assert_int_equal(thread(&p, 16, NULL, &sa), 0);	/* other attributes */
+	assert_int_equal(p.nrec, 8);
+	assert_int_equal(uc_plan_add_thread(&p, 10, 17, 501, NULL, &sa, both, 2), 0);
+	assert_int_equal(uc_plan_add_thread(&p, 10, 18, 501, NULL, &sa, both, 1), 0);
+	assert_int_equal(p.nrec, 11);	/* another start time, then fewer changes */
+	assert_int_equal(uc_plan_add_thread(&p, 10, 18, 501, NULL, &sa, both, 1), 0);
+	assert_int_equal(p.nrec, 12);	/* the same thread again is not a thread of a run */
+	assert_int_equal(p.n, 2 * 8 + 2);
+	uc_plan_drop_from(&p, 2 * 8);
+	{
+		struct uc_plan_it it = { 0 };
+		const struct uc_change *c;
+		size_t i = 0;
+
+		while ((c = uc_plan_next(&p, &it)) && i < 2 * 6)
+			assert_int_equal(c->tid, all[i++ / 2]);
+	}
+	uc_plan_free(&p);
+}
+
+/* Readers see a run's threads in order, each with its changes; dropping changes
+ * takes a run's last threads first, then its records. */
+static void test_runs_read_and_drop(void **state)
+{
+	static const pid_t all[] = { 10, 11, 12, 13 };
+	struct uc_sched_attr sa = { .size = 56 };
+	struct uc_plan p;
+
+	(void)state;
+	uc_plan_init(&p);
+	for (pid_t tid = 10; tid <= 13; tid++)
+		assert_int_equal(thread(&p, tid, NULL, &sa), 0);
+	expect_threads(&p, all, 4);
+	assert_int_equal(p.nstr, 1);	/* the run */
+	assert_true(uc_plan_flips(&p));
+	uc_plan_drop_from(&p, 4);
+	expect_threads(&p, all, 2);
+	uc_plan_drop_from(&p, 2);
+	expect_threads(&p, all, 1);
+	assert_null(p.rec[0].run);	/* no thread left: freed */
+	assert_int_equal(p.nstr, 0);
+	assert_int_equal(thread(&p, 11, NULL, &sa), 0);	/* a run again */
+	expect_threads(&p, all, 2);
+	uc_plan_free(&p);
+	assert_int_equal(p.n, 0);
+}
+
+/* The consent re-plan: threads of a run nobody was shown are dropped from it in
+ * place, its first thread too; the plans compare change by change, a run or not. */
+static void test_runs_keep_shown(void **state)
+{
+	static const pid_t kept[] = { 11, 13, 14 };
+	struct uc_sched_attr sa = { .size = 56 };
+	struct uc_plan shown, fresh;
+
+	(void)state;
+	uc_plan_init(&shown);
+	uc_plan_init(&fresh);
+	for (pid_t tid = 11; tid <= 14; tid++) {
+		struct uc_change *c;
+
+		if (tid == 12)
+			continue;
+		for (size_t k = 0; k < 2; k++) {
+			c = uc_plan_add_task(&shown, 10, tid, NULL, &sa, both[k].attr, both[k].from,
+					     both[k].to);
+			assert_non_null(c);
+			c->start = 500;
+		}
+	}
+	for (pid_t tid = 10; tid <= 14; tid++)	/* 10 and 12 are new */
+		assert_int_equal(thread(&fresh, tid, NULL, &sa), 0);
+	assert_false(uc_plan_same(&shown, &fresh));
+	assert_int_equal(uc_plan_keep_shown(&fresh, &shown), 2);
+	assert_int_equal(fresh.gone, 2);
+	assert_int_equal(fresh.nrec, 2);
+	expect_threads(&fresh, kept, 3);
+	assert_true(uc_plan_same(&shown, &fresh));
+	/* none shown: the run goes, with what it owns */
+	uc_plan_free(&shown);
+	uc_plan_init(&shown);
+	assert_int_equal(uc_plan_keep_shown(&fresh, &shown), 3);
+	assert_int_equal(fresh.n, 0);
+	assert_int_equal(fresh.nstr, 0);
+	uc_plan_free(&fresh);
 }
 
 int main(void)
@@ -557,6 +704,9 @@ int main(void)
 		cmocka_unit_test(test_guard_warning_text),
 		cmocka_unit_test(test_keep_shown),
 		cmocka_unit_test(test_drop_from_strings),
+		cmocka_unit_test(test_runs_build),
+		cmocka_unit_test(test_runs_read_and_drop),
+		cmocka_unit_test(test_runs_keep_shown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

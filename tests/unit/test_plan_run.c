@@ -44,13 +44,11 @@ static int scripted(long value)
 	return script[nwrites++];
 }
 
-static int fake_task_set(const struct uc_change *c, size_t n, int min, int max, int rof)
+static int fake_task_setattr(pid_t tid, struct uc_sched_attr *a)
 {
-	(void)c;
-	(void)n;
-	(void)min;
-	(void)rof;
-	return scripted(max);
+	(void)tid;
+	return scripted(a->sched_flags & UC_SCHED_FLAG_UTIL_CLAMP_MAX ? (long)a->sched_util_max
+								       : UC_KEEP);
 }
 
 static int fake_sysctl_write(enum uc_attr attr, long value)
@@ -85,7 +83,7 @@ static int fake_writable(const struct uc_change *c)
 }
 
 static const struct uc_exec_ops fake_ops = {
-	.task_set = fake_task_set,
+	.task_setattr = fake_task_setattr,
 	.sysctl_write = fake_sysctl_write,
 	.cgroup_write = fake_cgroup_write,
 	.subtree_set = fake_subtree_set,
@@ -247,7 +245,7 @@ static void test_consent_and_paid(void **state)
 	assert_int_equal(rep.verdict, UC_GUARD_GO_WARN);
 	assert_int_equal(nasks, 0);
 
-	plan.v[0].state = UC_CH_PLANNED;
+	plan.rec[0].state = UC_CH_PLANNED;
 	nwrites = nkey_reads = 0;
 	opts.yes = false;
 	keys[0] = UC_KEY_ON;
@@ -286,7 +284,7 @@ static void test_key_always(void **state)
 	assert_false(rep.key_read);
 	assert_int_equal(nkey_reads, 0);
 
-	plan.v[0].state = UC_CH_PLANNED;
+	plan.rec[0].state = UC_CH_PLANNED;
 	opts.key_always = true;
 	keys[0] = UC_KEY_ON;
 	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
@@ -313,7 +311,7 @@ static void test_atomic_rollback(void **state)
 	assert_int_equal(nwrites, 5);
 	assert_int_equal(written[3], 1024);
 	assert_int_equal(written[4], 1024);
-	assert_int_equal(plan.v[2].err, -EACCES);
+	assert_int_equal(plan.rec[2].err, -EACCES);
 	/* a write was attempted: the key is read again */
 	assert_int_equal(nkey_reads, 2);
 }
@@ -358,9 +356,9 @@ static void test_unwritable_refused_up_front(void **state)
 	assert_int_equal(nwritable, 2);
 	assert_int_equal(nasks, 0);
 	assert_int_equal(nwrites, 0);
-	assert_int_equal(plan.v[0].state, UC_CH_PLANNED);
-	assert_int_equal(plan.v[1].state, UC_CH_FAILED);
-	assert_int_equal(plan.v[1].err, -EROFS);
+	assert_int_equal(plan.rec[0].state, UC_CH_PLANNED);
+	assert_int_equal(plan.rec[1].state, UC_CH_FAILED);
+	assert_int_equal(plan.rec[1].err, -EROFS);
 	expect_counts((struct counts){ .planned = 1, .failed = 1 });
 	assert_int_equal(rep.first_err, -EROFS);
 }
@@ -377,7 +375,7 @@ static void test_writable_after_enable_cpu(void **state)
 	assert_int_equal(rep.outcome, UC_RUN_OK);
 	assert_int_equal(nwrites, 2);
 
-	plan.v[0].state = plan.v[1].state = UC_CH_PLANNED;
+	plan.rec[0].state = plan.rec[1].state = UC_CH_PLANNED;
 	nwritable = 0;
 	opts.dry_run = true;
 	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
@@ -447,18 +445,18 @@ static void test_atomic_tasks_first(void **state)
 	plan_task(11, UC_ATTR_MAX, 1024, 512);
 	sysctl(UC_ATTR_MAX, 1024, 800);
 	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
-	assert_int_equal(plan.v[0].tid, 10);
-	assert_int_equal(plan.v[0].attr, UC_ATTR_MIN);
-	assert_int_equal(plan.v[1].tid, 10);
-	assert_int_equal(plan.v[1].attr, UC_ATTR_MAX);
-	assert_int_equal(plan.v[2].tid, 11);
-	assert_int_equal(plan.v[3].kind, UC_KIND_SYSCTL);
-	assert_int_equal(plan.v[3].attr, UC_ATTR_MIN);
-	assert_int_equal(plan.v[4].kind, UC_KIND_CGROUP);
-	assert_int_equal(plan.v[5].attr, UC_ATTR_MAX);
-	assert_int_equal(plan.v[5].kind, UC_KIND_SYSCTL);
+	assert_int_equal(plan.rec[0].tid, 10);
+	assert_int_equal(plan.rec[0].attr, UC_ATTR_MIN);
+	assert_int_equal(plan.rec[1].tid, 10);
+	assert_int_equal(plan.rec[1].attr, UC_ATTR_MAX);
+	assert_int_equal(plan.rec[2].tid, 11);
+	assert_int_equal(plan.rec[3].kind, UC_KIND_SYSCTL);
+	assert_int_equal(plan.rec[3].attr, UC_ATTR_MIN);
+	assert_int_equal(plan.rec[4].kind, UC_KIND_CGROUP);
+	assert_int_equal(plan.rec[5].attr, UC_ATTR_MAX);
+	assert_int_equal(plan.rec[5].kind, UC_KIND_SYSCTL);
 	/* a task that fails first: nothing else is written */
-	plan.v[0].state = UC_CH_PLANNED;
+	plan.rec[0].state = UC_CH_PLANNED;
 	opts.dry_run = false;
 	opts.yes = true;
 	script[0] = -EPERM;
@@ -563,8 +561,8 @@ static void test_fresh_changed_value(void **state)
 	assert_int_equal(uc_plan_run_fresh(&plan, &fresh, &opts, &rep), 0);
 	expect_fresh(1, 2, 1, 1, UC_RUN_OK, 1);
 	assert_int_equal(plan.n, 1);
-	assert_int_equal(plan.v[0].from, 300);
-	assert_int_equal(plan.v[0].state, UC_CH_DONE);
+	assert_int_equal(plan.rec[0].from, 300);
+	assert_int_equal(plan.rec[0].state, UC_CH_DONE);
 	assert_int_equal(written[0], 512);
 }
 
@@ -591,7 +589,7 @@ static void test_fresh_answer_changed(void **state)
 	assert_false(held_at_plan[0]);
 	assert_true(held_at_plan[1]);
 	assert_true(held_at_plan[2]);
-	assert_int_equal(plan.v[0].attr, UC_ATTR_MAX);
+	assert_int_equal(plan.rec[0].attr, UC_ATTR_MAX);
 	assert_int_equal(written[0], 512);
 }
 
@@ -650,9 +648,37 @@ static void test_fresh_stop_values(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, plan_teardown)
 
+/* A run of threads counts one target a thread, by each thread's state; an atomic
+ * failure in it, with the sysctl after it, is counted as the executor left it; a
+ * dry run counts them planned. */
+static void test_run_of_threads_counted(void **state)
+{
+	static const struct uc_task_change max512 = { UC_ATTR_MAX, 1024, 512 };
+	const struct uc_sched_attr sa = { .size = 56 };
+
+	(void)state;
+	for (pid_t tid = 10; tid <= 13; tid++)
+		assert_int_equal(uc_plan_add_thread(&plan, 10, tid, 0, NULL, &sa, &max512, 1), 0);
+	sysctl(UC_ATTR_MIN, 1024, 512);
+	assert_int_equal(plan.nrec, 2);
+	opts.dry_run = true;
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), 0);
+	expect_counts((struct counts){ .planned = 5 });
+	opts.dry_run = false;
+	opts.yes = true;
+	script[2] = -EPERM;	/* tid 12 */
+	assert_int_equal(uc_plan_run(&plan, &opts, &rep), -EPERM);
+	assert_int_equal(rep.outcome, UC_RUN_FAILED);
+	expect_counts((struct counts){ .rolled_back = 2, .failed = 1, .skipped = 2 });
+	assert_int_equal(nwrites, 5);	/* 10, 11, 12; then 11 and 10 undone */
+	assert_int_equal(written[3], 1024);
+	assert_int_equal(written[4], 1024);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		T(test_run_of_threads_counted),
 		T(test_nothing),
 		T(test_refused),
 		T(test_ask_no),

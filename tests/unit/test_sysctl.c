@@ -76,12 +76,12 @@ static int model_write(enum uc_attr attr, long value)
 	return 0;
 }
 
-static int no_task(const struct uc_change *c, size_t n, int a, int b, int d) { return -ENOSYS; }
+static int no_task(pid_t tid, struct uc_sched_attr *a) { return -ENOSYS; }
 static int no_cg(const char *p, enum uc_attr a, long v) { return -ENOSYS; }
 static int no_subtree(const char *p, int e) { return -ENOSYS; }
 
 static const struct uc_exec_ops model_ops = {
-	.task_set = no_task,
+	.task_setattr = no_task,
 	.sysctl_write = model_write,
 	.cgroup_write = no_cg,
 	.subtree_set = no_subtree,
@@ -138,9 +138,9 @@ static void test_all_orderings(void **state)
 		assert_int_equal(p.n, differ);
 		assert_int_equal(p.unchanged, asked - differ);
 		for (size_t i = 0; i < p.n; i++) {
-			assert_int_equal(p.v[i].kind, UC_KIND_SYSCTL);
-			assert_true(p.v[i].from != p.v[i].to);
-			assert_true(p.v[i].flips);	/* a changed sysctl enables the key */
+			assert_int_equal(p.rec[i].kind, UC_KIND_SYSCTL);
+			assert_true(p.rec[i].from != p.rec[i].to);
+			assert_true(p.rec[i].flips);	/* a changed sysctl enables the key */
 		}
 
 		kernel_reset(cur.min, cur.max, 1024);
@@ -148,7 +148,7 @@ static void test_all_orderings(void **state)
 		if (rc != 0 || k.rejected)
 			fail_msg("cur %ld/%ld want %ld/%ld: a write was rejected (order %s first)",
 				 cur.min, cur.max, want.min, want.max,
-				 p.n ? uc_sysctl_name(p.v[0].attr) : "-");
+				 p.n ? uc_sysctl_name(p.rec[0].attr) : "-");
 		assert_int_equal(k.min, emin);
 		assert_int_equal(k.max, emax);
 		assert_int_equal(k.writes, (int)differ);
@@ -178,17 +178,17 @@ static void test_order_is_minimal(void **state)
 
 	(void)state;
 	plan_ok(&p, &cur, &want, 2);
-	assert_int_equal(p.v[0].attr, UC_ATTR_MAX);
-	assert_int_equal(p.v[1].attr, UC_ATTR_MIN);
+	assert_int_equal(p.rec[0].attr, UC_ATTR_MAX);
+	assert_int_equal(p.rec[1].attr, UC_ATTR_MIN);
 	uc_plan_free(&p);
 
 	/* lowering max below the current min: min first */
 	cur = (struct uc_sysctl_values){ 1024, 1024, 1024 };
 	want = (struct uc_sysctl_values){ 200, 400, UC_KEEP };
 	plan_ok(&p, &cur, &want, 2);
-	assert_int_equal(p.v[0].attr, UC_ATTR_MIN);
-	assert_int_equal(p.v[0].to, 200);
-	assert_int_equal(p.v[1].attr, UC_ATTR_MAX);
+	assert_int_equal(p.rec[0].attr, UC_ATTR_MIN);
+	assert_int_equal(p.rec[0].to, 200);
+	assert_int_equal(p.rec[1].attr, UC_ATTR_MAX);
 	uc_plan_free(&p);
 }
 
@@ -223,9 +223,9 @@ static void test_rt_default(void **state)
 
 	(void)state;
 	plan_ok(&p, &cur, &want, 1);
-	assert_int_equal(p.v[0].attr, UC_ATTR_RT_DEFAULT);
-	assert_int_equal(p.v[0].from, 1024);
-	assert_int_equal(p.v[0].to, 0);
+	assert_int_equal(p.rec[0].attr, UC_ATTR_RT_DEFAULT);
+	assert_int_equal(p.rec[0].from, 1024);
+	assert_int_equal(p.rec[0].to, 0);
 	uc_plan_free(&p);
 
 	/* same value: nothing planned, one unchanged */
@@ -272,10 +272,10 @@ static void test_rollback(void **state)
 	assert_int_equal(k.min, 0);
 	assert_int_equal(k.max, 512);
 	assert_int_equal(k.rt, 1024);
-	assert_int_equal(p.v[0].state, UC_CH_ROLLED_BACK);
-	assert_int_equal(p.v[1].state, UC_CH_FAILED);
-	assert_int_equal(p.v[1].err, -EACCES);
-	assert_int_equal(p.v[2].state, UC_CH_SKIPPED);
+	assert_int_equal(p.rec[0].state, UC_CH_ROLLED_BACK);
+	assert_int_equal(p.rec[1].state, UC_CH_FAILED);
+	assert_int_equal(p.rec[1].err, -EACCES);
+	assert_int_equal(p.rec[2].state, UC_CH_SKIPPED);
 	assert_int_equal(r.rolled_back, 1);
 	assert_int_equal(r.skipped, 1);
 	uc_plan_free(&p);

@@ -199,19 +199,19 @@ static void test_plan_asks_systemd(void **state)
 			 1);
 	assert_string_equal(unit, "u.service");
 	assert_int_equal(p.n, 1);
-	assert_int_equal(p.v[0].kind, UC_KIND_SYSTEMD);
-	assert_string_equal(p.v[0].label, "u.service");
-	assert_string_equal(p.v[0].target, "system.slice/u.service");
-	assert_int_equal(p.v[0].from, UC_SD_WEIGHT_UNSET);
-	assert_int_equal(p.v[0].to, UC_SD_WEIGHT_DEFAULT);
-	assert_false(p.v[0].flips);
+	assert_int_equal(p.rec[0].kind, UC_KIND_SYSTEMD);
+	assert_string_equal(p.rec[0].label, "u.service");
+	assert_string_equal(p.rec[0].target, "system.slice/u.service");
+	assert_int_equal(p.rec[0].from, UC_SD_WEIGHT_UNSET);
+	assert_int_equal(p.rec[0].to, UC_SD_WEIGHT_DEFAULT);
+	assert_false(p.rec[0].flips);
 	assert_false(uc_plan_flips(&p));
 	/* the files will come with the defaults: the max is the one change */
 	assert_int_equal(uc_cg_plan_values(&p, "system.slice/u.service", NULL, &mx), 0);
 	assert_int_equal(p.n, 2);
-	assert_int_equal(p.v[1].kind, UC_KIND_CGROUP);
-	assert_int_equal(p.v[1].from, UC_PCT_MAX);
-	assert_true(p.v[1].flips);
+	assert_int_equal(p.rec[1].kind, UC_KIND_CGROUP);
+	assert_int_equal(p.rec[1].from, UC_PCT_MAX);
+	assert_true(p.rec[1].flips);
 	/* planned twice (apply: two sections, one unit): one ask */
 	assert_int_equal(uc_cg_plan_cpu(&p, "system.slice/u.service", false, unit, sizeof(unit)),
 			 0);
@@ -224,15 +224,15 @@ static void test_plan_asks_systemd(void **state)
 	uc_plan_init(&p);
 	assert_int_equal(uc_cg_plan_cpu(&p, "system.slice", false, unit, sizeof(unit)), 1);
 	assert_string_equal(unit, "system.slice");
-	assert_int_equal(p.v[0].from, 250);
-	assert_int_equal(p.v[0].to, 250);
+	assert_int_equal(p.rec[0].from, 250);
+	assert_int_equal(p.rec[0].to, 250);
 	uc_plan_free(&p);
 
 	/* root on, system.slice off: still the service */
 	assert_int_equal(fr_write(sysroot, CG "/cgroup.subtree_control", "cpu\n"), 0);
 	uc_plan_init(&p);
 	assert_int_equal(uc_cg_plan_cpu(&p, "system.slice/u.service", true, unit, sizeof(unit)), 1);
-	assert_string_equal(p.v[0].label, "u.service");
+	assert_string_equal(p.rec[0].label, "u.service");
 	uc_plan_free(&p);
 }
 
@@ -275,9 +275,9 @@ static void test_plan_no_systemd(void **state)
 			 -EPERM);
 	assert_int_equal(p.n, 0);
 	assert_int_equal(uc_cg_plan_cpu(&p, "system.slice/u.service", true, unit, sizeof(unit)), 2);
-	assert_int_equal(p.v[0].kind, UC_KIND_SUBTREE);
-	assert_string_equal(p.v[0].target, "");
-	assert_string_equal(p.v[1].target, "system.slice");
+	assert_int_equal(p.rec[0].kind, UC_KIND_SUBTREE);
+	assert_string_equal(p.rec[0].target, "");
+	assert_string_equal(p.rec[1].target, "system.slice");
 	assert_int_equal(bus.calls, 0);
 	uc_plan_free(&p);
 }
@@ -298,10 +298,10 @@ static void test_plan_delegated(void **state)
 	assert_int_equal(uc_cg_plan_cpu(&p, "system.slice/d.service/w.scope", true, unit,
 					sizeof(unit)), 2);
 	assert_int_equal(p.n, 2);
-	assert_int_equal(p.v[0].kind, UC_KIND_SYSTEMD);
-	assert_string_equal(p.v[0].label, "d.service");
-	assert_int_equal(p.v[1].kind, UC_KIND_SUBTREE);
-	assert_string_equal(p.v[1].target, "system.slice/d.service");
+	assert_int_equal(p.rec[0].kind, UC_KIND_SYSTEMD);
+	assert_string_equal(p.rec[0].label, "d.service");
+	assert_int_equal(p.rec[1].kind, UC_KIND_SUBTREE);
+	assert_string_equal(p.rec[1].target, "system.slice/d.service");
 	uc_plan_free(&p);
 }
 
@@ -370,8 +370,8 @@ static void test_exec_never_undone(void **state)
 	assert_string_equal(bus.set_unit, "u.service");
 	assert_int_equal(bus.set_weight, 100);
 	/* the clamp failed; cpu stays on (systemd's runtime property): done, not undone */
-	assert_int_equal(p.v[0].state, UC_CH_DONE);
-	assert_int_equal(p.v[1].state, UC_CH_FAILED);
+	assert_int_equal(p.rec[0].state, UC_CH_DONE);
+	assert_int_equal(p.rec[1].state, UC_CH_FAILED);
 	assert_int_equal(r.rolled_back, 0);
 	assert_int_equal(r.rollback_failed, 0);
 	uc_plan_free(&p);
@@ -385,8 +385,8 @@ static void test_exec_never_undone(void **state)
 				    UC_PCT_MAX, 4000));
 	ops = uc_exec_default_ops;
 	assert_int_equal(uc_plan_execute(&p, UC_EXEC_ATOMIC, &ops, NULL, &r), -EACCES);
-	assert_int_equal(p.v[0].state, UC_CH_FAILED);
-	assert_int_equal(p.v[1].state, UC_CH_SKIPPED);
+	assert_int_equal(p.rec[0].state, UC_CH_FAILED);
+	assert_int_equal(p.rec[1].state, UC_CH_SKIPPED);
 	uc_plan_free(&p);
 }
 

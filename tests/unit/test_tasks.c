@@ -44,6 +44,8 @@ static struct ktask ktasks[] = {
 	{ 400, 0, 0, 1024, 0, ESRCH }, { 500, 0, 0, 1024, 0, EPERM },
 	/* only in the tests that lay them out: init, a kernel thread, a zombie */
 	{ 1, 0, 0, 1024, 0, 0 }, { 700, 0, 0, 1024, 0, 0 }, { 800, 0, 0, 1024, 0, 0 },
+	{ 701, 0, 0, 1024, 0, 0 }, { 702, 0, 0, 1024, 0, 0 }, { 703, 0, 0, 1024, 0, 0 },
+	{ 704, 0, 0, 1024, 0, 0 }, { 705, 0, 0, 1024, 0, 0 }, { 706, 0, 0, 1024, 0, 0 },
 };
 static int ngetattr, nsetattr;
 
@@ -476,11 +478,22 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 	refusals[nrefusals++] = *r;
 }
 
+/* tid's change of attr, as the plan's readers see it (uc_plan_next): in a copy of the
+ * plan's changes in order, so that c + 1 is the change after c */
 static const struct uc_change *find(const struct uc_plan *p, pid_t tid, enum uc_attr attr)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].tid == tid && p->v[i].attr == attr)
-			return &p->v[i];
+	static struct uc_change v[32];
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *c;
+	size_t n = 0;
+
+	while ((c = uc_plan_next(p, &it))) {
+		assert_true(n < 32);
+		v[n++] = *c;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].tid == tid && v[i].attr == attr)
+			return &v[i];
 	return NULL;
 }
 
@@ -556,6 +569,44 @@ static void test_plan_max_only(void **state)
 	assert_ptr_equal(find(&p, 200, UC_ATTR_MAX), c + 1);
 	assert_int_equal(p.failed, 1);	/* 500: EPERM */
 	uc_plan_free(&p);
+}
+
+/* A --threads process whose threads mostly look alike: each one is planned from its own
+ * attributes, whether it goes as the thread before or not (703 has another max, 705 is
+ * at the value already, 706 has another policy, 702 exited before it was read); the
+ * alike ones share records (a run). */
+static void test_plan_threads_alike(void **state)
+{
+	static const pid_t tids[] = { 700, 701, 702, 703, 704, 705, 706 };
+	pid_t pids[] = { 700 };
+	struct sel sel = { .pids = pids, .npids = 1, .threads = true };
+	struct want want = { .min = UC_KEEP, .max = 512, .reset_on_fork = UC_KEEP };
+	struct uc_walk_stats st;
+	struct uc_plan p;
+
+	(void)state;
+	process(700, "pool", 1000, tids, 7);
+	ktask(702)->err = ESRCH;
+	ktask(703)->max = 300;
+	ktask(705)->max = 512;
+	ktask(706)->policy = 3;
+	plan_ok(&p, &sel, &want, &st);
+	assert_int_equal(p.n, 5);
+	assert_int_equal(p.unchanged, 1);
+	assert_int_equal(p.gone, 1);
+	assert_int_equal(st.seen, 6);
+	for (size_t i = 0; i < 7; i++)
+		if (tids[i] != 705 && tids[i] != 702)
+			expect_change(&p, tids[i], UC_ATTR_MAX, tids[i] == 703 ? 300 : 1024, 512);
+	assert_null(find(&p, 705, UC_ATTR_MAX));
+	assert_null(find(&p, 702, UC_ATTR_MAX));
+	assert_int_equal(find(&p, 706, UC_ATTR_MAX)->sa->sched_policy, 3);
+	assert_int_equal(find(&p, 704, UC_ATTR_MAX)->sa->sched_policy, 0);
+	assert_int_equal(p.nrec, 4);	/* 700-701, 703, 704, 706 */
+	uc_plan_free(&p);
+	ktask(702)->err = 0;
+	ktask(703)->max = ktask(705)->max = 1024;
+	ktask(706)->policy = 0;
 }
 
 static void test_plan_unchanged_no_entries(void **state)
@@ -705,6 +756,29 @@ static void stat_file(pid_t pid, const char *comm, char state, pid_t ppid, unsig
 	put(rel, text);
 }
 
+/* A process whose main thread has exited (a zombie) while its threads run: the main
+ * thread is left out, every thread is planned, whichever comes first in the directory
+ * (a thread after the main one is not taken for it). */
+static void test_plan_zombie_main_threads(void **state)
+{
+	static const pid_t tids[] = { 700, 701, 702, 703, 704, 705, 706 };
+	pid_t pids[] = { 700 };
+	struct sel sel = { .pids = pids, .npids = 1, .threads = true };
+	struct want want = { .min = UC_KEEP, .max = 512, .reset_on_fork = UC_KEEP };
+	struct uc_plan p;
+
+	(void)state;
+	process(700, "pool", 1000, tids, 7);
+	stat_file(700, "pool", 'Z', 1, 0x400040, 99);
+	plan_ok(&p, &sel, &want, NULL);
+	assert_int_equal(p.n, 6);
+	assert_int_equal(p.gone, 1);
+	assert_null(find(&p, 700, UC_ATTR_MAX));
+	for (size_t i = 1; i < 7; i++)
+		expect_change(&p, tids[i], UC_ATTR_MAX, 1024, 512);
+	uc_plan_free(&p);
+}
+
 /* Each change carries its process's start time (/proc/PID/stat, read once for
  * all its threads): the identity the executor checks; 0 when it is not known. */
 static void test_plan_identity(void **state)
@@ -739,6 +813,8 @@ static void test_config_plan_identity(void **state)
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
 	struct uc_config c;
 	struct uc_plan p;
+	struct uc_plan_it it = { 0 };
+	const struct uc_change *ch;
 	size_t nt = 0;
 
 	(void)state;
@@ -750,11 +826,11 @@ static void test_config_plan_identity(void **state)
 	assert_int_equal(uc_config_validate(&c), 0);
 	uc_plan_init(&p);
 	assert_int_equal(uc_config_plan(&c, &p), 0);
-	for (size_t i = 0; i < p.n; i++) {
-		if (p.v[i].kind != UC_KIND_TASK)
+	while ((ch = uc_plan_next(&p, &it))) {
+		if (ch->kind != UC_KIND_TASK)
 			continue;
-		assert_int_equal(p.v[i].pid, 100);
-		assert_true(p.v[i].start == 4321);
+		assert_int_equal(ch->pid, 100);
+		assert_true(ch->start == 4321);
 		nt++;
 	}
 	assert_int_equal(nt, 3);	/* 100, 101, 102 of "app" */
@@ -1037,6 +1113,8 @@ int main(void)
 		cmocka_unit_test_setup(test_explicit_thread_id, setup),
 		cmocka_unit_test_setup(test_cgroup_selector, setup),
 		cmocka_unit_test_setup(test_plan_max_only, setup),
+		cmocka_unit_test_setup(test_plan_threads_alike, setup),
+		cmocka_unit_test_setup(test_plan_zombie_main_threads, setup),
 		cmocka_unit_test_setup(test_plan_unchanged_no_entries, setup),
 		cmocka_unit_test_setup(test_plan_reset, setup),
 		cmocka_unit_test_setup(test_plan_reset_on_fork, setup),
