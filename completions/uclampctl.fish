@@ -164,7 +164,7 @@ function __uclampctl_complete
         printf '%s\n' $subs	# a command, or a group's (watch: 'status')
     else
         switch "$cmd[1]"
-            case task
+            case task top
                 __uclampctl_value pid
             case cgroup	# a cgroup path, or a unit name (its cgroup, through systemd)
                 __uclampctl_cgpaths
