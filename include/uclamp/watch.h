@@ -61,14 +61,14 @@ enum uc_watch_cause {
 	UC_RESCAN_LOCKED,	/* another writer held the lock: a batch was put off */
 	UC_RESCAN_NCAUSES,
 };
-/* start overrun seq_gap queue_full reload locked */
-const char *uc_watch_cause_name(enum uc_watch_cause c);
+/* start overrun seq_gap queue_full reload locked (an int: a renderer's callback) */
+const char *uc_watch_cause_name(int c);
 
 enum uc_watch_ev {
 	UC_WEV_FORK, UC_WEV_EXEC, UC_WEV_COMM, UC_WEV_UID, UC_WEV_GID, UC_WEV_EXIT, UC_WEV_OTHER,
 	UC_WEV_N,
 };
-const char *uc_watch_ev_name(enum uc_watch_ev e);	/* fork exec comm uid gid exit other */
+const char *uc_watch_ev_name(int e);	/* fork exec comm uid gid exit other */
 
 /* exec -> apply latency buckets (upper bounds, seconds), then +Inf */
 #define UC_WATCH_LAT_N 14
