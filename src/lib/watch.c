@@ -131,11 +131,15 @@ void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Milliseconds from now until at; 0: due. */
+static long ms_until(uint64_t now, uint64_t at)
+{
+	return now >= at ? 0 : (long)(at - now);
+}
+
 long uc_watch_log_due(const struct uc_watch *w, uint64_t now_ms)
 {
-	uint64_t end = w->log_window + LOG_WINDOW_MS;
-
-	return !w->log_held ? -1 : now_ms >= end ? 0 : (long)(end - now_ms);
+	return w->log_held ? ms_until(now_ms, w->log_window + LOG_WINDOW_MS) : -1;
 }
 
 void uc_watch_log_tick(struct uc_watch *w, uint64_t now_ms)
@@ -455,7 +459,6 @@ static void forget_exited(struct uc_watch *w)
 
 struct round {
 	const char *reason;
-	uint64_t ts_ns;		/* EXEC: the event's time, for the latency histogram */
 	bool recheck;		/* a periodic re-check: a write corrects drift */
 	bool matched, wrote, refused;
 };
@@ -838,8 +841,7 @@ static void note_drift(struct uc_watch *w, struct uc_wproc *e, const struct roun
 static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64_t ts_ns,
 			  const char *reason)
 {
-	struct round r = { .reason = reason, .ts_ns = ts_ns,
-			   .recheck = !strcmp(reason, "recheck") };
+	struct round r = { .reason = reason, .recheck = !strcmp(reason, "recheck") };
 	struct uc_wproc *e;
 	struct ident id;
 	int rc;
@@ -991,14 +993,9 @@ size_t uc_watch_process(struct uc_watch *w, size_t max)
 
 long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms)
 {
-	uint64_t next;
-
 	if (!w->dirty)
 		return -1;
-	if (!w->rescanned)
-		return 0;
-	next = w->last_rescan_ms + w->o.rescan_interval_ms;
-	return now_ms >= next ? 0 : (long)(next - now_ms);
+	return w->rescanned ? ms_until(now_ms, w->last_rescan_ms + w->o.rescan_interval_ms) : 0;
 }
 
 /* Say why events were lost, if they were: a rescan is never silent about it. */
@@ -1078,12 +1075,10 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 
 long uc_watch_recheck_due(const struct uc_watch *w, uint64_t now_ms)
 {
-	uint64_t next;
-
 	if (!w->o.recheck_ms || w->o.dry_run || !w->table.n || !w->have_rules)
 		return -1;
-	next = (w->last_recheck_ms ? w->last_recheck_ms : w->created_ms) + w->o.recheck_ms;
-	return now_ms >= next ? 0 : (long)(next - now_ms);
+	return ms_until(now_ms, (w->last_recheck_ms ? w->last_recheck_ms : w->created_ms) +
+			w->o.recheck_ms);
 }
 
 void uc_watch_recheck(struct uc_watch *w, uint64_t now_ms)
