@@ -26,6 +26,7 @@
 #include "uclamp/watch.h"
 
 #define RELOAD_DEBOUNCE_MS 200
+#define ACK_TIMEOUT_MS 3000
 #define READ_BATCH 256
 /* work per wakeup: a storm that fills the socket as fast as it is read must
  * not keep the loop from its signals, the watchdog and the status socket
@@ -140,14 +141,13 @@ static void set_filter(struct loop *l)
 
 static int subscribe(struct loop *l)
 {
-	int tmo = l->lo->ack_timeout_ms ? l->lo->ack_timeout_ms : 3000;
 	/* before 6.6 the 8-byte request is dropped without an answer: do not wait for it */
 	uint32_t mask;
 	int rc;
 
 	set_filter(l);	/* first: the ack passes it, events after it are filtered */
 	mask = uc_kernel_version() >= UC_KVER(6, 6, 0) ? want_mask(l) : 0;
-	rc = uc_procev_subscribe(l->pe, true, mask, tmo);
+	rc = uc_procev_subscribe(l->pe, true, mask, ACK_TIMEOUT_MS);
 	if (rc)
 		return rc;
 	l->mask = uc_procev_filtered(l->pe) ? mask : 0;
