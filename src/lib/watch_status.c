@@ -28,42 +28,26 @@ static int fill_addr(struct sockaddr_un *sa, const char *path)
 	return 0;
 }
 
-/* A stream socket connected to path (flags: SOCK_NONBLOCK or 0; rcvtimeo, if
- * not NULL, set before the connect): the fd, or -errno. */
-static int dial(const char *path, int flags, const struct timeval *rcvtimeo)
+int uc_watch_status_owner(const char *path, pid_t *pid)
 {
 	struct sockaddr_un sa;
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
 	int fd, rc = fill_addr(&sa, path);
 
+	*pid = 0;
 	if (rc)
 		return rc;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
+	/* non-blocking: a daemon whose backlog is full answers EAGAIN, not never */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
-	if (rcvtimeo)
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, rcvtimeo, sizeof(*rcvtimeo));
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		rc = -errno;
+		rc = errno == ENOENT || errno == ECONNREFUSED ? 0 :
+		     errno == EAGAIN || errno == EINPROGRESS ? 1 : -errno;
 		close(fd);
 		return rc;
 	}
-	return fd;
-}
-
-int uc_watch_status_owner(const char *path, pid_t *pid)
-{
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-	/* non-blocking: a daemon whose backlog is full answers EAGAIN, not never */
-	int fd = dial(path, SOCK_NONBLOCK, NULL);
-
-	*pid = 0;
-	if (fd == -ENOENT || fd == -ECONNREFUSED)
-		return 0;
-	if (fd == -EAGAIN || fd == -EINPROGRESS)
-		return 1;
-	if (fd < 0)
-		return fd;
 	/* the listener's credentials, as of its listen() */
 	if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) && cred.pid > 0)
 		*pid = cred.pid;
@@ -176,13 +160,23 @@ int uc_watch_status_serve(struct uc_watch *w, int lfd)
 
 int uc_watch_status_query(const char *path, struct uc_watch_stats *s)
 {
-	const struct timeval tv = { .tv_sec = 5 };
+	struct sockaddr_un sa;
+	struct timeval tv = { .tv_sec = 5 };
 	char *buf;
 	size_t off = 0;
-	int rc = 0, fd = dial(path, 0, &tv);
+	int fd, rc = fill_addr(&sa, path);
 
+	if (rc)
+		return rc;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return fd;
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
 	buf = malloc(STATS_MAX);
 	if (!buf) {
 		close(fd);
