@@ -61,14 +61,14 @@ enum uc_watch_cause {
 	UC_RESCAN_LOCKED,	/* another writer held the lock: a batch was put off */
 	UC_RESCAN_NCAUSES,
 };
-/* start overrun seq_gap queue_full reload locked */
-const char *uc_watch_cause_name(enum uc_watch_cause c);
+/* start overrun seq_gap queue_full reload locked (an int: a renderer's callback) */
+const char *uc_watch_cause_name(int c);
 
 enum uc_watch_ev {
 	UC_WEV_FORK, UC_WEV_EXEC, UC_WEV_COMM, UC_WEV_UID, UC_WEV_GID, UC_WEV_EXIT, UC_WEV_OTHER,
 	UC_WEV_N,
 };
-const char *uc_watch_ev_name(enum uc_watch_ev e);	/* fork exec comm uid gid exit other */
+const char *uc_watch_ev_name(int e);	/* fork exec comm uid gid exit other */
 
 /* exec -> apply latency buckets (upper bounds, seconds), then +Inf */
 #define UC_WATCH_LAT_N 14
@@ -222,10 +222,9 @@ int uc_watch_run_group(struct uc_watch *w, int (*plan)(struct uc_plan *p, void *
 /* The [cgroup] gauges: sections, and those waiting for their group. */
 void uc_watch_note_groups(struct uc_watch *w, size_t sections, size_t waiting);
 
-/* ---- [cgroup] sections whose group appears later (watch_groups.c) ---------- */
+/* ---- [cgroup] sections, applied when their group appears or is made anew
+ * (watch_groups.c) ----------------------------------------------------------- */
 
-/* Each [cgroup] section applied when its group appears or is made anew (see
- * watch_groups.c). */
 struct uc_watch_groups;
 
 /* The sections of w's rules (none: *out NULL, 0). Nothing is read yet. */
@@ -271,7 +270,6 @@ struct uc_watch_loop_opts {
 	/* 0: no watchdog timer (idle means asleep) */
 	uint64_t watchdog_usec;
 	const char *status_socket;		/* NULL: none */
-	int ack_timeout_ms;			/* 0: 3000 */
 	int rcvbuf;				/* 0: 16 MiB */
 };
 

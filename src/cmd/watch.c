@@ -76,31 +76,31 @@ struct wctx {
 	bool idle;		/* --idle-without-uclamp */
 };
 
-static void conf_err(void *data, const struct uc_conf_error *e)
+/* A line about the configuration, not about a process (file NULL: none). */
+static void say(struct wctx *c, int prio, const char *msg, const char *file, int line,
+		const char *reason)
 {
-	struct wctx *c = data;
 	struct uc_watch_log l = {
-		.prio = LOG_ERR, .msg = e->msg, .pid = -1, .tid = -1, .old_min = -1, .old_max = -1,
-		.new_min = -1, .new_max = -1, .file = e->file, .line = e->line,
+		.prio = prio, .msg = msg, .pid = -1, .tid = -1, .old_min = -1, .old_max = -1,
+		.new_min = -1, .new_max = -1, .reason = reason, .file = file, .line = line,
 	};
 
 	watch_log(&c->log, &l);
 }
 
+static void conf_err(void *data, const struct uc_conf_error *e)
+{
+	say(data, LOG_ERR, e->msg, e->file, e->line, NULL);
+}
+
 /* A user or group of the files that this host lacks: the rules go on without it. */
 static void conf_skip(void *data, const struct uc_conf_skip *k)
 {
-	struct wctx *c = data;
 	char msg[512];
-	struct uc_watch_log l = {
-		.prio = LOG_WARNING, .msg = msg, .pid = -1, .tid = -1, .old_min = -1,
-		.old_max = -1, .new_min = -1, .new_max = -1, .file = k->loc.file,
-		.line = k->loc.line,
-	};
 
 	snprintf(msg, sizeof(msg), "skipped %s of [%s]: %s (until a reload finds it)", k->target,
 		 k->section, k->why);
-	watch_log(&c->log, &l);
+	say(data, LOG_WARNING, msg, k->loc.file, k->loc.line, NULL);
 }
 
 static int load(void *data, struct uc_watch_ruleset *rs)
@@ -133,23 +133,12 @@ static bool may_run(void *data, const struct uc_watch_ruleset *rs)
 	struct wctx *c = data;
 	enum uc_key_state key;
 	char msg[320];
-	struct uc_watch_log l = {
-		.prio = LOG_ERR, .msg = msg, .pid = -1, .tid = -1, .old_min = -1, .old_max = -1,
-		.new_min = -1, .new_max = -1, .reason = "reload",
-	};
 
 	if (consent(c, rs, &key) != UC_GUARD_REFUSE)
 		return true;
 	snprintf(msg, sizeof(msg), refusal, uc_key_state_name(key));
-	watch_log(&c->log, &l);
+	say(c, LOG_ERR, msg, NULL, 0, "reload");
 	return false;
-}
-
-/* --oneshot: what apply does, through the same call (the library's load,
- * plan and run), with watch's --config, --dry-run and --yes. */
-static int oneshot(struct cli_ctl *ctl, struct wctx *c)
-{
-	return cli_apply(ctl, c->paths, c->npaths, false, false);
 }
 
 static int run_error(int rc)
@@ -248,9 +237,8 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 	case UC_GUARD_REFUSE:
 		if (rs.ops)
 			rs.ops->free(rs.rules);
-		if (key == UC_KEY_UNSUPPORTED) {
+		if (key == UC_KEY_UNSUPPORTED)
 			return cli_no_uclamp("watch has nothing to do");
-		}
 		cli_errx(refusal, uc_key_state_name(key));
 		return CLI_EXIT_REFUSED;
 	case UC_GUARD_GO_WARN:
@@ -356,8 +344,8 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 	c.log.max_prio = ctl->quiet ? LOG_WARNING : ctl->verbose ? LOG_DEBUG : LOG_INFO;
 	if (status)
 		rc = cli_watch_status((enum cli_watch_fmt)ctl->format, c.sock);
-	else if (c.oneshot)
-		rc = oneshot(ctl, &c);
+	else if (c.oneshot)	/* what apply does, with watch's --config, --dry-run, --yes */
+		rc = cli_apply(ctl, c.paths, c.npaths, false, false);
 	else if (!(rc = cli_procns_check()))	/* event PIDs are looked up in /proc */
 		rc = do_watch(ctl, &c, c.sock);
 	free(paths);

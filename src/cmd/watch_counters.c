@@ -185,16 +185,6 @@ static void json_by_name(struct uc_json *j, const char *key, const uint64_t *v, 
 	uc_json_close(j, '}');
 }
 
-static const char *ev_name(int i)
-{
-	return uc_watch_ev_name(i);
-}
-
-static const char *cause_name(int i)
-{
-	return uc_watch_cause_name(i);
-}
-
 static void json_latency(struct uc_json *j, const struct uc_watch_stats *s)
 {
 	uc_json_open(j, "exec_apply_latency", '{', true);
@@ -231,9 +221,9 @@ static void print_json(const struct uc_watch_stats *s)
 	uc_json_int(&j, "tracked_cap", U(s->tracked_cap));
 	uc_json_int(&j, "groups", U(s->groups));
 	uc_json_int(&j, "groups_waiting", U(s->groups_waiting));
-	json_by_name(&j, "events", s->events, UC_WEV_N, ev_name);
+	json_by_name(&j, "events", s->events, UC_WEV_N, uc_watch_ev_name);
 	json_counters(&j, s, 0, LOST);
-	json_by_name(&j, "rescans", s->rescans, UC_RESCAN_NCAUSES, cause_name);
+	json_by_name(&j, "rescans", s->rescans, UC_RESCAN_NCAUSES, uc_watch_cause_name);
 	json_counters(&j, s, LOST, NCOUNTERS);
 	uc_json_int(&j, "errors_total", U(s->errors_total));
 	uc_json_open(&j, "errors", '{', true);
@@ -310,10 +300,10 @@ void cli_watch_print_prom(const struct uc_watch_stats *s)
 	prom_gauge("cgroup_sections_waiting", "[cgroup] sections whose group is not there now.",
 		   s->groups_waiting);
 	prom_by_name("events_total", "Proc connector events received, by type.", "type",
-		     s->events, UC_WEV_N, ev_name);
+		     s->events, UC_WEV_N, uc_watch_ev_name);
 	prom_counters(s, 0, LOST);
 	prom_by_name("rescans_total", "Full /proc rescans, by cause.", "cause", s->rescans,
-		     UC_RESCAN_NCAUSES, cause_name);
+		     UC_RESCAN_NCAUSES, uc_watch_cause_name);
 	prom_counters(s, LOST, NCOUNTERS);
 	prom_head("errors_total", "Failed reads and writes, by errno.", "counter");
 	for (int i = 0; i < UC_WATCH_MAX_ERRNOS; i++)

@@ -95,20 +95,17 @@ struct uc_watch {
 
 /* ---- small things ----------------------------------------------------------- */
 
-uint64_t uc_watch_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
 	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t uc_watch_now_ms(void)
+{
+	return clock_ns(CLOCK_MONOTONIC) / 1000000;
 }
 
 static void vlog(const struct uc_watch *w, int prio, pid_t pid, const char *fmt, va_list ap)
@@ -134,11 +131,15 @@ void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Milliseconds from now until at; 0: due. */
+static long ms_until(uint64_t now, uint64_t at)
+{
+	return now >= at ? 0 : (long)(at - now);
+}
+
 long uc_watch_log_due(const struct uc_watch *w, uint64_t now_ms)
 {
-	uint64_t end = w->log_window + LOG_WINDOW_MS;
-
-	return !w->log_held ? -1 : now_ms >= end ? 0 : (long)(end - now_ms);
+	return w->log_held ? ms_until(now_ms, w->log_window + LOG_WINDOW_MS) : -1;
 }
 
 void uc_watch_log_tick(struct uc_watch *w, uint64_t now_ms)
@@ -198,6 +199,15 @@ static void count_err(struct uc_watch *w, int err)
 		}
 	}
 	/* more distinct errnos than slots: the total still counts them */
+}
+
+/* A read that failed: the task exited before it (gone), or an error. */
+static void count_fail(struct uc_watch *w, int rc)
+{
+	if (rc == -ESRCH)
+		w->st.gone++;
+	else
+		count_err(w, rc);
 }
 
 static int real_pidfd_open(pid_t pid)
@@ -291,6 +301,15 @@ void uc_watch_free(struct uc_watch *w)
 	free(w);
 }
 
+/* Forget a process's history of re-applies (and of being given up on). */
+static void fresh_chance(struct uc_wproc *e)
+{
+	e->given_up = false;
+	e->logged = false;
+	e->writes = 0;
+	e->drifts = 0;
+}
+
 void uc_watch_set_rules(struct uc_watch *w, struct uc_watch_ruleset *rs)
 {
 	if (w->have_rules)
@@ -302,12 +321,8 @@ void uc_watch_set_rules(struct uc_watch *w, struct uc_watch_ruleset *rs)
 	w->st.generation++;
 	w->st.rules = w->rs.nrules;
 	/* a new generation: processes given up on get another chance */
-	for (size_t i = 0; i < w->table.cap; i++) {
-		w->table.v[i].given_up = false;
-		w->table.v[i].logged = false;
-		w->table.v[i].writes = 0;
-		w->table.v[i].drifts = 0;
-	}
+	for (size_t i = 0; i < w->table.cap; i++)
+		fresh_chance(&w->table.v[i]);
 }
 
 const struct uc_watch_ruleset *uc_watch_rules(const struct uc_watch *w)
@@ -355,14 +370,13 @@ bool uc_watch_note_reload(struct uc_watch *w, bool ok)
 struct ident {
 	pid_t tgid;
 	int pidfd;		/* -1: none (no pidfd_open): re-read the start time instead */
-	uint64_t start;
-	char state;		/* 'Z': exited, not reaped yet */
-	struct uc_stat st;	/* as read: the rules' stat fields come from it */
+	/* as read: its start time and state ('Z': exited, not reaped yet); the
+	 * rules' stat fields come from it */
+	struct uc_stat st;
 };
 
 static int ident_open(struct uc_watch *w, pid_t tgid, struct ident *id)
 {
-	struct uc_stat st;
 	int rc;
 
 	id->tgid = tgid;
@@ -371,10 +385,7 @@ static int ident_open(struct uc_watch *w, pid_t tgid, struct ident *id)
 		return -ESRCH;
 	if (id->pidfd < 0)
 		id->pidfd = -1;
-	rc = uc_task_stat(tgid, tgid, &st);
-	id->st = st;
-	id->start = st.start;
-	id->state = st.state;
+	rc = uc_task_stat(tgid, tgid, &id->st);
 	if (rc && id->pidfd >= 0) {
 		close(id->pidfd);
 		id->pidfd = -1;
@@ -396,7 +407,7 @@ static bool ident_still(struct uc_watch *w, const struct ident *id)
 
 	if (id->pidfd >= 0)
 		return w->sys.pidfd_alive(id->pidfd) == 1;
-	return !uc_task_start_time(id->tgid, id->tgid, &start) && start == id->start;
+	return !uc_task_start_time(id->tgid, id->tgid, &start) && start == id->st.start;
 }
 
 /* A process that started after the event about it is not the one the event was about. */
@@ -415,6 +426,12 @@ static bool exited(const struct uc_wproc *e, void *data)
 
 	(void)data;
 	return uc_task_start_time(e->tgid, e->tgid, &start) || start != e->start;
+}
+
+/* Not seen by the rescan whose mark is *data. */
+static bool unseen(const struct uc_wproc *e, void *data)
+{
+	return e->scan != *(const uint32_t *)data;
 }
 
 static void next_forget(struct uc_watch *w)
@@ -442,7 +459,6 @@ static void forget_exited(struct uc_watch *w)
 
 struct round {
 	const char *reason;
-	uint64_t ts_ns;		/* EXEC: the event's time, for the latency histogram */
 	bool recheck;		/* a periodic re-check: a write corrects drift */
 	bool matched, wrote, refused;
 };
@@ -525,18 +541,29 @@ static bool over_limit(struct uc_watch *w, struct uc_wproc *e, pid_t tgid)
 	return true;
 }
 
-/* Consent to enable the fast path: --yes, or the rules' allow-enable while it holds. */
-static bool consent(const struct uc_watch *w)
-{
-	return w->o.yes || (w->rs.allow_enable && !w->consent_withdrawn);
-}
-
 /* The guard's view of the key: what the caller read at start, then ours. */
 static enum uc_key_state cached_key(void *data)
 {
 	const struct uc_watch *w = data;
 
 	return w->key;
+}
+
+/* Run a plan, the guard asked again (consent per write): --yes, or the rules'
+ * allow-enable while it holds. ops: NULL, the real executor. */
+static void run_plan(struct uc_watch *w, struct uc_plan *p, const struct uc_exec_ops *ops,
+		     struct uc_report *rep)
+{
+	struct uc_run_opts ro = {
+		.mode = UC_EXEC_BEST_EFFORT,
+		.yes = w->o.yes || (w->rs.allow_enable && !w->consent_withdrawn),
+		.key_state = cached_key,
+		.data = w,
+		.stop = w->stop,
+		.ops = ops,
+	};
+
+	uc_plan_run(p, &ro, rep);
 }
 
 /* The rule that decides the task's first value, -1: none. */
@@ -638,22 +665,14 @@ static void batch_end(struct uc_watch *w)
 	w->batch = BATCH_OPEN;
 }
 
-/* Run a plan for one task: the guard again (consent per write), then the write. */
+/* Run a plan for one task and count what became of it. */
 static void write_plan(struct uc_watch *w, const struct ident *id, pid_t tid, struct uc_plan *p,
 		       const char *rule, const char *comm, struct uc_wproc *e, struct round *r)
 {
-	struct uc_run_opts ro = {
-		.mode = UC_EXEC_BEST_EFFORT,
-		.yes = consent(w),
-		.key_state = cached_key,
-		.data = w,
-		.stop = w->stop,
-		/* ident_still() has just checked it (apply_task) */
-		.ops = tid == id->tgid && id->pidfd >= 0 ? &w->pidfd_ops : NULL,
-	};
 	struct uc_report rep;
 
-	uc_plan_run(p, &ro, &rep);
+	/* the main thread's live pidfd: ident_still() has just checked it (apply_task) */
+	run_plan(w, p, tid == id->tgid && id->pidfd >= 0 ? &w->pidfd_ops : NULL, &rep);
 	if (rep.outcome == UC_RUN_REFUSED) {
 		w->st.refused++;
 		if (!r->refused)
@@ -691,8 +710,8 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		       struct round *r)
 {
 	struct uc_rules_result res;
-	struct uc_task t = { .pid = id->tgid, .tid = tid, .start = id->start, .match = &res,
-			     .state = tid == id->tgid ? id->state : '?' };
+	struct uc_task t = { .pid = id->tgid, .tid = tid, .start = id->st.start, .match = &res,
+			     .state = tid == id->tgid ? id->st.state : '?' };
 	struct uc_walk_stats ws;
 	struct uc_plan p;
 	const char *rule;
@@ -717,7 +736,7 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		forget_exited(w);
 		*ep = uc_wtable_add(&w->table, id->tgid);
 		if (*ep)
-			(*ep)->start = id->start;
+			(*ep)->start = id->st.start;
 		else
 			w->st.untracked++;
 	}
@@ -733,12 +752,8 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	else
 		seen.have_sa = false;
 	rc = seen.have_sa ? 0 : uc_sched_get(tid, &t.sa);
-	if (rc == -ESRCH) {
-		w->st.gone++;
-		return res.threads;
-	}
 	if (rc) {
-		count_err(w, rc);
+		count_fail(w, rc);
 		return res.threads;
 	}
 	uc_plan_init(&p);
@@ -826,8 +841,7 @@ static void note_drift(struct uc_watch *w, struct uc_wproc *e, const struct roun
 static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64_t ts_ns,
 			  const char *reason)
 {
-	struct round r = { .reason = reason, .ts_ns = ts_ns,
-			   .recheck = !strcmp(reason, "recheck") };
+	struct round r = { .reason = reason, .recheck = !strcmp(reason, "recheck") };
 	struct uc_wproc *e;
 	struct ident id;
 	int rc;
@@ -836,18 +850,15 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 		return;
 	rc = ident_open(w, tgid, &id);
 	if (rc) {
-		if (rc == -ESRCH)
-			w->st.gone++;
-		else
-			count_err(w, rc);
+		count_fail(w, rc);
 		return;
 	}
-	if (ts_ns && started_after(w, id.start, ts_ns)) {
+	if (ts_ns && started_after(w, id.st.start, ts_ns)) {
 		w->st.identity_mismatch++;
 		goto out;
 	}
 	e = uc_wtable_get(&w->table, tgid);
-	if (e && e->start != id.start) {
+	if (e && e->start != id.st.start) {
 		/* the PID now names another process: start afresh */
 		uc_wtable_del(&w->table, tgid);
 		e = NULL;
@@ -856,10 +867,7 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 		e->scan = w->scan_mark;
 		if (!strcmp(reason, "exec")) {
 			/* a new program: a new chance, even for one given up on */
-			e->given_up = false;
-			e->logged = false;
-			e->writes = 0;
-			e->drifts = 0;
+			fresh_chance(e);
 			e->window_start = (uint32_t)(uc_watch_now_ms() / 1000);
 		}
 		if (e->given_up)
@@ -872,12 +880,8 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 		struct others o = { w, &id, &e, &r };
 
 		rc = uc_tasks_each_tid(tgid, apply_other, &o);
-		if (rc == -ESRCH) {
-			w->st.gone++;
-			goto out;
-		}
 		if (rc) {
-			count_err(w, rc);
+			count_fail(w, rc);
 			goto out;
 		}
 	}
@@ -892,24 +896,18 @@ out:
 
 /* ---- events --------------------------------------------------------------- */
 
+/* the connector's event per enum uc_watch_ev; anything else is UC_WEV_OTHER */
+static const uint32_t ev_bits[UC_WEV_OTHER] = {
+	UC_PEV_FORK, UC_PEV_EXEC, UC_PEV_COMM, UC_PEV_UID, UC_PEV_GID, UC_PEV_EXIT,
+};
+
 static enum uc_watch_ev ev_type(uint32_t what)
 {
-	switch (what) {
-	case UC_PEV_FORK:
-		return UC_WEV_FORK;
-	case UC_PEV_EXEC:
-		return UC_WEV_EXEC;
-	case UC_PEV_COMM:
-		return UC_WEV_COMM;
-	case UC_PEV_UID:
-		return UC_WEV_UID;
-	case UC_PEV_GID:
-		return UC_WEV_GID;
-	case UC_PEV_EXIT:
-		return UC_WEV_EXIT;
-	default:
-		return UC_WEV_OTHER;
-	}
+	int t = 0;
+
+	while (t < UC_WEV_OTHER && ev_bits[t] != what)
+		t++;
+	return (enum uc_watch_ev)t;
 }
 
 void uc_watch_mark_dirty(struct uc_watch *w, enum uc_watch_cause c)
@@ -941,37 +939,18 @@ static void check_seq(struct uc_watch *w, const struct uc_pev *ev)
 void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev)
 {
 	enum uc_watch_ev t = ev_type(ev->what);
-	bool wanted;
 
 	w->st.events[t]++;
 	check_seq(w, ev);
-	switch (t) {
-	case UC_WEV_EXIT:
+	if (t == UC_WEV_EXIT && ev->pid == ev->tgid)
 		/* cheap and order-safe: a queued EXEC for this PID finds it gone */
-		if (ev->pid == ev->tgid)
-			uc_wtable_del(&w->table, ev->tgid);
+		uc_wtable_del(&w->table, ev->tgid);
+	if (t == UC_WEV_EXIT || t == UC_WEV_OTHER || !w->have_rules)
 		return;
-	case UC_WEV_EXEC:
-	case UC_WEV_COMM:
-		wanted = true;
-		break;
-	case UC_WEV_FORK:
-		/*
-		 * a thread inherits its creator's clamps: only new processes,
-		 * only when a rule asks
-		 */
-		wanted = ev->pid == ev->tgid && (w->rs.events & UC_PEV_FORK);
-		break;
-	case UC_WEV_UID:
-		wanted = w->rs.events & UC_PEV_UID;
-		break;
-	case UC_WEV_GID:
-		wanted = w->rs.events & UC_PEV_GID;
-		break;
-	default:
-		wanted = false;
-	}
-	if (!wanted || !w->have_rules)
+	/* forks, uid and gid changes only when a rule asks; a thread inherits its
+	 * creator's clamps: only new processes' forks */
+	if (t != UC_WEV_EXEC && t != UC_WEV_COMM &&
+	    (!(ev->what & w->rs.events) || (t == UC_WEV_FORK && ev->pid != ev->tgid)))
 		return;
 	if (w->qlen == w->o.queue_cap) {
 		w->st.queue_drops++;
@@ -984,27 +963,14 @@ void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev)
 		w->st.queue_hiwater = w->qlen;
 }
 
+/* A queued event (exec, comm, fork, uid, gid: uc_watch_push), its name the
+ * reason; a rename is about one thread, exec and fork are timed. */
 static void handle(struct uc_watch *w, const struct uc_pev *ev)
 {
-	switch (ev->what) {
-	case UC_PEV_EXEC:
-		apply_process(w, ev->tgid, 0, ev->ts_ns, "exec");
-		break;
-	case UC_PEV_COMM:
-		apply_process(w, ev->tgid, ev->pid, 0, "comm");
-		break;
-	case UC_PEV_FORK:
-		apply_process(w, ev->tgid, 0, ev->ts_ns, "fork");
-		break;
-	case UC_PEV_UID:
-		apply_process(w, ev->tgid, 0, 0, "uid");
-		break;
-	case UC_PEV_GID:
-		apply_process(w, ev->tgid, 0, 0, "gid");
-		break;
-	default:
-		break;
-	}
+	enum uc_watch_ev t = ev_type(ev->what);
+
+	apply_process(w, ev->tgid, t == UC_WEV_COMM ? ev->pid : 0,
+		      t == UC_WEV_EXEC || t == UC_WEV_FORK ? ev->ts_ns : 0, uc_watch_ev_name(t));
 }
 
 size_t uc_watch_process(struct uc_watch *w, size_t max)
@@ -1027,14 +993,9 @@ size_t uc_watch_process(struct uc_watch *w, size_t max)
 
 long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms)
 {
-	uint64_t next;
-
 	if (!w->dirty)
 		return -1;
-	if (!w->rescanned)
-		return 0;
-	next = w->last_rescan_ms + w->o.rescan_interval_ms;
-	return now_ms >= next ? 0 : (long)(next - now_ms);
+	return w->rescanned ? ms_until(now_ms, w->last_rescan_ms + w->o.rescan_interval_ms) : 0;
 }
 
 /* Say why events were lost, if they were: a rescan is never silent about it. */
@@ -1101,7 +1062,7 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 		return rc;
 	if (stopping(w))
 		return 0;	/* cut short: its marks are not the whole table's */
-	uc_wtable_sweep(&w->table, w->scan_mark);
+	uc_wtable_forget(&w->table, unseen, &w->scan_mark);
 	next_forget(w);
 #ifdef __GLIBC__
 	/* a scan's transient buffers: give them back, the daemon lives long */
@@ -1114,12 +1075,10 @@ int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms)
 
 long uc_watch_recheck_due(const struct uc_watch *w, uint64_t now_ms)
 {
-	uint64_t next;
-
 	if (!w->o.recheck_ms || w->o.dry_run || !w->table.n || !w->have_rules)
 		return -1;
-	next = (w->last_recheck_ms ? w->last_recheck_ms : w->created_ms) + w->o.recheck_ms;
-	return now_ms >= next ? 0 : (long)(next - now_ms);
+	return ms_until(now_ms, (w->last_recheck_ms ? w->last_recheck_ms : w->created_ms) +
+			w->o.recheck_ms);
 }
 
 void uc_watch_recheck(struct uc_watch *w, uint64_t now_ms)
@@ -1201,10 +1160,6 @@ static void group_report(struct uc_watch *w, const struct uc_plan *p, const stru
 int uc_watch_run_group(struct uc_watch *w, int (*plan)(struct uc_plan *p, void *data), void *data,
 		       const char *what, const char *reason)
 {
-	struct uc_run_opts ro = {
-		.mode = UC_EXEC_BEST_EFFORT, .yes = consent(w), .key_state = cached_key, .data = w,
-		.stop = w->stop,
-	};
 	struct uc_report rep;
 	struct uc_plan p;
 	int rc = 0;
@@ -1227,7 +1182,7 @@ int uc_watch_run_group(struct uc_watch *w, int (*plan)(struct uc_plan *p, void *
 		w->st.would_apply++;
 		log_group(w, &p, what, reason, true);
 	} else {
-		uc_plan_run(&p, &ro, &rep);
+		run_plan(w, &p, NULL, &rep);
 		group_report(w, &p, &rep, what, reason);
 	}
 	uc_plan_free(&p);

@@ -26,6 +26,7 @@
 #include "uclamp/watch.h"
 
 #define RELOAD_DEBOUNCE_MS 200
+#define ACK_TIMEOUT_MS 3000
 #define READ_BATCH 256
 /* work per wakeup: a storm that fills the socket as fast as it is read must
  * not keep the loop from its signals, the watchdog and the status socket
@@ -98,21 +99,16 @@ static void groups_start(struct loop *l, const char *reason)
 {
 	int rc = uc_watch_groups_new(l->w, &l->groups);
 
-	if (rc) {
-		uc_watch_logf(l->w, LOG_ERR, "cannot watch for the [cgroup] sections' groups: %s",
-			      strerror(-rc));
+	if (!rc && !l->groups)
+		return;
+	if (!rc && !(rc = ep_add(l, uc_watch_groups_fd(l->groups), K_GROUPS))) {
+		uc_watch_groups_sync(l->groups, reason);
 		return;
 	}
-	if (!l->groups)
-		return;
-	if ((rc = ep_add(l, uc_watch_groups_fd(l->groups), K_GROUPS))) {
-		uc_watch_logf(l->w, LOG_ERR, "cannot watch for the [cgroup] sections' groups: %s",
-			      strerror(-rc));
-		uc_watch_groups_free(l->groups);
-		l->groups = NULL;
-		return;
-	}
-	uc_watch_groups_sync(l->groups, reason);
+	uc_watch_logf(l->w, LOG_ERR, "cannot watch for the [cgroup] sections' groups: %s",
+		      strerror(-rc));
+	uc_watch_groups_free(l->groups);
+	l->groups = NULL;
 }
 
 static void groups_stop(struct loop *l)
@@ -145,14 +141,13 @@ static void set_filter(struct loop *l)
 
 static int subscribe(struct loop *l)
 {
-	int tmo = l->lo->ack_timeout_ms ? l->lo->ack_timeout_ms : 3000;
 	/* before 6.6 the 8-byte request is dropped without an answer: do not wait for it */
 	uint32_t mask;
 	int rc;
 
 	set_filter(l);	/* first: the ack passes it, events after it are filtered */
 	mask = uc_kernel_version() >= UC_KVER(6, 6, 0) ? want_mask(l) : 0;
-	rc = uc_procev_subscribe(l->pe, true, mask, tmo);
+	rc = uc_procev_subscribe(l->pe, true, mask, ACK_TIMEOUT_MS);
 	if (rc)
 		return rc;
 	l->mask = uc_procev_filtered(l->pe) ? mask : 0;
@@ -358,31 +353,24 @@ static void on_signal(struct loop *l)
 	}
 }
 
+/* The nearer of two delays in ms (-1: none). */
+static long sooner(long a, long b)
+{
+	return a < 0 || (b >= 0 && b < a) ? b : a;
+}
+
 /* Arm the one-shot timer for the nearest of: a pending rescan, a re-check
- * for drift, a pending reload, the summary of suppressed log lines. */
+ * for drift, a group retry, the summary of suppressed log lines, a pending reload. */
 static void arm_timer(struct loop *l)
 {
 	uint64_t now = uc_watch_now_ms();
-	long due = uc_watch_rescan_due(l->w, now), next = -1;
-	long recheck = uc_watch_recheck_due(l->w, now);
-	long retry = uc_watch_groups_due(l->groups, now);
-	long log = uc_watch_log_due(l->w, now);
+	long next = sooner(uc_watch_rescan_due(l->w, now), uc_watch_recheck_due(l->w, now));
 	struct itimerspec its = { 0 };
 
-	if (due >= 0)
-		next = due;
-	if (recheck >= 0 && (next < 0 || recheck < next))
-		next = recheck;
-	if (retry >= 0 && (next < 0 || retry < next))
-		next = retry;
-	if (log >= 0 && (next < 0 || log < next))
-		next = log;	/* the suppressed lines' summary */
-	if (l->reload_at) {
-		long r = l->reload_at > now ? (long)(l->reload_at - now) : 0;
-
-		if (next < 0 || r < next)
-			next = r;
-	}
+	next = sooner(next, uc_watch_groups_due(l->groups, now));
+	next = sooner(next, uc_watch_log_due(l->w, now));
+	if (l->reload_at)
+		next = sooner(next, l->reload_at > now ? (long)(l->reload_at - now) : 0);
 	if (next >= 0) {
 		if (next == 0)
 			next = 1;	/* 0 would disarm */
@@ -426,15 +414,13 @@ static int setup(struct loop *l)
 	sigset_t set;
 	int rc;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &set, &l->old_mask) < 0)
-		return -errno;
 	sigemptyset(&l->stop_set);
 	sigaddset(&l->stop_set, SIGTERM);
 	sigaddset(&l->stop_set, SIGINT);
+	set = l->stop_set;
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, &l->old_mask) < 0)
+		return -errno;
 	{
 		struct sigaction sa = { .sa_handler = on_stop_signal };
 
@@ -476,10 +462,8 @@ static int setup(struct loop *l)
 	}
 	if (l->lo->watchdog_usec) {
 		uint64_t half = l->lo->watchdog_usec / 2;
-		struct itimerspec its = {
-			.it_value = { (time_t)(half / 1000000), (long)(half % 1000000) * 1000 },
-			.it_interval = { (time_t)(half / 1000000), (long)(half % 1000000) * 1000 },
-		};
+		struct timespec ts = { (time_t)(half / 1000000), (long)(half % 1000000) * 1000 };
+		struct itimerspec its = { .it_value = ts, .it_interval = ts };
 
 		l->wfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 		if (l->wfd < 0 || timerfd_settime(l->wfd, 0, &its, NULL) < 0)
@@ -518,6 +502,7 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 		.w = w, .lo = lo, .ep = -1, .sfd = -1, .ino = -1, .tfd = -1, .wfd = -1,
 		.ls = { .fd = -1 },
 	};
+	const struct uc_watch_stats *s;
 	int rc = setup(&l);
 
 	if (rc) {
@@ -541,13 +526,12 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 	work_end(&l);
 	notify(&l, "READY=1");
 	notify_status(&l);
+	s = uc_watch_stats(w);
 	uc_watch_logf(w, LOG_INFO, "watching: %llu rule(s), %llu [cgroup] section(s) (%llu "
-		      "waiting for their group), %s events%s",
-		      (unsigned long long)uc_watch_stats(w)->rules,
-		      (unsigned long long)uc_watch_stats(w)->groups,
-		      (unsigned long long)uc_watch_stats(w)->groups_waiting,
+		      "waiting for their group), %s events%s", (unsigned long long)s->rules,
+		      (unsigned long long)s->groups, (unsigned long long)s->groups_waiting,
 		      l.bpf ? "socket-filtered" : l.mask ? "filtered" : "all",
-		      uc_watch_stats(w)->applied ? "; running processes clamped" : "");
+		      s->applied ? "; running processes clamped" : "");
 	while (!l.stop) {
 		struct epoll_event evs[8];
 		int n;

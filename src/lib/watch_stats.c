@@ -22,12 +22,12 @@ static const char *const ev_names[UC_WEV_N] = {
 	"fork", "exec", "comm", "uid", "gid", "exit", "other",
 };
 
-const char *uc_watch_cause_name(enum uc_watch_cause c)
+const char *uc_watch_cause_name(int c)
 {
 	return (unsigned)c < UC_RESCAN_NCAUSES ? cause_names[c] : "?";
 }
 
-const char *uc_watch_ev_name(enum uc_watch_ev e)
+const char *uc_watch_ev_name(int e)
 {
 	return (unsigned)e < UC_WEV_N ? ev_names[e] : "?";
 }

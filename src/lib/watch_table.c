@@ -109,17 +109,6 @@ void uc_wtable_del(struct uc_wtable *t, pid_t tgid)
 		del_slot(t, (size_t)(e - t->v));
 }
 
-void uc_wtable_sweep(struct uc_wtable *t, uint32_t scan)
-{
-	for (size_t i = 0; i < t->cap;) {
-		/* a shifted entry lands in i: look at i again */
-		if (t->v[i].tgid && t->v[i].scan != scan)
-			del_slot(t, i);
-		else
-			i++;
-	}
-}
-
 void uc_wtable_forget(struct uc_wtable *t, bool (*gone)(const struct uc_wproc *e, void *data),
 		      void *data)
 {

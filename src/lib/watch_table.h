@@ -34,7 +34,5 @@ void uc_wtable_del(struct uc_wtable *t, pid_t tgid);
 /* Drop the entries gone() says are gone. */
 void uc_wtable_forget(struct uc_wtable *t, bool (*gone)(const struct uc_wproc *e, void *data),
 		      void *data);
-/* Drop the entries whose scan mark is not 'scan' (not seen by the last rescan). */
-void uc_wtable_sweep(struct uc_wtable *t, uint32_t scan);
 
 #endif
