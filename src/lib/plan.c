@@ -297,17 +297,12 @@ int uc_plan_add_thread(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long lo
 int uc_plan_add_same(struct uc_plan *p, pid_t tid)
 {
 	struct uc_change *last = p->nrec ? &p->rec[p->nrec - 1] : NULL;
-	size_t n = 1;
+	size_t first;
 
 	if (!last || last->kind != UC_KIND_TASK || last->label)
 		return -EINVAL;
-	if (last->run)
-		n = last->run->k;
-	else
-		while (n < p->nrec && last[-(ptrdiff_t)n].kind == UC_KIND_TASK &&
-		       !last[-(ptrdiff_t)n].run && last[-(ptrdiff_t)n].tid == last->tid)
-			n++;
-	return run_append(p, last + 1 - n, n, tid);
+	first = uc_plan_group_start(p, p->nrec - 1);
+	return run_append(p, &p->rec[first], p->nrec - first, tid);
 }
 
 int uc_plan_name_tasks(struct uc_plan *p, const char *label)
@@ -401,12 +396,17 @@ bool uc_plan_flips(const struct uc_plan *p)
 	return false;
 }
 
+static bool same_task(const struct uc_change *a, pid_t pid, pid_t tid, unsigned long long start)
+{
+	return a && a->kind == UC_KIND_TASK && a->pid == pid && a->tid == tid && a->start == start;
+}
+
 static bool same_change(const struct uc_change *a, const struct uc_change *b)
 {
 	if (a->kind != b->kind || a->attr != b->attr || a->from != b->from || a->to != b->to)
 		return false;
 	if (a->kind == UC_KIND_TASK)
-		return a->pid == b->pid && a->tid == b->tid && a->start == b->start;
+		return same_task(a, b->pid, b->tid, b->start);
 	if (a->start != b->start)
 		return false;	/* a group made again under the same path */
 	return a->target && b->target ? !strcmp(a->target, b->target) : a->target == b->target;
@@ -423,11 +423,6 @@ bool uc_plan_same(const struct uc_plan *a, const struct uc_plan *b)
 		if (!same_change(x, y))
 			return false;
 	return true;
-}
-
-static bool same_task(const struct uc_change *a, pid_t pid, pid_t tid, unsigned long long start)
-{
-	return a && a->kind == UC_KIND_TASK && a->pid == pid && a->tid == tid && a->start == start;
 }
 
 /* Was the task (pid, tid, start) shown? at: shown's change at the same index, tried first

@@ -126,19 +126,24 @@ static int read_status(pid_t pid, char *buf, size_t n)
 	return len < 0 ? (int)len : 0;
 }
 
+/* The real user (Uid: real, effective, saved, fs: the first), the status left in buf. */
+static int status_uid(pid_t pid, char *buf, size_t n, uid_t *uid)
+{
+	unsigned long v;
+	int rc = read_status(pid, buf, n);
+
+	if (!rc)
+		rc = status_field(buf, "Uid", &v);
+	if (!rc)
+		*uid = (uid_t)v;
+	return rc;
+}
+
 int uc_task_uid(pid_t pid, uid_t *uid)
 {
 	char buf[2048];
-	unsigned long v;
-	int rc = read_status(pid, buf, sizeof(buf));
 
-	if (rc)
-		return rc;
-	rc = status_field(buf, "Uid", &v);	/* real, effective, saved, fs: the first */
-	if (rc)
-		return rc;
-	*uid = (uid_t)v;
-	return 0;
+	return status_uid(pid, buf, sizeof(buf), uid);
 }
 
 int uc_plan_reach(const struct uc_plan *p, size_t *tasks, size_t *users)
@@ -300,14 +305,10 @@ static int fill_status(struct uc_proc *p)
 {
 	char buf[2048];
 	unsigned long v;
-	int rc = read_status(p->pid, buf, sizeof(buf));
+	int rc = status_uid(p->pid, buf, sizeof(buf), &p->uid);
 
 	if (rc)
 		return rc;
-	rc = status_field(buf, "Uid", &v);	/* real, effective, saved, fs: the first */
-	if (rc)
-		return rc;
-	p->uid = (uid_t)v;
 	/* a test tree may leave Gid out: only a group selector needs it */
 	p->gid = status_field(buf, "Gid", &v) ? (gid_t)-1 : (gid_t)v;
 	return 0;
@@ -453,21 +454,15 @@ struct walk {
 	struct uc_proc proc;
 };
 
-static void note_failed(struct uc_walk_stats *st, int err, pid_t tid)
-{
-	if (!st->failed++) {
-		st->first_err = err;
-		st->first_err_tid = tid;
-	}
-}
-
 /* Account for a read that failed: gone or failed. */
 static void note_err(struct uc_walk_stats *st, int err, pid_t tid)
 {
-	if (err == -ESRCH)
+	if (err == -ESRCH) {
 		st->gone++;
-	else
-		note_failed(st, err, tid);
+	} else if (!st->failed++) {
+		st->first_err = err;
+		st->first_err_tid = tid;
+	}
 }
 
 /* The policy comes with the sched_getattr the plan needs anyway: keep it. */
@@ -681,9 +676,10 @@ static int visit_tid(pid_t tid, int taskfd, void *data)
 	return w->visit_rc;
 }
 
-/* The main thread, or every thread when a rule may take them. */
-static int visit_process(struct walk *w, pid_t pid)
+/* The main thread, or every thread when a rule may take them (a uc_pid_fn). */
+static int visit_process(pid_t pid, void *data)
 {
+	struct walk *w = data;
 	int rc;
 
 	walk_reset(w, pid, pid);
@@ -697,16 +693,6 @@ static int visit_process(struct walk *w, pid_t pid)
 		return 0;
 	}
 	return rc;
-}
-
-static int visit_pid(pid_t pid, void *data)
-{
-	return visit_process(data, pid);
-}
-
-static int walk_all(struct walk *w)
-{
-	return uc_tasks_each_pid(visit_pid, w);
 }
 
 /* Explicit IDs: each once; a thread ID stands for itself, or for its
@@ -730,7 +716,7 @@ static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 			continue;
 		done[ndone++] = key;
 		if (w->all_threads || tgid == id) {
-			rc = visit_process(w, tgid);
+			rc = visit_process(tgid, w);
 		} else if (!(w->flags & UC_WALK_ID_AS_GIVEN)) {
 			walk_reset(w, tgid, id);
 			rc = visit_task(w, id);
@@ -789,7 +775,7 @@ int uc_tasks_walk(const struct uc_rules *rs, const pid_t *pids, size_t npids, un
 		return -ENOMEM;
 	*w = (struct walk){ .rs = rs, .all_threads = rs->any_threads, .flags = flags,
 			    .taskfd = -1, .fn = fn, .data = data, .st = st };
-	rc = npids ? walk_pids(w, pids, npids) : walk_all(w);
+	rc = npids ? walk_pids(w, pids, npids) : uc_tasks_each_pid(visit_process, w);
 	free(w);
 	return rc;
 }
@@ -960,23 +946,6 @@ static int plan_one(const struct uc_task *t, void *data)
 	return rc;
 }
 
-static bool want_ok(int v)
-{
-	return v == UC_KEEP || v == UC_RESET || (v >= 0 && v <= UC_CAPACITY_SCALE);
-}
-
-/* Values the kernel can take at all, before any task is read. */
-static int check_rule(const struct uc_rule *r)
-{
-	if (!want_ok(r->min) || !want_ok(r->max))
-		return -ERANGE;
-	if (r->reset_on_fork != UC_KEEP && r->reset_on_fork != 0 && r->reset_on_fork != 1)
-		return -EINVAL;
-	if (r->min >= 0 && r->max >= 0 && r->min > r->max)
-		return -EINVAL;	/* wrong for every task: the caller's usage error */
-	return 0;
-}
-
 int uc_tasks_plan(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids, size_t npids,
 		  unsigned flags, uc_refusal_fn on_refusal, void *data, struct uc_walk_stats *st)
 {
@@ -986,8 +955,10 @@ int uc_tasks_plan(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pid
 			      .st = st ? st : &local, .rt_default = -1 };
 	int rc;
 
+	/* values the kernel can take at all, before any task is read; min > max
+	 * is wrong for every task: the caller's usage error */
 	for (size_t i = 0; i < rs->n; i++) {
-		rc = check_rule(&rs->v[i]);
+		rc = uc_sched_check(rs->v[i].min, rs->v[i].max, rs->v[i].reset_on_fork);
 		if (rc)
 			return rc;
 	}
