@@ -168,36 +168,6 @@ static const struct uc_sched_attr *sa_store(struct uc_plan *p, const struct uc_s
 	return &b->v[b->n++];
 }
 
-/* A task record with its identity and stored attributes (no label yet). */
-static struct uc_change *task_append(struct uc_plan *p, pid_t pid, pid_t tid,
-				     unsigned long long start, const struct uc_sched_attr *sa,
-				     enum uc_attr attr, long from, long to)
-{
-	struct uc_change *c = plan_append(p, UC_KIND_TASK, attr, from, to);
-
-	if (c) {
-		c->pid = pid;
-		c->tid = tid;
-		c->start = start;
-		c->sa = sa;
-	}
-	return c;
-}
-
-struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
-				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
-				   long to)
-{
-	const struct uc_sched_attr *stored = sa_store(p, sa);
-	struct uc_change *c = stored ? task_append(p, pid, tid, 0, stored, attr, from, to) : NULL;
-
-	if (c && comm && *comm && !(c->label = plan_strdup(p, comm))) {
-		plan_unappend(p);
-		return NULL;
-	}
-	return c;
-}
-
 /*
  * Can thread tid (pid, start, attributes sa, changes ch[0..n), no name) join
  * the records g[0..n), the plan's last? Their thread's or run's, the same.
@@ -234,11 +204,14 @@ static int add_records(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long lo
 	if (!stored)
 		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
-		struct uc_change *c = task_append(p, pid, tid, start, stored, ch[k].attr,
-						  ch[k].from, ch[k].to);
+		struct uc_change *c = plan_append(p, UC_KIND_TASK, ch[k].attr, ch[k].from, ch[k].to);
 
 		if (!c)
 			goto fail;
+		c->pid = pid;
+		c->tid = tid;
+		c->start = start;
+		c->sa = stored;
 		if (named && !(c->label = plan_strdup(p, comm))) {
 			plan_unappend(p);
 			goto fail;
@@ -248,6 +221,15 @@ static int add_records(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long lo
 fail:
 	uc_plan_drop_from(p, n0);
 	return -ENOMEM;
+}
+
+struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
+				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
+				   long to)
+{
+	const struct uc_task_change ch = { attr, from, to };
+
+	return add_records(p, pid, tid, 0, comm, sa, &ch, 1) ? NULL : &p->rec[p->nrec - 1];
 }
 
 /* Thread tid after the records g[0..n) (the last ones): 0 or -ENOMEM. */
@@ -324,12 +306,12 @@ int uc_plan_name_tasks(struct uc_plan *p, const char *label)
 
 struct uc_change *uc_plan_copy_task(struct uc_plan *p, const struct uc_change *ch)
 {
-	struct uc_change *c = uc_plan_add_task(p, ch->pid, ch->tid, ch->label, ch->sa, ch->attr,
-					       ch->from, ch->to);
+	const struct uc_task_change one = { ch->attr, ch->from, ch->to };
 
-	if (c)
-		c->start = ch->start;	/* the identity the executor checks */
-	return c;
+	/* the start time too: the identity the executor checks */
+	if (add_records(p, ch->pid, ch->tid, ch->start, ch->label, ch->sa, &one, 1))
+		return NULL;
+	return &p->rec[p->nrec - 1];
 }
 
 struct uc_change *uc_plan_add_systemd(struct uc_plan *p, const char *rel, const char *unit,
