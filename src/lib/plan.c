@@ -511,14 +511,11 @@ size_t uc_plan_keep_shown(struct uc_plan *fresh, const struct uc_plan *shown)
 
 const char *uc_kind_name(enum uc_kind kind)
 {
-	switch (kind) {
-	case UC_KIND_TASK: return "task";
-	case UC_KIND_SYSCTL: return "sysctl";
-	case UC_KIND_CGROUP: return "cgroup";
-	case UC_KIND_SUBTREE: return "subtree";
-	case UC_KIND_SYSTEMD: return "systemd";
-	}
-	return "?";
+	static const char *const names[] = {
+		[UC_KIND_TASK] = "task", [UC_KIND_SYSCTL] = "sysctl", [UC_KIND_CGROUP] = "cgroup",
+		[UC_KIND_SUBTREE] = "subtree", [UC_KIND_SYSTEMD] = "systemd",
+	};
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
 const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr)
@@ -531,16 +528,15 @@ const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr)
 	case UC_KIND_SYSTEMD:
 		return "CPUWeight (runtime)";
 	case UC_KIND_SYSCTL:	/* the knob: the target already names the sysctl */
-		return uc_sysctl_knob(attr) ? uc_sysctl_knob(attr)->knob : "?";
-	case UC_KIND_TASK:
 		break;
+	case UC_KIND_TASK:
+		if (attr == UC_ATTR_RESET_ON_FORK)
+			return "reset_on_fork";
+		if (attr == UC_ATTR_CPU_CONTROLLER)
+			return "cpu";
+		break;	/* util_min, util_max: as the knobs are named */
 	}
-	switch (attr) {
-	case UC_ATTR_RESET_ON_FORK: return "reset_on_fork";
-	case UC_ATTR_CPU_CONTROLLER: return "cpu";
-	default:	/* util_min, util_max: as the knobs are named */
-		return uc_sysctl_knob(attr) ? uc_sysctl_knob(attr)->knob : "?";
-	}
+	return uc_sysctl_knob(attr) ? uc_sysctl_knob(attr)->knob : "?";
 }
 
 const char *uc_change_state_name(enum uc_change_state st)

@@ -291,12 +291,9 @@ static int fill_stat(struct uc_proc *p)
 	p->state = status_state(buf);
 	p->ppid = status_field(buf, "PPid", &v) ? 0 : (pid_t)v;
 	p->start_time = 0;
-	if (!(p->have & UC_PF_CMDLINE)) {
-		rc = fill_cmdline(p);
-		if (rc)
-			return rc;
-		p->have |= UC_PF_CMDLINE;
-	}
+	rc = uc_task_fill(p, UC_PF_CMDLINE, NULL);	/* unless read already */
+	if (rc)
+		return rc;
 	p->kthread = (p->pid == 2 || p->ppid == 2) && (p->absent & UC_PF_CMDLINE);
 	return 0;
 }
@@ -855,6 +852,7 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct w
 	int cur_rof = !!(t->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK);
 	int end_min = cur_min, end_max = cur_max;
 	bool ch_min = false, ch_max = false, ch_rof = false;
+	enum uc_refusal_why why = UC_REFUSE_NONE;
 	struct uc_task_change ch[3];
 	size_t n = 0;
 
@@ -873,19 +871,15 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct w
 		c->p->unchanged++;
 		return 0;
 	}
-	if (t->state == 'Z') {
-		refuse(c, t, UC_SKIP_ZOMBIE, refusal_rule(t, ch_max), end_min, end_max);
-		return 0;
-	}
-	if (c->skip_init && t->pid == 1) {
-		refuse(c, t, UC_SKIP_INIT, refusal_rule(t, ch_max), end_min, end_max);
-		return 0;
-	}
-	if ((ch_min || ch_max) && end_min > end_max) {
-		bool rt_max_only = want->min == UC_KEEP && uc_policy_is_rt((int)t->sa.sched_policy);
-
-		refuse(c, t, rt_max_only ? UC_REFUSE_RT_MAX_BELOW_MIN : UC_REFUSE_MIN_GT_MAX,
-		       refusal_rule(t, ch_max), end_min, end_max);
+	if (t->state == 'Z')
+		why = UC_SKIP_ZOMBIE;
+	else if (c->skip_init && t->pid == 1)
+		why = UC_SKIP_INIT;
+	else if ((ch_min || ch_max) && end_min > end_max)
+		why = want->min == UC_KEEP && uc_policy_is_rt((int)t->sa.sched_policy) ?
+		      UC_REFUSE_RT_MAX_BELOW_MIN : UC_REFUSE_MIN_GT_MAX;
+	if (why != UC_REFUSE_NONE) {
+		refuse(c, t, why, refusal_rule(t, ch_max), end_min, end_max);
 		return 0;
 	}
 	/* one TID's changes together: the executor sends them in one setattr; with the
