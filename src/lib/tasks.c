@@ -28,13 +28,19 @@ static int gone_errno(int err)
 	return err == -ENOENT ? -ESRCH : err;
 }
 
-/* Read at most n-1 bytes of a small /proc file (no need for the rest). */
-static ssize_t read_head(const char *abspath, char *buf, size_t n)
+/* Read at most n-1 bytes of /proc/PID/NAME, or thread tid's (tid > 0, not pid): a small
+ * file, no need for the rest. */
+static ssize_t read_head(pid_t pid, pid_t tid, const char *name, char *buf, size_t n)
 {
-	char p[4096];
+	char abspath[96], p[4096];
 	ssize_t len;
-	int rc = uc_path(p, sizeof(p), abspath);
+	int rc;
 
+	if (tid <= 0 || tid == pid)
+		snprintf(abspath, sizeof(abspath), "/proc/%d/%s", (int)pid, name);
+	else
+		snprintf(abspath, sizeof(abspath), "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
+	rc = uc_path(p, sizeof(p), abspath);
 	if (rc)
 		return rc;
 	len = uc_file_read_at(AT_FDCWD, p, buf, n, UC_READ_HEAD);
@@ -79,14 +85,8 @@ int uc_task_exists(pid_t pid)
 
 int uc_task_comm(pid_t pid, pid_t tid, char *buf, size_t n)
 {
-	char abspath[96];
-	ssize_t len;
+	ssize_t len = read_head(pid, tid, "comm", buf, n);
 
-	if (tid <= 0 || tid == pid)
-		snprintf(abspath, sizeof(abspath), "/proc/%d/comm", (int)pid);
-	else
-		snprintf(abspath, sizeof(abspath), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	len = read_head(abspath, buf, n);
 	if (len < 0) {
 		if (n)
 			buf[0] = '\0';
@@ -118,11 +118,8 @@ static int status_field(const char *status, const char *key, unsigned long *v)
 /* The lines we need (Tgid, Uid) sit in the first few hundred bytes. */
 static int read_status(pid_t pid, char *buf, size_t n)
 {
-	char abspath[64];
-	ssize_t len;
+	ssize_t len = read_head(pid, 0, "status", buf, n);
 
-	snprintf(abspath, sizeof(abspath), "/proc/%d/status", (int)pid);
-	len = read_head(abspath, buf, n);
 	return len < 0 ? (int)len : 0;
 }
 
@@ -232,13 +229,10 @@ static char status_state(const char *status)
 
 static int fill_cmdline(struct uc_proc *p)
 {
-	char abspath[64];
-	ssize_t len;
+	ssize_t len = read_head(p->pid, 0, "cmdline", p->cmdline, sizeof(p->cmdline));
 	const char *a0, *slash;
 	size_t n;
 
-	snprintf(abspath, sizeof(abspath), "/proc/%d/cmdline", (int)p->pid);
-	len = read_head(abspath, p->cmdline, sizeof(p->cmdline));
 	if (len == -ESRCH && uc_task_exists(p->pid) == 0)
 		/* a test tree without the file: nothing known, as a kernel thread */
 		len = 0;
