@@ -204,7 +204,8 @@ static int add_records(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long lo
 	if (!stored)
 		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
-		struct uc_change *c = plan_append(p, UC_KIND_TASK, ch[k].attr, ch[k].from, ch[k].to);
+		struct uc_change *c = plan_append(p, UC_KIND_TASK, ch[k].attr, ch[k].from,
+						  ch[k].to);
 
 		if (!c)
 			goto fail;

@@ -366,7 +366,8 @@ static int sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *te
 	if (rc)
 		return rc;
 	if (!nw) {
-		snprintf(err, n, "the value is empty: give one or more %s", kind_text[d->kind].empty);
+		snprintf(err, n, "the value is empty: give one or more %s",
+			 kind_text[d->kind].empty);
 		free(words);
 		return -EINVAL;
 	}
