@@ -722,10 +722,8 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 	rc = cli_task_support(ctl);
 	if (!rc)
 		rc = cli_sel_pids_exist(a, true);
-	if (rc) {
-		cli_sel_free(a);
-		return rc;
-	}
+	if (rc)
+		goto out;
 	/* names in messages cost one read per task: only for few tasks or a dry run
 	 * (a question names the ten rows it shows) */
 	th = (struct cli_task_how){
@@ -735,6 +733,7 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 		th.flags |= UC_WALK_COMM;
 	cli_task_explain_reset(ctl, want);
 	rc = cli_task_plan_and_run(ctl, want, a->pids, a->npids, &th);
+out:
 	cli_sel_free(a);
 	return rc;
 }

@@ -251,13 +251,6 @@ static int write_file(const struct uc_exec_ops *ops, const struct uc_change *c, 
 	return -EINVAL;
 }
 
-/* Write thread t of the group at c: 'to' (forward) or 'from' (undo, w built for it). */
-static inline int write_one(const struct uc_exec_ops *ops, const struct uc_change *c, size_t t,
-			    bool undo, struct group_write *w, struct seen_process *seen)
-{
-	return c->kind == UC_KIND_TASK ? write_task(ops, c, t, w, seen) : write_file(ops, c, undo);
-}
-
 /* Undo the done threads [0, nth) of the group at i, the last first. */
 static void undo_group(struct uc_plan *p, size_t i, size_t nth, const struct uc_exec_ops *ops,
 		       struct seen_process *seen, struct uc_exec_report *r)
@@ -276,7 +269,8 @@ static void undo_group(struct uc_plan *p, size_t i, size_t nth, const struct uc_
 
 		if ((nth ? c->run->st[nth - 1].state : c->state) != UC_CH_DONE)
 			continue;
-		rc = write_one(ops, c, nth, true, &w, seen);
+		rc = c->kind == UC_KIND_TASK ? write_task(ops, c, nth, &w, seen) :
+		     write_file(ops, c, true);
 		set_state(c, n, nth, rc ? UC_CH_ROLLBACK_FAILED : UC_CH_ROLLED_BACK, rc);
 		if (rc)
 			r->rollback_failed += n;
@@ -339,7 +333,8 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 				skip_from(p, i, t, r);
 				return r->first_err;
 			}
-			rc = write_one(ops, c, t, false, &w, &seen);
+			rc = c->kind == UC_KIND_TASK ? write_task(ops, c, t, &w, &seen) :
+			     write_file(ops, c, false);
 			if (rc == 0) {
 				set_state(c, n, t, UC_CH_DONE, 0);
 				r->done += n;
