@@ -180,7 +180,7 @@ static bool prepare(struct uc_plan *plan, const struct uc_run_opts *o, bool yes,
 		report_count(r, plan);
 		return true;
 	}
-	r->verdict = uc_guard_check(plan, r->key_before, &consent);
+	r->verdict = uc_guard_decide(r->flips, r->key_before, &consent);
 	if (r->verdict == UC_GUARD_REFUSE)
 		r->outcome = UC_RUN_REFUSED;
 	if (r->verdict == UC_GUARD_REFUSE || r->verdict == UC_GUARD_ASK)
