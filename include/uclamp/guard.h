@@ -22,11 +22,9 @@ struct uc_consent {
 	bool wide;
 };
 
-enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state key,
-				     const struct uc_consent *c);
-/* The same verdict for writes that would (flips) or would not flip the key,
- * when there is no plan yet: the daemon's rules, before any process they
- * will match has started. */
+/* The verdict for writes that would (flips: uc_plan_flips of a plan) or would
+ * not flip the key; also when there is no plan yet: the daemon's rules, before
+ * any process they will match has started. */
 enum uc_guard_verdict uc_guard_decide(bool flips, enum uc_key_state key,
 				      const struct uc_consent *c);
 

@@ -158,6 +158,38 @@ static inline const struct uc_change *uc_plan_next(const struct uc_plan *p, stru
 	return v;
 }
 
+/* The records from i on that make one group (what one write changes): a run's
+ * k records, a task's adjacent records of one TID, or one record of a file. */
+static inline size_t uc_plan_group_len(const struct uc_plan *p, size_t i)
+{
+	const struct uc_change *c = &p->rec[i];
+	size_t j = i + 1;
+
+	if (c->kind != UC_KIND_TASK)
+		return 1;
+	if (c->run)
+		return c->run->k;
+	while (j < p->nrec && p->rec[j].kind == UC_KIND_TASK && !p->rec[j].run &&
+	       p->rec[j].tid == c->tid)
+		j++;
+	return j - i;
+}
+
+/* The first record of the group whose last record is j. */
+static inline size_t uc_plan_group_start(const struct uc_plan *p, size_t j)
+{
+	const struct uc_change *c = &p->rec[j];
+
+	if (c->kind != UC_KIND_TASK)
+		return j;
+	if (c->run)
+		return j + 1 - c->run->k;
+	while (j > 0 && p->rec[j - 1].kind == UC_KIND_TASK && !p->rec[j - 1].run &&
+	       p->rec[j - 1].tid == c->tid)
+		j--;
+	return j;
+}
+
 void uc_plan_init(struct uc_plan *p);
 void uc_plan_free(struct uc_plan *p);
 

@@ -60,6 +60,8 @@ int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, i
 int uc_sched_attr_for(const struct uc_sched_attr *cur, int min, int max, int reset_on_fork,
 		      struct uc_sched_attr *a);
 int uc_sched_send(pid_t tid, struct uc_sched_attr *a);
+/* Values uc_sched_set can take? 0, -ERANGE (a clamp), -EINVAL (the flag, or min > max). */
+int uc_sched_check(int min, int max, int reset_on_fork);
 
 /* The value a UC_RESET would give this task's clamp (RT min -> rt_default). */
 int uc_sched_default_value(const struct uc_sched_attr *cur, bool is_max);

@@ -237,20 +237,19 @@ static unsigned walk_flags(const struct cli_sel *a)
 
 int cli_procns_check(void)
 {
+	char why[128];
 	pid_t seen;
 
 	if (!uc_procns_check(&seen))
 		return 0;
 	if (seen)
-		cli_errx("refused: /proc belongs to another PID namespace (it shows this process "
-			 "as PID %d, which is not its PID here): its PIDs name other tasks here; "
-			 "mount this namespace's /proc (unshare --mount-proc, or mount -t proc "
-			 "proc /proc)",
-			 (int)seen);
+		snprintf(why, sizeof(why), "belongs to another PID namespace (it shows this "
+			 "process as PID %d, which is not its PID here)", (int)seen);
 	else
-		cli_errx("refused: /proc is not this PID namespace's (it does not show this "
-			 "process): its PIDs name other tasks here; mount this namespace's /proc "
-			 "(unshare --mount-proc, or mount -t proc proc /proc)");
+		snprintf(why, sizeof(why), "is not this PID namespace's (it does not show this "
+			 "process)");
+	cli_errx("refused: /proc %s: its PIDs name other tasks here; mount this namespace's "
+		 "/proc (unshare --mount-proc, or mount -t proc proc /proc)", why);
 	return CLI_EXIT_FAIL;
 }
 
@@ -353,6 +352,15 @@ static const char *user_of(struct show_ctx *s, pid_t pid)
 	return s->user;
 }
 
+/* The walk could not read some tasks: how many, and the first one's error. */
+static void say_unreadable(const struct uc_walk_stats *st)
+{
+	char eb[256];
+
+	cli_errx("could not read %zu task(s), e.g. tid %d: %s", st->failed,
+		 (int)st->first_err_tid, cli_strerr(UC_KIND_TASK, st->first_err, eb, sizeof(eb)));
+}
+
 static int show_one(const struct uc_task *tk, void *data)
 {
 	struct show_ctx *s = data;
@@ -436,19 +444,13 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 	rc = cli_task_support(ctl);
 	if (!rc)
 		rc = cli_sel_pids_exist(&a, false);
-	if (rc) {
-		uc_table_free(&s.t);
-		cli_sel_free(&a);
-		return rc;
-	}
-
+	if (rc)
+		goto out;
 	s.eff_shown = s.t.map[COL_EFF_MIN] >= 0 || s.t.map[COL_EFF_MAX] >= 0;
 	if (uc_eff_init(&s.eff)) {
-		uc_eff_free(&s.eff);
-		uc_table_free(&s.t);
-		cli_sel_free(&a);
 		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
+		rc = CLI_EXIT_FAIL;
+		goto out;
 	}
 	if (s.t.map[COL_CGROUP] >= 0)
 		s.cg = uc_cg_layout();	/* none: the column stays empty */
@@ -463,25 +465,23 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 		/* ESRCH: an explicit PID exited after the check; show the rest */
 		uc_table_print(&s.t, stdout);
 	}
-	uc_table_free(&s.t);
-	cli_sel_free(&a);
 	if (s.eff_shown)
 		verbose_eff_source(ctl, &s.eff);
-	uc_eff_free(&s.eff);
 	if (rc && rc != -ESRCH) {
 		cli_errx("cannot list tasks: %s", strerror(-rc));
-		return CLI_EXIT_FAIL;
+		rc = CLI_EXIT_FAIL;
+	} else if (st.failed) {
+		say_unreadable(&st);
+		rc = CLI_EXIT_FAIL;
+	} else {
+		cli_verbose(ctl, "%zu task(s) shown, %zu exited while reading", s.rows, st.gone);
+		rc = CLI_EXIT_OK;
 	}
-	if (st.failed) {
-		char eb[256];
-
-		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed,
-			 (int)st.first_err_tid,
-			 cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
-		return CLI_EXIT_FAIL;
-	}
-	cli_verbose(ctl, "%zu task(s) shown, %zu exited while reading", s.rows, st.gone);
-	return CLI_EXIT_OK;
+out:
+	uc_eff_free(&s.eff);
+	uc_table_free(&s.t);
+	cli_sel_free(&a);
+	return rc;
 }
 
 /* ---- task set / reset: shared with run ------------------------------------------ */
@@ -542,6 +542,8 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 	struct refusal_ctx *rc = data;
 	const struct uc_rule *w = rc->want;
 	char who[96], comm[16];
+	/* named as a plan's change is */
+	struct uc_change as = { .kind = UC_KIND_TASK, .pid = r->pid, .tid = r->tid };
 
 	if (++rc->n > REFUSALS_SHOWN && !rc->ctl->verbose)
 		return;
@@ -549,12 +551,8 @@ static void on_refusal(const struct uc_task_refusal *r, void *data)
 	if (!comm[0])
 		/* only for the few refused */
 		uc_task_comm(r->pid, r->tid, comm, sizeof(comm));
-	if (r->pid == r->tid)
-		snprintf(who, sizeof(who), "pid %d%s%s%s", (int)r->pid, *comm ? " (" : "", comm,
-			 *comm ? ")" : "");
-	else
-		snprintf(who, sizeof(who), "pid %d tid %d%s%s%s", (int)r->pid, (int)r->tid,
-			 *comm ? " (" : "", comm, *comm ? ")" : "");
+	as.label = comm[0] ? comm : NULL;
+	uc_change_target(&as, who, sizeof(who));
 
 	if (r->why == UC_SKIP_ZOMBIE) {
 		cli_info(rc->ctl, "%s: left alone: it has exited (a zombie its "
@@ -590,12 +588,6 @@ struct task_plan_ctx {
 	const struct cli_task_how *how;
 };
 
-/* run: the plan names the task by the command it is about to become */
-static int name_as(struct uc_plan *plan, const char *as)
-{
-	return as ? uc_plan_name_tasks(plan, as) : 0;
-}
-
 /* The plan for one selection (cli_run's plan()): refusals and warnings on pass 0 only. */
 static int task_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, void *data)
 {
@@ -603,7 +595,6 @@ static int task_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, v
 	struct refusal_ctx rctx = { .ctl = ctl, .want = tp->want };
 	struct uc_walk_stats st;
 	struct uc_rules rs;
-	char eb[256];
 	int rc;
 
 	rc = uc_rules_init(&rs, tp->want, 1);
@@ -611,8 +602,8 @@ static int task_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, v
 		rc = uc_tasks_plan(plan, &rs, tp->pids, tp->npids, tp->how->flags,
 				   pass ? NULL : on_refusal, &rctx, &st);
 	uc_rules_free(&rs);
-	if (!rc)
-		rc = name_as(plan, tp->how->as);
+	if (!rc && tp->how->as)	/* run: named by the command it is about to become */
+		rc = uc_plan_name_tasks(plan, tp->how->as);
 	if (rc) {
 		if (rc == -ESRCH)
 			cli_errx("no such process: %d; nothing changed", (int)st.first_err_tid);
@@ -626,9 +617,7 @@ static int task_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, v
 		cli_errx("... and %zu more task(s) skipped for the same reasons (-v lists them)",
 			rctx.n - REFUSALS_SHOWN);
 	if (st.failed)
-		cli_errx("could not read %zu task(s), e.g. tid %d: %s", st.failed,
-			 (int)st.first_err_tid,
-			 cli_strerr(UC_KIND_TASK, st.first_err, eb, sizeof(eb)));
+		say_unreadable(&st);
 	if (!tp->npids && st.seen == 0 && !ctl->quiet)
 		cli_warnx(ctl, "no task matches the selection");
 	return 0;
@@ -733,10 +722,8 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 	rc = cli_task_support(ctl);
 	if (!rc)
 		rc = cli_sel_pids_exist(a, true);
-	if (rc) {
-		cli_sel_free(a);
-		return rc;
-	}
+	if (rc)
+		goto out;
 	/* names in messages cost one read per task: only for few tasks or a dry run
 	 * (a question names the ten rows it shows) */
 	th = (struct cli_task_how){
@@ -746,6 +733,7 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 		th.flags |= UC_WALK_COMM;
 	cli_task_explain_reset(ctl, want);
 	rc = cli_task_plan_and_run(ctl, want, a->pids, a->npids, &th);
+out:
 	cli_sel_free(a);
 	return rc;
 }

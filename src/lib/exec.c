@@ -117,47 +117,10 @@ static bool gone(const struct uc_change *c, int rc)
 	return c->kind == UC_KIND_CGROUP && (rc == GROUP_GONE || rc == -ESTALE);
 }
 
-/* The records from i on that make one group: a run's k records, a task's
- * adjacent records of one TID, or one record of a file. */
-static size_t group_len(const struct uc_plan *p, size_t i)
-{
-	const struct uc_change *c = &p->rec[i];
-	size_t j = i + 1;
-
-	if (c->kind != UC_KIND_TASK)
-		return 1;
-	if (c->run)
-		return c->run->k;
-	while (j < p->nrec && p->rec[j].kind == UC_KIND_TASK && !p->rec[j].run &&
-	       p->rec[j].tid == c->tid)
-		j++;
-	return j - i;
-}
-
-/* The first record of the group whose last record is j. */
-static size_t group_start(const struct uc_plan *p, size_t j)
-{
-	const struct uc_change *c = &p->rec[j];
-
-	if (c->kind != UC_KIND_TASK)
-		return j;
-	if (c->run)
-		return j + 1 - c->run->k;
-	while (j > 0 && p->rec[j - 1].kind == UC_KIND_TASK && !p->rec[j - 1].run &&
-	       p->rec[j - 1].tid == c->tid)
-		j--;
-	return j;
-}
-
 /* The threads of the group at c: its records' own (thread 0), and a run's. */
 static size_t group_threads(const struct uc_change *c)
 {
 	return c->kind == UC_KIND_TASK && c->run ? 1 + c->run->n : 1;
-}
-
-static enum uc_change_state thread_state(const struct uc_change *c, size_t t)
-{
-	return t ? c->run->st[t - 1].state : c->state;
 }
 
 /* Thread t of the group [c, c+n) is now st (err: -errno or 0). */
@@ -225,6 +188,8 @@ static int task_attr(const struct uc_change *c, size_t n, bool undo, struct uc_s
 	struct uc_sched_attr after;
 	int min = UC_KEEP, max = UC_KEEP, rof = UC_KEEP;
 
+	if (c->kind != UC_KIND_TASK)
+		return 0;	/* a file's value is in its record */
 	if (!cur)
 		return -EINVAL;	/* not made by uc_plan_add_task */
 	for (size_t k = 0; k < n; k++) {
@@ -254,11 +219,6 @@ struct group_write {
 	struct uc_sched_attr a;
 	int arc;
 };
-
-static void group_prepare(struct group_write *w, const struct uc_change *c, size_t n, bool undo)
-{
-	w->arc = c->kind == UC_KIND_TASK ? task_attr(c, n, undo, &w->a) : 0;
-}
 
 /* Write thread t of task group c with w's struct, right after its identity check. */
 static inline int write_task(const struct uc_exec_ops *ops, const struct uc_change *c, size_t t,
@@ -291,32 +251,26 @@ static int write_file(const struct uc_exec_ops *ops, const struct uc_change *c, 
 	return -EINVAL;
 }
 
-/* Write thread t of the group at c: 'to' (forward) or 'from' (undo, w built for it). */
-static inline int write_one(const struct uc_exec_ops *ops, const struct uc_change *c, size_t t,
-			    bool undo, struct group_write *w, struct seen_process *seen)
-{
-	return c->kind == UC_KIND_TASK ? write_task(ops, c, t, w, seen) : write_file(ops, c, undo);
-}
-
 /* Undo the done threads [0, nth) of the group at i, the last first. */
 static void undo_group(struct uc_plan *p, size_t i, size_t nth, const struct uc_exec_ops *ops,
 		       struct seen_process *seen, struct uc_exec_report *r)
 {
 	struct uc_change *c = &p->rec[i];
-	size_t n = group_len(p, i);
+	size_t n = uc_plan_group_len(p, i);
 	struct group_write w;
 
 	/* systemd's cpu stays on (a runtime property, like systemctl
 	 * set-property --runtime): no clamp came with it, it is done */
 	if (c->kind == UC_KIND_SYSTEMD)
 		return;
-	group_prepare(&w, c, n, true);
+	w.arc = task_attr(c, n, true, &w.a);
 	while (nth-- > 0) {
 		int rc;
 
-		if (thread_state(c, nth) != UC_CH_DONE)
+		if ((nth ? c->run->st[nth - 1].state : c->state) != UC_CH_DONE)
 			continue;
-		rc = write_one(ops, c, nth, true, &w, seen);
+		rc = c->kind == UC_KIND_TASK ? write_task(ops, c, nth, &w, seen) :
+		     write_file(ops, c, true);
 		set_state(c, n, nth, rc ? UC_CH_ROLLBACK_FAILED : UC_CH_ROLLED_BACK, rc);
 		if (rc)
 			r->rollback_failed += n;
@@ -335,7 +289,7 @@ static void roll_back(struct uc_plan *p, size_t i, size_t t, const struct uc_exe
 	if (t)
 		undo_group(p, i, t, ops, &seen, r);
 	while (i > 0) {
-		i = group_start(p, i - 1);
+		i = uc_plan_group_start(p, i - 1);
 		undo_group(p, i, group_threads(&p->rec[i]), ops, &seen, r);
 	}
 }
@@ -345,7 +299,7 @@ static void skip_from(struct uc_plan *p, size_t i, size_t t, struct uc_exec_repo
 {
 	for (; i < p->nrec; t = 0) {
 		struct uc_change *c = &p->rec[i];
-		size_t n = group_len(p, i);
+		size_t n = uc_plan_group_len(p, i);
 
 		for (; t < group_threads(c); t++) {
 			set_state(c, n, t, UC_CH_SKIPPED, 0);
@@ -365,10 +319,10 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 	*r = (struct uc_exec_report){ 0 };
 	for (size_t i = 0; i < p->nrec;) {
 		struct uc_change *c = &p->rec[i];
-		size_t n = group_len(p, i), nth = group_threads(c);
+		size_t n = uc_plan_group_len(p, i), nth = group_threads(c);
 		struct group_write w;
 
-		group_prepare(&w, c, n, false);	/* once for all of a run's threads */
+		w.arc = task_attr(c, n, false, &w.a);	/* once for all of a run's threads */
 		for (size_t t = 0; t < nth; t++) {
 			int rc;
 
@@ -379,7 +333,8 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 				skip_from(p, i, t, r);
 				return r->first_err;
 			}
-			rc = write_one(ops, c, t, false, &w, &seen);
+			rc = c->kind == UC_KIND_TASK ? write_task(ops, c, t, &w, &seen) :
+			     write_file(ops, c, false);
 			if (rc == 0) {
 				set_state(c, n, t, UC_CH_DONE, 0);
 				r->done += n;

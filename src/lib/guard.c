@@ -1,12 +1,6 @@
 /* The consent check (see guard.h and HACKING.md, "every change is a plan first"). */
 #include "uclamp/guard.h"
 
-enum uc_guard_verdict uc_guard_check(const struct uc_plan *p, enum uc_key_state key,
-				     const struct uc_consent *c)
-{
-	return uc_guard_decide(uc_plan_flips(p), key, c);
-}
-
 enum uc_guard_verdict uc_guard_decide(bool flips, enum uc_key_state key,
 				      const struct uc_consent *c)
 {

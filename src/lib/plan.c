@@ -168,36 +168,6 @@ static const struct uc_sched_attr *sa_store(struct uc_plan *p, const struct uc_s
 	return &b->v[b->n++];
 }
 
-/* A task record with its identity and stored attributes (no label yet). */
-static struct uc_change *task_append(struct uc_plan *p, pid_t pid, pid_t tid,
-				     unsigned long long start, const struct uc_sched_attr *sa,
-				     enum uc_attr attr, long from, long to)
-{
-	struct uc_change *c = plan_append(p, UC_KIND_TASK, attr, from, to);
-
-	if (c) {
-		c->pid = pid;
-		c->tid = tid;
-		c->start = start;
-		c->sa = sa;
-	}
-	return c;
-}
-
-struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
-				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
-				   long to)
-{
-	const struct uc_sched_attr *stored = sa_store(p, sa);
-	struct uc_change *c = stored ? task_append(p, pid, tid, 0, stored, attr, from, to) : NULL;
-
-	if (c && comm && *comm && !(c->label = plan_strdup(p, comm))) {
-		plan_unappend(p);
-		return NULL;
-	}
-	return c;
-}
-
 /*
  * Can thread tid (pid, start, attributes sa, changes ch[0..n), no name) join
  * the records g[0..n), the plan's last? Their thread's or run's, the same.
@@ -234,11 +204,15 @@ static int add_records(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long lo
 	if (!stored)
 		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
-		struct uc_change *c = task_append(p, pid, tid, start, stored, ch[k].attr,
-						  ch[k].from, ch[k].to);
+		struct uc_change *c = plan_append(p, UC_KIND_TASK, ch[k].attr, ch[k].from,
+						  ch[k].to);
 
 		if (!c)
 			goto fail;
+		c->pid = pid;
+		c->tid = tid;
+		c->start = start;
+		c->sa = stored;
 		if (named && !(c->label = plan_strdup(p, comm))) {
 			plan_unappend(p);
 			goto fail;
@@ -248,6 +222,15 @@ static int add_records(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long lo
 fail:
 	uc_plan_drop_from(p, n0);
 	return -ENOMEM;
+}
+
+struct uc_change *uc_plan_add_task(struct uc_plan *p, pid_t pid, pid_t tid, const char *comm,
+				   const struct uc_sched_attr *sa, enum uc_attr attr, long from,
+				   long to)
+{
+	const struct uc_task_change ch = { attr, from, to };
+
+	return add_records(p, pid, tid, 0, comm, sa, &ch, 1) ? NULL : &p->rec[p->nrec - 1];
 }
 
 /* Thread tid after the records g[0..n) (the last ones): 0 or -ENOMEM. */
@@ -297,17 +280,12 @@ int uc_plan_add_thread(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long lo
 int uc_plan_add_same(struct uc_plan *p, pid_t tid)
 {
 	struct uc_change *last = p->nrec ? &p->rec[p->nrec - 1] : NULL;
-	size_t n = 1;
+	size_t first;
 
 	if (!last || last->kind != UC_KIND_TASK || last->label)
 		return -EINVAL;
-	if (last->run)
-		n = last->run->k;
-	else
-		while (n < p->nrec && last[-(ptrdiff_t)n].kind == UC_KIND_TASK &&
-		       !last[-(ptrdiff_t)n].run && last[-(ptrdiff_t)n].tid == last->tid)
-			n++;
-	return run_append(p, last + 1 - n, n, tid);
+	first = uc_plan_group_start(p, p->nrec - 1);
+	return run_append(p, &p->rec[first], p->nrec - first, tid);
 }
 
 int uc_plan_name_tasks(struct uc_plan *p, const char *label)
@@ -329,12 +307,12 @@ int uc_plan_name_tasks(struct uc_plan *p, const char *label)
 
 struct uc_change *uc_plan_copy_task(struct uc_plan *p, const struct uc_change *ch)
 {
-	struct uc_change *c = uc_plan_add_task(p, ch->pid, ch->tid, ch->label, ch->sa, ch->attr,
-					       ch->from, ch->to);
+	const struct uc_task_change one = { ch->attr, ch->from, ch->to };
 
-	if (c)
-		c->start = ch->start;	/* the identity the executor checks */
-	return c;
+	/* the start time too: the identity the executor checks */
+	if (add_records(p, ch->pid, ch->tid, ch->start, ch->label, ch->sa, &one, 1))
+		return NULL;
+	return &p->rec[p->nrec - 1];
 }
 
 struct uc_change *uc_plan_add_systemd(struct uc_plan *p, const char *rel, const char *unit,
@@ -401,12 +379,17 @@ bool uc_plan_flips(const struct uc_plan *p)
 	return false;
 }
 
+static bool same_task(const struct uc_change *a, pid_t pid, pid_t tid, unsigned long long start)
+{
+	return a && a->kind == UC_KIND_TASK && a->pid == pid && a->tid == tid && a->start == start;
+}
+
 static bool same_change(const struct uc_change *a, const struct uc_change *b)
 {
 	if (a->kind != b->kind || a->attr != b->attr || a->from != b->from || a->to != b->to)
 		return false;
 	if (a->kind == UC_KIND_TASK)
-		return a->pid == b->pid && a->tid == b->tid && a->start == b->start;
+		return same_task(a, b->pid, b->tid, b->start);
 	if (a->start != b->start)
 		return false;	/* a group made again under the same path */
 	return a->target && b->target ? !strcmp(a->target, b->target) : a->target == b->target;
@@ -423,11 +406,6 @@ bool uc_plan_same(const struct uc_plan *a, const struct uc_plan *b)
 		if (!same_change(x, y))
 			return false;
 	return true;
-}
-
-static bool same_task(const struct uc_change *a, pid_t pid, pid_t tid, unsigned long long start)
-{
-	return a && a->kind == UC_KIND_TASK && a->pid == pid && a->tid == tid && a->start == start;
 }
 
 /* Was the task (pid, tid, start) shown? at: shown's change at the same index, tried first
@@ -534,14 +512,11 @@ size_t uc_plan_keep_shown(struct uc_plan *fresh, const struct uc_plan *shown)
 
 const char *uc_kind_name(enum uc_kind kind)
 {
-	switch (kind) {
-	case UC_KIND_TASK: return "task";
-	case UC_KIND_SYSCTL: return "sysctl";
-	case UC_KIND_CGROUP: return "cgroup";
-	case UC_KIND_SUBTREE: return "subtree";
-	case UC_KIND_SYSTEMD: return "systemd";
-	}
-	return "?";
+	static const char *const names[] = {
+		[UC_KIND_TASK] = "task", [UC_KIND_SYSCTL] = "sysctl", [UC_KIND_CGROUP] = "cgroup",
+		[UC_KIND_SUBTREE] = "subtree", [UC_KIND_SYSTEMD] = "systemd",
+	};
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
 const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr)
@@ -554,16 +529,15 @@ const char *uc_attr_name(enum uc_kind kind, enum uc_attr attr)
 	case UC_KIND_SYSTEMD:
 		return "CPUWeight (runtime)";
 	case UC_KIND_SYSCTL:	/* the knob: the target already names the sysctl */
-		return uc_sysctl_knob(attr) ? uc_sysctl_knob(attr)->knob : "?";
-	case UC_KIND_TASK:
 		break;
+	case UC_KIND_TASK:
+		if (attr == UC_ATTR_RESET_ON_FORK)
+			return "reset_on_fork";
+		if (attr == UC_ATTR_CPU_CONTROLLER)
+			return "cpu";
+		break;	/* util_min, util_max: as the knobs are named */
 	}
-	switch (attr) {
-	case UC_ATTR_RESET_ON_FORK: return "reset_on_fork";
-	case UC_ATTR_CPU_CONTROLLER: return "cpu";
-	default:	/* util_min, util_max: as the knobs are named */
-		return uc_sysctl_knob(attr) ? uc_sysctl_knob(attr)->knob : "?";
-	}
+	return uc_sysctl_knob(attr) ? uc_sysctl_knob(attr)->knob : "?";
 }
 
 const char *uc_change_state_name(enum uc_change_state st)

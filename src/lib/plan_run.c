@@ -10,25 +10,13 @@
 #include "uclamp/history.h"
 #include "uclamp/plan_run.h"
 
-/* A record that starts a target: not the 2nd/3rd change of the same TID,
- * not a run's 2nd/3rd record. */
-static bool starts_target(const struct uc_plan *p, size_t i)
-{
-	const struct uc_change *c = &p->rec[i], *b = i ? c - 1 : NULL;
-
-	return !b || c->kind != UC_KIND_TASK || b->kind != UC_KIND_TASK || b->tid != c->tid ||
-	       b->run != c->run;
-}
-
 /* Count the plan's targets by state into r->targets: a run's threads too. */
 static void report_count(struct uc_report *r, const struct uc_plan *p)
 {
 	memset(r->targets, 0, sizeof(r->targets));
-	for (size_t i = 0; i < p->nrec; i++) {
+	for (size_t i = 0; i < p->nrec; i += uc_plan_group_len(p, i)) {
 		const struct uc_change *c = &p->rec[i];
 
-		if (!starts_target(p, i))
-			continue;
 		r->targets[c->state]++;
 		for (size_t t = 0; c->kind == UC_KIND_TASK && c->run && t < c->run->n; t++)
 			r->targets[c->run->st[t].state]++;
@@ -192,7 +180,7 @@ static bool prepare(struct uc_plan *plan, const struct uc_run_opts *o, bool yes,
 		report_count(r, plan);
 		return true;
 	}
-	r->verdict = uc_guard_check(plan, r->key_before, &consent);
+	r->verdict = uc_guard_decide(r->flips, r->key_before, &consent);
 	if (r->verdict == UC_GUARD_REFUSE)
 		r->outcome = UC_RUN_REFUSED;
 	if (r->verdict == UC_GUARD_REFUSE || r->verdict == UC_GUARD_ASK)

@@ -121,12 +121,8 @@ static void attr_build(const struct uc_sched_attr *cur, int min, int max, int ro
 	a->sched_flags |= flags;
 }
 
-int uc_sched_attr_for(const struct uc_sched_attr *cur, int min, int max, int reset_on_fork,
-		      struct uc_sched_attr *a)
+int uc_sched_check(int min, int max, int reset_on_fork)
 {
-	bool cur_rof = cur->sched_flags & UC_SCHED_FLAG_RESET_ON_FORK;
-	int kver;
-
 	/* refused here, before the kernel sees them: 5.11+ would take other
 	 * negatives, flip the key and store garbage (-2 reads back as 2046) */
 	if (!clamp_ok(min) || !clamp_ok(max))
@@ -135,6 +131,17 @@ int uc_sched_attr_for(const struct uc_sched_attr *cur, int min, int max, int res
 		return -EINVAL;
 	if (min >= 0 && max >= 0 && min > max)
 		return -EINVAL;	/* the kernel's answer too, without the round trip */
+	return 0;
+}
+
+int uc_sched_attr_for(const struct uc_sched_attr *cur, int min, int max, int reset_on_fork,
+		      struct uc_sched_attr *a)
+{
+	bool cur_rof = cur->sched_flags & UC_SCHED_FLAG_RESET_ON_FORK;
+	int kver, rc = uc_sched_check(min, max, reset_on_fork);
+
+	if (rc)
+		return rc;
 	if (min == UC_KEEP && max == UC_KEEP &&
 	    (reset_on_fork == UC_KEEP || (bool)reset_on_fork == cur_rof))
 		return 1;	/* nothing to send: no syscall */

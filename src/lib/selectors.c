@@ -247,43 +247,33 @@ static int split(const char *s, bool whole, char ***out, size_t *n)
 	return 0;
 }
 
-static const char *empty_hint(enum uc_sel_kind k)
-{
-	switch (k) {
-	case UC_SEL_GLOB: return "words or a glob";
-	case UC_SEL_USERS: return "user names or UIDs";
-	case UC_SEL_GROUPS: return "group names or GIDs";
-	case UC_SEL_POLICIES: return "policies";
-	default: return "names or globs";
-	}
-}
+/* What an empty value should hold; for the ID kinds, what a word names and what to use. */
+static const struct {
+	const char *empty, *noun, *use;
+} kind_text[] = {
+	[UC_SEL_NAMES] = { "names or globs", NULL, NULL },
+	[UC_SEL_GLOB] = { "words or a glob", NULL, NULL },
+	[UC_SEL_USERS] = { "user names or UIDs", "user", "a user name or a numeric UID" },
+	[UC_SEL_GROUPS] = { "group names or GIDs", "group", "a group name or a numeric GID" },
+	[UC_SEL_POLICIES] = { "policies", "policy",
+			      "other, batch, idle, fifo, rr, deadline or ext" },
+};
 
 /* One word of an ID kind into *id; false with err filled when it is unknown. */
 static bool parse_id(enum uc_sel_kind k, const char *w, unsigned *id, char *err, size_t n)
 {
-	int p;
+	int rc;
 
-	switch (k) {
-	case UC_SEL_USERS:
-		if (!uc_uid_parse(w, id))
-			return true;
-		snprintf(err, n, "unknown user '%s': use a user name or a numeric UID", w);
-		return false;
-	case UC_SEL_GROUPS:
-		if (!uc_gid_parse(w, id))
-			return true;
-		snprintf(err, n, "unknown group '%s': use a group name or a numeric GID", w);
-		return false;
-	default:
-		p = uc_policy_parse(w);
-		if (p >= 0) {
-			*id = (unsigned)p;
-			return true;
-		}
-		snprintf(err, n, "unknown policy '%s': use other, batch, idle, fifo, rr, "
-			 "deadline or ext", w);
-		return false;
-	}
+	if (k == UC_SEL_USERS)
+		rc = uc_uid_parse(w, id);
+	else if (k == UC_SEL_GROUPS)
+		rc = uc_gid_parse(w, id);
+	else if ((rc = uc_policy_parse(w)) >= 0)
+		*id = (unsigned)rc;
+	if (rc >= 0)
+		return true;
+	snprintf(err, n, "unknown %s '%s': use %s", kind_text[k].noun, w, kind_text[k].use);
+	return false;
 }
 
 _Static_assert(sizeof(uid_t) == sizeof(unsigned) && sizeof(gid_t) == sizeof(unsigned) &&
@@ -376,7 +366,8 @@ static int sel_set(struct uc_rule *r, const struct uc_sel_def *d, const char *te
 	if (rc)
 		return rc;
 	if (!nw) {
-		snprintf(err, n, "the value is empty: give one or more %s", empty_hint(d->kind));
+		snprintf(err, n, "the value is empty: give one or more %s",
+			 kind_text[d->kind].empty);
 		free(words);
 		return -EINVAL;
 	}

@@ -28,13 +28,19 @@ static int gone_errno(int err)
 	return err == -ENOENT ? -ESRCH : err;
 }
 
-/* Read at most n-1 bytes of a small /proc file (no need for the rest). */
-static ssize_t read_head(const char *abspath, char *buf, size_t n)
+/* Read at most n-1 bytes of /proc/PID/NAME, or thread tid's (tid > 0, not pid): a small
+ * file, no need for the rest. */
+static ssize_t read_head(pid_t pid, pid_t tid, const char *name, char *buf, size_t n)
 {
-	char p[4096];
+	char abspath[96], p[4096];
 	ssize_t len;
-	int rc = uc_path(p, sizeof(p), abspath);
+	int rc;
 
+	if (tid <= 0 || tid == pid)
+		snprintf(abspath, sizeof(abspath), "/proc/%d/%s", (int)pid, name);
+	else
+		snprintf(abspath, sizeof(abspath), "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
+	rc = uc_path(p, sizeof(p), abspath);
 	if (rc)
 		return rc;
 	len = uc_file_read_at(AT_FDCWD, p, buf, n, UC_READ_HEAD);
@@ -79,14 +85,8 @@ int uc_task_exists(pid_t pid)
 
 int uc_task_comm(pid_t pid, pid_t tid, char *buf, size_t n)
 {
-	char abspath[96];
-	ssize_t len;
+	ssize_t len = read_head(pid, tid, "comm", buf, n);
 
-	if (tid <= 0 || tid == pid)
-		snprintf(abspath, sizeof(abspath), "/proc/%d/comm", (int)pid);
-	else
-		snprintf(abspath, sizeof(abspath), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	len = read_head(abspath, buf, n);
 	if (len < 0) {
 		if (n)
 			buf[0] = '\0';
@@ -118,27 +118,29 @@ static int status_field(const char *status, const char *key, unsigned long *v)
 /* The lines we need (Tgid, Uid) sit in the first few hundred bytes. */
 static int read_status(pid_t pid, char *buf, size_t n)
 {
-	char abspath[64];
-	ssize_t len;
+	ssize_t len = read_head(pid, 0, "status", buf, n);
 
-	snprintf(abspath, sizeof(abspath), "/proc/%d/status", (int)pid);
-	len = read_head(abspath, buf, n);
 	return len < 0 ? (int)len : 0;
+}
+
+/* The real user (Uid: real, effective, saved, fs: the first), the status left in buf. */
+static int status_uid(pid_t pid, char *buf, size_t n, uid_t *uid)
+{
+	unsigned long v;
+	int rc = read_status(pid, buf, n);
+
+	if (!rc)
+		rc = status_field(buf, "Uid", &v);
+	if (!rc)
+		*uid = (uid_t)v;
+	return rc;
 }
 
 int uc_task_uid(pid_t pid, uid_t *uid)
 {
 	char buf[2048];
-	unsigned long v;
-	int rc = read_status(pid, buf, sizeof(buf));
 
-	if (rc)
-		return rc;
-	rc = status_field(buf, "Uid", &v);	/* real, effective, saved, fs: the first */
-	if (rc)
-		return rc;
-	*uid = (uid_t)v;
-	return 0;
+	return status_uid(pid, buf, sizeof(buf), uid);
 }
 
 int uc_plan_reach(const struct uc_plan *p, size_t *tasks, size_t *users)
@@ -227,13 +229,10 @@ static char status_state(const char *status)
 
 static int fill_cmdline(struct uc_proc *p)
 {
-	char abspath[64];
-	ssize_t len;
+	ssize_t len = read_head(p->pid, 0, "cmdline", p->cmdline, sizeof(p->cmdline));
 	const char *a0, *slash;
 	size_t n;
 
-	snprintf(abspath, sizeof(abspath), "/proc/%d/cmdline", (int)p->pid);
-	len = read_head(abspath, p->cmdline, sizeof(p->cmdline));
 	if (len == -ESRCH && uc_task_exists(p->pid) == 0)
 		/* a test tree without the file: nothing known, as a kernel thread */
 		len = 0;
@@ -286,12 +285,9 @@ static int fill_stat(struct uc_proc *p)
 	p->state = status_state(buf);
 	p->ppid = status_field(buf, "PPid", &v) ? 0 : (pid_t)v;
 	p->start_time = 0;
-	if (!(p->have & UC_PF_CMDLINE)) {
-		rc = fill_cmdline(p);
-		if (rc)
-			return rc;
-		p->have |= UC_PF_CMDLINE;
-	}
+	rc = uc_task_fill(p, UC_PF_CMDLINE, NULL);	/* unless read already */
+	if (rc)
+		return rc;
 	p->kthread = (p->pid == 2 || p->ppid == 2) && (p->absent & UC_PF_CMDLINE);
 	return 0;
 }
@@ -300,14 +296,10 @@ static int fill_status(struct uc_proc *p)
 {
 	char buf[2048];
 	unsigned long v;
-	int rc = read_status(p->pid, buf, sizeof(buf));
+	int rc = status_uid(p->pid, buf, sizeof(buf), &p->uid);
 
 	if (rc)
 		return rc;
-	rc = status_field(buf, "Uid", &v);	/* real, effective, saved, fs: the first */
-	if (rc)
-		return rc;
-	p->uid = (uid_t)v;
 	/* a test tree may leave Gid out: only a group selector needs it */
 	p->gid = status_field(buf, "Gid", &v) ? (gid_t)-1 : (gid_t)v;
 	return 0;
@@ -453,21 +445,15 @@ struct walk {
 	struct uc_proc proc;
 };
 
-static void note_failed(struct uc_walk_stats *st, int err, pid_t tid)
-{
-	if (!st->failed++) {
-		st->first_err = err;
-		st->first_err_tid = tid;
-	}
-}
-
 /* Account for a read that failed: gone or failed. */
 static void note_err(struct uc_walk_stats *st, int err, pid_t tid)
 {
-	if (err == -ESRCH)
+	if (err == -ESRCH) {
 		st->gone++;
-	else
-		note_failed(st, err, tid);
+	} else if (!st->failed++) {
+		st->first_err = err;
+		st->first_err_tid = tid;
+	}
 }
 
 /* The policy comes with the sched_getattr the plan needs anyway: keep it. */
@@ -681,9 +667,10 @@ static int visit_tid(pid_t tid, int taskfd, void *data)
 	return w->visit_rc;
 }
 
-/* The main thread, or every thread when a rule may take them. */
-static int visit_process(struct walk *w, pid_t pid)
+/* The main thread, or every thread when a rule may take them (a uc_pid_fn). */
+static int visit_process(pid_t pid, void *data)
 {
+	struct walk *w = data;
 	int rc;
 
 	walk_reset(w, pid, pid);
@@ -697,16 +684,6 @@ static int visit_process(struct walk *w, pid_t pid)
 		return 0;
 	}
 	return rc;
-}
-
-static int visit_pid(pid_t pid, void *data)
-{
-	return visit_process(data, pid);
-}
-
-static int walk_all(struct walk *w)
-{
-	return uc_tasks_each_pid(visit_pid, w);
 }
 
 /* Explicit IDs: each once; a thread ID stands for itself, or for its
@@ -730,7 +707,7 @@ static int walk_pids(struct walk *w, const pid_t *pids, size_t npids)
 			continue;
 		done[ndone++] = key;
 		if (w->all_threads || tgid == id) {
-			rc = visit_process(w, tgid);
+			rc = visit_process(tgid, w);
 		} else if (!(w->flags & UC_WALK_ID_AS_GIVEN)) {
 			walk_reset(w, tgid, id);
 			rc = visit_task(w, id);
@@ -789,7 +766,7 @@ int uc_tasks_walk(const struct uc_rules *rs, const pid_t *pids, size_t npids, un
 		return -ENOMEM;
 	*w = (struct walk){ .rs = rs, .all_threads = rs->any_threads, .flags = flags,
 			    .taskfd = -1, .fn = fn, .data = data, .st = st };
-	rc = npids ? walk_pids(w, pids, npids) : walk_all(w);
+	rc = npids ? walk_pids(w, pids, npids) : uc_tasks_each_pid(visit_process, w);
 	free(w);
 	return rc;
 }
@@ -869,6 +846,7 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct w
 	int cur_rof = !!(t->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK);
 	int end_min = cur_min, end_max = cur_max;
 	bool ch_min = false, ch_max = false, ch_rof = false;
+	enum uc_refusal_why why = UC_REFUSE_NONE;
 	struct uc_task_change ch[3];
 	size_t n = 0;
 
@@ -887,19 +865,15 @@ static int plan_task(struct plan_ctx *c, const struct uc_task *t, const struct w
 		c->p->unchanged++;
 		return 0;
 	}
-	if (t->state == 'Z') {
-		refuse(c, t, UC_SKIP_ZOMBIE, refusal_rule(t, ch_max), end_min, end_max);
-		return 0;
-	}
-	if (c->skip_init && t->pid == 1) {
-		refuse(c, t, UC_SKIP_INIT, refusal_rule(t, ch_max), end_min, end_max);
-		return 0;
-	}
-	if ((ch_min || ch_max) && end_min > end_max) {
-		bool rt_max_only = want->min == UC_KEEP && uc_policy_is_rt((int)t->sa.sched_policy);
-
-		refuse(c, t, rt_max_only ? UC_REFUSE_RT_MAX_BELOW_MIN : UC_REFUSE_MIN_GT_MAX,
-		       refusal_rule(t, ch_max), end_min, end_max);
+	if (t->state == 'Z')
+		why = UC_SKIP_ZOMBIE;
+	else if (c->skip_init && t->pid == 1)
+		why = UC_SKIP_INIT;
+	else if ((ch_min || ch_max) && end_min > end_max)
+		why = want->min == UC_KEEP && uc_policy_is_rt((int)t->sa.sched_policy) ?
+		      UC_REFUSE_RT_MAX_BELOW_MIN : UC_REFUSE_MIN_GT_MAX;
+	if (why != UC_REFUSE_NONE) {
+		refuse(c, t, why, refusal_rule(t, ch_max), end_min, end_max);
 		return 0;
 	}
 	/* one TID's changes together: the executor sends them in one setattr; with the
@@ -960,23 +934,6 @@ static int plan_one(const struct uc_task *t, void *data)
 	return rc;
 }
 
-static bool want_ok(int v)
-{
-	return v == UC_KEEP || v == UC_RESET || (v >= 0 && v <= UC_CAPACITY_SCALE);
-}
-
-/* Values the kernel can take at all, before any task is read. */
-static int check_rule(const struct uc_rule *r)
-{
-	if (!want_ok(r->min) || !want_ok(r->max))
-		return -ERANGE;
-	if (r->reset_on_fork != UC_KEEP && r->reset_on_fork != 0 && r->reset_on_fork != 1)
-		return -EINVAL;
-	if (r->min >= 0 && r->max >= 0 && r->min > r->max)
-		return -EINVAL;	/* wrong for every task: the caller's usage error */
-	return 0;
-}
-
 int uc_tasks_plan(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pids, size_t npids,
 		  unsigned flags, uc_refusal_fn on_refusal, void *data, struct uc_walk_stats *st)
 {
@@ -986,8 +943,10 @@ int uc_tasks_plan(struct uc_plan *p, const struct uc_rules *rs, const pid_t *pid
 			      .st = st ? st : &local, .rt_default = -1 };
 	int rc;
 
+	/* values the kernel can take at all, before any task is read; min > max
+	 * is wrong for every task: the caller's usage error */
 	for (size_t i = 0; i < rs->n; i++) {
-		rc = check_rule(&rs->v[i]);
+		rc = uc_sched_check(rs->v[i].min, rs->v[i].max, rs->v[i].reset_on_fork);
 		if (rc)
 			return rc;
 	}

@@ -404,7 +404,7 @@ static void test_guard_table(void **state)
 		enum uc_guard_verdict v;
 
 		make_plan(&p, r->flips);
-		v = uc_guard_check(&p, r->key, &c);
+		v = uc_guard_decide(uc_plan_flips(&p), r->key, &c);
 		if (v != r->v || v != expected_verdict(r->flips, r->key, r->yes, r->tty))
 			fail_msg("row %zu: flips %d key %s yes %d tty %d: verdict %d, expected %d",
 				 i, r->flips, uc_key_state_name(r->key), r->yes, r->tty, v, r->v);
@@ -420,8 +420,8 @@ static void test_guard_empty_plan(void **state)
 
 	(void)state;
 	uc_plan_init(&p);
-	assert_int_equal(uc_guard_check(&p, UC_KEY_OFF, &c), UC_GUARD_GO);
-	assert_int_equal(uc_guard_check(&p, UC_KEY_UNKNOWN, &c), UC_GUARD_GO);
+	assert_int_equal(uc_guard_decide(uc_plan_flips(&p), UC_KEY_OFF, &c), UC_GUARD_GO);
+	assert_int_equal(uc_guard_decide(uc_plan_flips(&p), UC_KEY_UNKNOWN, &c), UC_GUARD_GO);
 }
 
 /* A cgroup rewrite of the same value still needs consent (it flips). */
@@ -433,7 +433,7 @@ static void test_guard_cgroup_same_value(void **state)
 	(void)state;
 	uc_plan_init(&p);
 	assert_non_null(uc_plan_add(&p, UC_KIND_CGROUP, UC_ATTR_MAX, "x", 10000, 10000));
-	assert_int_equal(uc_guard_check(&p, UC_KEY_OFF, &c), UC_GUARD_REFUSE);
+	assert_int_equal(uc_guard_decide(uc_plan_flips(&p), UC_KEY_OFF, &c), UC_GUARD_REFUSE);
 	uc_plan_free(&p);
 }
 
