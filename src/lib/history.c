@@ -116,6 +116,24 @@ static void put_str(struct hist_buf *b, const char *s, size_t max)
 	hist_put_bytes(b, s, len);
 }
 
+/* Little-endian stores of a fixed width: each one store where the host is little-endian. */
+static inline uint8_t *put16(uint8_t *d, uint16_t v)
+{
+	d[0] = (uint8_t)v;
+	d[1] = (uint8_t)(v >> 8);
+	return d + 2;
+}
+
+static inline uint8_t *put32(uint8_t *d, uint32_t v)
+{
+	return put16(put16(d, (uint16_t)v), (uint16_t)(v >> 16));
+}
+
+static inline uint8_t *put64(uint8_t *d, uint64_t v)
+{
+	return put32(put32(d, (uint32_t)v), (uint32_t)(v >> 32));
+}
+
 /* Open a frame: its header is filled in by frame_close. */
 static size_t frame_open(struct hist_buf *b, int type)
 {
@@ -129,19 +147,11 @@ static size_t frame_open(struct hist_buf *b, int type)
 /* Close the frame at 'at': its magic, payload length and checksum. */
 static void frame_close(struct hist_buf *b, size_t at)
 {
-	uint8_t *h;
-	uint32_t len, crc;
+	uint32_t len = (uint32_t)(b->n - at - HIST_FRAME);
 
-	if (b->oom)
-		return;
-	h = b->b + at;
-	len = (uint32_t)(b->n - at - HIST_FRAME);
-	crc = hist_crc32(h + HIST_FRAME, len);
-	for (int i = 0; i < 4; i++) {
-		h[i] = (uint8_t)(HIST_MAGIC >> (8 * i));
-		h[4 + i] = (uint8_t)(len >> (8 * i));
-		h[8 + i] = (uint8_t)(crc >> (8 * i));
-	}
+	if (!b->oom)
+		put32(put32(put32(b->b + at, HIST_MAGIC), len),
+		      hist_crc32(b->b + at + HIST_FRAME, len));
 }
 
 void hist_put_head(struct hist_buf *b, const char *boot_id)
@@ -162,24 +172,6 @@ static uint64_t group_ino(const struct uc_change *c)
 		return c->start;
 	uc_cg_ident(c->target ? c->target : "", &ino);
 	return ino;
-}
-
-/* Little-endian stores of a fixed width: each one store where the host is little-endian. */
-static inline uint8_t *put16(uint8_t *d, uint16_t v)
-{
-	d[0] = (uint8_t)v;
-	d[1] = (uint8_t)(v >> 8);
-	return d + 2;
-}
-
-static inline uint8_t *put32(uint8_t *d, uint32_t v)
-{
-	return put16(put16(d, (uint16_t)v), (uint16_t)(v >> 16));
-}
-
-static inline uint8_t *put64(uint8_t *d, uint64_t v)
-{
-	return put32(put32(d, (uint32_t)v), (uint32_t)(v >> 32));
 }
 
 /* A change: its fixed part, then target and label (each a 2-byte length and the bytes). */

@@ -273,66 +273,61 @@ static int bus_err(const sd_bus_error *e, int rc)
 	return rc == -ETIMEDOUT ? rc : -EIO;
 }
 
-/* The unit's object path into path (a loaded unit). */
-static int unit_path(sd_bus *bus, const char *unit, char *path, size_t n)
+/* systemd's answer s into buf: 'empty' when there is none. */
+static int answer(const char *s, int empty, char *buf, size_t n)
+{
+	if (!s || !*s)
+		return empty;
+	return (size_t)snprintf(buf, n, "%s", s) >= n ? -ENAMETOOLONG : 0;
+}
+
+/* The unit's object path into path: method GetUnit (a loaded unit) or LoadUnit. */
+static int unit_path(sd_bus *bus, const char *method, const char *unit, char *path, size_t n)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	sd_bus_message *m = NULL;
 	const char *p = NULL;
-	int rc = sd.call_method(bus, sd_dest, sd_path, sd_manager, "GetUnit", &e, &m, "s", unit);
+	int rc = sd.call_method(bus, sd_dest, sd_path, sd_manager, method, &e, &m, "s", unit);
 
 	if (rc < 0)
 		rc = bus_err(&e, rc);
-	else if (sd.message_read(m, "o", &p) < 0 || !p)
+	else if (sd.message_read(m, "o", &p) < 0)
 		rc = -EIO;
 	else
-		rc = (size_t)snprintf(path, n, "%s", p) >= n ? -ENAMETOOLONG : 0;
+		rc = answer(p, -EIO, path, n);
 	sd.error_free(&e);
 	sd.message_unref(m);
 	return rc;
 }
 
-/* Read one property of the unit (a loaded one) through get(). */
-static int unit_property(const char *unit, const char *name,
-			 int (*get)(sd_bus *bus, const char *path, const char *iface,
-				    const char *name, sd_bus_error *e, void *out),
-			 void *out)
+/* Read one property of the unit (a loaded one): type 's' (a string) or 't'. */
+static int unit_property(const char *unit, const char *name, char type, void *out)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
+	const char *iface = iface_of(unit);
 	char path[512];
 	sd_bus *bus;
 	int rc = bus_open(&bus);
 
 	if (rc)
 		return rc;
-	rc = unit_path(bus, unit, path, sizeof(path));
-	if (!rc && (rc = get(bus, path, iface_of(unit), name, &e, out)) < 0)
+	rc = unit_path(bus, "GetUnit", unit, path, sizeof(path));
+	if (!rc && (rc = type == 's' ?
+		    sd.get_string(bus, sd_dest, path, iface, name, &e, out) :
+		    sd.get_trivial(bus, sd_dest, path, iface, name, &e, type, out)) < 0)
 		rc = bus_err(&e, rc);
 	sd.error_free(&e);
 	sd.close_unref(bus);
 	return rc < 0 ? rc : 0;
 }
 
-static int get_string(sd_bus *bus, const char *path, const char *iface, const char *name,
-		      sd_bus_error *e, void *out)
-{
-	return sd.get_string(bus, sd_dest, path, iface, name, e, out);
-}
-
-static int get_u64(sd_bus *bus, const char *path, const char *iface, const char *name,
-		   sd_bus_error *e, void *out)
-{
-	return sd.get_trivial(bus, sd_dest, path, iface, name, e, 't', out);
-}
-
 static int real_unit_cgroup(const char *unit, char *cg, size_t n)
 {
 	char *s = NULL;
-	int rc = unit_property(unit, "ControlGroup", get_string, &s);
+	int rc = unit_property(unit, "ControlGroup", 's', &s);
 
 	if (!rc)
-		rc = !s || !*s ? -ENOMEDIUM :
-		     (size_t)snprintf(cg, n, "%s", s) >= n ? -ENAMETOOLONG : 0;
+		rc = answer(s, -ENOMEDIUM, cg, n);
 	free(s);
 	return rc;
 }
@@ -340,7 +335,7 @@ static int real_unit_cgroup(const char *unit, char *cg, size_t n)
 static int real_cpu_weight(const char *unit, long *weight)
 {
 	uint64_t w = UINT64_MAX;
-	int rc = unit_property(unit, "CPUWeight", get_u64, &w);
+	int rc = unit_property(unit, "CPUWeight", 't', &w);
 
 	/* UINT64_MAX: systemd's CGROUP_WEIGHT_INVALID, not set */
 	*weight = w > 10000 ? UC_SD_WEIGHT_UNSET : (long)w;
@@ -352,22 +347,15 @@ static int real_cpu_weight(const char *unit, long *weight)
 static int real_unit_slice(const char *unit, char *slice, size_t n)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *m = NULL;
-	const char *p = NULL;
 	char path[512], *state = NULL, *s = NULL;
 	sd_bus *bus;
 	int rc = bus_open(&bus);
 
 	if (rc)
 		return rc;
-	rc = sd.call_method(bus, sd_dest, sd_path, sd_manager, "LoadUnit", &e, &m, "s", unit);
-	if (rc < 0)
-		rc = bus_err(&e, rc);
-	else if (sd.message_read(m, "o", &p) < 0 || !p ||
-		 (size_t)snprintf(path, sizeof(path), "%s", p) >= sizeof(path))
+	rc = unit_path(bus, "LoadUnit", unit, path, sizeof(path));
+	if (rc == -ENAMETOOLONG)
 		rc = -EIO;
-	else
-		rc = 0;	/* the call's 1 */
 	if (!rc && sd.get_string(bus, sd_dest, path, "org.freedesktop.systemd1.Unit",
 				 "LoadState", &e, &state) < 0)
 		rc = bus_err(&e, -EIO);
@@ -376,12 +364,10 @@ static int real_unit_slice(const char *unit, char *slice, size_t n)
 	if (!rc && sd.get_string(bus, sd_dest, path, iface_of(unit), "Slice", &e, &s) < 0)
 		rc = bus_err(&e, -EIO);
 	if (!rc)
-		rc = !s || !*s ? -ENOENT :
-		     (size_t)snprintf(slice, n, "%s", s) >= n ? -ENAMETOOLONG : 0;
+		rc = answer(s, -ENOENT, slice, n);
 	free(state);
 	free(s);
 	sd.error_free(&e);
-	sd.message_unref(m);
 	sd.close_unref(bus);
 	return rc;
 }
@@ -401,32 +387,6 @@ static int real_set_cpu_weight(const char *unit, long weight)
 	sd.close_unref(bus);
 	return rc;
 }
-#else
-static int real_unit_cgroup(const char *unit, char *cg, size_t n)
-{
-	(void)unit, (void)cg, (void)n;
-	return -ENOPKG;
-}
-
-static int real_cpu_weight(const char *unit, long *weight)
-{
-	(void)unit;
-	*weight = UC_SD_WEIGHT_UNSET;
-	return -ENOPKG;
-}
-
-static int real_set_cpu_weight(const char *unit, long weight)
-{
-	(void)unit, (void)weight;
-	return -ENOPKG;
-}
-
-static int real_unit_slice(const char *unit, char *slice, size_t n)
-{
-	(void)unit, (void)slice, (void)n;
-	return -ENOPKG;
-}
-#endif
 
 static const struct uc_sd_ops real_ops = {
 	.unit_cgroup = real_unit_cgroup,
@@ -434,6 +394,9 @@ static const struct uc_sd_ops real_ops = {
 	.set_cpu_weight = real_set_cpu_weight,
 	.unit_slice = real_unit_slice,
 };
+#else
+static const struct uc_sd_ops real_ops;	/* no calls: each -ENOPKG */
+#endif
 
 static const struct uc_sd_ops *ops;
 
@@ -452,34 +415,38 @@ static const struct uc_sd_ops *get_ops(void)
 	return t ? t : &real_ops;
 }
 
-int uc_sd_unit_cgroup(const char *unit, char *cg, size_t n)
+/* May the bus be asked about unit (have: the call is there)? 0 or -errno. */
+static int askable(const char *unit, bool have)
 {
 	if (!uc_sd_unit_name_ok(unit))
 		return -EINVAL;
 	if (!uc_sd_booted())
 		return -EHOSTDOWN;
-	return get_ops()->unit_cgroup(unit, cg, n);
+	return have ? 0 : -ENOPKG;
+}
+
+int uc_sd_unit_cgroup(const char *unit, char *cg, size_t n)
+{
+	int rc = askable(unit, get_ops()->unit_cgroup != NULL);
+
+	return rc ? rc : get_ops()->unit_cgroup(unit, cg, n);
 }
 
 int uc_sd_cpu_weight(const char *unit, long *weight)
 {
+	int rc = askable(unit, get_ops()->cpu_weight != NULL);
+
 	*weight = UC_SD_WEIGHT_UNSET;
-	if (!uc_sd_unit_name_ok(unit))
-		return -EINVAL;
-	if (!uc_sd_booted())
-		return -EHOSTDOWN;
-	return get_ops()->cpu_weight(unit, weight);
+	return rc ? rc : get_ops()->cpu_weight(unit, weight);
 }
 
 int uc_sd_set_cpu_weight(const char *unit, long weight)
 {
-	if (!uc_sd_unit_name_ok(unit))
-		return -EINVAL;
-	if (!uc_sd_booted())
-		return -EHOSTDOWN;
-	if (weight < 1 || weight > 10000)
+	int rc = askable(unit, get_ops()->set_cpu_weight != NULL);
+
+	if (!rc && (weight < 1 || weight > 10000))
 		return -ERANGE;
-	return get_ops()->set_cpu_weight(unit, weight);
+	return rc ? rc : get_ops()->set_cpu_weight(unit, weight);
 }
 
 /* A slice's group from its name: each '-' opens a level ("a-b.slice" is
@@ -513,15 +480,11 @@ int uc_sd_unit_future_cgroup(const char *unit, char *rel, size_t n)
 	size_t ul = strlen(unit);
 	int rc;
 
-	if (!uc_sd_unit_name_ok(unit))
-		return -EINVAL;
-	if (ul > 6 && !strcmp(unit + ul - 6, ".slice"))
+	if (ul > 6 && !strcmp(unit + ul - 6, ".slice") && uc_sd_unit_name_ok(unit))
 		return slice_rel(unit, rel, n);
-	if (!uc_sd_booted())
-		return -EHOSTDOWN;
-	if (!get_ops()->unit_slice)
-		return -ENOPKG;
-	rc = get_ops()->unit_slice(unit, slice, sizeof(slice));
+	rc = askable(unit, get_ops()->unit_slice != NULL);
+	if (!rc)
+		rc = get_ops()->unit_slice(unit, slice, sizeof(slice));
 	if (!rc)
 		rc = uc_sd_unit_name_ok(slice) ? slice_rel(slice, srel, sizeof(srel)) : -EIO;
 	if (rc)
