@@ -20,19 +20,6 @@
 
 enum sec_type { SEC_FASTPATH, SEC_SYSTEM, SEC_CGROUP, SEC_TASKS, SEC_N };
 
-/* The keys of the sections other than [tasks] (config_tasks.c has those). */
-enum key { K_ALLOW_ENABLE, K_MIN, K_MAX, K_N };
-
-#define IN(s) (1u << (s))
-static const struct {
-	const char *name;
-	unsigned in;	/* sections it belongs to */
-} keys[K_N] = {
-	[K_ALLOW_ENABLE] = { "allow-enable", IN(SEC_FASTPATH) },
-	[K_MIN] = { "min", IN(SEC_CGROUP) },
-	[K_MAX] = { "max", IN(SEC_CGROUP) },
-};	/* [system]'s keys are the knobs' (uc_sysctl_knobs) */
-
 static const struct {
 	const char *name;
 	const char *keys;	/* for "use ..." hints */
@@ -316,41 +303,31 @@ static void header(struct parse *px, char *s)
 	px->in = IN_SECTION;
 }
 
-/* ---- values ------------------------------------------------------------------------------ */
-
 /* ---- keys --------------------------------------------------------------------------------- */
 
-/* A key of [fast-path], [system] or [cgroup]: 0, -ENOENT (not one of its keys) or -ENOMEM. */
+/*
+ * A key of [fast-path] (allow-enable), [system] (the knobs' options) or
+ * [cgroup] (min, max): 0, -ENOENT (not one of its keys) or -ENOMEM.
+ */
 static int set_key(struct parse *px, struct file_sec *fs, const char *name, const char *val)
 {
 	struct uc_config *c = px->c;
 	struct uc_conf_loc loc = { px->file, px->line };
-	struct uc_conf_cgroup *g;
-	int k;
+	struct uc_conf_cgroup *g = fs->type == SEC_CGROUP ? &c->cgroups[fs->idx] : NULL;
 
 	if (fs->type == SEC_SYSTEM) {
-		for (k = 0; k < UC_SYSCTL_NKNOBS; k++)
+		for (int k = 0; k < UC_SYSCTL_NKNOBS; k++)
 			if (!strcmp(name, uc_sysctl_knobs[k].option))
 				return uc_conf_set_value(c, &c->sys[k], name, fs->label, val,
 							 &loc);
-		return -ENOENT;
 	}
-	for (k = 0; k < K_N; k++)
-		if (!strcmp(name, keys[k].name) && (keys[k].in & IN(fs->type)))
-			break;
-	if (k == K_N)
-		return -ENOENT;
-	switch (fs->type) {
-	case SEC_FASTPATH:
+	if (fs->type == SEC_FASTPATH && !strcmp(name, "allow-enable"))
 		return uc_conf_set_bool(c, &c->allow_enable, name, fs->label, val, &loc);
-	case SEC_CGROUP:
-		g = &c->cgroups[fs->idx];
-		g->had_setting = true;
-		return uc_conf_set_value(c, k == K_MIN ? &g->min : &g->max, name, fs->label, val,
-					 &loc);
-	default:
+	if (!g || (strcmp(name, "min") && strcmp(name, "max")))
 		return -ENOENT;
-	}
+	g->had_setting = true;
+	return uc_conf_set_value(c, name[1] == 'i' ? &g->min : &g->max, name, fs->label, val,
+				 &loc);
 }
 
 /* A section with a bad key: "no selector" / "sets nothing" would only repeat it. */

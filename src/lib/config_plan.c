@@ -163,8 +163,8 @@ static int plan_cpu_off(struct uc_config *c, struct uc_plan *p, const struct cg_
 		return rc < 0 ? rc : 0;
 	if (rc == -EPERM)
 		skip_group(c, w->g, "it has no cpu.uclamp files: cpu is not enabled above it, and "
-			   "apply does not write cgroup.subtree_control (enable it once: 'uclampctl "
-			   "cgroup set %s --enable-cpu')", w->g->path);
+			   "apply does not write cgroup.subtree_control (enable it once: "
+			   "'uclampctl cgroup set %s --enable-cpu')", w->g->path);
 	else if (rc == -EINVAL)
 		skip_group(c, w->g, "it has no cpu.uclamp files, and '%s' above it is not a unit's "
 			   "cgroup, so systemd cannot be asked to enable cpu", unit);
@@ -313,22 +313,20 @@ static const char *refusal_text(const struct uc_task_refusal *r, char *buf, size
 	switch (r->why) {
 	case UC_REFUSE_MIN_GT_MAX:
 		if (r->end_min == r->cur_min)
-			snprintf(buf, n, "its own util_min %d (the task's, not the configuration's) "
-				 "is above the util_max %d the configuration sets", r->cur_min,
-				 r->end_max);
+			snprintf(buf, n, "its own util_min %d (the task's, not the "
+				 "configuration's) is above the util_max %d the configuration "
+				 "sets", r->cur_min, r->end_max);
 		else if (r->end_max == r->cur_max)
-			snprintf(buf, n, "its own util_max %d (the task's, not the configuration's) "
-				 "is below the util_min %d the configuration sets", r->cur_max,
-				 r->end_min);
+			snprintf(buf, n, "its own util_max %d (the task's, not the "
+				 "configuration's) is below the util_min %d the configuration "
+				 "sets", r->cur_max, r->end_min);
 		else
 			snprintf(buf, n, "util_min %d would be above util_max %d", r->end_min,
 				 r->end_max);
 		break;
 	case UC_REFUSE_RT_MAX_BELOW_MIN:
-		snprintf(buf, n,
-			 "a real-time task's util_min is %d, so max %d alone "
-			 "would be refused; set min too",
-			 r->cur_min, r->end_max);
+		snprintf(buf, n, "a real-time task's util_min is %d, so max %d alone would be "
+			 "refused; set min too", r->cur_min, r->end_max);
 		break;
 	default:
 		snprintf(buf, n, "refused");

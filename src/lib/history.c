@@ -37,7 +37,8 @@ static uint32_t crc_raw(uint32_t c, const uint8_t *p, size_t n)
 		}
 		for (int s = 1; s < 8; s++)
 			for (uint32_t i = 0; i < 256; i++)
-				crc_t[s][i] = (crc_t[s - 1][i] >> 8) ^ crc_t[0][crc_t[s - 1][i] & 0xff];
+				crc_t[s][i] = (crc_t[s - 1][i] >> 8) ^
+					      crc_t[0][crc_t[s - 1][i] & 0xff];
 	}
 	for (; n >= 8; n -= 8, p += 8) {
 		uint32_t a = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |

@@ -80,6 +80,24 @@ int uc_hist_trusted(const struct stat *dir, const struct stat *file, uid_t owner
 
 /* ---- opening ---------------------------------------------------------------------- */
 
+/* A failed call's -errno, why naming what failed and the error. */
+static int sys_err(const char *what, char *why, size_t n)
+{
+	int rc = -errno;
+
+	snprintf(why, n, "%s: %s", what, strerror(-rc));
+	return rc;
+}
+
+/* The record's file could not be opened: a symbolic link is not to be trusted. */
+static int open_err(const char *path, char *why, size_t n)
+{
+	if (errno != ELOOP)
+		return sys_err(path, why, n);
+	snprintf(why, n, "%s: it is a symbolic link", path);
+	return -EPERM;
+}
+
 struct hfile {
 	int dfd, fd;
 	char path[PATH_MAX];	/* for messages: as the admin knows it (no sysroot) */
@@ -119,22 +137,11 @@ static int open_dir(struct hfile *f, bool create, char *why, size_t n)
 		snprintf(why, n, "%s: %s", rel, strerror(-rc));
 		return rc;
 	}
-	if (create && mkdir(abs, geteuid() == 0 ? 0755 : 0700) && errno != EEXIST) {
-		rc = -errno;
-		snprintf(why, n, "%s: %s", rel, strerror(errno));
-		return rc;
-	}
+	if (create && mkdir(abs, geteuid() == 0 ? 0755 : 0700) && errno != EEXIST)
+		return sys_err(rel, why, n);
 	f->dfd = open(abs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (f->dfd < 0) {
-		rc = -errno;
-		snprintf(why, n, "%s: %s", rel, strerror(errno));
-		return rc;
-	}
-	if (fstat(f->dfd, &f->dir)) {
-		rc = -errno;
-		snprintf(why, n, "%s: %s", rel, strerror(errno));
-		return rc;
-	}
+	if (f->dfd < 0 || fstat(f->dfd, &f->dir))
+		return sys_err(rel, why, n);
 	return 0;
 }
 
@@ -199,11 +206,8 @@ int uc_hist_load(struct uc_hist *h, char *why, size_t n)
 			hfile_close(&f);
 			return 0;
 		}
-		if (f.fd < 0) {
-			rc = errno == ELOOP ? -EPERM : -errno;
-			snprintf(why, n, "%s: %s", f.path,
-				 errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-		}
+		if (f.fd < 0)
+			rc = open_err(f.path, why, n);
 	}
 	if (!rc && flock(f.fd, LOCK_SH))
 		rc = -errno;
@@ -272,16 +276,10 @@ static int writer_lock(struct hfile *f, struct stat *st, char *why, size_t n)
 
 		f->fd = openat(f->dfd, UC_HIST_NAME, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW |
 			       O_NONBLOCK | O_CLOEXEC, 0600);
-		if (f->fd < 0) {
-			rc = errno == ELOOP ? -EPERM : -errno;
-			snprintf(why, n, "%s: %s", f->path, errno == ELOOP ?
-				 "it is a symbolic link" : strerror(errno));
-			return rc;
-		}
-		if (flock(f->fd, LOCK_EX) || fstat(f->fd, st)) {
-			snprintf(why, n, "%s: %s", f->path, strerror(errno));
-			return -errno;
-		}
+		if (f->fd < 0)
+			return open_err(f->path, why, n);
+		if (flock(f->fd, LOCK_EX) || fstat(f->fd, st))
+			return sys_err(f->path, why, n);
 		if (!fstatat(f->dfd, UC_HIST_NAME, &b, AT_SYMLINK_NOFOLLOW) &&
 		    st->st_ino == b.st_ino && st->st_dev == b.st_dev)
 			return 0;
