@@ -567,16 +567,12 @@ static int get_group(struct cursor *cur, struct uc_hist_run *r, size_t n, bool *
 	return 0;
 }
 
-static void change_free(struct uc_hist_change *c)
-{
-	free(c->target);
-	free(c->label);
-}
-
 static void run_free(struct uc_hist_run *r)
 {
-	for (size_t i = 0; i < r->n; i++)
-		change_free(&r->v[i]);
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].target);
+		free(r->v[i].label);
+	}
 	free(r->v);
 	free(r->cmdline);
 }
