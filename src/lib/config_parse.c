@@ -11,7 +11,6 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,61 +141,39 @@ static void normalize_path(char *s)
 }
 
 /*
- * An array of sections named by a string (cgroups by path, tasks by name):
- * where the array pointer, its count and the name and location members are.
+ * The config entry a header names (cgroups by path, tasks by name): found (a
+ * later file adds to and overrides it), or a new zeroed one at the end; 0 for
+ * sections that are not lists. SIZE_MAX on ENOMEM.
  */
-struct named_array {
-	void *arrp;		/* the address of the array pointer (struct X **) */
-	size_t *n;
-	size_t size;		/* sizeof(struct X) */
-	size_t name_off;	/* offsetof(struct X, name): a char * */
-	size_t loc_off;		/* offsetof(struct X, loc) */
-};
-
-/* The entry named arg: found (a later file adds to and overrides it), or a
- * new zeroed one at the end. SIZE_MAX on ENOMEM. */
-static size_t find_or_add(const struct named_array *a, const char *arg, struct uc_conf_loc loc)
-{
-	char *base, *name;
-
-	memcpy(&base, a->arrp, sizeof(base));
-	for (size_t i = 0; i < *a->n; i++) {
-		memcpy(&name, base + i * a->size + a->name_off, sizeof(name));
-		if (!strcmp(name, arg))
-			return i;
-	}
-	base = realloc(base, (*a->n + 1) * a->size);
-	if (!base)
-		return SIZE_MAX;
-	memcpy(a->arrp, &base, sizeof(base));
-	name = strdup(arg);
-	if (!name)
-		return SIZE_MAX;
-	base += *a->n * a->size;
-	memset(base, 0, a->size);
-	memcpy(base + a->name_off, &name, sizeof(name));
-	memcpy(base + a->loc_off, &loc, sizeof(loc));
-	return (*a->n)++;
-}
-
-/* The config entry a header names; 0 for sections that are not lists. */
 static size_t find_or_add_entry(struct parse *px, enum sec_type type, const char *arg)
 {
 	struct uc_config *c = px->c;
-	const struct named_array cgroups = {
-		&c->cgroups, &c->ncgroups, sizeof(*c->cgroups),
-		offsetof(struct uc_conf_cgroup, path), offsetof(struct uc_conf_cgroup, loc),
-	};
-	const struct named_array tasks = {
-		&c->tasks, &c->ntasks, sizeof(*c->tasks),
-		offsetof(struct uc_conf_tasks, name), offsetof(struct uc_conf_tasks, loc),
-	};
 	struct uc_conf_loc loc = { px->file, px->line };
 
-	if (type == SEC_CGROUP)
-		return find_or_add(&cgroups, arg, loc);
-	if (type == SEC_TASKS)
-		return find_or_add(&tasks, arg, loc);
+	if (type == SEC_CGROUP) {
+		struct uc_conf_cgroup *v;
+
+		for (size_t i = 0; i < c->ncgroups; i++)
+			if (!strcmp(c->cgroups[i].path, arg))
+				return i;
+		if (!(v = realloc(c->cgroups, (c->ncgroups + 1) * sizeof(*v))))
+			return SIZE_MAX;
+		c->cgroups = v;
+		v[c->ncgroups] = (struct uc_conf_cgroup){ .path = strdup(arg), .loc = loc };
+		return v[c->ncgroups].path ? c->ncgroups++ : SIZE_MAX;
+	}
+	if (type == SEC_TASKS) {
+		struct uc_conf_tasks *v;
+
+		for (size_t i = 0; i < c->ntasks; i++)
+			if (!strcmp(c->tasks[i].name, arg))
+				return i;
+		if (!(v = realloc(c->tasks, (c->ntasks + 1) * sizeof(*v))))
+			return SIZE_MAX;
+		c->tasks = v;
+		v[c->ntasks] = (struct uc_conf_tasks){ .name = strdup(arg), .loc = loc };
+		return v[c->ntasks].name ? c->ntasks++ : SIZE_MAX;
+	}
 	return 0;
 }
 
