@@ -86,13 +86,6 @@ static inline uint8_t *room(struct hist_buf *b, size_t n)
 	return b->b + b->n - n;
 }
 
-/* Room for n more bytes, made now (b->n stays). */
-static void reserve(struct hist_buf *b, size_t n)
-{
-	if (room(b, n))
-		b->n -= n;
-}
-
 void hist_put_bytes(struct hist_buf *b, const void *p, size_t n)
 {
 	uint8_t *d = n ? room(b, n) : NULL;
@@ -305,9 +298,11 @@ void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
 	put_le(b, p->n, 4);
 	put_str(b, note->cmdline, 4095);
 	put_le(b, p->n, 4);
-	/* room at once (names aside): a thread's TID, a record's change and group */
+	/* room made at once (b->n stays; names aside): a thread's TID, a record's change */
 	est = p->n * 4 + p->nrec * (1 + CHANGE_FIXED + 4 + 4);
-	reserve(b, est < UC_HIST_RUN_MAX ? est : UC_HIST_RUN_MAX);
+	est = est < UC_HIST_RUN_MAX ? est : UC_HIST_RUN_MAX;
+	if (room(b, est))
+		b->n -= est;
 	put_groups(b, p, at);
 	if (!b->oom && b->n - at > UC_HIST_RUN_MAX) {
 		/* too large: counted, not recorded (undo cannot put it back) */
