@@ -260,17 +260,12 @@ static void header(struct parse *px, char *s)
 	}
 	px->secs = fs;
 	fs = &px->secs[px->nsecs];
-	*fs = (struct file_sec){ .type = type, .line = px->line };
-	if ((arg && !(fs->arg = strdup(arg))) ||
-	    asprintf(&fs->label, "[%s%s%s]", sections[type].name, arg ? " " : "",
-		     arg ? arg : "") < 0) {
+	*fs = (struct file_sec){ .type = type, .line = px->line, .arg = arg ? strdup(arg) : NULL };
+	if (asprintf(&fs->label, "[%s%s%s]", sections[type].name, arg ? " " : "",
+		     arg ? arg : "") < 0)
 		fs->label = NULL;
-		free(fs->arg);
-		px->err = -ENOMEM;
-		return;
-	}
-	fs->idx = find_or_add_entry(px, type, arg);
-	if (fs->idx == SIZE_MAX) {
+	if (!fs->label || (arg && !fs->arg) ||
+	    (fs->idx = find_or_add_entry(px, type, arg)) == SIZE_MAX) {
 		free(fs->arg);
 		free(fs->label);
 		px->err = -ENOMEM;
