@@ -121,7 +121,7 @@ static void hfile_close(struct hfile *f)
 /* The record's directory, checked (create: made when missing). -ENOENT: none yet. */
 static int open_dir(struct hfile *f, bool create, char *why, size_t n)
 {
-	char rel[PATH_MAX - 16], abs[PATH_MAX];
+	char rel[PATH_MAX - 16], abs[PATH_MAX], w[160];
 	int rc = uc_hist_dir(rel, sizeof(rel));
 
 	f->fd = f->dfd = -1;
@@ -142,6 +142,10 @@ static int open_dir(struct hfile *f, bool create, char *why, size_t n)
 	f->dfd = open(abs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (f->dfd < 0 || fstat(f->dfd, &f->dir))
 		return sys_err(rel, why, n);
+	if (uc_hist_trusted(&f->dir, NULL, geteuid(), w, sizeof(w))) {
+		snprintf(why, n, "%s: %s", f->path, w);
+		return -EPERM;
+	}
 	return 0;
 }
 
@@ -196,10 +200,6 @@ int uc_hist_load(struct uc_hist *h, char *why, size_t n)
 	rc = open_dir(&f, false, why, n);
 	if (rc == -ENOENT && f.path[0])
 		return 0;	/* nothing recorded yet */
-	if (!rc && uc_hist_trusted(&f.dir, NULL, geteuid(), w, sizeof(w))) {
-		snprintf(why, n, "%s: %s", f.path, w);
-		rc = -EPERM;
-	}
 	if (!rc) {
 		f.fd = openat(f.dfd, UC_HIST_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (f.fd < 0 && errno == ENOENT) {
@@ -263,13 +263,8 @@ static void remember(struct hfile *f, unsigned last_id)
 /* Open and lock the file to append to (made if missing), checked. */
 static int writer_lock(struct hfile *f, struct stat *st, char *why, size_t n)
 {
-	char wb[160];
 	int rc = open_dir(f, true, why, n);
 
-	if (!rc && uc_hist_trusted(&f->dir, NULL, geteuid(), wb, sizeof(wb))) {
-		snprintf(why, n, "%s: %s", f->path, wb);
-		rc = -EPERM;
-	}
 	/* a writer that made room renamed a new file over the one we waited for */
 	for (int tries = 0; !rc && tries < 5; tries++) {
 		struct stat b;
