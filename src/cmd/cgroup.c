@@ -147,16 +147,6 @@ struct show {
 	int failed;
 };
 
-static void set_eff(struct show *s, struct libscols_line *ln, const struct uc_cg_clamps *eff)
-{
-	char b[32];
-
-	uc_table_setf(&s->t, ln, COL_EFF_MIN, "%d", eff->min);
-	uc_table_setf(&s->t, ln, COL_EFF_MAX, "%d", eff->max);
-	uc_table_set(&s->t, ln, COL_EFF_MIN_PCT, uc_util_format_pct(eff->min, b, sizeof(b)));
-	uc_table_set(&s->t, ln, COL_EFF_MAX_PCT, uc_util_format_pct(eff->max, b, sizeof(b)));
-}
-
 /* One group's line (and with -R its subtree) under parent_ln. */
 static void show_group(struct show *s, struct libscols_line *parent_ln, const char *rel,
 		       const char *name, const struct uc_cg_clamps *parent_eff)
@@ -201,7 +191,10 @@ static void show_group(struct show *s, struct libscols_line *parent_ln, const ch
 		uc_table_set(&s->t, ln, COL_NOTE, uc_cg_state_reason(st));
 		break;
 	}
-	set_eff(s, ln, &eff);
+	uc_table_setf(&s->t, ln, COL_EFF_MIN, "%d", eff.min);
+	uc_table_setf(&s->t, ln, COL_EFF_MAX, "%d", eff.max);
+	uc_table_set(&s->t, ln, COL_EFF_MIN_PCT, uc_util_format_pct(eff.min, b, sizeof(b)));
+	uc_table_set(&s->t, ln, COL_EFF_MAX_PCT, uc_util_format_pct(eff.max, b, sizeof(b)));
 
 	if (s->recursive) {
 		char **names;

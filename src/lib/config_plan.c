@@ -19,11 +19,6 @@
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
 
-static long want_sys(const struct uc_conf_value *v)
-{
-	return v->set ? v->v.util : UC_KEEP;
-}
-
 /* The first [system] value set (for messages about the section), or NULL. */
 static const struct uc_conf_value *first_sys(const struct uc_config *c)
 {
@@ -48,7 +43,7 @@ int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cu
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
 		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
 
-		*uc_sysctl_field(&want, k) = want_sys(&c->sys[i]);
+		*uc_sysctl_field(&want, k) = c->sys[i].set ? c->sys[i].v.util : UC_KEEP;
 		if (c->sys[i].set && uc_sysctl_value(cur, k->attr) == UC_SYSCTL_ABSENT) {
 			uc_config_error(c, &c->sys[i].loc, -EOPNOTSUPP,
 					"%s: this kernel has no %s (Linux %s or later has it)",
