@@ -248,38 +248,38 @@ static bool same_changes(const struct uc_change *a, const struct uc_change *b, s
 	return true;
 }
 
+/* The TID count of the group whose count is at m_at (0: none): the TIDs after it. */
+static void close_group(struct hist_buf *b, size_t m_at)
+{
+	if (m_at && !b->oom)
+		put32(b->b + m_at, (uint32_t)((b->n - m_at - 4) / 4));
+}
+
 /* The groups of the plan's changes (history_fmt.h), until they pass UC_HIST_RUN_MAX. */
 static void put_groups(struct hist_buf *b, const struct uc_plan *p, size_t at)
 {
-	size_t g = 0, gk = 0, m_at = 0, m = 0, k;
+	size_t g = 0, gk = 0, m_at = 0, k;
 
 	for (size_t i = 0; i < p->nrec && !b->oom && b->n - at <= UC_HIST_RUN_MAX; i += k) {
 		const struct uc_change *c = &p->rec[i];
-		const struct uc_tidrun *r = run_of(c);
 
 		k = thread_records(p, i);
 		if (m_at && k == gk && same_changes(&p->rec[g], c, k)) {
 			put_tids(b, &c->tid, 1);
-			m++;
 		} else {
-			if (m_at && !b->oom)
-				put32(b->b + m_at, (uint32_t)m);
+			close_group(b, m_at);
 			put_le(b, k, 1);
 			for (size_t j = 0; j < k; j++)
 				put_change(b, &c[j]);
 			m_at = b->n;
-			m = 0;
 			put_le(b, 0, 4);
 			g = i;
 			gk = k;
 		}
-		if (r) {
-			put_tids(b, r->tid, r->n);
-			m += r->n;
-		}
+		if (run_of(c))
+			put_tids(b, run_of(c)->tid, run_of(c)->n);
 	}
-	if (m_at && !b->oom)
-		put32(b->b + m_at, (uint32_t)m);
+	close_group(b, m_at);
 }
 
 void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
