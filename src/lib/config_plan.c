@@ -120,8 +120,7 @@ static int resolve_group(struct uc_config *c, const struct uc_cg_info *info,
 		return 1;
 	case ENOENT:
 		/* systemd loads a unit that is not running only when asked */
-		if (uc_sd_unit_name_ok(g->path) &&
-		    !uc_sd_unit_future_cgroup(g->path, rel, n))
+		if (!uc_sd_unit_future_cgroup(g->path, rel, n))
 			skip_group(c, g, "unit '%s' is not running: its cgroup appears when it "
 				   "starts (%s)", g->path, rel);
 		else if (uc_sd_unit_name_ok(g->path))
