@@ -321,10 +321,10 @@ static uint8_t *put_states(uint8_t *d, const struct uc_tidrun *r)
 	const struct uc_tidstate *st = r->st;
 	size_t n = r->n, k = r->k;
 
-	for (size_t t = 0; t < n; t++)
-		for (size_t j = 0; j < k; j++)
-			*d++ = st[t].state;
-	return d;
+	for (size_t j = 0; j < k; j++)
+		for (size_t t = 0; t < n; t++)
+			d[t * k + j] = st[t].state;
+	return d + n * k;
 }
 
 void hist_put_end(struct hist_buf *b, unsigned id, const struct uc_plan *p, int key_after,
