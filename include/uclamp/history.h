@@ -39,7 +39,8 @@
 
 #define UC_HIST_NAME "history"
 #define UC_HIST_MAX (4u << 20)		/* bytes: the whole file */
-#define UC_HIST_RUN_MAX (1u << 20)	/* bytes: one run's record (~25,000 changes) */
+/* bytes: one run's record (~24,000 changes of their own, or 250,000 threads set alike) */
+#define UC_HIST_RUN_MAX (1u << 20)
 
 /* A run's flags, as recorded. */
 enum {

@@ -43,25 +43,11 @@ static const struct uc_cg_info *layout_or_exit(const struct cli_ctl *ctl)
 	return &info;
 }
 
-/* A target that is not there (as a PID that does not exist for 'task'):
- * one line, exit 1, not a usage error (exit 2 is for names that can never
- * be right). */
-static noreturn void missing(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static noreturn void missing(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	va_start(ap, fmt);
-	cli_vline(stderr, "uclampctl: ", fmt, ap);
-	va_end(ap);
-	exit(CLI_EXIT_FAIL);
-}
-
 /*
  * A user path or unit name to rel: "/" is the root (as show names it). A
- * group or unit that does not exist is exit 1; a name that can never be one
- * (outside the hierarchy, not a directory, too long) exit 2.
+ * group or unit that does not exist is exit 1 (as a PID that does not exist
+ * for 'task'), not a usage error: a name that can never be one (outside the
+ * hierarchy, not a directory, too long) is exit 2.
  */
 static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *info,
 			    const char *path, char *rel, size_t n)
@@ -84,19 +70,24 @@ static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *
 				path, info->mount);
 	case ENOENT:
 		if (unit)
-			missing("no cgroup '%s' under %s and no unit of that name loaded "
-				"(systemctl list-units '%s')", path, info->mount, path);
-		missing("no cgroup '%s' under %s", path, info->mount);
+			cli_errx("no cgroup '%s' under %s and no unit of that name loaded "
+				 "(systemctl list-units '%s')", path, info->mount, path);
+		else
+			cli_errx("no cgroup '%s' under %s", path, info->mount);
+		break;
 	case ENOMEDIUM:
-		missing("unit '%s' has no cgroup: it is not running (systemctl start %s)", path,
-			path);
+		cli_errx("unit '%s' has no cgroup: it is not running (systemctl start %s)", path,
+			 path);
+		break;
 	case EHOSTDOWN:
-		missing("no cgroup '%s' under %s, and no systemd (not PID 1) to resolve it as a "
-			"unit name: give the cgroup path", path, info->mount);
+		cli_errx("no cgroup '%s' under %s, and no systemd (not PID 1) to resolve it as a "
+			 "unit name: give the cgroup path", path, info->mount);
+		break;
 	case ENOPKG:
-		missing("no cgroup '%s' under %s; a unit name needs libsystemd (libsystemd.so.0 "
-			"missing, or built without it): give the cgroup path (systemctl show -p "
-			"ControlGroup --value %s)", path, info->mount, path);
+		cli_errx("no cgroup '%s' under %s; a unit name needs libsystemd (libsystemd.so.0 "
+			 "missing, or built without it): give the cgroup path (systemctl show -p "
+			 "ControlGroup --value %s)", path, info->mount, path);
+		break;
 	case ENOTDIR:
 		cli_usage_error(ctl, "'%s' is not a cgroup (not a directory under %s)", path,
 				info->mount);
@@ -108,8 +99,8 @@ static void resolve_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *
 		cli_errx("cannot resolve %s '%s': %s", unit ? "unit or cgroup" : "cgroup", path,
 			 rc == -EACCES ? "systemd refused (run as root)" :
 			 rc == -ETIMEDOUT ? "systemd's bus did not answer (5 s)" : strerror(-rc));
-		exit(CLI_EXIT_FAIL);
 	}
+	exit(CLI_EXIT_FAIL);
 }
 
 static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_info *info, pid_t pid,
@@ -120,14 +111,12 @@ static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_inf
 
 	if (rc == -ESRCH)
 		cli_usage_error(ctl, "no process with PID %d", (int)pid);
-	if (rc == -EXDEV) {
+	if (rc == -EXDEV)
 		cli_errx("process %d is in a cgroup outside this namespace's view", (int)pid);
-		exit(CLI_EXIT_FAIL);
-	}
-	if (rc) {
+	else if (rc)
 		cli_errx("cannot find the cpu cgroup of process %d: %s", (int)pid, strerror(-rc));
+	if (rc)
 		exit(CLI_EXIT_FAIL);
-	}
 	resolve_or_exit(ctl, info, tmp[0] ? tmp : ".", rel, n);
 }
 
@@ -157,16 +146,6 @@ struct show {
 	bool recursive;
 	int failed;
 };
-
-static void set_eff(struct show *s, struct libscols_line *ln, const struct uc_cg_clamps *eff)
-{
-	char b[32];
-
-	uc_table_setf(&s->t, ln, COL_EFF_MIN, "%d", eff->min);
-	uc_table_setf(&s->t, ln, COL_EFF_MAX, "%d", eff->max);
-	uc_table_set(&s->t, ln, COL_EFF_MIN_PCT, uc_util_format_pct(eff->min, b, sizeof(b)));
-	uc_table_set(&s->t, ln, COL_EFF_MAX_PCT, uc_util_format_pct(eff->max, b, sizeof(b)));
-}
 
 /* One group's line (and with -R its subtree) under parent_ln. */
 static void show_group(struct show *s, struct libscols_line *parent_ln, const char *rel,
@@ -212,7 +191,10 @@ static void show_group(struct show *s, struct libscols_line *parent_ln, const ch
 		uc_table_set(&s->t, ln, COL_NOTE, uc_cg_state_reason(st));
 		break;
 	}
-	set_eff(s, ln, &eff);
+	uc_table_setf(&s->t, ln, COL_EFF_MIN, "%d", eff.min);
+	uc_table_setf(&s->t, ln, COL_EFF_MAX, "%d", eff.max);
+	uc_table_set(&s->t, ln, COL_EFF_MIN_PCT, uc_util_format_pct(eff.min, b, sizeof(b)));
+	uc_table_set(&s->t, ln, COL_EFF_MAX_PCT, uc_util_format_pct(eff.max, b, sizeof(b)));
 
 	if (s->recursive) {
 		char **names;
@@ -303,16 +285,13 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 			"CGROUP,MIN,MAX,MIN_UTIL,MAX_UTIL,EFF_MIN,EFF_MAX,NOTE");
 	/* the root's effective values come from the system clamps */
 	rc = uc_sysctl_read_all(&sys);
-	if (uc_err_absent(rc)) {
-		uc_table_free(&s.t);
-		free(pids);
-		return cli_no_uclamp("/proc/sys/kernel/sched_util_clamp_min and _max are missing");
-	}
-	if (rc) {
+	if (rc && !uc_err_absent(rc))
 		cli_errx("cannot read the system clamps: %s", strerror(-rc));
+	if (rc) {
 		uc_table_free(&s.t);
 		free(pids);
-		return CLI_EXIT_FAIL;
+		return uc_err_absent(rc) ? cli_no_uclamp("/proc/sys/kernel/sched_util_clamp_min "
+							 "and _max are missing") : CLI_EXIT_FAIL;
 	}
 	s.smin = sys.min;
 	s.smax = sys.max;

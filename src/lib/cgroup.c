@@ -215,42 +215,47 @@ const char *uc_cg_version_name(enum uc_cg_version v)
 
 /* ---- paths ---------------------------------------------------------------- */
 
+/* The next component of *s (*cl bytes), *s moved past it; NULL when none is left. */
+static const char *next_comp(const char **s, size_t *cl)
+{
+	const char *c = *s + strspn(*s, "/");
+
+	*cl = strcspn(c, "/");
+	*s = c + *cl;
+	return *cl ? c : NULL;
+}
+
+static bool is_dots(const char *c, size_t cl)
+{
+	return cl == 2 && c[0] == '.' && c[1] == '.';
+}
+
 /*
  * Normalise an absolute path lexically: "//" and "." dropped, ".." pops
  * ("/.." stays "/"). Symlinks are not followed: that is realpath's job.
  */
 static int normalize(const char *in, char *out, size_t n)
 {
-	size_t len = 0;
-	const char *s = in;
+	size_t len = 0, cl;
+	const char *c;
 
 	if (n < 2 || in[0] != '/')
 		return -EINVAL;
 	out[0] = '\0';
-	while (*s) {
-		size_t cl;
-
-		while (*s == '/')
-			s++;
-		cl = strcspn(s, "/");
-		if (cl == 0)
-			break;
-		if (cl == 1 && s[0] == '.') {
-			/* nothing */
-		} else if (cl == 2 && s[0] == '.' && s[1] == '.') {
+	while ((c = next_comp(&in, &cl))) {
+		if (is_dots(c, cl)) {
 			char *slash = strrchr(out, '/');
 
 			len = slash ? (size_t)(slash - out) : 0;
 			out[len] = '\0';
-		} else {
+		} else if (cl != 1 || c[0] != '.') {
 			if (len + 1 + cl + 1 > n)
 				return -ENAMETOOLONG;
 			out[len++] = '/';
-			memcpy(out + len, s, cl);
+			memcpy(out + len, c, cl);
 			len += cl;
 			out[len] = '\0';
 		}
-		s += cl;
 	}
 	if (len == 0)
 		strcpy(out, "/");
@@ -273,30 +278,23 @@ static bool under(const char *path, const char *top, const char **rest)
 
 bool uc_cg_path_escapes(const char *path)
 {
-	const char *s = path;
+	const char *c;
+	size_t cl;
 
-	while (*s) {
-		size_t cl = strcspn(s, "/");
-
-		if (cl == 2 && s[0] == '.' && s[1] == '.')
+	while ((c = next_comp(&path, &cl)))
+		if (is_dots(c, cl))
 			return true;
-		s += cl;
-		while (*s == '/')
-			s++;
-	}
 	return false;
 }
 
 int uc_cg_path_next(const char **s, char *prefix, size_t n, size_t *len)
 {
-	const char *c = *s;
+	const char *rest = *s;
 	size_t cl;
+	const char *c = next_comp(&rest, &cl);
 
-	while (*c == '/')
-		c++;
-	if (!*c)
+	if (!c)
 		return 0;
-	cl = strcspn(c, "/");
 	if (*len + cl + 2 > n)
 		return -ENAMETOOLONG;
 	if (*len)
@@ -304,9 +302,7 @@ int uc_cg_path_next(const char **s, char *prefix, size_t n, size_t *len)
 	memcpy(prefix + *len, c, cl);
 	*len += cl;
 	prefix[*len] = '\0';
-	for (c += cl; *c == '/'; c++)
-		;
-	*s = c;
+	*s = rest + strspn(rest, "/");
 	return 1;
 }
 

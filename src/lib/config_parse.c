@@ -11,7 +11,6 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,19 +18,6 @@
 #include "uclamp/config.h"
 
 enum sec_type { SEC_FASTPATH, SEC_SYSTEM, SEC_CGROUP, SEC_TASKS, SEC_N };
-
-/* The keys of the sections other than [tasks] (config_tasks.c has those). */
-enum key { K_ALLOW_ENABLE, K_MIN, K_MAX, K_N };
-
-#define IN(s) (1u << (s))
-static const struct {
-	const char *name;
-	unsigned in;	/* sections it belongs to */
-} keys[K_N] = {
-	[K_ALLOW_ENABLE] = { "allow-enable", IN(SEC_FASTPATH) },
-	[K_MIN] = { "min", IN(SEC_CGROUP) },
-	[K_MAX] = { "max", IN(SEC_CGROUP) },
-};	/* [system]'s keys are the knobs' (uc_sysctl_knobs) */
 
 static const struct {
 	const char *name;
@@ -155,61 +141,39 @@ static void normalize_path(char *s)
 }
 
 /*
- * An array of sections named by a string (cgroups by path, tasks by name):
- * where the array pointer, its count and the name and location members are.
+ * The config entry a header names (cgroups by path, tasks by name): found (a
+ * later file adds to and overrides it), or a new zeroed one at the end; 0 for
+ * sections that are not lists. SIZE_MAX on ENOMEM.
  */
-struct named_array {
-	void *arrp;		/* the address of the array pointer (struct X **) */
-	size_t *n;
-	size_t size;		/* sizeof(struct X) */
-	size_t name_off;	/* offsetof(struct X, name): a char * */
-	size_t loc_off;		/* offsetof(struct X, loc) */
-};
-
-/* The entry named arg: found (a later file adds to and overrides it), or a
- * new zeroed one at the end. SIZE_MAX on ENOMEM. */
-static size_t find_or_add(const struct named_array *a, const char *arg, struct uc_conf_loc loc)
-{
-	char *base, *name;
-
-	memcpy(&base, a->arrp, sizeof(base));
-	for (size_t i = 0; i < *a->n; i++) {
-		memcpy(&name, base + i * a->size + a->name_off, sizeof(name));
-		if (!strcmp(name, arg))
-			return i;
-	}
-	base = realloc(base, (*a->n + 1) * a->size);
-	if (!base)
-		return SIZE_MAX;
-	memcpy(a->arrp, &base, sizeof(base));
-	name = strdup(arg);
-	if (!name)
-		return SIZE_MAX;
-	base += *a->n * a->size;
-	memset(base, 0, a->size);
-	memcpy(base + a->name_off, &name, sizeof(name));
-	memcpy(base + a->loc_off, &loc, sizeof(loc));
-	return (*a->n)++;
-}
-
-/* The config entry a header names; 0 for sections that are not lists. */
 static size_t find_or_add_entry(struct parse *px, enum sec_type type, const char *arg)
 {
 	struct uc_config *c = px->c;
-	const struct named_array cgroups = {
-		&c->cgroups, &c->ncgroups, sizeof(*c->cgroups),
-		offsetof(struct uc_conf_cgroup, path), offsetof(struct uc_conf_cgroup, loc),
-	};
-	const struct named_array tasks = {
-		&c->tasks, &c->ntasks, sizeof(*c->tasks),
-		offsetof(struct uc_conf_tasks, name), offsetof(struct uc_conf_tasks, loc),
-	};
 	struct uc_conf_loc loc = { px->file, px->line };
 
-	if (type == SEC_CGROUP)
-		return find_or_add(&cgroups, arg, loc);
-	if (type == SEC_TASKS)
-		return find_or_add(&tasks, arg, loc);
+	if (type == SEC_CGROUP) {
+		struct uc_conf_cgroup *v;
+
+		for (size_t i = 0; i < c->ncgroups; i++)
+			if (!strcmp(c->cgroups[i].path, arg))
+				return i;
+		if (!(v = realloc(c->cgroups, (c->ncgroups + 1) * sizeof(*v))))
+			return SIZE_MAX;
+		c->cgroups = v;
+		v[c->ncgroups] = (struct uc_conf_cgroup){ .path = strdup(arg), .loc = loc };
+		return v[c->ncgroups].path ? c->ncgroups++ : SIZE_MAX;
+	}
+	if (type == SEC_TASKS) {
+		struct uc_conf_tasks *v;
+
+		for (size_t i = 0; i < c->ntasks; i++)
+			if (!strcmp(c->tasks[i].name, arg))
+				return i;
+		if (!(v = realloc(c->tasks, (c->ntasks + 1) * sizeof(*v))))
+			return SIZE_MAX;
+		c->tasks = v;
+		v[c->ntasks] = (struct uc_conf_tasks){ .name = strdup(arg), .loc = loc };
+		return v[c->ntasks].name ? c->ntasks++ : SIZE_MAX;
+	}
 	return 0;
 }
 
@@ -296,17 +260,12 @@ static void header(struct parse *px, char *s)
 	}
 	px->secs = fs;
 	fs = &px->secs[px->nsecs];
-	*fs = (struct file_sec){ .type = type, .line = px->line };
-	if ((arg && !(fs->arg = strdup(arg))) ||
-	    asprintf(&fs->label, "[%s%s%s]", sections[type].name, arg ? " " : "",
-		     arg ? arg : "") < 0) {
+	*fs = (struct file_sec){ .type = type, .line = px->line, .arg = arg ? strdup(arg) : NULL };
+	if (asprintf(&fs->label, "[%s%s%s]", sections[type].name, arg ? " " : "",
+		     arg ? arg : "") < 0)
 		fs->label = NULL;
-		free(fs->arg);
-		px->err = -ENOMEM;
-		return;
-	}
-	fs->idx = find_or_add_entry(px, type, arg);
-	if (fs->idx == SIZE_MAX) {
+	if (!fs->label || (arg && !fs->arg) ||
+	    (fs->idx = find_or_add_entry(px, type, arg)) == SIZE_MAX) {
 		free(fs->arg);
 		free(fs->label);
 		px->err = -ENOMEM;
@@ -316,41 +275,31 @@ static void header(struct parse *px, char *s)
 	px->in = IN_SECTION;
 }
 
-/* ---- values ------------------------------------------------------------------------------ */
-
 /* ---- keys --------------------------------------------------------------------------------- */
 
-/* A key of [fast-path], [system] or [cgroup]: 0, -ENOENT (not one of its keys) or -ENOMEM. */
+/*
+ * A key of [fast-path] (allow-enable), [system] (the knobs' options) or
+ * [cgroup] (min, max): 0, -ENOENT (not one of its keys) or -ENOMEM.
+ */
 static int set_key(struct parse *px, struct file_sec *fs, const char *name, const char *val)
 {
 	struct uc_config *c = px->c;
 	struct uc_conf_loc loc = { px->file, px->line };
-	struct uc_conf_cgroup *g;
-	int k;
+	struct uc_conf_cgroup *g = fs->type == SEC_CGROUP ? &c->cgroups[fs->idx] : NULL;
 
 	if (fs->type == SEC_SYSTEM) {
-		for (k = 0; k < UC_SYSCTL_NKNOBS; k++)
+		for (int k = 0; k < UC_SYSCTL_NKNOBS; k++)
 			if (!strcmp(name, uc_sysctl_knobs[k].option))
 				return uc_conf_set_value(c, &c->sys[k], name, fs->label, val,
 							 &loc);
-		return -ENOENT;
 	}
-	for (k = 0; k < K_N; k++)
-		if (!strcmp(name, keys[k].name) && (keys[k].in & IN(fs->type)))
-			break;
-	if (k == K_N)
-		return -ENOENT;
-	switch (fs->type) {
-	case SEC_FASTPATH:
+	if (fs->type == SEC_FASTPATH && !strcmp(name, "allow-enable"))
 		return uc_conf_set_bool(c, &c->allow_enable, name, fs->label, val, &loc);
-	case SEC_CGROUP:
-		g = &c->cgroups[fs->idx];
-		g->had_setting = true;
-		return uc_conf_set_value(c, k == K_MIN ? &g->min : &g->max, name, fs->label, val,
-					 &loc);
-	default:
+	if (!g || (strcmp(name, "min") && strcmp(name, "max")))
 		return -ENOENT;
-	}
+	g->had_setting = true;
+	return uc_conf_set_value(c, name[1] == 'i' ? &g->min : &g->max, name, fs->label, val,
+				 &loc);
 }
 
 /* A section with a bad key: "no selector" / "sets nothing" would only repeat it. */

@@ -19,11 +19,6 @@
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
 
-static long want_sys(const struct uc_conf_value *v)
-{
-	return v->set ? v->v.util : UC_KEEP;
-}
-
 /* The first [system] value set (for messages about the section), or NULL. */
 static const struct uc_conf_value *first_sys(const struct uc_config *c)
 {
@@ -48,7 +43,7 @@ int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cu
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
 		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
 
-		*uc_sysctl_field(&want, k) = want_sys(&c->sys[i]);
+		*uc_sysctl_field(&want, k) = c->sys[i].set ? c->sys[i].v.util : UC_KEEP;
 		if (c->sys[i].set && uc_sysctl_value(cur, k->attr) == UC_SYSCTL_ABSENT) {
 			uc_config_error(c, &c->sys[i].loc, -EOPNOTSUPP,
 					"%s: this kernel has no %s (Linux %s or later has it)",
@@ -125,8 +120,7 @@ static int resolve_group(struct uc_config *c, const struct uc_cg_info *info,
 		return 1;
 	case ENOENT:
 		/* systemd loads a unit that is not running only when asked */
-		if (uc_sd_unit_name_ok(g->path) &&
-		    !uc_sd_unit_future_cgroup(g->path, rel, n))
+		if (!uc_sd_unit_future_cgroup(g->path, rel, n))
 			skip_group(c, g, "unit '%s' is not running: its cgroup appears when it "
 				   "starts (%s)", g->path, rel);
 		else if (uc_sd_unit_name_ok(g->path))
@@ -163,8 +157,8 @@ static int plan_cpu_off(struct uc_config *c, struct uc_plan *p, const struct cg_
 		return rc < 0 ? rc : 0;
 	if (rc == -EPERM)
 		skip_group(c, w->g, "it has no cpu.uclamp files: cpu is not enabled above it, and "
-			   "apply does not write cgroup.subtree_control (enable it once: 'uclampctl "
-			   "cgroup set %s --enable-cpu')", w->g->path);
+			   "apply does not write cgroup.subtree_control (enable it once: "
+			   "'uclampctl cgroup set %s --enable-cpu')", w->g->path);
 	else if (rc == -EINVAL)
 		skip_group(c, w->g, "it has no cpu.uclamp files, and '%s' above it is not a unit's "
 			   "cgroup, so systemd cannot be asked to enable cpu", unit);
@@ -313,22 +307,20 @@ static const char *refusal_text(const struct uc_task_refusal *r, char *buf, size
 	switch (r->why) {
 	case UC_REFUSE_MIN_GT_MAX:
 		if (r->end_min == r->cur_min)
-			snprintf(buf, n, "its own util_min %d (the task's, not the configuration's) "
-				 "is above the util_max %d the configuration sets", r->cur_min,
-				 r->end_max);
+			snprintf(buf, n, "its own util_min %d (the task's, not the "
+				 "configuration's) is above the util_max %d the configuration "
+				 "sets", r->cur_min, r->end_max);
 		else if (r->end_max == r->cur_max)
-			snprintf(buf, n, "its own util_max %d (the task's, not the configuration's) "
-				 "is below the util_min %d the configuration sets", r->cur_max,
-				 r->end_min);
+			snprintf(buf, n, "its own util_max %d (the task's, not the "
+				 "configuration's) is below the util_min %d the configuration "
+				 "sets", r->cur_max, r->end_min);
 		else
 			snprintf(buf, n, "util_min %d would be above util_max %d", r->end_min,
 				 r->end_max);
 		break;
 	case UC_REFUSE_RT_MAX_BELOW_MIN:
-		snprintf(buf, n,
-			 "a real-time task's util_min is %d, so max %d alone "
-			 "would be refused; set min too",
-			 r->cur_min, r->end_max);
+		snprintf(buf, n, "a real-time task's util_min is %d, so max %d alone would be "
+			 "refused; set min too", r->cur_min, r->end_max);
 		break;
 	default:
 		snprintf(buf, n, "refused");

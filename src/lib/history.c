@@ -23,7 +23,7 @@
 static uint32_t crc_t[8][256];
 
 /* The register c (not inverted) through n bytes: eight bytes a step
- * ("slicing by 8"): a 10,000-thread run's record is 400 KB, checked once when
+ * ("slicing by 8"): a 10,000-thread run's record is 40 KB, checked once when
  * written and once when read. */
 static uint32_t crc_raw(uint32_t c, const uint8_t *p, size_t n)
 {
@@ -37,7 +37,8 @@ static uint32_t crc_raw(uint32_t c, const uint8_t *p, size_t n)
 		}
 		for (int s = 1; s < 8; s++)
 			for (uint32_t i = 0; i < 256; i++)
-				crc_t[s][i] = (crc_t[s - 1][i] >> 8) ^ crc_t[0][crc_t[s - 1][i] & 0xff];
+				crc_t[s][i] = (crc_t[s - 1][i] >> 8) ^
+					      crc_t[0][crc_t[s - 1][i] & 0xff];
 	}
 	for (; n >= 8; n -= 8, p += 8) {
 		uint32_t a = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
@@ -55,98 +56,6 @@ static uint32_t crc_raw(uint32_t c, const uint8_t *p, size_t n)
 uint32_t hist_crc32(const uint8_t *p, size_t n)
 {
 	return crc_raw(0xffffffffu, p, n) ^ 0xffffffffu;
-}
-
-/*
- * A RUN record's changes of a run of threads differ only in their tid. The
- * register's step is linear (over GF(2)): through a change of ENTRY bytes,
- * c -> Z(c) ^ F(change), Z the step through ENTRY zero bytes, F the change's
- * share from 0; and F(change) = F(the same change of the thread before) ^
- * F(their tids' difference at ENTRY_TID). With both maps as tables by byte, a
- * thread's change costs eight looks instead of 38 bytes' worth (about 1 M
- * instructions less for 10,000 threads). The file's bytes are the same.
- */
-#define ENTRY 38	/* a change without target and label: its fixed part, two 0 lengths */
-#define ENTRY_TID 6	/* its tid's offset (after kind, attr, pid) */
-static uint32_t z_entry[4][256];	/* Z by byte of the register */
-static uint32_t z_tid[4][256];	/* F of a tid difference, by byte of it */
-
-static uint32_t by_byte(const uint32_t m[4][256], uint32_t x)
-{
-	return m[0][x & 0xff] ^ m[1][(x >> 8) & 0xff] ^ m[2][(x >> 16) & 0xff] ^ m[3][x >> 24];
-}
-
-/* Built once: each map's images of the 32 single bits, the rest by xor (linear). */
-static void entry_tables(void)
-{
-	static const uint8_t zero[ENTRY];
-
-	if (z_entry[0][1])
-		return;
-	for (unsigned j = 0; j < 4; j++)
-		for (unsigned v = 1; v < 256; v++) {
-			unsigned low = v & -v;
-			uint32_t x = (uint32_t)low << (8 * j);
-			uint8_t d[4] = { (uint8_t)x, (uint8_t)(x >> 8), (uint8_t)(x >> 16),
-					 (uint8_t)(x >> 24) };
-
-			if (v != low) {
-				z_entry[j][v] = z_entry[j][low] ^ z_entry[j][v ^ low];
-				z_tid[j][v] = z_tid[j][low] ^ z_tid[j][v ^ low];
-				continue;
-			}
-			z_entry[j][v] = crc_raw(x, zero, ENTRY);
-			z_tid[j][v] = crc_raw(crc_raw(0, d, 4), zero, ENTRY - ENTRY_TID - 4);
-		}
-}
-
-/* The RUN payload's register, built as its changes are written. */
-struct run_crc {
-	uint32_t c;
-	/* the last three changes of ENTRY bytes (a thread's are one to three): where, F */
-	struct {
-		size_t off;
-		uint32_t f;
-	} last[3];
-	unsigned nlast;
-};
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* The change at b->b + off, len bytes, into the register. */
-static void crc_change(struct run_crc *x, const struct hist_buf *b, size_t off, size_t len)
-{
-	const uint8_t *d = b->b + off;
-	uint32_t f = 0;
-	unsigned j = 0;
-
-	if (len != ENTRY) {
-		x->c = crc_raw(x->c, d, len);
-		x->nlast = 0;
-		return;
-	}
-	entry_tables();
-	for (; j < x->nlast; j++) {
-		const uint8_t *e = b->b + x->last[j].off;
-
-		if (!memcmp(d, e, ENTRY_TID) &&
-		    !memcmp(d + ENTRY_TID + 4, e + ENTRY_TID + 4, ENTRY - ENTRY_TID - 4)) {
-			f = x->last[j].f ^ by_byte(z_tid, get32(d + ENTRY_TID) ^
-							  get32(e + ENTRY_TID));
-			break;
-		}
-	}
-	if (j == x->nlast)
-		f = crc_raw(0, d, ENTRY);
-	x->c = by_byte(z_entry, x->c) ^ f;
-	x->last[2] = x->last[1];
-	x->last[1] = x->last[0];
-	x->last[0].off = off;
-	x->last[0].f = f;
-	x->nlast += x->nlast < 3;
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
@@ -177,13 +86,6 @@ static inline uint8_t *room(struct hist_buf *b, size_t n)
 	return b->b + b->n - n;
 }
 
-/* Room for n more bytes, made now (b->n stays). */
-static void reserve(struct hist_buf *b, size_t n)
-{
-	if (room(b, n))
-		b->n -= n;
-}
-
 void hist_put_bytes(struct hist_buf *b, const void *p, size_t n)
 {
 	uint8_t *d = n ? room(b, n) : NULL;
@@ -208,6 +110,24 @@ static void put_str(struct hist_buf *b, const char *s, size_t max)
 	hist_put_bytes(b, s, len);
 }
 
+/* Little-endian stores of a fixed width: each one store where the host is little-endian. */
+static inline uint8_t *put16(uint8_t *d, uint16_t v)
+{
+	d[0] = (uint8_t)v;
+	d[1] = (uint8_t)(v >> 8);
+	return d + 2;
+}
+
+static inline uint8_t *put32(uint8_t *d, uint32_t v)
+{
+	return put16(put16(d, (uint16_t)v), (uint16_t)(v >> 16));
+}
+
+static inline uint8_t *put64(uint8_t *d, uint64_t v)
+{
+	return put32(put32(d, (uint32_t)v), (uint32_t)(v >> 32));
+}
+
 /* Open a frame: its header is filled in by frame_close. */
 static size_t frame_open(struct hist_buf *b, int type)
 {
@@ -218,27 +138,14 @@ static size_t frame_open(struct hist_buf *b, int type)
 	return at;
 }
 
-/* Close the frame at 'at' with its payload's checksum. */
-static void frame_close_crc(struct hist_buf *b, size_t at, uint32_t crc)
-{
-	uint8_t *h;
-	uint32_t len;
-
-	if (b->oom)
-		return;
-	h = b->b + at;
-	len = (uint32_t)(b->n - at - HIST_FRAME);
-	for (int i = 0; i < 4; i++) {
-		h[i] = (uint8_t)(HIST_MAGIC >> (8 * i));
-		h[4 + i] = (uint8_t)(len >> (8 * i));
-		h[8 + i] = (uint8_t)(crc >> (8 * i));
-	}
-}
-
+/* Close the frame at 'at': its magic, payload length and checksum. */
 static void frame_close(struct hist_buf *b, size_t at)
 {
+	uint32_t len = (uint32_t)(b->n - at - HIST_FRAME);
+
 	if (!b->oom)
-		frame_close_crc(b, at, hist_crc32(b->b + at + HIST_FRAME, b->n - at - HIST_FRAME));
+		put32(put32(put32(b->b + at, HIST_MAGIC), len),
+		      hist_crc32(b->b + at + HIST_FRAME, len));
 }
 
 void hist_put_head(struct hist_buf *b, const char *boot_id)
@@ -261,30 +168,13 @@ static uint64_t group_ino(const struct uc_change *c)
 	return ino;
 }
 
-/* Little-endian stores of a fixed width: each one store where the host is little-endian. */
-static inline uint8_t *put16(uint8_t *d, uint16_t v)
-{
-	d[0] = (uint8_t)v;
-	d[1] = (uint8_t)(v >> 8);
-	return d + 2;
-}
-
-static inline uint8_t *put32(uint8_t *d, uint32_t v)
-{
-	return put16(put16(d, (uint16_t)v), (uint16_t)(v >> 16));
-}
-
-static inline uint8_t *put64(uint8_t *d, uint64_t v)
-{
-	return put32(put32(d, (uint32_t)v), (uint32_t)(v >> 32));
-}
-
-/* A change: its fixed part, then target and label (each a 2-byte length and the bytes),
- * room made once: a large run writes 10,000 of them. */
+/* A change: its fixed part, then target and label (each a 2-byte length and the bytes). */
 #define CHANGE_FIXED 34
 static void put_change(struct hist_buf *b, const struct uc_change *c)
 {
-	size_t tl = c->target ? strnlen(c->target, 4095) : 0;
+	/* a task's target is its run (plan.h): it has none */
+	const char *target = c->kind == UC_KIND_TASK ? NULL : c->target;
+	size_t tl = target ? strnlen(target, 4095) : 0;
 	size_t ll = c->label ? strnlen(c->label, 255) : 0;
 	uint8_t *d = room(b, CHANGE_FIXED + 2 + tl + 2 + ll);
 
@@ -302,20 +192,101 @@ static void put_change(struct hist_buf *b, const struct uc_change *c)
 	d = put32(d, (uint32_t)(int32_t)c->to);
 	d = put16(d, (uint16_t)tl);
 	if (tl)
-		memcpy(d, c->target, tl);
+		memcpy(d, target, tl);
 	d = put16(d + tl, (uint16_t)ll);
 	if (ll)
 		memcpy(d, c->label, ll);
 }
 
+static void put_tids(struct hist_buf *b, const pid_t *tid, size_t n)
+{
+	uint8_t *d = n ? room(b, 4 * n) : NULL;
+
+	for (size_t i = 0; d && i < n; i++)
+		d = put32(d, (uint32_t)tid[i]);
+}
+
+/* The run of threads the record at c stands for (plan.h), NULL: none. */
+static const struct uc_tidrun *run_of(const struct uc_change *c)
+{
+	return c->kind == UC_KIND_TASK ? c->run : NULL;
+}
+
+/*
+ * The plan's records read as they are stored, not through uc_plan_next: a
+ * run's threads are a TID array, written in one go. A thread's records at
+ * rec[i]: its run's k, else the records of its TID that follow (a change not
+ * a task's: itself).
+ */
+static size_t thread_records(const struct uc_plan *p, size_t i)
+{
+	const struct uc_change *c = &p->rec[i];
+	size_t k = 1;
+
+	if (run_of(c))
+		return run_of(c)->k;
+	while (c->kind == UC_KIND_TASK && k < HIST_GROUP_MAX && i + k < p->nrec &&
+	       c[k].kind == UC_KIND_TASK && !c[k].run && c[k].pid == c->pid && c[k].tid == c->tid)
+		k++;
+	return k;
+}
+
+static bool unnamed(const struct uc_change *c)
+{
+	return !c->label || !c->label[0];
+}
+
+/* Thread b's k changes are thread a's but for the TID (same process), neither named. */
+static bool same_changes(const struct uc_change *a, const struct uc_change *b, size_t k)
+{
+	for (size_t j = 0; j < k; j++)
+		if (a[j].kind != UC_KIND_TASK || b[j].kind != UC_KIND_TASK ||
+		    a[j].attr != b[j].attr || a[j].pid != b[j].pid || a[j].start != b[j].start ||
+		    a[j].from != b[j].from || a[j].to != b[j].to || !unnamed(&a[j]) ||
+		    !unnamed(&b[j]))
+			return false;
+	return true;
+}
+
+/* The TID count of the group whose count is at m_at (0: none): the TIDs after it. */
+static void close_group(struct hist_buf *b, size_t m_at)
+{
+	if (m_at && !b->oom)
+		put32(b->b + m_at, (uint32_t)((b->n - m_at - 4) / 4));
+}
+
+/* The groups of the plan's changes (history_fmt.h), until they pass UC_HIST_RUN_MAX. */
+static void put_groups(struct hist_buf *b, const struct uc_plan *p, size_t at)
+{
+	size_t g = 0, gk = 0, m_at = 0, k;
+
+	for (size_t i = 0; i < p->nrec && !b->oom && b->n - at <= UC_HIST_RUN_MAX; i += k) {
+		const struct uc_change *c = &p->rec[i];
+
+		k = thread_records(p, i);
+		if (m_at && k == gk && same_changes(&p->rec[g], c, k)) {
+			put_tids(b, &c->tid, 1);
+		} else {
+			close_group(b, m_at);
+			put_le(b, k, 1);
+			for (size_t j = 0; j < k; j++)
+				put_change(b, &c[j]);
+			m_at = b->n;
+			put_le(b, 0, 4);
+			g = i;
+			gk = k;
+		}
+		if (run_of(c))
+			put_tids(b, run_of(c)->tid, run_of(c)->n);
+	}
+	close_group(b, m_at);
+}
+
 void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
 		  const struct uc_hist_note *note, int key, int64_t time, uid_t uid)
 {
-	size_t at = frame_open(b, HIST_RUN), nat;
+	size_t at = frame_open(b, HIST_RUN), nat, est;
 	unsigned flags = note->flags & UC_HIST_WIDE;
-	struct uc_plan_it it = { 0 };
-	const struct uc_change *c;
-	struct run_crc x = { 0 };
 
 	put_le(b, id, 4);
 	put_le(b, (uint64_t)time, 8);
@@ -327,19 +298,12 @@ void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
 	put_le(b, p->n, 4);
 	put_str(b, note->cmdline, 4095);
 	put_le(b, p->n, 4);
-	/* room for changes without names at once: no copy of 400 KB as it grows */
-	reserve(b, p->n * ENTRY);
-	if (!b->oom)
-		x.c = crc_raw(0xffffffffu, b->b + at + HIST_FRAME, b->n - at - HIST_FRAME);
-	while (!b->oom && (c = uc_plan_next(p, &it))) {
-		size_t off = b->n;
-
-		put_change(b, c);
-		if (b->n - at > UC_HIST_RUN_MAX)
-			break;
-		if (!b->oom)
-			crc_change(&x, b, off, b->n - off);
-	}
+	/* room made at once (b->n stays; names aside): a thread's TID, a record's change */
+	est = p->n * 4 + p->nrec * (1 + CHANGE_FIXED + 4 + 4);
+	est = est < UC_HIST_RUN_MAX ? est : UC_HIST_RUN_MAX;
+	if (room(b, est))
+		b->n -= est;
+	put_groups(b, p, at);
 	if (!b->oom && b->n - at > UC_HIST_RUN_MAX) {
 		/* too large: counted, not recorded (undo cannot put it back) */
 		size_t cut = nat + 1 + 4 + 2 + strnlen(note->cmdline ? note->cmdline : "", 4095);
@@ -347,27 +311,44 @@ void hist_put_run(struct hist_buf *b, unsigned id, const struct uc_plan *p,
 		b->b[nat] = (uint8_t)(flags | UC_HIST_TOO_LARGE);
 		b->n = cut;
 		put_le(b, 0, 4);
-		frame_close(b, at);
-		return;
 	}
-	frame_close_crc(b, at, x.c ^ 0xffffffffu);
+	frame_close(b, at);
+}
+
+/* A run's threads' states, k a thread (in locals: d may alias anything) */
+static uint8_t *put_states(uint8_t *d, const struct uc_tidrun *r)
+{
+	const struct uc_tidstate *st = r->st;
+	size_t n = r->n, k = r->k;
+
+	for (size_t j = 0; j < k; j++)
+		for (size_t t = 0; t < n; t++)
+			d[t * k + j] = st[t].state;
+	return d + n * k;
 }
 
 void hist_put_end(struct hist_buf *b, unsigned id, const struct uc_plan *p, int key_after,
 		  int outcome)
 {
 	size_t at = frame_open(b, HIST_END), n = p->n;
-	struct uc_plan_it it = { 0 };
-	const struct uc_change *c;
 	uint8_t *d;
 
 	put_le(b, id, 4);
 	put_le(b, (uint64_t)key_after, 1);
 	put_le(b, (uint64_t)outcome, 1);
 	put_le(b, n, 4);
-	if (n && (d = room(b, n)))
-		while ((c = uc_plan_next(p, &it)))
-			*d++ = c->state;
+	/* in uc_plan_next's order: a run's records, then its threads' k each */
+	d = n ? room(b, n) : NULL;
+	for (size_t i = 0, k; d && i < p->nrec; i += k) {
+		const struct uc_change *c = &p->rec[i];
+		const struct uc_tidrun *r = run_of(c);
+
+		k = r ? r->k : 1;
+		for (size_t j = 0; j < k; j++)
+			*d++ = c[j].state;
+		if (r)
+			d = put_states(d, r);
+	}
 	frame_close(b, at);
 }
 
@@ -545,16 +526,48 @@ static int get_change(struct cursor *cur, struct uc_hist_change *c, bool *oom)
 	return cur->bad || !change_ok(c) ? -EBADMSG : 0;
 }
 
-static void change_free(struct uc_hist_change *c)
+/* A group of changes (history_fmt.h) into r->v from r->n on, n changes in all. */
+static int get_group(struct cursor *cur, struct uc_hist_run *r, size_t n, bool *oom)
 {
-	free(c->target);
-	free(c->label);
+	size_t k = (size_t)get(cur, 1), m, g = r->n;
+	const struct uc_hist_change *t = &r->v[g];
+
+	if (cur->bad || !k || k > HIST_GROUP_MAX || k > n - g)
+		return -EBADMSG;
+	for (size_t j = 0; j < k; j++) {
+		/* owned by r from here: freed with it */
+		if (get_change(cur, &r->v[r->n++], oom))
+			return -EBADMSG;
+		/* one thread's changes: a task's */
+		if (j && (t[j].kind != UC_KIND_TASK || t[j].pid != t->pid || t[j].tid != t->tid))
+			return -EBADMSG;
+	}
+	m = (size_t)get(cur, 4);
+	if (cur->bad || m > (n - r->n) / k || m > cur->left / 4)
+		return -EBADMSG;
+	/* other threads' share the changes, which name none of them */
+	for (size_t j = 0; m && j < k; j++)
+		if (t[j].kind != UC_KIND_TASK || t[j].label)
+			return -EBADMSG;
+	for (size_t i = 0; i < m; i++) {
+		pid_t tid = (pid_t)(int32_t)get(cur, 4);
+
+		if (tid <= 0)
+			return -EBADMSG;
+		for (size_t j = 0; j < k; j++) {
+			r->v[r->n] = t[j];
+			r->v[r->n++].tid = tid;
+		}
+	}
+	return 0;
 }
 
 static void run_free(struct uc_hist_run *r)
 {
-	for (size_t i = 0; i < r->n; i++)
-		change_free(&r->v[i]);
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].target);
+		free(r->v[i].label);
+	}
 	free(r->v);
 	free(r->cmdline);
 }
@@ -619,17 +632,15 @@ static int parse_run(struct parse *ps, struct cursor *cur, size_t at)
 	if (cur->bad || r->key_before > UC_KEY_UNSUPPORTED || (r->flags & ~3u) ||
 	    (h->n > 1 && r->id <= h->runs[h->n - 2].id) || !r->id || r->undoes >= r->id ||
 	    n > r->ntotal || ((r->flags & UC_HIST_TOO_LARGE) ? n != 0 : n != r->ntotal) ||
-	    n > cur->left / 38)
+	    n / HIST_GROUP_MAX > cur->left / 4)
 		return bad(ps, at, "(a run) is not one this program writes");
 	r->v = calloc(n ? n : 1, sizeof(*r->v));
 	if (!r->v)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		r->n++;
-		if (get_change(cur, &r->v[i], &ps->oom))
+	while (r->n < n)
+		if (get_group(cur, r, n, &ps->oom))
 			return ps->oom ? -ENOMEM : bad(ps, at, "(run %u) has a change no plan can "
-						       "hold (change %zu)", r->id, i + 1);
-	}
+						       "hold (change %zu)", r->id, r->n);
 	if (cur->left)
 		return bad(ps, at, "(run %u) has %zu bytes more than its changes", r->id,
 			   cur->left);
@@ -699,6 +710,11 @@ static int parse_frames(struct parse *ps, const uint8_t *buf, size_t n, const ch
 			return bad(ps, at, "has a bad frame (magic, length or checksum)");
 		cur = (struct cursor){ pl + 1, len - 1, false };
 		type = pl[0];
+		if (first && type == HIST_HEAD_V1) {
+			/* the first format's: dropped as another boot's is (history_fmt.h) */
+			ps->h->other_boot = true;
+			return 0;
+		}
 		if (first != (type == HIST_HEAD))
 			return bad(ps, at, first ? "is not the header" : "is a second header");
 		if (type == HIST_HEAD) {

@@ -80,6 +80,24 @@ int uc_hist_trusted(const struct stat *dir, const struct stat *file, uid_t owner
 
 /* ---- opening ---------------------------------------------------------------------- */
 
+/* A failed call's -errno, why naming what failed and the error. */
+static int sys_err(const char *what, char *why, size_t n)
+{
+	int rc = -errno;
+
+	snprintf(why, n, "%s: %s", what, strerror(-rc));
+	return rc;
+}
+
+/* The record's file could not be opened: a symbolic link is not to be trusted. */
+static int open_err(const char *path, char *why, size_t n)
+{
+	if (errno != ELOOP)
+		return sys_err(path, why, n);
+	snprintf(why, n, "%s: it is a symbolic link", path);
+	return -EPERM;
+}
+
 struct hfile {
 	int dfd, fd;
 	char path[PATH_MAX];	/* for messages: as the admin knows it (no sysroot) */
@@ -103,7 +121,7 @@ static void hfile_close(struct hfile *f)
 /* The record's directory, checked (create: made when missing). -ENOENT: none yet. */
 static int open_dir(struct hfile *f, bool create, char *why, size_t n)
 {
-	char rel[PATH_MAX - 16], abs[PATH_MAX];
+	char rel[PATH_MAX - 16], abs[PATH_MAX], w[160];
 	int rc = uc_hist_dir(rel, sizeof(rel));
 
 	f->fd = f->dfd = -1;
@@ -119,21 +137,14 @@ static int open_dir(struct hfile *f, bool create, char *why, size_t n)
 		snprintf(why, n, "%s: %s", rel, strerror(-rc));
 		return rc;
 	}
-	if (create && mkdir(abs, geteuid() == 0 ? 0755 : 0700) && errno != EEXIST) {
-		rc = -errno;
-		snprintf(why, n, "%s: %s", rel, strerror(errno));
-		return rc;
-	}
+	if (create && mkdir(abs, geteuid() == 0 ? 0755 : 0700) && errno != EEXIST)
+		return sys_err(rel, why, n);
 	f->dfd = open(abs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (f->dfd < 0) {
-		rc = -errno;
-		snprintf(why, n, "%s: %s", rel, strerror(errno));
-		return rc;
-	}
-	if (fstat(f->dfd, &f->dir)) {
-		rc = -errno;
-		snprintf(why, n, "%s: %s", rel, strerror(errno));
-		return rc;
+	if (f->dfd < 0 || fstat(f->dfd, &f->dir))
+		return sys_err(rel, why, n);
+	if (uc_hist_trusted(&f->dir, NULL, geteuid(), w, sizeof(w))) {
+		snprintf(why, n, "%s: %s", f->path, w);
+		return -EPERM;
 	}
 	return 0;
 }
@@ -189,21 +200,14 @@ int uc_hist_load(struct uc_hist *h, char *why, size_t n)
 	rc = open_dir(&f, false, why, n);
 	if (rc == -ENOENT && f.path[0])
 		return 0;	/* nothing recorded yet */
-	if (!rc && uc_hist_trusted(&f.dir, NULL, geteuid(), w, sizeof(w))) {
-		snprintf(why, n, "%s: %s", f.path, w);
-		rc = -EPERM;
-	}
 	if (!rc) {
 		f.fd = openat(f.dfd, UC_HIST_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (f.fd < 0 && errno == ENOENT) {
 			hfile_close(&f);
 			return 0;
 		}
-		if (f.fd < 0) {
-			rc = errno == ELOOP ? -EPERM : -errno;
-			snprintf(why, n, "%s: %s", f.path,
-				 errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-		}
+		if (f.fd < 0)
+			rc = open_err(f.path, why, n);
 	}
 	if (!rc && flock(f.fd, LOCK_SH))
 		rc = -errno;
@@ -259,29 +263,18 @@ static void remember(struct hfile *f, unsigned last_id)
 /* Open and lock the file to append to (made if missing), checked. */
 static int writer_lock(struct hfile *f, struct stat *st, char *why, size_t n)
 {
-	char wb[160];
 	int rc = open_dir(f, true, why, n);
 
-	if (!rc && uc_hist_trusted(&f->dir, NULL, geteuid(), wb, sizeof(wb))) {
-		snprintf(why, n, "%s: %s", f->path, wb);
-		rc = -EPERM;
-	}
 	/* a writer that made room renamed a new file over the one we waited for */
 	for (int tries = 0; !rc && tries < 5; tries++) {
 		struct stat b;
 
 		f->fd = openat(f->dfd, UC_HIST_NAME, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW |
 			       O_NONBLOCK | O_CLOEXEC, 0600);
-		if (f->fd < 0) {
-			rc = errno == ELOOP ? -EPERM : -errno;
-			snprintf(why, n, "%s: %s", f->path, errno == ELOOP ?
-				 "it is a symbolic link" : strerror(errno));
-			return rc;
-		}
-		if (flock(f->fd, LOCK_EX) || fstat(f->fd, st)) {
-			snprintf(why, n, "%s: %s", f->path, strerror(errno));
-			return -errno;
-		}
+		if (f->fd < 0)
+			return open_err(f->path, why, n);
+		if (flock(f->fd, LOCK_EX) || fstat(f->fd, st))
+			return sys_err(f->path, why, n);
 		if (!fstatat(f->dfd, UC_HIST_NAME, &b, AT_SYMLINK_NOFOLLOW) &&
 		    st->st_ino == b.st_ino && st->st_dev == b.st_dev)
 			return 0;

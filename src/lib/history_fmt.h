@@ -12,7 +12,19 @@
  * then the payload, whose first byte is its type. */
 #define HIST_MAGIC 0x31484355u	/* "UCH1" */
 #define HIST_FRAME 12u
-enum { HIST_HEAD = 1, HIST_RUN = 2, HIST_END = 3 };
+/*
+ * The file's version is its header's type: HIST_HEAD_V1, the first format
+ * (a RUN's every change a record of its own), is not read: such a file is
+ * taken as another boot's (not shown, replaced by the next write).
+ *
+ * A RUN's changes come in groups: a count k (1 byte), a thread's k changes
+ * (1 to HIST_GROUP_MAX: its min, max, reset-on-fork; any other change is
+ * alone), then m (4 bytes) and m TIDs (4 bytes each) of the same process
+ * with the same changes, unnamed: a process's 10,000 threads set alike are
+ * 40 KB, not a 38-byte change each.
+ */
+enum { HIST_HEAD_V1 = 1, HIST_RUN = 2, HIST_END = 3, HIST_HEAD = 4 };
+#define HIST_GROUP_MAX 3
 
 /* A growing byte buffer (oom: an allocation failed, the rest is dropped). */
 struct hist_buf {

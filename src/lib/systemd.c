@@ -149,48 +149,24 @@ int uc_cg_resolve_name(const struct uc_cg_info *info, const char *name, char *re
 /* ---- the bus ---------------------------------------------------------------- */
 
 #ifdef HAVE_LIBSYSTEMD
-/* the bus calls; a union: dlsym's void * in, typed functions out (POSIX
- * function pointers and void * are alike) */
-static const char *const sd_names[] = {
-	"sd_bus_new", "sd_bus_set_address", "sd_bus_start", "sd_bus_open_system",
-	"sd_bus_close_unref", "sd_bus_call_method", "sd_bus_message_read",
-	"sd_bus_message_unref", "sd_bus_get_property_string", "sd_bus_get_property_trivial",
-	"sd_bus_error_free", "sd_bus_error_has_name", "sd_bus_error_get_errno",
-	"sd_bus_is_ready", "sd_bus_process", "sd_bus_wait", "sd_bus_set_method_call_timeout",
-};
-#define SD_NFNS (sizeof(sd_names) / sizeof(sd_names[0]))
-static union {
-	struct {
-		__typeof__(sd_bus_new) *new_bus;
-		__typeof__(sd_bus_set_address) *set_address;
-		__typeof__(sd_bus_start) *start;
-		__typeof__(sd_bus_open_system) *open_system;
-		/* not the flush_ one: a flush waits for a bus that does not answer */
-		__typeof__(sd_bus_close_unref) *close_unref;
-		__typeof__(sd_bus_call_method) *call_method;
-		__typeof__(sd_bus_message_read) *message_read;
-		__typeof__(sd_bus_message_unref) *message_unref;
-		__typeof__(sd_bus_get_property_string) *get_string;
-		__typeof__(sd_bus_get_property_trivial) *get_trivial;
-		__typeof__(sd_bus_error_free) *error_free;
-		__typeof__(sd_bus_error_has_name) *error_has_name;
-		__typeof__(sd_bus_error_get_errno) *error_errno;
-		__typeof__(sd_bus_is_ready) *is_ready;
-		__typeof__(sd_bus_process) *process;
-		__typeof__(sd_bus_wait) *wait;
-		__typeof__(sd_bus_set_method_call_timeout) *set_call_timeout;
-	} f;
-	void *v[SD_NFNS];
-} sdu;
+/* the bus calls (dlib.h); sd_bus_close_unref, not the flush_ one: a flush
+ * waits for a bus that does not answer */
+#define SD_FNS(X) \
+	X(sd_bus_new) X(sd_bus_set_address) X(sd_bus_start) X(sd_bus_open_system) \
+	X(sd_bus_close_unref) X(sd_bus_call_method) X(sd_bus_message_read) \
+	X(sd_bus_message_unref) X(sd_bus_get_property_string) \
+	X(sd_bus_get_property_trivial) X(sd_bus_error_free) X(sd_bus_error_has_name) \
+	X(sd_bus_error_get_errno) X(sd_bus_is_ready) X(sd_bus_process) X(sd_bus_wait) \
+	X(sd_bus_set_method_call_timeout)
+UC_DLIB_FNS(sdu, SD_FNS);
 #define sd sdu.f
-_Static_assert(sizeof(sdu.f) == sizeof(sdu.v), "one pointer per name");
 
 static bool have_sd(void)
 {
 	static int state = -1;
 
 	if (state < 0)
-		state = !uc_dlib_load(UC_DLIB_SYSTEMD, sd_names, sdu.v, SD_NFNS);
+		state = !UC_DLIB_LOAD(UC_DLIB_SYSTEMD, sdu);
 	return state;
 }
 
@@ -214,11 +190,12 @@ static int bus_ready(sd_bus *bus)
 	now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 	deadline = now + UC_SD_BUS_TIMEOUT_MS * 1000ull;
 	for (;;) {
-		if ((rc = sd.is_ready(bus)) < 0)
+		if ((rc = sd.sd_bus_is_ready(bus)) < 0)
 			return rc;
 		if (rc > 0)
-			return sd.set_call_timeout(bus, UC_SD_BUS_TIMEOUT_MS * 1000ull);
-		if ((rc = sd.process(bus, NULL)) < 0)
+			return sd.sd_bus_set_method_call_timeout(bus,
+								  UC_SD_BUS_TIMEOUT_MS * 1000ull);
+		if ((rc = sd.sd_bus_process(bus, NULL)) < 0)
 			return rc;
 		if (rc > 0)
 			continue;
@@ -226,7 +203,7 @@ static int bus_ready(sd_bus *bus)
 		now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 		if (now >= deadline)
 			return -ETIMEDOUT;
-		if ((rc = sd.wait(bus, deadline - now)) < 0)
+		if ((rc = sd.sd_bus_wait(bus, deadline - now)) < 0)
 			return rc;
 	}
 }
@@ -240,18 +217,18 @@ static int bus_open(sd_bus **bus)
 		return -ENOPKG;
 	if (!uc_sd_booted())
 		return -EHOSTDOWN;
-	if (geteuid() == 0 && sd.new_bus(bus) >= 0) {
-		if (sd.set_address(*bus, "unix:path=/run/systemd/private") >= 0 &&
-		    sd.start(*bus) >= 0 && (rc = bus_ready(*bus)) >= 0)
+	if (geteuid() == 0 && sd.sd_bus_new(bus) >= 0) {
+		if (sd.sd_bus_set_address(*bus, "unix:path=/run/systemd/private") >= 0 &&
+		    sd.sd_bus_start(*bus) >= 0 && (rc = bus_ready(*bus)) >= 0)
 			return 0;
-		sd.close_unref(*bus);
+		sd.sd_bus_close_unref(*bus);
 		*bus = NULL;
 		if (rc == -ETIMEDOUT)
 			return rc;	/* systemd is there and does not answer */
 	}
-	rc = sd.open_system(bus);
+	rc = sd.sd_bus_open_system(bus);
 	if (rc >= 0 && (rc = bus_ready(*bus)) < 0) {
-		sd.close_unref(*bus);
+		sd.sd_bus_close_unref(*bus);
 		*bus = NULL;
 		return rc == -ETIMEDOUT ? rc : -EHOSTDOWN;
 	}
@@ -261,42 +238,58 @@ static int bus_open(sd_bus **bus)
 /* A bus error as one of uclamp/systemd.h's -errno. */
 static int bus_err(const sd_bus_error *e, int rc)
 {
-	int err = sd.error_errno(e);
+	int err = sd.sd_bus_error_get_errno(e);
 
-	if (sd.error_has_name(e, "org.freedesktop.systemd1.NoSuchUnit"))
+	if (sd.sd_bus_error_has_name(e, "org.freedesktop.systemd1.NoSuchUnit"))
 		return -ENOENT;
 	if (err == EACCES || err == EPERM ||
-	    sd.error_has_name(e, "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired"))
+	    sd.sd_bus_error_has_name(e, "org.freedesktop.DBus.Error."
+				     "InteractiveAuthorizationRequired"))
 		return -EACCES;
 	if (rc == -ENOENT || rc == -ECONNREFUSED)
 		return -EHOSTDOWN;
 	return rc == -ETIMEDOUT ? rc : -EIO;
 }
 
-/* The unit's object path into path (a loaded unit). */
-static int unit_path(sd_bus *bus, const char *unit, char *path, size_t n)
+/* systemd's answer s into buf: 'empty' when there is none. */
+static int answer(const char *s, int empty, char *buf, size_t n)
+{
+	if (!s || !*s)
+		return empty;
+	return (size_t)snprintf(buf, n, "%s", s) >= n ? -ENAMETOOLONG : 0;
+}
+
+/* The unit's object path into path: method GetUnit (a loaded unit) or LoadUnit. */
+static int unit_path(sd_bus *bus, const char *method, const char *unit, char *path, size_t n)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	sd_bus_message *m = NULL;
 	const char *p = NULL;
-	int rc = sd.call_method(bus, sd_dest, sd_path, sd_manager, "GetUnit", &e, &m, "s", unit);
+	int rc = sd.sd_bus_call_method(bus, sd_dest, sd_path, sd_manager, method, &e, &m, "s",
+				       unit);
 
 	if (rc < 0)
 		rc = bus_err(&e, rc);
-	else if (sd.message_read(m, "o", &p) < 0 || !p)
+	else if (sd.sd_bus_message_read(m, "o", &p) < 0)
 		rc = -EIO;
 	else
-		rc = (size_t)snprintf(path, n, "%s", p) >= n ? -ENAMETOOLONG : 0;
-	sd.error_free(&e);
-	sd.message_unref(m);
+		rc = answer(p, -EIO, path, n);
+	sd.sd_bus_error_free(&e);
+	sd.sd_bus_message_unref(m);
 	return rc;
 }
 
-/* Read one property of the unit (a loaded one) through get(). */
-static int unit_property(const char *unit, const char *name,
-			 int (*get)(sd_bus *bus, const char *path, const char *iface,
-				    const char *name, sd_bus_error *e, void *out),
-			 void *out)
+/* A property of the object at path: type 's' (a string, *out to free) or 't'. */
+static int get_prop(sd_bus *bus, const char *path, const char *iface, const char *name,
+		    char type, sd_bus_error *e, void *out)
+{
+	if (type == 's')
+		return sd.sd_bus_get_property_string(bus, sd_dest, path, iface, name, e, out);
+	return sd.sd_bus_get_property_trivial(bus, sd_dest, path, iface, name, e, type, out);
+}
+
+/* Read one property of the unit (a loaded one). */
+static int unit_property(const char *unit, const char *name, char type, void *out)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	char path[512];
@@ -305,34 +298,21 @@ static int unit_property(const char *unit, const char *name,
 
 	if (rc)
 		return rc;
-	rc = unit_path(bus, unit, path, sizeof(path));
-	if (!rc && (rc = get(bus, path, iface_of(unit), name, &e, out)) < 0)
+	rc = unit_path(bus, "GetUnit", unit, path, sizeof(path));
+	if (!rc && (rc = get_prop(bus, path, iface_of(unit), name, type, &e, out)) < 0)
 		rc = bus_err(&e, rc);
-	sd.error_free(&e);
-	sd.close_unref(bus);
+	sd.sd_bus_error_free(&e);
+	sd.sd_bus_close_unref(bus);
 	return rc < 0 ? rc : 0;
-}
-
-static int get_string(sd_bus *bus, const char *path, const char *iface, const char *name,
-		      sd_bus_error *e, void *out)
-{
-	return sd.get_string(bus, sd_dest, path, iface, name, e, out);
-}
-
-static int get_u64(sd_bus *bus, const char *path, const char *iface, const char *name,
-		   sd_bus_error *e, void *out)
-{
-	return sd.get_trivial(bus, sd_dest, path, iface, name, e, 't', out);
 }
 
 static int real_unit_cgroup(const char *unit, char *cg, size_t n)
 {
 	char *s = NULL;
-	int rc = unit_property(unit, "ControlGroup", get_string, &s);
+	int rc = unit_property(unit, "ControlGroup", 's', &s);
 
 	if (!rc)
-		rc = !s || !*s ? -ENOMEDIUM :
-		     (size_t)snprintf(cg, n, "%s", s) >= n ? -ENAMETOOLONG : 0;
+		rc = answer(s, -ENOMEDIUM, cg, n);
 	free(s);
 	return rc;
 }
@@ -340,7 +320,7 @@ static int real_unit_cgroup(const char *unit, char *cg, size_t n)
 static int real_cpu_weight(const char *unit, long *weight)
 {
 	uint64_t w = UINT64_MAX;
-	int rc = unit_property(unit, "CPUWeight", get_u64, &w);
+	int rc = unit_property(unit, "CPUWeight", 't', &w);
 
 	/* UINT64_MAX: systemd's CGROUP_WEIGHT_INVALID, not set */
 	*weight = w > 10000 ? UC_SD_WEIGHT_UNSET : (long)w;
@@ -352,37 +332,28 @@ static int real_cpu_weight(const char *unit, long *weight)
 static int real_unit_slice(const char *unit, char *slice, size_t n)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *m = NULL;
-	const char *p = NULL;
 	char path[512], *state = NULL, *s = NULL;
 	sd_bus *bus;
 	int rc = bus_open(&bus);
 
 	if (rc)
 		return rc;
-	rc = sd.call_method(bus, sd_dest, sd_path, sd_manager, "LoadUnit", &e, &m, "s", unit);
-	if (rc < 0)
-		rc = bus_err(&e, rc);
-	else if (sd.message_read(m, "o", &p) < 0 || !p ||
-		 (size_t)snprintf(path, sizeof(path), "%s", p) >= sizeof(path))
+	rc = unit_path(bus, "LoadUnit", unit, path, sizeof(path));
+	if (rc == -ENAMETOOLONG)
 		rc = -EIO;
-	else
-		rc = 0;	/* the call's 1 */
-	if (!rc && sd.get_string(bus, sd_dest, path, "org.freedesktop.systemd1.Unit",
-				 "LoadState", &e, &state) < 0)
+	if (!rc && get_prop(bus, path, "org.freedesktop.systemd1.Unit", "LoadState", 's', &e,
+			    &state) < 0)
 		rc = bus_err(&e, -EIO);
 	if (!rc && (!state || strcmp(state, "loaded")))
 		rc = -ENOENT;
-	if (!rc && sd.get_string(bus, sd_dest, path, iface_of(unit), "Slice", &e, &s) < 0)
+	if (!rc && get_prop(bus, path, iface_of(unit), "Slice", 's', &e, &s) < 0)
 		rc = bus_err(&e, -EIO);
 	if (!rc)
-		rc = !s || !*s ? -ENOENT :
-		     (size_t)snprintf(slice, n, "%s", s) >= n ? -ENAMETOOLONG : 0;
+		rc = answer(s, -ENOENT, slice, n);
 	free(state);
 	free(s);
-	sd.error_free(&e);
-	sd.message_unref(m);
-	sd.close_unref(bus);
+	sd.sd_bus_error_free(&e);
+	sd.sd_bus_close_unref(bus);
 	return rc;
 }
 
@@ -394,39 +365,13 @@ static int real_set_cpu_weight(const char *unit, long weight)
 
 	if (rc)
 		return rc;
-	rc = sd.call_method(bus, sd_dest, sd_path, sd_manager, "SetUnitProperties", &e, NULL,
-			    "sba(sv)", unit, 1, 1, "CPUWeight", "t", (uint64_t)weight);
+	rc = sd.sd_bus_call_method(bus, sd_dest, sd_path, sd_manager, "SetUnitProperties", &e,
+				   NULL, "sba(sv)", unit, 1, 1, "CPUWeight", "t", (uint64_t)weight);
 	rc = rc < 0 ? bus_err(&e, rc) : 0;
-	sd.error_free(&e);
-	sd.close_unref(bus);
+	sd.sd_bus_error_free(&e);
+	sd.sd_bus_close_unref(bus);
 	return rc;
 }
-#else
-static int real_unit_cgroup(const char *unit, char *cg, size_t n)
-{
-	(void)unit, (void)cg, (void)n;
-	return -ENOPKG;
-}
-
-static int real_cpu_weight(const char *unit, long *weight)
-{
-	(void)unit;
-	*weight = UC_SD_WEIGHT_UNSET;
-	return -ENOPKG;
-}
-
-static int real_set_cpu_weight(const char *unit, long weight)
-{
-	(void)unit, (void)weight;
-	return -ENOPKG;
-}
-
-static int real_unit_slice(const char *unit, char *slice, size_t n)
-{
-	(void)unit, (void)slice, (void)n;
-	return -ENOPKG;
-}
-#endif
 
 static const struct uc_sd_ops real_ops = {
 	.unit_cgroup = real_unit_cgroup,
@@ -434,6 +379,9 @@ static const struct uc_sd_ops real_ops = {
 	.set_cpu_weight = real_set_cpu_weight,
 	.unit_slice = real_unit_slice,
 };
+#else
+static const struct uc_sd_ops real_ops;	/* no calls: each -ENOPKG */
+#endif
 
 static const struct uc_sd_ops *ops;
 
@@ -452,34 +400,38 @@ static const struct uc_sd_ops *get_ops(void)
 	return t ? t : &real_ops;
 }
 
-int uc_sd_unit_cgroup(const char *unit, char *cg, size_t n)
+/* May the bus be asked about unit (have: the call is there)? 0 or -errno. */
+static int askable(const char *unit, bool have)
 {
 	if (!uc_sd_unit_name_ok(unit))
 		return -EINVAL;
 	if (!uc_sd_booted())
 		return -EHOSTDOWN;
-	return get_ops()->unit_cgroup(unit, cg, n);
+	return have ? 0 : -ENOPKG;
+}
+
+int uc_sd_unit_cgroup(const char *unit, char *cg, size_t n)
+{
+	int rc = askable(unit, get_ops()->unit_cgroup != NULL);
+
+	return rc ? rc : get_ops()->unit_cgroup(unit, cg, n);
 }
 
 int uc_sd_cpu_weight(const char *unit, long *weight)
 {
+	int rc = askable(unit, get_ops()->cpu_weight != NULL);
+
 	*weight = UC_SD_WEIGHT_UNSET;
-	if (!uc_sd_unit_name_ok(unit))
-		return -EINVAL;
-	if (!uc_sd_booted())
-		return -EHOSTDOWN;
-	return get_ops()->cpu_weight(unit, weight);
+	return rc ? rc : get_ops()->cpu_weight(unit, weight);
 }
 
 int uc_sd_set_cpu_weight(const char *unit, long weight)
 {
-	if (!uc_sd_unit_name_ok(unit))
-		return -EINVAL;
-	if (!uc_sd_booted())
-		return -EHOSTDOWN;
-	if (weight < 1 || weight > 10000)
+	int rc = askable(unit, get_ops()->set_cpu_weight != NULL);
+
+	if (!rc && (weight < 1 || weight > 10000))
 		return -ERANGE;
-	return get_ops()->set_cpu_weight(unit, weight);
+	return rc ? rc : get_ops()->set_cpu_weight(unit, weight);
 }
 
 /* A slice's group from its name: each '-' opens a level ("a-b.slice" is
@@ -513,15 +465,11 @@ int uc_sd_unit_future_cgroup(const char *unit, char *rel, size_t n)
 	size_t ul = strlen(unit);
 	int rc;
 
-	if (!uc_sd_unit_name_ok(unit))
-		return -EINVAL;
-	if (ul > 6 && !strcmp(unit + ul - 6, ".slice"))
+	if (ul > 6 && !strcmp(unit + ul - 6, ".slice") && uc_sd_unit_name_ok(unit))
 		return slice_rel(unit, rel, n);
-	if (!uc_sd_booted())
-		return -EHOSTDOWN;
-	if (!get_ops()->unit_slice)
-		return -ENOPKG;
-	rc = get_ops()->unit_slice(unit, slice, sizeof(slice));
+	rc = askable(unit, get_ops()->unit_slice != NULL);
+	if (!rc)
+		rc = get_ops()->unit_slice(unit, slice, sizeof(slice));
 	if (!rc)
 		rc = uc_sd_unit_name_ok(slice) ? slice_rel(slice, srel, sizeof(srel)) : -EIO;
 	if (rc)

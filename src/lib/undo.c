@@ -244,7 +244,9 @@ int uc_undo_plan(const struct uc_hist_run *run, struct uc_plan *p, uc_undo_fn on
 		size_t n = 1;
 
 		if (c->kind == UC_KIND_TASK) {
-			while (i + n < run->n && run->v[i + n].kind == UC_KIND_TASK &&
+			/* a TID's changes, three at most (undo_task's arrays): a record
+			 * may hold more, made by hand */
+			while (n < 3 && i + n < run->n && run->v[i + n].kind == UC_KIND_TASK &&
 			       run->v[i + n].tid == c->tid && run->v[i + n].pid == c->pid)
 				n++;
 			rc = undo_task(&u, c, n);

@@ -481,11 +481,12 @@ static void test_bounded(void **state)
 	(void)state;
 	uc_plan_init(&big);
 	uc_plan_init(&huge);
-	/* ~18,000 changes of 38 bytes: 0.7 MiB a run */
+	/* ~18,000 changes of 43 bytes (each its own process's: none share a group): 0.77 MiB a
+	 * run */
 	for (pid_t t = 1; t <= 18000; t++)
-		assert_non_null(uc_plan_add_task(&big, 7, t, NULL, &sa, UC_ATTR_MAX, 1024, 300));
+		assert_non_null(uc_plan_add_task(&big, t, t, NULL, &sa, UC_ATTR_MAX, 1024, 300));
 	for (pid_t t = 1; t <= 30000; t++)
-		assert_non_null(uc_plan_add_task(&huge, 7, t, NULL, &sa, UC_ATTR_MAX, 1024, 300));
+		assert_non_null(uc_plan_add_task(&huge, t, t, NULL, &sa, UC_ATTR_MAX, 1024, 300));
 	for (unsigned i = 1; i <= 8; i++)
 		assert_int_equal(record(&big), i);
 	assert_int_equal(stat(hpath(), &st), 0);
@@ -603,6 +604,49 @@ static void test_undo(void **state)
 	uc_plan_free(&p);
 }
 
+/* The record of threads 700..703 of process 700, min then max each, 702 gone (the RUN and
+ * END of test_run_of_threads_same_bytes): read back a change a thread, in order. A file of
+ * the first format (its header's type) is taken as another boot's. */
+static void test_threads_read_back(struct hist_buf *rec)
+{
+	struct hist_buf b = { 0 };
+	struct uc_hist h;
+	char why[256];
+
+	hist_put_head(&b, BOOT);
+	hist_put_bytes(&b, rec->b, rec->n);
+	assert_int_equal(uc_hist_parse(b.b, b.n, BOOT, &h, why, sizeof(why)), 0);
+	assert_int_equal(h.n, 1);
+	assert_int_equal(h.runs[0].n, 8);
+	for (size_t i = 0; i < 8; i++) {
+		const struct uc_hist_change *c = &h.runs[0].v[i];
+
+		assert_int_equal(c->kind, UC_KIND_TASK);
+		assert_int_equal(c->attr, i % 2 ? UC_ATTR_MAX : UC_ATTR_MIN);
+		assert_int_equal(c->pid, 700);
+		assert_int_equal(c->tid, 700 + (pid_t)(i / 2));
+		assert_int_equal(c->start, 4242);
+		assert_int_equal(c->from, i % 2 ? 1024 : 0);
+		assert_int_equal(c->to, i % 2 ? 300 : 100);
+		assert_null(c->label);
+		assert_int_equal(c->state, i / 2 == 2 ? UC_CH_GONE : UC_CH_DONE);
+	}
+	uc_hist_free(&h);
+	/* the header's type is the first byte of its payload */
+	b.b[HIST_FRAME] = HIST_HEAD_V1;
+	{
+		uint32_t crc = hist_crc32(b.b + HIST_FRAME, 3 + strlen(BOOT));
+
+		for (int i = 0; i < 4; i++)
+			b.b[8 + i] = (uint8_t)(crc >> (8 * i));
+	}
+	assert_int_equal(uc_hist_parse(b.b, b.n, BOOT, &h, why, sizeof(why)), 0);
+	assert_true(h.other_boot);
+	assert_int_equal(h.n, 0);
+	uc_hist_free(&h);
+	free(b.b);
+}
+
 /* A run of threads is recorded as the same threads' changes one record each would be:
  * the same bytes, RUN and END (the record does not know how a plan stores them). */
 static void test_run_of_threads_same_bytes(void **state)
@@ -639,6 +683,7 @@ static void test_run_of_threads_same_bytes(void **state)
 	assert_false(a.oom || b.oom);
 	assert_int_equal(a.n, b.n);
 	assert_memory_equal(a.b, b.b, a.n);
+	test_threads_read_back(&a);
 	free(a.b);
 	free(b.b);
 	uc_plan_free(&run);
