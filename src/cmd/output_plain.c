@@ -89,6 +89,21 @@ static bool measure(struct plain *p, bool raw)
 	return ok;
 }
 
+/* Room for n bytes in p->buf; false when out of memory. */
+static bool reserve(struct plain *p, size_t n)
+{
+	if (n + 1 > p->cap) {
+		size_t cap = (n + 1) * 2;
+		char *nb = realloc(p->buf, cap);
+
+		if (!nb)
+			return false;
+		p->buf = nb;
+		p->cap = cap;
+	}
+	return true;
+}
+
 /* One row into p->buf (grown as needed), then one fwrite: cells padded to
  * the column width (right-aligned ones on the left), one blank between; the
  * last column unpadded unless right-aligned and not empty. Raw: no padding. */
@@ -102,15 +117,8 @@ static int put_row(struct plain *p, FILE *f, const char *const *v, bool raw)
 
 		if (last && !len)
 			pad = 0;	/* an empty last cell: nothing, not even padding */
-		if (at + len + pad + 2 > p->cap) {
-			size_t cap = (at + len + pad + 2) * 2;
-			char *nb = realloc(p->buf, cap);
-
-			if (!nb)
-				return -ENOMEM;
-			p->buf = nb;
-			p->cap = cap;
-		}
+		if (!reserve(p, at + len + pad + 1))
+			return -ENOMEM;
 		if (p->right[i]) {
 			memset(p->buf + at, ' ', pad);
 			at += pad;
@@ -167,21 +175,6 @@ static bool json_plain(const char *s)
 	for (; *s; s++)
 		if (*s < ' ' || *s > '~' || *s == '"' || *s == '\\')
 			return false;
-	return true;
-}
-
-/* Room for n bytes in p->buf; false when out of memory. */
-static bool reserve(struct plain *p, size_t n)
-{
-	if (n + 1 > p->cap) {
-		size_t cap = (n + 1) * 2;
-		char *nb = realloc(p->buf, cap);
-
-		if (!nb)
-			return false;
-		p->buf = nb;
-		p->cap = cap;
-	}
 	return true;
 }
 
