@@ -269,11 +269,6 @@ static void read_scx(struct uc_effect *e)
 	}
 }
 
-static const char *tri_word(int v, const char *yes, const char *no)
-{
-	return v > 0 ? yes : v == 0 ? no : "unknown";
-}
-
 void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 {
 	int sym;
@@ -313,7 +308,8 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 		e->place = UC_PLACE_STEERS;
 		uc_note_set(e->place_reason, sizeof(e->place_reason),
 			    "CPUs differ in capacity: uclamp_min/max decide which CPUs a task fits "
-			    "(energy-aware scheduling %s)", tri_word(e->eas, "on", "off"));
+			    "(energy-aware scheduling %s)",
+			    e->eas > 0 ? "on" : e->eas == 0 ? "off" : "unknown");
 	} else if (e->asymmetric == 0) {
 		e->place = UC_PLACE_NONE;
 		uc_note_set(e->place_reason, sizeof(e->place_reason),
@@ -368,14 +364,9 @@ void uc_effect_read_flags(struct uc_effect *e, unsigned int flags)
 
 static int rank(enum uc_eff_verdict v)
 {
-	switch (v) {
-	case UC_EFF_STEERS: return 3;
-	case UC_EFF_REQUEST_ONLY: return 2;
-	case UC_EFF_UNKNOWN: return 1;
-	case UC_EFF_IGNORED:
-	case UC_EFF_NO_CPUFREQ: break;
-	}
-	return 0;
+	static const int ranks[] = { 1, 3, 2, 0, 0 };	/* by enum uc_eff_verdict */
+
+	return UC_NAME(ranks, v, 0);
 }
 
 enum uc_eff_verdict uc_effect_best(const struct uc_effect *e, int clamp)
