@@ -11,22 +11,11 @@
 
 #include "cmd/top.h"
 #include "uclamp/escape.h"
+#include "uclamp/note.h"
 
 /* ---- what cannot be seen --------------------------------------------------------- */
 
-static void note(struct top_frame *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct top_frame *f, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (f->nnote == sizeof(f->note) / sizeof(f->note[0]))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(f->note_buf[f->nnote], sizeof(f->note_buf[0]), fmt, ap);
-	va_end(ap);
-	f->note[f->nnote] = f->note_buf[f->nnote];
-	f->nnote++;
-}
+#define note(f, ...) UC_NOTE_ADD((f)->note, (f)->nnote, __VA_ARGS__)
 
 void top_notes(struct top_frame *f)
 {
