@@ -364,6 +364,7 @@ static void report_failures(const struct uc_report *r)
 		shown++;
 		if (c->state == UC_CH_FAILED) {
 			char ab[128];
+			const char *why;
 			size_t len = 0;
 			bool clears_rof = false;
 			/* a task's attributes went to the kernel together: name them all */
@@ -384,16 +385,14 @@ static void report_failures(const struct uc_report *r)
 			 * even on one's own task
 			 */
 			if (clears_rof && c->err == -EPERM)
-				snprintf(eb, sizeof(eb),
-					 "permission denied (clearing reset-on-fork "
-					 "needs CAP_SYS_NICE, e.g. root)");
+				why = "permission denied (clearing reset-on-fork needs "
+				      "CAP_SYS_NICE, e.g. root)";
 			else if (c->kind == UC_KIND_TASK && c->err == -EPERM && own_task(c->pid))
-				snprintf(eb, sizeof(eb),
-					 "permission denied (needs CAP_SYS_NICE, "
-					 "which this process lacks)");
+				why = "permission denied (needs CAP_SYS_NICE, which this process "
+				      "lacks)";
 			else
-				cli_strerr(c->kind, c->err, eb, sizeof(eb));
-			cli_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab, eb);
+				why = cli_strerr(c->kind, c->err, eb, sizeof(eb));
+			cli_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab, why);
 		} else {
 			cli_errx("%s: %s: could not be restored to its old value: %s",
 				 uc_change_target(c, tb, sizeof(tb)),
