@@ -140,29 +140,27 @@ int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_comman
 		int argc, char **argv)
 {
 	static char name[128];
+	char pfx[64];	/* "GROUP " or "" */
 
+	snprintf(pfx, sizeof(pfx), "%s%s", group ? group : "", group ? " " : "");
 	if (argc < 1 || !strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
 		FILE *out = argc < 1 ? stderr : stdout;
 
-		fprintf(out, "Usage:\n uclampctl %s%s<command> [options]\n\nCommands:\n",
-			group ? group : "", group ? " " : "");
+		fprintf(out, "Usage:\n uclampctl %s<command> [options]\n\nCommands:\n", pfx);
 		for (size_t i = 0; cmds[i].name; i++)
 			fprintf(out, " %-8s %s\n", cmds[i].name, cmds[i].help);
-		fprintf(out, "\nRun 'uclampctl %s%s<command> --help' for its options.\n",
-			group ? group : "", group ? " " : "");
+		fprintf(out, "\nRun 'uclampctl %s<command> --help' for its options.\n", pfx);
 		return argc < 1 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
 	for (size_t i = 0; cmds[i].name; i++) {
 		if (strcmp(argv[0], cmds[i].name))
 			continue;
-		snprintf(name, sizeof(name), "%s%s%s", group ? group : "", group ? " " : "",
-			 cmds[i].name);
+		snprintf(name, sizeof(name), "%s%s", pfx, cmds[i].name);
 		ctl->cmd = name;
 		optind = 0;	/* GNU getopt: start over at argv[1] */
 		return cmds[i].fn(ctl, argc, argv);
 	}
-	cli_usage_error(ctl, "unknown command '%s%s%s'", group ? group : "", group ? " " : "",
-			argv[0]);
+	cli_usage_error(ctl, "unknown command '%s%s'", pfx, argv[0]);
 }
 
 static void synopsis_lines(FILE *out, const char *cmd, const char *s)
