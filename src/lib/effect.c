@@ -269,6 +269,11 @@ static void read_scx(struct uc_effect *e)
 	}
 }
 
+#define place(e, v, ...) do { \
+	(e)->place = (v); \
+	uc_note_set((e)->place_reason, sizeof((e)->place_reason), __VA_ARGS__); \
+} while (0)
+
 void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 {
 	int sym;
@@ -296,30 +301,22 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 		e->eas = eas_view(e);
 	}
 	read_scx(e);
-	if (e->scx == 1) {
-		e->place = UC_PLACE_BPF;
-		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "the sched_ext scheduler %s%s runs %s and places them: no scx "
-			    "scheduler reads clamps for placement (they still bound the frequency)",
-			    e->scx_row ? "scx_" : "", e->scx_row ? e->scx_row->name
-			    : e->scx_ops[0] ? e->scx_ops : "(unnamed)",
-			    e->scx_all == 1 ? "every task" : "the SCHED_EXT tasks");
-	} else if (e->asymmetric == 1) {
-		e->place = UC_PLACE_STEERS;
-		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "CPUs differ in capacity: uclamp_min/max decide which CPUs a task fits "
-			    "(energy-aware scheduling %s)",
-			    e->eas > 0 ? "on" : e->eas == 0 ? "off" : "unknown");
-	} else if (e->asymmetric == 0) {
-		e->place = UC_PLACE_NONE;
-		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "all CPUs have the same capacity: clamps do not change placement");
-	} else {
-		e->place = UC_PLACE_UNKNOWN;
-		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "no cpu_capacity files and sched_asym_cpucapacity unreadable (needs "
-			    "root): whether clamps steer placement is unknown");
-	}
+	if (e->scx == 1)
+		place(e, UC_PLACE_BPF, "the sched_ext scheduler %s%s runs %s and places them: no "
+		      "scx scheduler reads clamps for placement (they still bound the frequency)",
+		      e->scx_row ? "scx_" : "", e->scx_row ? e->scx_row->name
+		      : e->scx_ops[0] ? e->scx_ops : "(unnamed)",
+		      e->scx_all == 1 ? "every task" : "the SCHED_EXT tasks");
+	else if (e->asymmetric == 1)
+		place(e, UC_PLACE_STEERS, "CPUs differ in capacity: uclamp_min/max decide which "
+		      "CPUs a task fits (energy-aware scheduling %s)",
+		      e->eas > 0 ? "on" : e->eas == 0 ? "off" : "unknown");
+	else if (e->asymmetric == 0)
+		place(e, UC_PLACE_NONE,
+		      "all CPUs have the same capacity: clamps do not change placement");
+	else
+		place(e, UC_PLACE_UNKNOWN, "no cpu_capacity files and sched_asym_cpucapacity "
+		      "unreadable (needs root): whether clamps steer placement is unknown");
 }
 
 /* the placement and invariance keys from kernel memory: 1 on, 0 off, -1
