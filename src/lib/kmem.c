@@ -517,14 +517,6 @@ int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 	return uc_kmem_read_keys_flags(k, n, info, 0);
 }
 
-static bool has_key(const struct uc_kmem_key *k, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(k[i].name, name))
-			return true;
-	return false;
-}
-
 /* A cached set that did not hold up, for the note after the re-read. */
 struct doubt {
 	char text[2 * UC_KMEM_NOTE_LEN];	/* note() keeps what fits */
@@ -651,6 +643,7 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	struct uc_ksym *live = calloc(NANCHORS + n + NSHARED, sizeof(*live));
 	bool *need = calloc(n + NSHARED, sizeof(*need));
 	struct doubt dt = { .text = "" };
+	bool asked[NSHARED] = { false };	/* the caller's k[] has shared_keys[j] */
 	size_t nall = n;
 	bool ok;
 
@@ -666,8 +659,10 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	keys_reset(k, n);
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < NSHARED; j++)
-			if (!strcmp(k[i].name, shared_keys[j].name))
+			if (!strcmp(k[i].name, shared_keys[j].name)) {
 				k[i].boolean |= shared_keys[j].boolean;
+				asked[j] = true;
+			}
 	if (flags & UC_KMEM_NO_CACHE)
 		info->cache = UC_KMEM_CACHE_DISCARDED;
 	else if (try_cache(k, n, info, &dt))
@@ -678,7 +673,7 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	if (n)
 		memcpy(all, k, n * sizeof(*k));
 	for (size_t j = 0; j < NSHARED; j++) {
-		if (has_key(k, n, shared_keys[j].name))
+		if (asked[j])
 			continue;
 		all[nall].name = shared_keys[j].name;
 		all[nall].boolean = shared_keys[j].boolean;
