@@ -103,17 +103,14 @@ static void text_policies(const struct top_frame *f, FILE *out, size_t width)
 
 	for (size_t i = 0; i < f->t->nf;) {
 		const struct uc_eff_policy *p = &e->p[i];
-		size_t j = i;
+		size_t j = i, used = 0;
+		char ids[32];
 
 		while (j + 1 < f->t->nf && alike(p, &e->p[j + 1]))
 			j++;
-		char ids[32];
-
-		if (j > i)
-			snprintf(ids, sizeof(ids), "%d-%d", p->id, e->p[j].id);
-		else
-			snprintf(ids, sizeof(ids), "%d", p->id);
-		wrapped(out, width, "policy%s %s/%s%s%s: min %s, max %s", ids, p->gov, p->driver,
+		/* "policy0-3 " */
+		uc_note_range(ids, sizeof(ids), &used, "policy", p->id, e->p[j].id, "");
+		wrapped(out, width, "%s%s/%s%s%s: min %s, max %s", ids, p->gov, p->driver,
 			p->mode[0] ? " " : "", p->mode, uc_eff_verdict_name(p->v[UC_EFF_MIN]),
 			uc_eff_verdict_name(p->v[UC_EFF_MAX]));
 		i = j + 1;
