@@ -380,10 +380,8 @@ static void report_failures(const struct uc_report *r)
 							uc_attr_name(k->kind, k->attr));
 				clears_rof |= k->attr == UC_ATTR_RESET_ON_FORK && k->to == 0;
 			}
-			/*
-			 * the kernel lets only CAP_SYS_NICE clear reset-on-fork,
-			 * even on one's own task
-			 */
+			/* the kernel lets only CAP_SYS_NICE clear reset-on-fork,
+			 * even on one's own task */
 			if (clears_rof && c->err == -EPERM)
 				why = "permission denied (clearing reset-on-fork needs "
 				      "CAP_SYS_NICE, e.g. root)";

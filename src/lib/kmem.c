@@ -381,9 +381,9 @@ static void keys_reset(struct uc_kmem_key *k, size_t n)
 	}
 }
 
-/* Fill k[] from the cache (k[] reset) when it is this boot's, well-formed throughout
- * (any bad line, a repeated name or address rejects the whole file) and
- * holds every name; true on a hit. */
+/* Fill k[] (reset) from the cache when it is this boot's, well-formed
+ * throughout (any bad line, a repeated name or address rejects the whole
+ * file) and holds every name; true on a hit. */
 static bool cache_load(struct uc_kmem_key *k, size_t n)
 {
 	char id[64], buf[KSYM_CACHE_MAX], *line, *save = NULL;
