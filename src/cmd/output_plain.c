@@ -24,6 +24,7 @@ struct plain {
 	struct libscols_column *cl[MAXCOLS];
 	size_t width[MAXCOLS];
 	size_t head[MAXCOLS];
+	const char *heading[MAXCOLS];	/* "" for none */
 	bool right[MAXCOLS];
 	char *buf;		/* one row */
 	size_t cap;
@@ -62,6 +63,7 @@ static bool measure(struct plain *p, bool raw)
 
 		p->width[i] = 0;
 		p->head[i] = h ? strlen(h) : 1;
+		p->heading[i] = h ? h : "";
 		p->right[i] = dl.scols_column_get_flags(p->cl[i]) & SCOLS_FL_RIGHT;
 		ok = ok && plain_ascii(h ? h : "", raw);
 	}
@@ -148,15 +150,8 @@ static int print_table(struct plain *p, FILE *f)
 		return 0;	/* libsmartcols prints nothing, not even the headings */
 	if (!measure(p, raw))
 		return -EAGAIN;
-	if (!dl.scols_table_is_noheadings(p->tb)) {
-		for (size_t i = 0; i < p->ncols; i++) {
-			const char *h =
-				dl.scols_cell_get_data(dl.scols_column_get_header(p->cl[i]));
-
-			v[i] = h ? h : "";
-		}
-		rc = put_row(p, f, v, raw);
-	}
+	if (!dl.scols_table_is_noheadings(p->tb))
+		rc = put_row(p, f, p->heading, raw);
 	itr = dl.scols_new_iter(SCOLS_ITER_FORWARD);
 	if (!itr)
 		return -ENOMEM;
