@@ -32,7 +32,7 @@ struct uc_stat {
 	 * in task/TID/stat, the whole process's in PID/stat */
 	unsigned long long utime, stime;
 	unsigned long long start;	/* 22: starttime, clock ticks since boot */
-	int cpu;			/* 39: the CPU it last ran on; -1 when the line ends before */
+	int cpu;			/* 39: the CPU it last ran on; -1: the line ends before */
 };
 #define UC_PF_KTHREAD 0x00200000UL
 

@@ -121,8 +121,6 @@ void uc_top_detail(struct uc_top *t, struct uc_top_task *k);
 /* schedutil's projection for k's CPU while k is runnable there: that CPU's
  * util, rq clamps at least k's own. 0, or -ENODATA (no CPU, util or policy). */
 int uc_top_project(const struct uc_top *t, const struct uc_top_task *k, struct uc_sugov_out *out);
-/* The CPU row of cpu number n, or NULL. */
-const struct uc_top_cpu *uc_top_cpu_of(const struct uc_top *t, int n);
 void uc_top_free(struct uc_top *t);
 
 #endif

@@ -78,13 +78,6 @@ void cli_line(FILE *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-__attribute__((format(printf, 3, 0)))
-static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
-{
-	fflush(stdout);
-	cli_vline(f, prefix, fmt, ap);
-}
-
 void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt, ...)
 {
 	static const char *const prefix[] = {
@@ -102,8 +95,9 @@ void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt,
 		return;
 	if (kind == CLI_MSG_INFO && !ctl->to_stderr)
 		f = stdout;
+	fflush(stdout);
 	va_start(ap, fmt);
-	vmsg(f, prefix[kind], fmt, ap);
+	cli_vline(f, prefix[kind], fmt, ap);
 	va_end(ap);
 }
 
@@ -133,8 +127,9 @@ noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);
 	va_start(ap, fmt);
-	vmsg(stderr, "uclampctl: ", fmt, ap);
+	cli_vline(stderr, "uclampctl: ", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try 'uclampctl %s%s--help' for more information.\n",
 		ctl->cmd ? ctl->cmd : "", ctl->cmd ? " " : "");
@@ -145,32 +140,27 @@ int cli_dispatch(struct cli_ctl *ctl, const char *group, const struct cli_comman
 		int argc, char **argv)
 {
 	static char name[128];
-	size_t n = 0;
+	char pfx[64];	/* "GROUP " or "" */
 
-	while (cmds[n].name)
-		n++;
+	snprintf(pfx, sizeof(pfx), "%s%s", group ? group : "", group ? " " : "");
 	if (argc < 1 || !strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
 		FILE *out = argc < 1 ? stderr : stdout;
 
-		fprintf(out, "Usage:\n uclampctl %s%s<command> [options]\n\nCommands:\n",
-			group ? group : "", group ? " " : "");
-		for (size_t i = 0; i < n; i++)
+		fprintf(out, "Usage:\n uclampctl %s<command> [options]\n\nCommands:\n", pfx);
+		for (size_t i = 0; cmds[i].name; i++)
 			fprintf(out, " %-8s %s\n", cmds[i].name, cmds[i].help);
-		fprintf(out, "\nRun 'uclampctl %s%s<command> --help' for its options.\n",
-			group ? group : "", group ? " " : "");
+		fprintf(out, "\nRun 'uclampctl %s<command> --help' for its options.\n", pfx);
 		return argc < 1 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; cmds[i].name; i++) {
 		if (strcmp(argv[0], cmds[i].name))
 			continue;
-		snprintf(name, sizeof(name), "%s%s%s", group ? group : "", group ? " " : "",
-			 cmds[i].name);
+		snprintf(name, sizeof(name), "%s%s", pfx, cmds[i].name);
 		ctl->cmd = name;
 		optind = 0;	/* GNU getopt: start over at argv[1] */
 		return cmds[i].fn(ctl, argc, argv);
 	}
-	cli_usage_error(ctl, "unknown command '%s%s%s'", group ? group : "", group ? " " : "",
-			argv[0]);
+	cli_usage_error(ctl, "unknown command '%s%s'", pfx, argv[0]);
 }
 
 static void synopsis_lines(FILE *out, const char *cmd, const char *s)

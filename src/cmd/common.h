@@ -222,8 +222,6 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r);
  * open JSON object; mode NULL: "write", or "dry-run" with --dry-run. */
 void cli_report_json(struct uc_json *j, const struct cli_ctl *ctl, const struct uc_report *r,
 		     const char *mode);
-/* The report as one JSON document (-J of a write command), on stdout (run: stderr). */
-void cli_report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r);
 /* The exit code of a report: the one place that maps outcomes to codes. */
 int cli_report_exit(const struct uc_report *r);
 

@@ -97,23 +97,11 @@ static void add_longopts(struct option *all, size_t *n, const struct option *o)
 	all[*n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
-/* --list-columns */
-static void print_columns(const struct uc_col *cols, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		printf(" %14s  %s\n", cols[i].name, cols[i].help);
-}
-
-/* --format's plain word is "text" everywhere; 'watch status' said "table"
- * before: still accepted, so that scripts keep working (not offered). */
-static const char *format_alias(const char *arg)
-{
-	return strcmp(arg, "table") ? arg : "text";
-}
-
 static int format_or_err(const struct cli_ctl *ctl, const struct cli_opts *o, const char *arg)
 {
-	const char *word = format_alias(arg);
+	/* --format's plain word is "text" everywhere; 'watch status' said "table"
+	 * before: still accepted, so that scripts keep working (not offered) */
+	const char *word = strcmp(arg, "table") ? arg : "text";
 	char words[128];
 
 	for (int i = 0; o->formats[i]; i++)
@@ -202,7 +190,8 @@ bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli
 			return false;
 		}
 		if (c == CLI_OPT_LIST_COLUMNS && (o->shared & CLI_OPTS_OUTPUT)) {
-			print_columns(o->cols, o->ncols);
+			for (size_t i = 0; i < o->ncols; i++)
+				printf(" %14s  %s\n", o->cols[i].name, o->cols[i].help);
 			return false;
 		}
 		if (c == ':')

@@ -302,7 +302,8 @@ static void mark_cuts(struct libscols_table *tb, FILE *f)
 		struct libscols_column *cl = dl.scols_table_get_column(tb, i);
 
 		if (dl.scols_column_is_trunc(cl))
-			cut_column(tb, i, dl.scols_column_get_width(cl), dl.scols_column_is_tree(cl));
+			cut_column(tb, i, dl.scols_column_get_width(cl),
+				   dl.scols_column_is_tree(cl));
 	}
 }
 

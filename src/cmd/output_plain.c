@@ -24,6 +24,7 @@ struct plain {
 	struct libscols_column *cl[MAXCOLS];
 	size_t width[MAXCOLS];
 	size_t head[MAXCOLS];
+	const char *heading[MAXCOLS];	/* "" for none */
 	bool right[MAXCOLS];
 	char *buf;		/* one row */
 	size_t cap;
@@ -62,6 +63,7 @@ static bool measure(struct plain *p, bool raw)
 
 		p->width[i] = 0;
 		p->head[i] = h ? strlen(h) : 1;
+		p->heading[i] = h ? h : "";
 		p->right[i] = dl.scols_column_get_flags(p->cl[i]) & SCOLS_FL_RIGHT;
 		ok = ok && plain_ascii(h ? h : "", raw);
 	}
@@ -89,6 +91,21 @@ static bool measure(struct plain *p, bool raw)
 	return ok;
 }
 
+/* Room for n bytes in p->buf; false when out of memory. */
+static bool reserve(struct plain *p, size_t n)
+{
+	if (n + 1 > p->cap) {
+		size_t cap = (n + 1) * 2;
+		char *nb = realloc(p->buf, cap);
+
+		if (!nb)
+			return false;
+		p->buf = nb;
+		p->cap = cap;
+	}
+	return true;
+}
+
 /* One row into p->buf (grown as needed), then one fwrite: cells padded to
  * the column width (right-aligned ones on the left), one blank between; the
  * last column unpadded unless right-aligned and not empty. Raw: no padding. */
@@ -102,15 +119,8 @@ static int put_row(struct plain *p, FILE *f, const char *const *v, bool raw)
 
 		if (last && !len)
 			pad = 0;	/* an empty last cell: nothing, not even padding */
-		if (at + len + pad + 2 > p->cap) {
-			size_t cap = (at + len + pad + 2) * 2;
-			char *nb = realloc(p->buf, cap);
-
-			if (!nb)
-				return -ENOMEM;
-			p->buf = nb;
-			p->cap = cap;
-		}
+		if (!reserve(p, at + len + pad + 1))
+			return -ENOMEM;
 		if (p->right[i]) {
 			memset(p->buf + at, ' ', pad);
 			at += pad;
@@ -140,15 +150,8 @@ static int print_table(struct plain *p, FILE *f)
 		return 0;	/* libsmartcols prints nothing, not even the headings */
 	if (!measure(p, raw))
 		return -EAGAIN;
-	if (!dl.scols_table_is_noheadings(p->tb)) {
-		for (size_t i = 0; i < p->ncols; i++) {
-			const char *h =
-				dl.scols_cell_get_data(dl.scols_column_get_header(p->cl[i]));
-
-			v[i] = h ? h : "";
-		}
-		rc = put_row(p, f, v, raw);
-	}
+	if (!dl.scols_table_is_noheadings(p->tb))
+		rc = put_row(p, f, p->heading, raw);
 	itr = dl.scols_new_iter(SCOLS_ITER_FORWARD);
 	if (!itr)
 		return -ENOMEM;
@@ -167,21 +170,6 @@ static bool json_plain(const char *s)
 	for (; *s; s++)
 		if (*s < ' ' || *s > '~' || *s == '"' || *s == '\\')
 			return false;
-	return true;
-}
-
-/* Room for n bytes in p->buf; false when out of memory. */
-static bool reserve(struct plain *p, size_t n)
-{
-	if (n + 1 > p->cap) {
-		size_t cap = (n + 1) * 2;
-		char *nb = realloc(p->buf, cap);
-
-		if (!nb)
-			return false;
-		p->buf = nb;
-		p->cap = cap;
-	}
 	return true;
 }
 

@@ -15,6 +15,7 @@
 #include "cmd/common.h"
 #include "uclamp/fastpath.h"
 #include "uclamp/history.h"
+#include "uclamp/note.h"
 #include "uclamp/tasks.h"
 
 enum uc_key_state cli_key_state_now(const struct cli_ctl *ctl)
@@ -363,6 +364,7 @@ static void report_failures(const struct uc_report *r)
 		shown++;
 		if (c->state == UC_CH_FAILED) {
 			char ab[128];
+			const char *why;
 			size_t len = 0;
 			bool clears_rof = false;
 			/* a task's attributes went to the kernel together: name them all */
@@ -378,21 +380,17 @@ static void report_failures(const struct uc_report *r)
 							uc_attr_name(k->kind, k->attr));
 				clears_rof |= k->attr == UC_ATTR_RESET_ON_FORK && k->to == 0;
 			}
-			/*
-			 * the kernel lets only CAP_SYS_NICE clear reset-on-fork,
-			 * even on one's own task
-			 */
+			/* the kernel lets only CAP_SYS_NICE clear reset-on-fork,
+			 * even on one's own task */
 			if (clears_rof && c->err == -EPERM)
-				snprintf(eb, sizeof(eb),
-					 "permission denied (clearing reset-on-fork "
-					 "needs CAP_SYS_NICE, e.g. root)");
+				why = "permission denied (clearing reset-on-fork needs "
+				      "CAP_SYS_NICE, e.g. root)";
 			else if (c->kind == UC_KIND_TASK && c->err == -EPERM && own_task(c->pid))
-				snprintf(eb, sizeof(eb),
-					 "permission denied (needs CAP_SYS_NICE, "
-					 "which this process lacks)");
+				why = "permission denied (needs CAP_SYS_NICE, which this process "
+				      "lacks)";
 			else
-				cli_strerr(c->kind, c->err, eb, sizeof(eb));
-			cli_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab, eb);
+				why = cli_strerr(c->kind, c->err, eb, sizeof(eb));
+			cli_errx("%s: %s: %s", uc_change_target(c, tb, sizeof(tb)), ab, why);
 		} else {
 			cli_errx("%s: %s: could not be restored to its old value: %s",
 				 uc_change_target(c, tb, sizeof(tb)),
@@ -542,17 +540,10 @@ static void json_value(struct uc_json *j, const char *key, const struct uc_chang
 /* "ok", "nothing", "dry-run", ...: what happened to the run */
 static const char *outcome_name(enum uc_run_outcome o)
 {
-	switch (o) {
-	case UC_RUN_NOTHING: return "nothing";
-	case UC_RUN_DRY: return "dry-run";
-	case UC_RUN_REFUSED: return "refused";
-	case UC_RUN_NOT_CONFIRMED: return "not-confirmed";
-	case UC_RUN_UNWRITABLE: return "unwritable";
-	case UC_RUN_OK: return "ok";
-	case UC_RUN_FAILED: return "failed";
-	case UC_RUN_INTERRUPTED: return "interrupted";
-	}
-	return "?";
+	static const char *const names[] = { "nothing", "dry-run", "refused", "not-confirmed",
+					     "unwritable", "ok", "failed", "interrupted" };
+
+	return UC_NAME(names, o, "?");
 }
 
 static void json_change(struct uc_json *j, const struct uc_change *c, bool with_err)
@@ -630,7 +621,8 @@ void cli_report_json(struct uc_json *j, const struct cli_ctl *ctl, const struct 
 	}
 }
 
-void cli_report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r)
+/* The report as one JSON document (-J of a write command), on stdout (run: stderr). */
+static void report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r)
 {
 	FILE *f = out_of(ctl);
 	struct uc_json j;
@@ -670,14 +662,14 @@ int cli_report_exit(const struct uc_report *r)
 		return CLI_EXIT_REFUSED;
 	case UC_RUN_INTERRUPTED:
 		return CLI_EXIT_SIGNAL + r->stopped_by;
-	case UC_RUN_UNWRITABLE:
-		return any_notsupp(r->plan) ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
 	case UC_RUN_OK:
 	case UC_RUN_FAILED:
+		if (!uc_report_failed(r))
+			return CLI_EXIT_OK;
+		break;
+	case UC_RUN_UNWRITABLE:
 		break;
 	}
-	if (!uc_report_failed(r))
-		return CLI_EXIT_OK;
 	return any_notsupp(r->plan) ? CLI_EXIT_NOTSUPP : CLI_EXIT_FAIL;
 }
 
@@ -692,7 +684,7 @@ int cli_run_plan(struct cli_ctl *ctl, const struct cli_run *how)
 	if (!rc) {
 		cli_report_guard(ctl, &r);
 		if (ctl->json)
-			cli_report_json_doc(ctl, &r);
+			report_json_doc(ctl, &r);
 		else
 			cli_report_text(ctl, &r);
 		rc = cli_report_exit(&r);

@@ -22,6 +22,8 @@
 
 enum format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
 
+static const char *const clamp[UC_EFF_NCLAMPS] = { "min", "max" };	/* by UC_EFF_MIN/MAX */
+
 /* ---- text ---- */
 
 static void row(const char *label, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -90,8 +92,6 @@ static bool same_row(const struct uc_eff_policy *a, const struct uc_eff_policy *
 
 static void print_effect(const struct cli_ctl *ctl, const struct uc_effect *e)
 {
-	static const char *const clamp[] = { "min", "max" };
-
 	for (size_t i = 0; i < e->n;) {
 		const struct uc_eff_policy *p = &e->p[i];
 		size_t j = i, used = 0;
@@ -210,7 +210,6 @@ tail:
 
 static void json_effect(struct uc_json *j, const struct uc_effect *e)
 {
-	static const char *const clamp[] = { "min", "max" };
 	char buf[32];
 
 	uc_json_open(j, "effect", '{', false);
@@ -373,8 +372,6 @@ static int state_value(enum uc_key_state st)
 
 static void prom_effect(const struct uc_effect *e)
 {
-	static const char *const clamp[] = { "min", "max" };
-
 	prom_head("uclamp_clamps_effective",
 		  "Whether a clamp changes the CPU frequency, per cpufreq policy (policy=\"none\": "
 		  "no cpufreq): 2 steers (bounds it), 1 request only (the hardware may run "

@@ -74,9 +74,8 @@ static int read_sysctls(struct uc_sysctl_values *v)
 {
 	int rc = uc_sysctl_read_all(v);
 
-	if (uc_err_absent(rc)) {
+	if (uc_err_absent(rc))
 		return cli_no_uclamp("/proc/sys/kernel/sched_util_clamp_min and _max are missing");
-	}
 	if (rc) {
 		char eb[256];
 

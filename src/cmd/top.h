@@ -14,8 +14,7 @@ struct top_frame {
 	struct uc_top_task **row;	/* the tasks shown, busiest first */
 	size_t nrow;
 	/* what cannot be seen, one sentence each (shared by both views) */
-	const char *note[8];
-	char note_buf[8][192];
+	char note[8][192];
 	size_t nnote;
 };
 

@@ -11,22 +11,11 @@
 
 #include "cmd/top.h"
 #include "uclamp/escape.h"
+#include "uclamp/note.h"
 
 /* ---- what cannot be seen --------------------------------------------------------- */
 
-static void note(struct top_frame *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct top_frame *f, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (f->nnote == sizeof(f->note) / sizeof(f->note[0]))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(f->note_buf[f->nnote], sizeof(f->note_buf[0]), fmt, ap);
-	va_end(ap);
-	f->note[f->nnote] = f->note_buf[f->nnote];
-	f->nnote++;
-}
+#define note(f, ...) UC_NOTE_ADD((f)->note, (f)->nnote, __VA_ARGS__)
 
 void top_notes(struct top_frame *f)
 {
@@ -114,17 +103,14 @@ static void text_policies(const struct top_frame *f, FILE *out, size_t width)
 
 	for (size_t i = 0; i < f->t->nf;) {
 		const struct uc_eff_policy *p = &e->p[i];
-		size_t j = i;
+		size_t j = i, used = 0;
+		char ids[32];
 
 		while (j + 1 < f->t->nf && alike(p, &e->p[j + 1]))
 			j++;
-		char ids[32];
-
-		if (j > i)
-			snprintf(ids, sizeof(ids), "%d-%d", p->id, e->p[j].id);
-		else
-			snprintf(ids, sizeof(ids), "%d", p->id);
-		wrapped(out, width, "policy%s %s/%s%s%s: min %s, max %s", ids, p->gov, p->driver,
+		/* "policy0-3 " */
+		uc_note_range(ids, sizeof(ids), &used, "policy", p->id, e->p[j].id, "");
+		wrapped(out, width, "%s%s/%s%s%s: min %s, max %s", ids, p->gov, p->driver,
 			p->mode[0] ? " " : "", p->mode, uc_eff_verdict_name(p->v[UC_EFF_MIN]),
 			uc_eff_verdict_name(p->v[UC_EFF_MAX]));
 		i = j + 1;

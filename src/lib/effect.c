@@ -269,10 +269,10 @@ static void read_scx(struct uc_effect *e)
 	}
 }
 
-static const char *tri_word(int v, const char *yes, const char *no)
-{
-	return v > 0 ? yes : v == 0 ? no : "unknown";
-}
+#define place(e, v, ...) do { \
+	(e)->place = (v); \
+	uc_note_set((e)->place_reason, sizeof((e)->place_reason), __VA_ARGS__); \
+} while (0)
 
 void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 {
@@ -301,29 +301,22 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 		e->eas = eas_view(e);
 	}
 	read_scx(e);
-	if (e->scx == 1) {
-		e->place = UC_PLACE_BPF;
-		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "the sched_ext scheduler %s%s runs %s and places them: no scx "
-			    "scheduler reads clamps for placement (they still bound the frequency)",
-			    e->scx_row ? "scx_" : "", e->scx_row ? e->scx_row->name
-			    : e->scx_ops[0] ? e->scx_ops : "(unnamed)",
-			    e->scx_all == 1 ? "every task" : "the SCHED_EXT tasks");
-	} else if (e->asymmetric == 1) {
-		e->place = UC_PLACE_STEERS;
-		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "CPUs differ in capacity: uclamp_min/max decide which CPUs a task fits "
-			    "(energy-aware scheduling %s)", tri_word(e->eas, "on", "off"));
-	} else if (e->asymmetric == 0) {
-		e->place = UC_PLACE_NONE;
-		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "all CPUs have the same capacity: clamps do not change placement");
-	} else {
-		e->place = UC_PLACE_UNKNOWN;
-		uc_note_set(e->place_reason, sizeof(e->place_reason),
-			    "no cpu_capacity files and sched_asym_cpucapacity unreadable (needs "
-			    "root): whether clamps steer placement is unknown");
-	}
+	if (e->scx == 1)
+		place(e, UC_PLACE_BPF, "the sched_ext scheduler %s%s runs %s and places them: no "
+		      "scx scheduler reads clamps for placement (they still bound the frequency)",
+		      e->scx_row ? "scx_" : "", e->scx_row ? e->scx_row->name
+		      : e->scx_ops[0] ? e->scx_ops : "(unnamed)",
+		      e->scx_all == 1 ? "every task" : "the SCHED_EXT tasks");
+	else if (e->asymmetric == 1)
+		place(e, UC_PLACE_STEERS, "CPUs differ in capacity: uclamp_min/max decide which "
+		      "CPUs a task fits (energy-aware scheduling %s)",
+		      e->eas > 0 ? "on" : e->eas == 0 ? "off" : "unknown");
+	else if (e->asymmetric == 0)
+		place(e, UC_PLACE_NONE,
+		      "all CPUs have the same capacity: clamps do not change placement");
+	else
+		place(e, UC_PLACE_UNKNOWN, "no cpu_capacity files and sched_asym_cpucapacity "
+		      "unreadable (needs root): whether clamps steer placement is unknown");
 }
 
 /* the placement and invariance keys from kernel memory: 1 on, 0 off, -1
@@ -368,14 +361,9 @@ void uc_effect_read_flags(struct uc_effect *e, unsigned int flags)
 
 static int rank(enum uc_eff_verdict v)
 {
-	switch (v) {
-	case UC_EFF_STEERS: return 3;
-	case UC_EFF_REQUEST_ONLY: return 2;
-	case UC_EFF_UNKNOWN: return 1;
-	case UC_EFF_IGNORED:
-	case UC_EFF_NO_CPUFREQ: break;
-	}
-	return 0;
+	static const int ranks[] = { 1, 3, 2, 0, 0 };	/* by enum uc_eff_verdict */
+
+	return UC_NAME(ranks, v, 0);
 }
 
 enum uc_eff_verdict uc_effect_best(const struct uc_effect *e, int clamp)

@@ -190,24 +190,18 @@ static int elf_phdr(int fd, const struct elf_info *e, unsigned i, uint32_t *type
 		    uint64_t *size)
 {
 	off_t at = (off_t)(e->phoff + (uint64_t)i * e->phentsize);
+	bool is64 = e->cls == ELFCLASS64;
+	union {
+		Elf64_Phdr p64;
+		Elf32_Phdr p32;
+	} u;
+	size_t len = is64 ? sizeof(u.p64) : sizeof(u.p32);
 
-	if (e->cls == ELFCLASS64) {
-		Elf64_Phdr p;
-
-		if (pread(fd, &p, sizeof(p), at) != (ssize_t)sizeof(p))
-			return -EIO;
-		*type = p.p_type;
-		*off = p.p_offset;
-		*size = p.p_filesz;
-	} else {
-		Elf32_Phdr p;
-
-		if (pread(fd, &p, sizeof(p), at) != (ssize_t)sizeof(p))
-			return -EIO;
-		*type = p.p_type;
-		*off = p.p_offset;
-		*size = p.p_filesz;
-	}
+	if (pread(fd, &u, len, at) != (ssize_t)len)
+		return -EIO;
+	*type = is64 ? u.p64.p_type : u.p32.p_type;
+	*off = is64 ? u.p64.p_offset : u.p32.p_offset;
+	*size = is64 ? u.p64.p_filesz : u.p32.p_filesz;
 	return 0;
 }
 

@@ -105,32 +105,14 @@ static unsigned int name_hash(const char *name, size_t len)
 			      (unsigned char)name[len - 1]) & 255;
 }
 
-/* One line: the parser gives the fields, on a NUL-terminated copy. */
-static int parse_copy(const char *p, size_t len, uint64_t *addr, char *type, size_t *off,
-		      size_t *name_len, bool *module)
-{
-	char line[LINE_MAX_LEN + 2];
-	const char *name;
-	int rc;
-
-	/* a NUL inside would hide what follows it from the parser */
-	if (len > LINE_MAX_LEN || memchr(p, '\0', len))
-		return -EINVAL;
-	memcpy(line, p, len);
-	line[len] = '\0';
-	rc = uc_ksym_parse_line(line, addr, type, &name, name_len, module);
-	*off = (size_t)(name - line);
-	return rc;
-}
-
 /* Count a vmlinux line and take it when it is wanted; true when every name
  * is found and the counts have answered their questions (stop). */
-static bool take(struct want *w, struct uc_ksym_stats *st, bool counts, const char *p,
-		 size_t len, const char *name, size_t name_len, char type, bool nonzero)
+static bool take(struct want *w, struct uc_ksym_stats *st, bool counts, const char *name,
+		 size_t name_len, char type, uint64_t addr)
 {
 	unsigned int h;
 
-	if (nonzero)
+	if (addr)
 		st->nonzero++;
 	if (is_data_type(type) && !(name_len >= 2 && name[0] == '_' && name[1] == '_'))
 		st->data++;
@@ -138,17 +120,9 @@ static bool take(struct want *w, struct uc_ksym_stats *st, bool counts, const ch
 	if (w->bloom[h >> 6] >> (h & 63) & 1) {
 		for (size_t i = 0; i < w->n; i++) {
 			struct uc_ksym *s = &w->syms[i];
-			uint64_t addr;
-			size_t off, l;
-			char t;
-			bool module;
 
 			/* the first vmlinux occurrence wins */
 			if (s->type || strncmp(s->name, name, name_len) || s->name[name_len])
-				continue;
-			/* a match: the full parser's word on it, and its address */
-			if (parse_copy(p, len, &addr, &t, &off, &l, &module) || module ||
-			    l != name_len || t != type)
 				continue;
 			s->type = type;
 			s->addr = addr;
@@ -161,16 +135,25 @@ static bool take(struct want *w, struct uc_ksym_stats *st, bool counts, const ch
 	return !w->left && (!counts || (uc_ksym_has_data_symbols(st) && st->nonzero));
 }
 
-/* One line (without its '\n'); true to stop. */
+/* One line (without its '\n'), parsed on a NUL-terminated copy; true to stop. */
 static bool one_line(struct want *w, struct uc_ksym_stats *st, bool counts, const char *p,
 		     size_t len)
 {
+	char line[LINE_MAX_LEN + 2];
+	const char *name;
 	uint64_t addr;
-	size_t off, name_len;
+	size_t name_len;
 	char type;
 	bool module;
 
-	if (parse_copy(p, len, &addr, &type, &off, &name_len, &module)) {
+	/* a NUL inside would hide what follows it from the parser */
+	if (len > LINE_MAX_LEN || memchr(p, '\0', len)) {
+		st->bad++;
+		return false;
+	}
+	memcpy(line, p, len);
+	line[len] = '\0';
+	if (uc_ksym_parse_line(line, &addr, &type, &name, &name_len, &module)) {
 		st->bad++;
 		return false;
 	}
@@ -179,7 +162,7 @@ static bool one_line(struct want *w, struct uc_ksym_stats *st, bool counts, cons
 		st->modules++;
 		return false;
 	}
-	return take(w, st, counts, p, len, p + off, name_len, type, addr != 0);
+	return take(w, st, counts, name, name_len, type, addr);
 }
 
 int uc_ksym_lookup_many(const char *abspath, struct uc_ksym *syms, size_t n,

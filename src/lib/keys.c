@@ -37,16 +37,23 @@ enum key_id {
 	NKEYS
 };
 
+/* alt: the same key under an older name, looked up by both; direct: a 0/1
+ * file that shows the key itself; boot: a boot parameter that sets it, off
+ * when it says 0/off, else dflt */
 static const struct {
 	const char *name;
 	const char *meaning;
+	const char *alt;
+	const char *direct;
+	const char *boot;
+	enum uc_skey_state dflt;
 } table[NKEYS] = {
 	[K_UCLAMP] = { UC_KMEM_KEY_UCLAMP_USED,
 		"uclamp bucket accounting on every enqueue/dequeue; "
 		"the first clamp write enables it until reboot" },
 	[K_SMT] = { "sched_smt_present",
 		"SMT siblings exist: wakeups also search for a whole idle core "
-		"(select_idle_core)" },
+		"(select_idle_core)", .direct = "/sys/devices/system/cpu/smt/active" },
 	[K_SCHEDSTATS] = { "sched_schedstats",
 		"schedstats collection: wait/sleep/iowait accounting in the hot paths" },
 	[K_NUMA] = { "sched_numa_balancing",
@@ -68,18 +75,24 @@ static const struct {
 		"off = PSI accounting on every task state change" },
 	[K_SCX] = { "__scx_enabled",
 		"a sched_ext (BPF) scheduler is loaded: scheduling goes through its ops; "
-		"clamps bound the frequency, placement is its own" },
+		"clamps bound the frequency, placement is its own",
+		.alt = "__scx_ops_enabled" },	/* renamed in 6.13 */
 	[K_SCX_ALL] = { "__scx_switched_all",
-		"the BPF scheduler runs every task (switch_all), not only SCHED_EXT ones" },
+		"the BPF scheduler runs every task (switch_all), not only SCHED_EXT ones",
+		.direct = "/sys/kernel/sched_ext/switch_all" },
 	[K_SCX_SUBS] = { "__scx_has_subs",
 		"sched_ext sub-schedulers exist (7.3): hot paths also walk the sub-scheduler "
 		"tree" },
 	[K_PROXY] = { "__sched_proxy_exec",
 		"proxy execution (CONFIG_SCHED_PROXY_EXEC, on unless sched_proxy_exec=0): "
-		"a blocked mutex waiter lends its scheduling context to the owner" },
+		"a blocked mutex waiter lends its scheduling context to the owner",
+		/* DEFINE_STATIC_KEY_TRUE: on unless the command line says otherwise */
+		.boot = "sched_proxy_exec", .dflt = UC_SKEY_ON },
 	[K_RT_GROUP] = { "rt_group_sched",
 		"RT group scheduling (CONFIG_RT_GROUP_SCHED, boot rt_group_sched=): per-cgroup "
-		"RT bandwidth (cpu.rt_runtime_us)" },
+		"RT bandwidth (cpu.rt_runtime_us)",
+		/* the default depends on CONFIG_RT_GROUP_SCHED_DEFAULT_DISABLED */
+		.boot = "rt_group_sched", .dflt = UC_SKEY_UNREADABLE },
 	[K_CACHE_PRESENT] = { "sched_cache_present",
 		"cache-aware scheduling is possible here (CONFIG_SCHED_CACHE, hardware support)" },
 	[K_CACHE_ACTIVE] = { "sched_cache_active",
@@ -99,17 +112,9 @@ static const struct {
 		"6-8 ms -> ~90 us on a dedicated POWER9 LPAR)" },
 };
 
-/* the same keys under an older name: looked up by both */
-static const char *alt_name(enum key_id id)
-{
-	return id == K_SCX ? "__scx_ops_enabled" : NULL;	/* renamed in 6.13 */
-}
-
 #define setf(dst, ...) uc_note_set(dst, UC_SKEY_TEXT, __VA_ARGS__)
 
 /* ---- userspace views ---- */
-
-
 
 struct cap {
 	int cpu;
@@ -210,18 +215,6 @@ static int quota_cb(int dfd, const char *rel, void *data)
 	return 0;
 }
 
-/* The number of cgroups with a CPU quota. */
-static int cgroups_with_quota(size_t *groups, size_t *with_quota)
-{
-	struct quota_ctx q = { 0, 0 };
-	int rc = uc_fp_walk_cgroups(quota_cb, &q);
-
-	*groups = q.groups;
-	*with_quota = q.with_quota;
-	return rc < 0 ? rc : 0;
-}
-
-/* a 0/1 file that shows the key itself */
 static void direct(struct uc_skey *k, const char *abspath, bool decided)
 {
 	long v;
@@ -239,12 +232,6 @@ static void direct(struct uc_skey *k, const char *abspath, bool decided)
 	(k)->state = (st); \
 	setf((k)->how, __VA_ARGS__); \
 } while (0)
-
-static void view_smt(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
-{
-	(void)m;
-	direct(k, "/sys/devices/system/cpu/smt/active", mem);
-}
 
 static void view_schedstats(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 {
@@ -276,15 +263,16 @@ static void view_numa(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 
 static void view_cfs_bw(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 {
-	size_t groups, quota;
-	int rc = cgroups_with_quota(&groups, &quota);
+	struct quota_ctx q = { 0, 0 };
+	int rc = uc_fp_walk_cgroups(quota_cb, &q);
 
 	(void)m;
-	if (rc == 0)
-		setf(k->view, "%zu of %zu cpu cgroups have a quota", quota, groups);
-	if (mem || rc)
+	if (rc >= 0)
+		setf(k->view, "%zu of %zu cpu cgroups have a quota", q.with_quota, q.groups);
+	if (mem || rc < 0)
 		return;
-	infer(k, quota ? UC_SKEY_ON : UC_SKEY_OFF, "inferred: on iff a cgroup has a CPU quota");
+	infer(k, q.with_quota ? UC_SKEY_ON : UC_SKEY_OFF,
+	      "inferred: on iff a cgroup has a CPU quota");
 }
 
 static void view_asym(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
@@ -395,13 +383,6 @@ static void view_scx(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 		      "inferred from /sys/kernel/sched_ext/state");
 }
 
-static void view_scx_all(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
-{
-	(void)m;
-	direct(k, "/sys/kernel/sched_ext/switch_all", mem);
-}
-
-/* a key a boot parameter sets: off when it says 0/off, else the default */
 static void boot_arg(struct uc_skey *k, const struct uc_kmem_key *m, bool mem, const char *arg,
 		     enum uc_skey_state dflt)
 {
@@ -418,18 +399,6 @@ static void boot_arg(struct uc_skey *k, const struct uc_kmem_key *m, bool mem, c
 		      arg);
 	else if (dflt != UC_SKEY_UNREADABLE)
 		infer(k, dflt, "inferred: the kernel's default (no %s= on the command line)", arg);
-}
-
-static void view_proxy(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
-{
-	/* DEFINE_STATIC_KEY_TRUE: on unless the command line says otherwise */
-	boot_arg(k, m, mem, "sched_proxy_exec", UC_SKEY_ON);
-}
-
-static void view_rt_group(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
-{
-	/* the default depends on CONFIG_RT_GROUP_SCHED_DEFAULT_DISABLED */
-	boot_arg(k, m, mem, "rt_group_sched", UC_SKEY_UNREADABLE);
 }
 
 static void view_irqtime(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
@@ -478,15 +447,12 @@ static void sysctls_view(char *view, const struct uc_sysctl_values *v)
 
 static void uclamp_row(struct uc_skeys *ks, struct uc_skey *k)
 {
+	/* by enum uc_key_state */
+	static const enum uc_skey_state states[] = { UC_SKEY_UNKNOWN, UC_SKEY_OFF, UC_SKEY_ON,
+						     UC_SKEY_ALWAYS_ON, UC_SKEY_UNSUPPORTED };
 	const struct uc_fastpath *fp = &ks->fp;
 
-	switch (fp->state) {
-	case UC_KEY_OFF: k->state = UC_SKEY_OFF; break;
-	case UC_KEY_ON: k->state = UC_SKEY_ON; break;
-	case UC_KEY_ALWAYS_ON: k->state = UC_SKEY_ALWAYS_ON; break;
-	case UC_KEY_UNSUPPORTED: k->state = UC_SKEY_UNSUPPORTED; break;
-	case UC_KEY_UNKNOWN: k->state = UC_SKEY_UNKNOWN; break;
-	}
+	k->state = UC_NAME(states, fp->state, k->state);
 	if (fp->value_read) {
 		k->have_count = true;
 		k->count = fp->value;
@@ -515,11 +481,10 @@ int uc_skeys_read(struct uc_skeys *ks)
 {
 	struct uc_kmem_key mem[2 * NKEYS];
 	static void (*const views[NKEYS])(struct uc_skey *, const struct uc_kmem_key *, bool) = {
-		[K_SMT] = view_smt, [K_SCHEDSTATS] = view_schedstats, [K_NUMA] = view_numa,
-		[K_CFS_BW] = view_cfs_bw, [K_ENERGY] = view_energy, [K_ASYM] = view_asym,
-		[K_PSI] = view_psi, [K_SHARED] = view_shared, [K_SCX] = view_scx,
-		[K_SCX_ALL] = view_scx_all, [K_PROXY] = view_proxy, [K_RT_GROUP] = view_rt_group,
-		[K_CACHE_ACTIVE] = view_cache, [K_IRQTIME] = view_irqtime,
+		[K_SCHEDSTATS] = view_schedstats, [K_NUMA] = view_numa, [K_CFS_BW] = view_cfs_bw,
+		[K_ENERGY] = view_energy, [K_ASYM] = view_asym, [K_PSI] = view_psi,
+		[K_SHARED] = view_shared, [K_SCX] = view_scx, [K_CACHE_ACTIVE] = view_cache,
+		[K_IRQTIME] = view_irqtime,
 	};
 	size_t nk = want_shared_processor() ? NKEYS : K_SHARED;
 	size_t altidx[NKEYS] = { 0 }, nmem = nk - 1;
@@ -529,9 +494,9 @@ int uc_skeys_read(struct uc_skeys *ks)
 	memset(mem, 0, sizeof(mem));
 	for (size_t i = 1; i < nk; i++) {
 		mem[i - 1].name = table[i].name;
-		if (alt_name((enum key_id)i)) {
+		if (table[i].alt) {
 			altidx[i] = nmem;
-			mem[nmem++].name = alt_name((enum key_id)i);
+			mem[nmem++].name = table[i].alt;
 		}
 	}
 	uc_kmem_read_keys(mem, nmem, &ks->info);
@@ -563,6 +528,10 @@ int uc_skeys_read(struct uc_skeys *ks)
 		}
 		if (views[i])
 			views[i](k, m, m->rc == 0 || m->absent);
+		else if (table[i].direct)
+			direct(k, table[i].direct, m->rc == 0 || m->absent);
+		else if (table[i].boot)
+			boot_arg(k, m, m->rc == 0 || m->absent, table[i].boot, table[i].dflt);
 		if (k->state == UC_SKEY_UNREADABLE && !k->how[0])
 			setf(k->how, "unreadable (%s)", k->why[0] ? k->why : "no userspace view");
 		if (k->state != UC_SKEY_UNREADABLE && k->state != UC_SKEY_ABSENT && m->rc)

@@ -351,14 +351,8 @@ static bool cache_line(char *line, const char **name, uint64_t *addr, bool *on)
 		if (!(*c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
 		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
 			return false;
-	if (absent) {
-		if (sp[1])
-			return false;
-		*sp = '\0';
-		*name = line;
-		*addr = 0;
-		return true;
-	}
+	if (absent && sp[1])
+		return false;
 	for (const char *c = sp + 1; *c; c++, digits++) {
 		int h = *c >= '0' && *c <= '9' ? *c - '0' :
 			*c >= 'a' && *c <= 'f' ? *c - 'a' + 10 : -1;
@@ -367,7 +361,7 @@ static bool cache_line(char *line, const char **name, uint64_t *addr, bool *on)
 			return false;
 		a = a << 4 | (uint64_t)h;
 	}
-	if (!digits || !a || (a & 3))
+	if (!absent && (!digits || !a || (a & 3)))
 		return false;
 	*sp = '\0';
 	*name = line;
@@ -375,9 +369,21 @@ static bool cache_line(char *line, const char **name, uint64_t *addr, bool *on)
 	return true;
 }
 
-/* Fill k[] from the cache when it is this boot's, well-formed throughout
- * (any bad line, a repeated name or address rejects the whole file) and
- * holds every name; true on a hit. */
+/* Back to the state before any address was known. */
+static void keys_reset(struct uc_kmem_key *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		k[i].rc = -ENODATA;
+		k[i].value = 0;
+		k[i].addr = 0;
+		k[i].via_map = k[i].listed = k[i].absent = k[i].cached = k[i].cached_on = false;
+		k[i].why[0] = '\0';
+	}
+}
+
+/* Fill k[] (reset) from the cache when it is this boot's, well-formed
+ * throughout (any bad line, a repeated name or address rejects the whole
+ * file) and holds every name; true on a hit. */
 static bool cache_load(struct uc_kmem_key *k, size_t n)
 {
 	char id[64], buf[KSYM_CACHE_MAX], *line, *save = NULL;
@@ -417,11 +423,7 @@ static bool cache_load(struct uc_kmem_key *k, size_t n)
 		return true;
 	}
 bad:
-	for (size_t i = 0; i < n; i++) {
-		k[i].addr = 0;
-		k[i].absent = false;
-		k[i].cached_on = false;
-	}
+	keys_reset(k, n);
 	return false;
 }
 
@@ -513,26 +515,6 @@ static void cache_store(const struct uc_kmem_key *k, size_t n, bool absent_ok)
 int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info)
 {
 	return uc_kmem_read_keys_flags(k, n, info, 0);
-}
-
-/* Back to the state before any address was known. */
-static void keys_reset(struct uc_kmem_key *k, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		k[i].rc = -ENODATA;
-		k[i].value = 0;
-		k[i].addr = 0;
-		k[i].via_map = k[i].listed = k[i].absent = k[i].cached = k[i].cached_on = false;
-		k[i].why[0] = '\0';
-	}
-}
-
-static bool has_key(const struct uc_kmem_key *k, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(k[i].name, name))
-			return true;
-	return false;
 }
 
 /* A cached set that did not hold up, for the note after the re-read. */
@@ -661,6 +643,7 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	struct uc_ksym *live = calloc(NANCHORS + n + NSHARED, sizeof(*live));
 	bool *need = calloc(n + NSHARED, sizeof(*need));
 	struct doubt dt = { .text = "" };
+	bool asked[NSHARED] = { false };	/* the caller's k[] has shared_keys[j] */
 	size_t nall = n;
 	bool ok;
 
@@ -676,8 +659,10 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	keys_reset(k, n);
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < NSHARED; j++)
-			if (!strcmp(k[i].name, shared_keys[j].name))
+			if (!strcmp(k[i].name, shared_keys[j].name)) {
 				k[i].boolean |= shared_keys[j].boolean;
+				asked[j] = true;
+			}
 	if (flags & UC_KMEM_NO_CACHE)
 		info->cache = UC_KMEM_CACHE_DISCARDED;
 	else if (try_cache(k, n, info, &dt))
@@ -688,7 +673,7 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	if (n)
 		memcpy(all, k, n * sizeof(*k));
 	for (size_t j = 0; j < NSHARED; j++) {
-		if (has_key(k, n, shared_keys[j].name))
+		if (asked[j])
 			continue;
 		all[nall].name = shared_keys[j].name;
 		all[nall].boolean = shared_keys[j].boolean;

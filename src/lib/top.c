@@ -48,6 +48,7 @@ static void cpu_list(const char *s, bool *set)
 	}
 }
 
+/* the CPUs online or in a policy, each with its capacity and policy */
 static int cpus_init(struct uc_top *t)
 {
 	bool *set = calloc(UC_TOP_MAX_CPUS, sizeof(*set));
@@ -82,11 +83,20 @@ static int cpus_init(struct uc_top *t)
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", c);
 		cp->capacity = !uc_read_long(path, &v) && v > 0 && v <= 1024 ? v : 1024;
 	}
+	/* each CPU's policy: the one whose affected_cpus list it */
+	for (size_t i = 0; i < t->nf; i++) {
+		memset(set, 0, UC_TOP_MAX_CPUS * sizeof(*set));
+		cpu_list(t->e->p[i].cpus, set);
+		for (size_t k = 0; k < t->ncpu; k++)
+			if (set[t->cpu[k].cpu] && t->cpu[k].policy < 0)
+				t->cpu[k].policy = (int)i;
+	}
 	free(set);
 	return 0;
 }
 
-const struct uc_top_cpu *uc_top_cpu_of(const struct uc_top *t, int n)
+/* The CPU row of cpu number n, or NULL. */
+static struct uc_top_cpu *cpu_of(const struct uc_top *t, int n)
 {
 	size_t lo = 0, hi = t->ncpu;
 
@@ -101,23 +111,6 @@ const struct uc_top_cpu *uc_top_cpu_of(const struct uc_top *t, int n)
 			hi = mid;
 	}
 	return NULL;
-}
-
-/* each CPU's policy: the one whose affected_cpus list it */
-static void cpus_policies(struct uc_top *t)
-{
-	bool *set = calloc(UC_TOP_MAX_CPUS, sizeof(*set));
-
-	if (!set)
-		return;	/* no policy shown: the rows still are */
-	for (size_t i = 0; i < t->nf; i++) {
-		memset(set, 0, UC_TOP_MAX_CPUS * sizeof(*set));
-		cpu_list(t->e->p[i].cpus, set);
-		for (size_t k = 0; k < t->ncpu; k++)
-			if (set[t->cpu[k].cpu] && t->cpu[k].policy < 0)
-				t->cpu[k].policy = (int)i;
-	}
-	free(set);
 }
 
 /* ---- the last sample's table -------------------------------------------------- */
@@ -344,11 +337,6 @@ static long task_util(const struct uc_top_task *k)
 	return k->sf.util_est > k->sf.util_avg ? k->sf.util_est : k->sf.util_avg;
 }
 
-static struct uc_top_cpu *cpu_mut(struct uc_top *t, int n)
-{
-	return (struct uc_top_cpu *)uc_top_cpu_of(t, n);
-}
-
 static void cpus_reset(struct uc_top *t)
 {
 	for (size_t i = 0; i < t->ncpu; i++) {
@@ -369,7 +357,7 @@ static void cpus_sum(struct uc_top *t, unsigned long long *longest)
 {
 	for (size_t i = 0; i < t->ntask; i++) {
 		const struct uc_top_task *k = &t->task[i];
-		struct uc_top_cpu *c = k->ran > 0 ? cpu_mut(t, k->cpu) : NULL;
+		struct uc_top_cpu *c = k->ran > 0 ? cpu_of(t, k->cpu) : NULL;
 		long u = task_util(k);
 
 		if (!c)
@@ -394,7 +382,7 @@ static void cpus_rq(struct uc_top *t, const unsigned long long *longest)
 
 	for (size_t i = 0; seen && i < t->ntask; i++) {
 		const struct uc_top_task *k = &t->task[i];
-		struct uc_top_cpu *c = k->ran > 0 ? cpu_mut(t, k->cpu) : NULL;
+		struct uc_top_cpu *c = k->ran > 0 ? cpu_of(t, k->cpu) : NULL;
 		size_t ci;
 
 		if (!c || k->eff_min < 0)
@@ -445,7 +433,7 @@ static void cpus_project(struct uc_top *t)
 
 int uc_top_project(const struct uc_top *t, const struct uc_top_task *k, struct uc_sugov_out *out)
 {
-	const struct uc_top_cpu *c = uc_top_cpu_of(t, k->cpu);
+	const struct uc_top_cpu *c = cpu_of(t, k->cpu);
 	struct uc_sugov_in in;
 
 	if (!c || c->policy < 0 || (size_t)c->policy >= t->nf || c->util < 0)
@@ -519,7 +507,6 @@ int uc_top_init(struct uc_top *t)
 	}
 	if (cpus_init(t))
 		return -ENOMEM;
-	cpus_policies(t);
 	cpus_reset(t);
 	return walk(t, true);
 }
