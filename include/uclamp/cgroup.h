@@ -1,5 +1,5 @@
 /*
- * cgroup clamps (cpu.uclamp.min/max): cgroup.c discovery and I/O, effective.c
+ * cgroup clamps (cpu.uclamp.min/max): cgroup_io.c discovery and I/O, effective.c
  * the model of effective clamps, cgroup_plan.c plans. Paths ("rel") are
  * relative to the cpu hierarchy's mount, "" for its root; one layout a process.
  */
@@ -23,7 +23,7 @@ struct uc_cg_info {
 	char unified[PATH_MAX];		/* hybrid: the v2 mount, "" otherwise */
 };
 
-/* ---- cgroup.c: discovery and I/O ------------------------------------------ */
+/* ---- cgroup_io.c: discovery and I/O --------------------------------------- */
 
 /* A copy of the layout (discovered on first need): 0, -ENOENT (no hierarchy
  * has the cpu controller), other -errno (info zeroed). */

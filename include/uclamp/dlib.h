@@ -13,7 +13,7 @@
 
 enum uc_dlib {
 	UC_DLIB_SMARTCOLS,	/* tables: src/cmd/output.c */
-	UC_DLIB_CGROUP,		/* the cpu hierarchy's mount: src/lib/cgroup.c */
+	UC_DLIB_CGROUP,		/* the cpu hierarchy's mount: src/lib/cgroup_io.c */
 	UC_DLIB_NL,		/* watch's proc connector: src/lib/procevents.c */
 	UC_DLIB_SYSTEMD,	/* optional: the bus (systemd.c) */
 	UC_DLIB_N

@@ -1,5 +1,5 @@
 /* The scheduler's static keys that gate fast-path cost (uclampctl keys): from
- * kernel memory, else what userspace sees of them (keys.c). */
+ * kernel memory, else what userspace sees of them (static_keys.c). */
 #ifndef UCLAMP_KEYS_H
 #define UCLAMP_KEYS_H
 

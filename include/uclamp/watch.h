@@ -1,6 +1,6 @@
 /*
  * The rules daemon's core ('uclampctl watch'), fed decoded proc events; how it
- * never misses a process nor hits a reused PID: see watch.c. No printing.
+ * never misses a process nor hits a reused PID: see watch_core.c. No printing.
  */
 #ifndef UCLAMP_WATCH_H
 #define UCLAMP_WATCH_H
@@ -193,7 +193,7 @@ long uc_watch_rescan_due(const struct uc_watch *w, uint64_t now_ms);
  * pending cause, else as c). 0 or -errno. */
 int uc_watch_rescan(struct uc_watch *w, enum uc_watch_cause c, uint64_t now_ms);
 
-/* Drift (watch.c): the tracked processes matched and written again every
+/* Drift (watch_core.c): the tracked processes matched and written again every
  * recheck_ms. -1: none due; else ms until it is. */
 long uc_watch_recheck_due(const struct uc_watch *w, uint64_t now_ms);
 void uc_watch_recheck(struct uc_watch *w, uint64_t now_ms);
@@ -204,7 +204,7 @@ const struct uc_watch_stats *uc_watch_stats(struct uc_watch *w);
 bool uc_watch_note_reload(struct uc_watch *w, bool ok);
 
 /* Lines about processes, which any user can cause: at most 200 per 10 s, the
- * rest counted and said in one warning (watch.c). -1: nothing held. */
+ * rest counted and said in one warning (watch_core.c). -1: nothing held. */
 long uc_watch_log_due(const struct uc_watch *w, uint64_t now_ms);
 void uc_watch_log_tick(struct uc_watch *w, uint64_t now_ms);
 

@@ -51,41 +51,41 @@ static void usage(void)
 /* ---- JSON ------------------------------------------------------------------ */
 
 /* The targets left alone: where, which, why (and a task's IDs). */
-static void json_skips(struct uc_json *j, const struct uc_config *cfg)
+static void json_skips(struct cli_json *j, const struct uc_config *cfg)
 {
-	uc_json_open(j, "skipped", '[', false);
+	cli_json_open(j, "skipped", '[', false);
 	for (size_t i = 0; cfg && i < cfg->nskips; i++) {
 		const struct uc_conf_skip *k = &cfg->skips[i];
 
-		uc_json_open(j, NULL, '{', true);
-		uc_json_str(j, "file", k->loc.file);
-		uc_json_int(j, "line", k->loc.line);
-		uc_json_str(j, "section", k->section);
-		uc_json_str(j, "target", k->target);
+		cli_json_open(j, NULL, '{', true);
+		cli_json_str(j, "file", k->loc.file);
+		cli_json_int(j, "line", k->loc.line);
+		cli_json_str(j, "section", k->section);
+		cli_json_str(j, "target", k->target);
 		if (k->pid) {
-			uc_json_int(j, "pid", k->pid);
-			uc_json_int(j, "tid", k->tid);
+			cli_json_int(j, "pid", k->pid);
+			cli_json_int(j, "tid", k->tid);
 		}
-		uc_json_str(j, "reason", k->why);
-		uc_json_close(j, '}');
+		cli_json_str(j, "reason", k->why);
+		cli_json_close(j, '}');
 	}
-	uc_json_close(j, ']');
+	cli_json_close(j, ']');
 	/* more than were kept: counted */
-	uc_json_int(j, "skipped_total", cfg ? (long long)cfg->nskips_total : 0);
+	cli_json_int(j, "skipped_total", cfg ? (long long)cfg->nskips_total : 0);
 }
 
 /* The report (empty when nothing was planned), then the config's own members. */
 static void json_result(const struct cli_ctl *ctl, const struct uc_report *r, const char *mode,
 			const struct uc_config *cfg, const char *error)
 {
-	struct uc_json j;
+	struct cli_json j;
 
-	uc_json_init(&j, stdout, 3);
-	uc_json_open(&j, NULL, '{', false);
+	cli_json_init(&j, stdout, 3);
+	cli_json_open(&j, NULL, '{', false);
 	cli_report_json(&j, ctl, r, mode);
 	/* the recorded consent, for monitoring ("on, but not allowed here") */
-	uc_json_bool(&j, "allow_enable", cfg && cfg->allow_enable.set && cfg->allow_enable.value);
-	uc_json_open(&j, "errors", '[', true);
+	cli_json_bool(&j, "allow_enable", cfg && cfg->allow_enable.set && cfg->allow_enable.value);
+	cli_json_open(&j, "errors", '[', true);
 	for (size_t i = 0; cfg && i < cfg->nerrors; i++) {
 		const struct uc_conf_error *e = &cfg->errors[i];
 		char *s = NULL;
@@ -96,14 +96,14 @@ static void json_result(const struct cli_ctl *ctl, const struct uc_report *r, co
 			(void)!asprintf(&s, "%s:%d: %s", e->file, e->line, e->msg);
 		else
 			(void)!asprintf(&s, "%s: %s", e->file, e->msg);
-		uc_json_str(&j, NULL, s ? s : e->msg);
+		cli_json_str(&j, NULL, s ? s : e->msg);
 		free(s);
 	}
 	if (error)
-		uc_json_str(&j, NULL, error);
-	uc_json_close(&j, ']');
+		cli_json_str(&j, NULL, error);
+	cli_json_close(&j, ']');
 	json_skips(&j, cfg);
-	uc_json_close(&j, '}');
+	cli_json_close(&j, '}');
 	fputc('\n', stdout);
 	fflush(stdout);
 }

@@ -137,11 +137,11 @@ static void pid_cgroup_or_exit(const struct cli_ctl *ctl, const struct uc_cg_inf
 	TEXT(NOTE, 0.3, SCOLS_FL_TRUNC, "why a group has no clamp files, or what to watch " \
 	     "(cut to fit a terminal: a tree row stays one line)")
 
-enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
-static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
+enum { COLUMNS(CLI_COL_ID, CLI_COL_ID, CLI_COL_ID) NCOLS };
+static const struct cli_col cols[] = { COLUMNS(CLI_COL_NUMBER, CLI_COL_TEXT, CLI_COL_FLAG) };
 
 struct show {
-	struct uc_table t;
+	struct cli_table t;
 	long smin, smax;
 	bool recursive;
 	int failed;
@@ -151,14 +151,14 @@ struct show {
 static void show_group(struct show *s, struct libscols_line *parent_ln, const char *rel,
 		       const char *name, const struct uc_cg_clamps *parent_eff)
 {
-	struct libscols_line *ln = uc_table_line(&s->t, parent_ln);
+	struct libscols_line *ln = cli_table_line(&s->t, parent_ln);
 	struct uc_cg_clamps eff = *parent_eff;
 	enum uc_cg_state st;
 	char b[32];
 	int mn, mx, rc;
 
-	uc_table_set(&s->t, ln, COL_CGROUP, name);
-	uc_table_set(&s->t, ln, COL_PATH, *rel ? rel : "/");
+	cli_table_set(&s->t, ln, COL_CGROUP, name);
+	cli_table_set(&s->t, ln, COL_PATH, *rel ? rel : "/");
 	rc = uc_cg_state(rel, &st);
 	if (!rc && st == UC_CG_HAS_CLAMPS) {
 		rc = uc_cg_read(rel, UC_ATTR_MIN, &mn);
@@ -166,35 +166,35 @@ static void show_group(struct show *s, struct libscols_line *parent_ln, const ch
 			rc = uc_cg_read(rel, UC_ATTR_MAX, &mx);
 	}
 	if (rc) {
-		uc_table_setf(&s->t, ln, COL_NOTE, "cannot read: %s", strerror(-rc));
+		cli_table_setf(&s->t, ln, COL_NOTE, "cannot read: %s", strerror(-rc));
 		s->failed++;
 		return;
 	}
 	switch (st) {
 	case UC_CG_IS_ROOT:
 		uc_cg_eff_root(s->smin, s->smax, &eff);
-		uc_table_set(&s->t, ln, COL_NOTE, uc_cg_state_reason(st));
+		cli_table_set(&s->t, ln, COL_NOTE, uc_cg_state_reason(st));
 		break;
 	case UC_CG_HAS_CLAMPS:
 		uc_cg_eff_child(parent_eff, uc_pct100_to_util(mn), uc_pct100_to_util(mx), &eff);
-		uc_table_set(&s->t, ln, COL_MIN, uc_pct100_format(mn, b, sizeof(b)));
-		uc_table_set(&s->t, ln, COL_MAX, uc_pct100_format(mx, b, sizeof(b)));
-		uc_table_setf(&s->t, ln, COL_MIN_UTIL, "%d", uc_pct100_to_util(mn));
-		uc_table_setf(&s->t, ln, COL_MAX_UTIL, "%d", uc_pct100_to_util(mx));
+		cli_table_set(&s->t, ln, COL_MIN, uc_pct100_format(mn, b, sizeof(b)));
+		cli_table_set(&s->t, ln, COL_MAX, uc_pct100_format(mx, b, sizeof(b)));
+		cli_table_setf(&s->t, ln, COL_MIN_UTIL, "%d", uc_pct100_to_util(mn));
+		cli_table_setf(&s->t, ln, COL_MAX_UTIL, "%d", uc_pct100_to_util(mx));
 		if (uc_pct100_to_util(mn) > uc_pct100_to_util(mx))
-			uc_table_set(&s->t, ln, COL_NOTE,
-				     "min above max: the effective min is the max");
+			cli_table_set(&s->t, ln, COL_NOTE,
+				      "min above max: the effective min is the max");
 		break;
 	case UC_CG_CPU_OFF:
 	case UC_CG_NO_GROUP_CLAMPS:
 		/* its tasks are clamped as in the nearest ancestor with clamps */
-		uc_table_set(&s->t, ln, COL_NOTE, uc_cg_state_reason(st));
+		cli_table_set(&s->t, ln, COL_NOTE, uc_cg_state_reason(st));
 		break;
 	}
-	uc_table_setf(&s->t, ln, COL_EFF_MIN, "%d", eff.min);
-	uc_table_setf(&s->t, ln, COL_EFF_MAX, "%d", eff.max);
-	uc_table_set(&s->t, ln, COL_EFF_MIN_PCT, uc_util_format_pct(eff.min, b, sizeof(b)));
-	uc_table_set(&s->t, ln, COL_EFF_MAX_PCT, uc_util_format_pct(eff.max, b, sizeof(b)));
+	cli_table_setf(&s->t, ln, COL_EFF_MIN, "%d", eff.min);
+	cli_table_setf(&s->t, ln, COL_EFF_MAX, "%d", eff.max);
+	cli_table_set(&s->t, ln, COL_EFF_MIN_PCT, uc_util_format_pct(eff.min, b, sizeof(b)));
+	cli_table_set(&s->t, ln, COL_EFF_MAX_PCT, uc_util_format_pct(eff.max, b, sizeof(b)));
 
 	if (s->recursive) {
 		char **names;
@@ -202,8 +202,8 @@ static void show_group(struct show *s, struct libscols_line *parent_ln, const ch
 
 		rc = uc_cg_children(rel, &names, &n);
 		if (rc) {
-			uc_table_setf(&s->t, ln, COL_NOTE, "cannot list children: %s",
-				      strerror(-rc));
+			cli_table_setf(&s->t, ln, COL_NOTE, "cannot list children: %s",
+				       strerror(-rc));
 			s->failed++;
 			return;
 		}
@@ -288,7 +288,7 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 	if (rc && !uc_err_absent(rc))
 		cli_errx("cannot read the system clamps: %s", strerror(-rc));
 	if (rc) {
-		uc_table_free(&s.t);
+		cli_table_free(&s.t);
 		free(pids);
 		return uc_err_absent(rc) ? cli_no_uclamp("/proc/sys/kernel/sched_util_clamp_min "
 							 "and _max are missing") : CLI_EXIT_FAIL;
@@ -321,8 +321,8 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 		}
 		show_group(&s, NULL, rel, *rel ? rel : "/", &peff);
 	}
-	uc_table_print(&s.t, stdout);
-	uc_table_free(&s.t);
+	cli_table_print(&s.t, stdout);
+	cli_table_free(&s.t);
 	free(pids);
 	return s.failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

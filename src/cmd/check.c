@@ -76,26 +76,26 @@ static bool check_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 
 static void print_json(const struct uc_fastpath *fp, const struct uc_findings *fs)
 {
-	struct uc_json j;
+	struct cli_json j;
 
-	uc_json_init(&j, stdout, 3);
-	uc_json_open(&j, NULL, '{', false);
-	uc_json_str(&j, "state", uc_key_state_name(fp->state));
-	uc_json_str(&j, "source",
-		    fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
-	uc_json_str(&j, "how", fp->how);
-	uc_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
-	uc_json_open(&j, "findings", '[', false);
+	cli_json_init(&j, stdout, 3);
+	cli_json_open(&j, NULL, '{', false);
+	cli_json_str(&j, "state", uc_key_state_name(fp->state));
+	cli_json_str(&j, "source",
+		     fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
+	cli_json_str(&j, "how", fp->how);
+	cli_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
+	cli_json_open(&j, "findings", '[', false);
 	for (size_t i = 0; i < fs->n; i++) {
-		uc_json_open(&j, NULL, '{', false);
-		uc_json_str(&j, "id", fs->f[i].id);
-		uc_json_str(&j, "level", uc_find_level_name(fs->f[i].level));
-		uc_json_str(&j, "text", fs->f[i].text);
-		uc_json_str(&j, "fix", fs->f[i].fix[0] ? fs->f[i].fix : NULL);
-		uc_json_close(&j, '}');
+		cli_json_open(&j, NULL, '{', false);
+		cli_json_str(&j, "id", fs->f[i].id);
+		cli_json_str(&j, "level", uc_find_level_name(fs->f[i].level));
+		cli_json_str(&j, "text", fs->f[i].text);
+		cli_json_str(&j, "fix", fs->f[i].fix[0] ? fs->f[i].fix : NULL);
+		cli_json_close(&j, '}');
 	}
-	uc_json_close(&j, ']');
-	uc_json_close(&j, '}');
+	cli_json_close(&j, ']');
+	cli_json_close(&j, '}');
 	fputc('\n', stdout);
 }
 

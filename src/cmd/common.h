@@ -38,7 +38,7 @@ struct cli_ctl {
 	bool quiet;
 	bool yes;		/* -y/--yes: consent to enabling the fast path */
 	bool dry_run;		/* -n/--dry-run on write commands */
-	struct uc_out_opts out;
+	struct cli_out_opts out;
 	const char *consent_hint;	/* how to consent, for the refusal line; NULL = "--yes" */
 	bool to_stderr;		/* run: reports go to stderr, stdout is CMD's */
 	int wait_s;		/* --wait: how long a writer waits for the lock */
@@ -164,7 +164,7 @@ struct cli_opts {
 	/* the command's own option c: false when c is none of them (a usage error) */
 	bool (*own)(struct cli_ctl *ctl, int c, const char *arg, void *data);
 	void (*usage)(void);		/* -h, --help */
-	const struct uc_col *cols;	/* CLI_OPTS_OUTPUT: --list-columns prints these */
+	const struct cli_col *cols;	/* CLI_OPTS_OUTPUT: --list-columns prints these */
 	size_t ncols;
 	const char *const *formats;	/* CLI_OPTS_FORMAT: --format's words, NULL-ended */
 	const char *no_args;		/* set: positional arguments are refused, with this fix */
@@ -185,8 +185,8 @@ int cli_util_or_err(const struct cli_ctl *ctl, const char *opt, const char *s);
 pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s);
 
 /* Set up a table from ctl->out; an unknown column is a usage error (exit 2). */
-void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
-		     const struct uc_col *cols, size_t ncols, const char *defaults);
+void cli_table_or_err(const struct cli_ctl *ctl, struct cli_table *t, const char *json_name,
+		     const struct cli_col *cols, size_t ncols, const char *defaults);
 
 /* ---- running a plan and rendering its report (src/cmd/report.c) ---- */
 
@@ -220,7 +220,7 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r);
 void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r);
 /* The report's members (command, mode, outcome, changes, failed, run, ...) into an
  * open JSON object; mode NULL: "write", or "dry-run" with --dry-run. */
-void cli_report_json(struct uc_json *j, const struct cli_ctl *ctl, const struct uc_report *r,
+void cli_report_json(struct cli_json *j, const struct cli_ctl *ctl, const struct uc_report *r,
 		     const char *mode);
 /* The exit code of a report: the one place that maps outcomes to codes. */
 int cli_report_exit(const struct uc_report *r);

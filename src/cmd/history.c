@@ -92,8 +92,8 @@ void cli_hist_change(const struct uc_hist_change *h, struct uc_change *c)
 	TEXT(STATE, 0.1, 0, "a change: done, failed, gone, rolled back, skipped, or planned " \
 	     "(the run stopped before its end was recorded)")
 
-enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
-static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
+enum { COLUMNS(CLI_COL_ID, CLI_COL_ID, CLI_COL_ID) NCOLS };
+static const struct cli_col cols[] = { COLUMNS(CLI_COL_NUMBER, CLI_COL_TEXT, CLI_COL_FLAG) };
 
 static const char *outcome_text(const struct uc_hist_run *r, char *buf, size_t n)
 {
@@ -118,45 +118,45 @@ static const char *outcome_text(const struct uc_hist_run *r, char *buf, size_t n
 	}
 }
 
-static void run_row(struct uc_table *t, const struct uc_hist_run *r)
+static void run_row(struct cli_table *t, const struct uc_hist_run *r)
 {
-	struct libscols_line *ln = uc_table_line(t, NULL);
+	struct libscols_line *ln = cli_table_line(t, NULL);
 	time_t when = (time_t)r->time;
 	char b[64];
 	struct tm tm;
 
-	uc_table_set_int(t, ln, COL_RUN, r->id);
+	cli_table_set_int(t, ln, COL_RUN, r->id);
 	if (localtime_r(&when, &tm) && strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S", &tm))
-		uc_table_set(t, ln, COL_TIME, b);
-	uc_table_set_int(t, ln, COL_UNIXTIME, (long)r->time);
-	uc_table_set_int(t, ln, COL_UID, (long)r->uid);
-	uc_table_set_int(t, ln, COL_CHANGES, (long)r->ntotal);
-	uc_table_set(t, ln, COL_OUTCOME, outcome_text(r, b, sizeof(b)));
-	uc_table_set(t, ln, COL_FAST_PATH, cli_hist_flipped(r) ? "enabled" : NULL);
+		cli_table_set(t, ln, COL_TIME, b);
+	cli_table_set_int(t, ln, COL_UNIXTIME, (long)r->time);
+	cli_table_set_int(t, ln, COL_UID, (long)r->uid);
+	cli_table_set_int(t, ln, COL_CHANGES, (long)r->ntotal);
+	cli_table_set(t, ln, COL_OUTCOME, outcome_text(r, b, sizeof(b)));
+	cli_table_set(t, ln, COL_FAST_PATH, cli_hist_flipped(r) ? "enabled" : NULL);
 	if (r->flags & UC_HIST_TOO_LARGE)
-		uc_table_set(t, ln, COL_UNDO, "too large to undo");
+		cli_table_set(t, ln, COL_UNDO, "too large to undo");
 	else if (r->undone_by)
-		uc_table_setf(t, ln, COL_UNDO, "undone by %u", r->undone_by);
+		cli_table_setf(t, ln, COL_UNDO, "undone by %u", r->undone_by);
 	else if (r->undoes)
-		uc_table_setf(t, ln, COL_UNDO, "undoes %u", r->undoes);
+		cli_table_setf(t, ln, COL_UNDO, "undoes %u", r->undoes);
 	/* the record is the caller's own, still: escaped like any name */
-	uc_table_set(t, ln, COL_COMMAND, r->cmdline);
+	cli_table_set(t, ln, COL_COMMAND, r->cmdline);
 }
 
-static void change_rows(struct uc_table *t, const struct uc_hist_run *r)
+static void change_rows(struct cli_table *t, const struct uc_hist_run *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		struct libscols_line *ln = uc_table_line(t, NULL);
+		struct libscols_line *ln = cli_table_line(t, NULL);
 		struct uc_change c;
 		char b[256];
 
 		cli_hist_change(&r->v[i], &c);
-		uc_table_set_int(t, ln, COL_RUN, r->id);
-		uc_table_set(t, ln, COL_TARGET, uc_change_target(&c, b, sizeof(b)));
-		uc_table_set(t, ln, COL_ATTRIBUTE, uc_attr_name(c.kind, c.attr));
-		uc_table_set(t, ln, COL_FROM, uc_change_value(&c, c.from, b, sizeof(b)));
-		uc_table_set(t, ln, COL_TO, uc_change_value(&c, c.to, b, sizeof(b)));
-		uc_table_set(t, ln, COL_STATE, uc_change_state_name(c.state));
+		cli_table_set_int(t, ln, COL_RUN, r->id);
+		cli_table_set(t, ln, COL_TARGET, uc_change_target(&c, b, sizeof(b)));
+		cli_table_set(t, ln, COL_ATTRIBUTE, uc_attr_name(c.kind, c.attr));
+		cli_table_set(t, ln, COL_FROM, uc_change_value(&c, c.from, b, sizeof(b)));
+		cli_table_set(t, ln, COL_TO, uc_change_value(&c, c.to, b, sizeof(b)));
+		cli_table_set(t, ln, COL_STATE, uc_change_state_name(c.state));
 	}
 }
 
@@ -175,7 +175,7 @@ static void usage(void)
 static int history(struct cli_ctl *ctl, const char *arg)
 {
 	const struct uc_hist_run *one = NULL;
-	struct uc_table t;
+	struct cli_table t;
 	struct uc_hist h;
 	unsigned id = arg ? cli_run_number_or_err(ctl, arg) : 0;
 	int rc;
@@ -185,7 +185,7 @@ static int history(struct cli_ctl *ctl, const char *arg)
 			 "RUN,TIME,CHANGES,OUTCOME,FAST_PATH,UNDO,COMMAND");
 	rc = cli_hist_load(ctl, &h);
 	if (rc) {
-		uc_table_free(&t);
+		cli_table_free(&t);
 		return rc;
 	}
 	if (id && !(one = uc_hist_find(&h, id))) {
@@ -205,8 +205,8 @@ static int history(struct cli_ctl *ctl, const char *arg)
 			cli_info(ctl, "no write run recorded since boot");
 	}
 	if (!rc)
-		uc_table_print(&t, stdout);
-	uc_table_free(&t);
+		cli_table_print(&t, stdout);
+	cli_table_free(&t);
 	uc_hist_free(&h);
 	return rc;
 }

@@ -4,12 +4,12 @@
 #include "cmd/json.h"
 #include "uclamp/escape.h"
 
-void uc_json_init(struct uc_json *j, FILE *f, int indent)
+void cli_json_init(struct cli_json *j, FILE *f, int indent)
 {
-	*j = (struct uc_json){ .f = f, .indent = indent };
+	*j = (struct cli_json){ .f = f, .indent = indent };
 }
 
-void uc_json_string(FILE *f, const char *s)
+void cli_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
@@ -45,13 +45,13 @@ void uc_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static bool one_line(const struct uc_json *j)
+static bool one_line(const struct cli_json *j)
 {
 	return j->inline_from && j->depth >= j->inline_from;
 }
 
 /* The separator before a member, then its key. */
-static void key(struct uc_json *j, const char *k)
+static void key(struct cli_json *j, const char *k)
 {
 	if (one_line(j)) {
 		fputs(j->first ? "" : ", ", j->f);
@@ -61,12 +61,12 @@ static void key(struct uc_json *j, const char *k)
 	}
 	j->first = false;
 	if (k) {
-		uc_json_string(j->f, k);
+		cli_json_string(j->f, k);
 		fputs(": ", j->f);
 	}
 }
 
-void uc_json_open(struct uc_json *j, const char *k, char c, bool inl)
+void cli_json_open(struct cli_json *j, const char *k, char c, bool inl)
 {
 	key(j, k);
 	fputc(c, j->f);
@@ -76,7 +76,7 @@ void uc_json_open(struct uc_json *j, const char *k, char c, bool inl)
 	j->first = true;
 }
 
-void uc_json_close(struct uc_json *j, char c)
+void cli_json_close(struct cli_json *j, char c)
 {
 	bool inl = one_line(j);
 
@@ -89,22 +89,22 @@ void uc_json_close(struct uc_json *j, char c)
 	j->first = false;
 }
 
-void uc_json_str(struct uc_json *j, const char *k, const char *val)
+void cli_json_str(struct cli_json *j, const char *k, const char *val)
 {
 	key(j, k);
 	if (val)
-		uc_json_string(j->f, val);
+		cli_json_string(j->f, val);
 	else
 		fputs("null", j->f);
 }
 
-void uc_json_int(struct uc_json *j, const char *k, long long v)
+void cli_json_int(struct cli_json *j, const char *k, long long v)
 {
 	key(j, k);
 	fprintf(j->f, "%lld", v);
 }
 
-void uc_json_double(struct uc_json *j, const char *k, double v)
+void cli_json_double(struct cli_json *j, const char *k, double v)
 {
 	key(j, k);
 	/* JSON has no inf/nan: such a value is null */
@@ -114,28 +114,28 @@ void uc_json_double(struct uc_json *j, const char *k, double v)
 		fprintf(j->f, "%.9g", v);
 }
 
-void uc_json_bool(struct uc_json *j, const char *k, bool v)
+void cli_json_bool(struct cli_json *j, const char *k, bool v)
 {
 	key(j, k);
 	fputs(v ? "true" : "false", j->f);
 }
 
-void uc_json_tri(struct uc_json *j, const char *k, int v)
+void cli_json_tri(struct cli_json *j, const char *k, int v)
 {
 	key(j, k);
 	fputs(v > 0 ? "true" : v == 0 ? "false" : "null", j->f);
 }
 
-void uc_json_null(struct uc_json *j, const char *k)
+void cli_json_null(struct cli_json *j, const char *k)
 {
 	key(j, k);
 	fputs("null", j->f);
 }
 
-void uc_json_strs(struct uc_json *j, const char *key, const char *v, size_t n, size_t size)
+void cli_json_strs(struct cli_json *j, const char *key, const char *v, size_t n, size_t size)
 {
-	uc_json_open(j, key, '[', false);
+	cli_json_open(j, key, '[', false);
 	for (size_t i = 0; i < n; i++)
-		uc_json_str(j, NULL, v + i * size);
-	uc_json_close(j, ']');
+		cli_json_str(j, NULL, v + i * size);
+	cli_json_close(j, ']');
 }

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define UC_JSON_MAX_DEPTH 16
+#define CLI_JSON_MAX_DEPTH 16
 
-struct uc_json {
+struct cli_json {
 	FILE *f;
 	int indent;		/* spaces per level for multi-line containers */
 	int depth;
@@ -21,26 +21,26 @@ struct uc_json {
 };
 
 /* Start writing to f with 'indent' spaces per level. */
-void uc_json_init(struct uc_json *j, FILE *f, int indent);
+void cli_json_init(struct cli_json *j, FILE *f, int indent);
 
 /*
  * Open an object ('{') or array ('[') under key (NULL inside an array or at
  * the top). An inline container and everything in it stays on one line:
  * {"a": 1, "b": [2, 3]}.
  */
-void uc_json_open(struct uc_json *j, const char *key, char c, bool one_line);
-void uc_json_close(struct uc_json *j, char c);
+void cli_json_open(struct cli_json *j, const char *key, char c, bool one_line);
+void cli_json_close(struct cli_json *j, char c);
 
-void uc_json_str(struct uc_json *j, const char *key, const char *val);	/* NULL = null */
-void uc_json_int(struct uc_json *j, const char *key, long long v);
-void uc_json_double(struct uc_json *j, const char *key, double v);	/* inf/nan = null */
-void uc_json_bool(struct uc_json *j, const char *key, bool v);
-void uc_json_tri(struct uc_json *j, const char *key, int v);	/* >0 true, 0 false, <0 null */
-void uc_json_null(struct uc_json *j, const char *key);
+void cli_json_str(struct cli_json *j, const char *key, const char *val);	/* NULL = null */
+void cli_json_int(struct cli_json *j, const char *key, long long v);
+void cli_json_double(struct cli_json *j, const char *key, double v);	/* inf/nan = null */
+void cli_json_bool(struct cli_json *j, const char *key, bool v);
+void cli_json_tri(struct cli_json *j, const char *key, int v);	/* >0 true, 0 false, <0 null */
+void cli_json_null(struct cli_json *j, const char *key);
 /* An array of n strings size bytes apart (char v[n][size]) under key. */
-void uc_json_strs(struct uc_json *j, const char *key, const char *v, size_t n, size_t size);
+void cli_json_strs(struct cli_json *j, const char *key, const char *v, size_t n, size_t size);
 
 /* A JSON string literal (quotes included) on f. */
-void uc_json_string(FILE *f, const char *s);
+void cli_json_string(FILE *f, const char *s);
 
 #endif

@@ -18,8 +18,8 @@
 	TEXT(REASON, 0.3, 0, "why it is unreadable, absent or unknown") \
 	TEXT(MEANING, 0.4, SCOLS_FL_WRAP, "what the key gates")
 
-enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
-static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
+enum { COLUMNS(CLI_COL_ID, CLI_COL_ID, CLI_COL_ID) NCOLS };
+static const struct cli_col cols[] = { COLUMNS(CLI_COL_NUMBER, CLI_COL_TEXT, CLI_COL_FLAG) };
 
 static void usage(void)
 {
@@ -43,7 +43,7 @@ int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 		.no_args = "'keys' takes no arguments",
 	};
 	struct uc_skeys *ks;
-	struct uc_table t;
+	struct cli_table t;
 
 	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
 		return CLI_EXIT_OK;
@@ -53,27 +53,27 @@ int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 	ks = malloc(sizeof(*ks));
 	if (!ks || uc_skeys_read(ks)) {
 		cli_errx("out of memory");
-		uc_table_free(&t);
+		cli_table_free(&t);
 		free(ks);
 		return CLI_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < ks->n; i++) {
 		const struct uc_skey *k = &ks->k[i];
-		struct libscols_line *ln = uc_table_line(&t, NULL);
+		struct libscols_line *ln = cli_table_line(&t, NULL);
 
-		uc_table_set(&t, ln, COL_KEY, k->name);
-		uc_table_set(&t, ln, COL_STATE, uc_skey_state_name(k->state));
-		uc_table_set(&t, ln, COL_HOW, k->how);
+		cli_table_set(&t, ln, COL_KEY, k->name);
+		cli_table_set(&t, ln, COL_STATE, uc_skey_state_name(k->state));
+		cli_table_set(&t, ln, COL_HOW, k->how);
 		if (k->have_count) {
-			uc_table_setf(&t, ln, COL_COUNT, "%d", (int)k->count);
-			uc_table_setf(&t, ln, COL_ADDRESS, "%#llx", (unsigned long long)k->addr);
+			cli_table_setf(&t, ln, COL_COUNT, "%d", (int)k->count);
+			cli_table_setf(&t, ln, COL_ADDRESS, "%#llx", (unsigned long long)k->addr);
 		}
-		uc_table_set(&t, ln, COL_VIEW, k->view);
-		uc_table_set(&t, ln, COL_REASON, k->why);
-		uc_table_set(&t, ln, COL_MEANING, k->meaning);
+		cli_table_set(&t, ln, COL_VIEW, k->view);
+		cli_table_set(&t, ln, COL_REASON, k->why);
+		cli_table_set(&t, ln, COL_MEANING, k->meaning);
 	}
-	uc_table_print(&t, stdout);
-	uc_table_free(&t);
+	cli_table_print(&t, stdout);
+	cli_table_free(&t);
 	if (ctl->verbose)
 		for (size_t i = 0; i < ks->info.nnotes; i++)
 			cli_verbose(ctl, "kernel memory: %s", ks->info.notes[i]);

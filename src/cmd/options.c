@@ -240,11 +240,11 @@ pid_t cli_pid_or_err(const struct cli_ctl *ctl, const char *s)
 	return pid;
 }
 
-void cli_table_or_err(const struct cli_ctl *ctl, struct uc_table *t, const char *json_name,
-		     const struct uc_col *cols, size_t ncols, const char *defaults)
+void cli_table_or_err(const struct cli_ctl *ctl, struct cli_table *t, const char *json_name,
+		     const struct cli_col *cols, size_t ncols, const char *defaults)
 {
 	const char *bad = NULL;
-	int rc = uc_table_init(t, json_name, cols, ncols, defaults, &ctl->out, &bad);
+	int rc = cli_table_init(t, json_name, cols, ncols, defaults, &ctl->out, &bad);
 
 	if (rc == -EINVAL)
 		cli_usage_error(ctl, "unknown column '%.*s' for --output: see --list-columns",

@@ -10,11 +10,11 @@
 #include "cmd/output.h"
 #include "uclamp/escape.h"
 
-static const char *const uc_scols_names[] = { UC_SCOLS_FNS(UC_DLIB_NAME_) };
-union uc_scols_fns uc_scols;
-#define dl uc_scols.f
+static const char *const cli_scols_names[] = { UC_SCOLS_FNS(UC_DLIB_NAME_) };
+union cli_scols_fns cli_scols;
+#define dl cli_scols.f
 
-static int col_by_name(const struct uc_col *cols, size_t ncols, const char *name, size_t len)
+static int col_by_name(const struct cli_col *cols, size_t ncols, const char *name, size_t len)
 {
 	for (size_t i = 0; i < ncols; i++)
 		if (strlen(cols[i].name) == len && !strncasecmp(cols[i].name, name, len))
@@ -23,7 +23,7 @@ static int col_by_name(const struct uc_col *cols, size_t ncols, const char *name
 }
 
 /* Append the columns named in list (comma-separated) to ids. */
-static int add_list(const struct uc_col *cols, size_t ncols, const char *list, int *ids,
+static int add_list(const struct cli_col *cols, size_t ncols, const char *list, int *ids,
 		    size_t *nids, const char **bad)
 {
 	const char *s = list;
@@ -96,9 +96,9 @@ static char *wrap_nextchunk(const struct libscols_column *cl, char *data, void *
 	return brk + 1;
 }
 
-int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col *cols,
-		  size_t ncols, const char *defaults, const struct uc_out_opts *opts,
-		  const char **bad)
+int cli_table_init(struct cli_table *t, const char *json_name, const struct cli_col *cols,
+		   size_t ncols, const char *defaults, const struct cli_out_opts *opts,
+		   const char **bad)
 {
 	int ids[64];
 	size_t nids = 0;
@@ -126,7 +126,7 @@ int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col
 		return -EINVAL;
 	}
 
-	rc = UC_DLIB_LOAD(UC_DLIB_SMARTCOLS, uc_scols);
+	rc = UC_DLIB_LOAD(UC_DLIB_SMARTCOLS, cli_scols);
 	if (rc)
 		return rc;
 	t->tb = dl.scols_new_table();
@@ -138,7 +138,7 @@ int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col
 	dl.scols_table_enable_noheadings(t->tb, opts->noheadings);
 
 	for (size_t i = 0; i < nids; i++) {
-		const struct uc_col *c = &cols[ids[i]];
+		const struct cli_col *c = &cols[ids[i]];
 		struct libscols_column *cl;
 		char name[64];
 		size_t k;
@@ -152,19 +152,19 @@ int uc_table_init(struct uc_table *t, const char *json_name, const struct uc_col
 		name[k] = '\0';
 		cl = dl.scols_table_new_column(t->tb, name, c->whint, c->scols_flags);
 		if (!cl) {
-			uc_table_free(t);	/* callers only free what init returned 0 for */
+			cli_table_free(t);	/* callers only free what init returned 0 for */
 			return -ENOMEM;
 		}
-		if (c->type == UC_COL_NUM)
+		if (c->type == CLI_COL_NUM)
 			dl.scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
-		else if (c->type == UC_COL_BOOL)
+		else if (c->type == CLI_COL_BOOL)
 			dl.scols_column_set_json_type(cl, SCOLS_JSON_BOOLEAN);
 		t->map[ids[i]] = (int)dl.scols_table_get_ncols(t->tb) - 1;
 	}
 	return 0;
 }
 
-struct libscols_line *uc_table_line(struct uc_table *t, struct libscols_line *parent)
+struct libscols_line *cli_table_line(struct cli_table *t, struct libscols_line *parent)
 {
 	return dl.scols_table_new_line(t->tb, parent);
 }
@@ -191,7 +191,7 @@ static bool is_json_number(const char *s)
 	return *s == '\0';
 }
 
-int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const char *val)
+int cli_table_set(struct cli_table *t, struct libscols_line *ln, int id, const char *val)
 {
 	if (id < 0 || (size_t)id >= t->ncols || t->map[id] < 0 || !ln)
 		return 0;
@@ -202,7 +202,7 @@ int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const cha
 	 * "default" would make the JSON invalid: such a column becomes a string
 	 * column (valid JSON beats a consistent type).
 	 */
-	if (t->cols[id].type == UC_COL_NUM && !is_json_number(val)) {
+	if (t->cols[id].type == CLI_COL_NUM && !is_json_number(val)) {
 		struct libscols_column *cl = dl.scols_table_get_column(t->tb, (size_t)t->map[id]);
 
 		if (cl)
@@ -225,7 +225,7 @@ int uc_table_set(struct uc_table *t, struct libscols_line *ln, int id, const cha
 	return dl.scols_line_set_data(ln, (size_t)t->map[id], val);
 }
 
-int uc_table_setf(struct uc_table *t, struct libscols_line *ln, int id, const char *fmt, ...)
+int cli_table_setf(struct cli_table *t, struct libscols_line *ln, int id, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -235,10 +235,10 @@ int uc_table_setf(struct uc_table *t, struct libscols_line *ln, int id, const ch
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return uc_table_set(t, ln, id, buf);
+	return cli_table_set(t, ln, id, buf);
 }
 
-int uc_table_set_int(struct uc_table *t, struct libscols_line *ln, int id, long v)
+int cli_table_set_int(struct cli_table *t, struct libscols_line *ln, int id, long v)
 {
 	char buf[24], *e = buf + sizeof(buf) - 1;
 	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
@@ -250,7 +250,7 @@ int uc_table_set_int(struct uc_table *t, struct libscols_line *ln, int id, long 
 	while (u /= 10);
 	if (v < 0)
 		*--e = '-';
-	return uc_table_set(t, ln, id, e);
+	return cli_table_set(t, ln, id, e);
 }
 
 /* Cut cell data of a SCOLS_FL_TRUNC column to width w, ending in "..."; in a
@@ -307,9 +307,9 @@ static void mark_cuts(struct libscols_table *tb, FILE *f)
 	}
 }
 
-int uc_table_print(struct uc_table *t, FILE *f)
+int cli_table_print(struct cli_table *t, FILE *f)
 {
-	int rc = uc_table_print_plain(t->tb, f);
+	int rc = cli_table_print_plain(t->tb, f);
 
 	if (rc != -EAGAIN)
 		return rc;
@@ -325,7 +325,7 @@ int uc_table_print(struct uc_table *t, FILE *f)
 	return dl.scols_print_table(t->tb);
 }
 
-int uc_table_print_width(struct uc_table *t, FILE *f, size_t width)
+int cli_table_print_width(struct cli_table *t, FILE *f, size_t width)
 {
 	dl.scols_table_set_stream(t->tb, f);
 	dl.scols_table_set_termforce(t->tb, SCOLS_TERMFORCE_ALWAYS);
@@ -333,7 +333,7 @@ int uc_table_print_width(struct uc_table *t, FILE *f, size_t width)
 	return dl.scols_print_table(t->tb);
 }
 
-void uc_table_free(struct uc_table *t)
+void cli_table_free(struct cli_table *t)
 {
 	if (t->tb)
 		dl.scols_unref_table(t->tb);

@@ -15,7 +15,7 @@
 
 #include "cmd/output.h"
 
-#define dl uc_scols.f
+#define dl cli_scols.f
 #define MAXCOLS 64
 
 struct plain {
@@ -263,7 +263,7 @@ static int print_json(struct plain *p, FILE *f)
 	return rc;
 }
 
-int uc_table_print_plain(struct libscols_table *tb, FILE *f)
+int cli_table_print_plain(struct libscols_table *tb, FILE *f)
 {
 	struct plain p = { .tb = tb, .ncols = dl.scols_table_get_ncols(tb) };
 	int fd = fileno(f), rc;

@@ -68,36 +68,37 @@ static FILE *out_of(const struct cli_ctl *ctl)
 	return ctl->to_stderr ? stderr : stdout;
 }
 
-static const struct uc_col plan_cols[] = {
-	{ "TARGET", 0.4, 0, UC_COL_STR, "what changes: a task, sysctl or cgroup" },
-	{ "ATTRIBUTE", 0.2, 0, UC_COL_STR, "which value" },
-	{ "FROM", 0.1, SCOLS_FL_RIGHT, UC_COL_STR, "the current value" },
-	{ "TO", 0.1, SCOLS_FL_RIGHT, UC_COL_STR, "the new value" },
-	{ "FAST_PATH", 0.1, 0, UC_COL_STR, "whether the change enables the uclamp fast path" },
+static const struct cli_col plan_cols[] = {
+	{ "TARGET", 0.4, 0, CLI_COL_STR, "what changes: a task, sysctl or cgroup" },
+	{ "ATTRIBUTE", 0.2, 0, CLI_COL_STR, "which value" },
+	{ "FROM", 0.1, SCOLS_FL_RIGHT, CLI_COL_STR, "the current value" },
+	{ "TO", 0.1, SCOLS_FL_RIGHT, CLI_COL_STR, "the new value" },
+	{ "FAST_PATH", 0.1, 0, CLI_COL_STR, "whether the change enables the uclamp fast path" },
 };
 
 void cli_print_plan(const struct uc_plan *plan, FILE *f)
 {
-	struct uc_out_opts o = { .raw = false };
+	struct cli_out_opts o = { .raw = false };
 	struct uc_plan_it it = { 0 };
-	struct uc_table t;
+	struct cli_table t;
 	char b1[256], b2[64];
 
-	if (uc_table_init(&t, "plan", plan_cols, 5, "TARGET,ATTRIBUTE,FROM,TO,FAST_PATH", &o, NULL))
-		return;
+	if (cli_table_init(&t, "plan", plan_cols, 5, "TARGET,ATTRIBUTE,FROM,TO,FAST_PATH", &o,
+			   NULL))
+		 return;
 
 	for (const struct uc_change *c; (c = uc_plan_next(plan, &it));) {
-		struct libscols_line *ln = uc_table_line(&t, NULL);
+		struct libscols_line *ln = cli_table_line(&t, NULL);
 
-		uc_table_set(&t, ln, 0, uc_change_target(c, b1, sizeof(b1)));
-		uc_table_set(&t, ln, 1, uc_attr_name(c->kind, c->attr));
-		uc_table_set(&t, ln, 2, uc_change_value(c, c->from, b2, sizeof(b2)));
-		uc_table_set(&t, ln, 3, uc_change_value(c, c->to, b2, sizeof(b2)));
-		uc_table_set(&t, ln, 4, c->flips ? "enables" : "-");
+		cli_table_set(&t, ln, 0, uc_change_target(c, b1, sizeof(b1)));
+		cli_table_set(&t, ln, 1, uc_attr_name(c->kind, c->attr));
+		cli_table_set(&t, ln, 2, uc_change_value(c, c->from, b2, sizeof(b2)));
+		cli_table_set(&t, ln, 3, uc_change_value(c, c->to, b2, sizeof(b2)));
+		cli_table_set(&t, ln, 4, c->flips ? "enables" : "-");
 	}
 	fflush(stdout);
-	uc_table_print(&t, f);
-	uc_table_free(&t);
+	cli_table_print(&t, f);
+	cli_table_free(&t);
 }
 
 /* ---- asking at the terminal --------------------------------------------------- */
@@ -525,16 +526,16 @@ void cli_report_text(const struct cli_ctl *ctl, const struct uc_report *r)
 /* A value as a number: capacity units for tasks and sysctls (-1: the
  * default), percent for a cgroup's file (max: 100), true/false for flags,
  * CPUWeight (null: not set). */
-static void json_value(struct uc_json *j, const char *key, const struct uc_change *c, long v)
+static void json_value(struct cli_json *j, const char *key, const struct uc_change *c, long v)
 {
 	if (c->attr == UC_ATTR_RESET_ON_FORK || c->attr == UC_ATTR_CPU_CONTROLLER)
-		uc_json_bool(j, key, v);
+		cli_json_bool(j, key, v);
 	else if (c->kind == UC_KIND_SYSTEMD && v < 0)
-		uc_json_null(j, key);
+		cli_json_null(j, key);
 	else if (c->kind == UC_KIND_CGROUP)
-		uc_json_double(j, key, (double)v / 100);
+		cli_json_double(j, key, (double)v / 100);
 	else
-		uc_json_int(j, key, v);
+		cli_json_int(j, key, v);
 }
 
 /* "ok", "nothing", "dry-run", ...: what happened to the run */
@@ -546,43 +547,43 @@ static const char *outcome_name(enum uc_run_outcome o)
 	return UC_NAME(names, o, "?");
 }
 
-static void json_change(struct uc_json *j, const struct uc_change *c, bool with_err)
+static void json_change(struct cli_json *j, const struct uc_change *c, bool with_err)
 {
 	char b[256];
 
-	uc_json_open(j, NULL, '{', true);
-	uc_json_str(j, "target", uc_change_target(c, b, sizeof(b)));
-	uc_json_str(j, "kind", uc_kind_name(c->kind));
-	uc_json_str(j, "attribute", uc_attr_name(c->kind, c->attr));
+	cli_json_open(j, NULL, '{', true);
+	cli_json_str(j, "target", uc_change_target(c, b, sizeof(b)));
+	cli_json_str(j, "kind", uc_kind_name(c->kind));
+	cli_json_str(j, "attribute", uc_attr_name(c->kind, c->attr));
 	json_value(j, "from", c, c->from);
 	json_value(j, "to", c, c->to);
 	if (c->kind == UC_KIND_TASK) {
-		uc_json_int(j, "pid", c->pid);
-		uc_json_int(j, "tid", c->tid);
+		cli_json_int(j, "pid", c->pid);
+		cli_json_int(j, "tid", c->tid);
 	}
-	uc_json_bool(j, "enables_fast_path", c->flips);
+	cli_json_bool(j, "enables_fast_path", c->flips);
 	if (with_err) {
-		uc_json_str(j, "state", uc_change_state_name(c->state));
-		uc_json_str(j, "error", cli_strerr(c->kind, c->err, b, sizeof(b)));
+		cli_json_str(j, "state", uc_change_state_name(c->state));
+		cli_json_str(j, "error", cli_strerr(c->kind, c->err, b, sizeof(b)));
 	}
-	uc_json_close(j, '}');
+	cli_json_close(j, '}');
 }
 
 /* The changes whose state is in 'want' (a mask of ST(state)). */
-static void json_list(struct uc_json *j, const char *name, const struct uc_plan *p, unsigned want,
+static void json_list(struct cli_json *j, const char *name, const struct uc_plan *p, unsigned want,
 		      bool with_err)
 {
 	struct uc_plan_it it = { 0 };
 	const struct uc_change *c;
 
-	uc_json_open(j, name, '[', false);
+	cli_json_open(j, name, '[', false);
 	while (p && (c = uc_plan_next(p, &it)))
 		if (want & ST(c->state))
 			json_change(j, c, with_err);
-	uc_json_close(j, ']');
+	cli_json_close(j, ']');
 }
 
-void cli_report_json(struct uc_json *j, const struct cli_ctl *ctl, const struct uc_report *r,
+void cli_report_json(struct cli_json *j, const struct cli_ctl *ctl, const struct uc_report *r,
 		     const char *mode)
 {
 	const struct uc_plan *p = r->plan;
@@ -595,29 +596,29 @@ void cli_report_json(struct uc_json *j, const struct cli_ctl *ctl, const struct 
 
 	while (!changed && p && (c = uc_plan_next(p, &it)))
 		changed = kept & ST(c->state);
-	uc_json_str(j, "command", ctl->cmd);
-	uc_json_bool(j, "changed", changed);
-	uc_json_str(j, "mode", mode ? mode : ctl->dry_run ? "dry-run" : "write");
-	uc_json_str(j, "outcome", outcome_name(r->outcome));
+	cli_json_str(j, "command", ctl->cmd);
+	cli_json_bool(j, "changed", changed);
+	cli_json_str(j, "mode", mode ? mode : ctl->dry_run ? "dry-run" : "write");
+	cli_json_str(j, "outcome", outcome_name(r->outcome));
 	json_list(j, "changes", p, kept, false);
 	json_list(j, "failed", p, ST(UC_CH_FAILED) | ST(UC_CH_ROLLBACK_FAILED), true);
 	json_list(j, "rolled_back", p, ST(UC_CH_ROLLED_BACK), false);
-	uc_json_int(j, "unchanged", (long long)r->unchanged);
-	uc_json_int(j, "gone", (long long)uc_report_gone(r));
-	uc_json_open(j, "fast_path", '{', true);
+	cli_json_int(j, "unchanged", (long long)r->unchanged);
+	cli_json_int(j, "gone", (long long)uc_report_gone(r));
+	cli_json_open(j, "fast_path", '{', true);
 	/* not read (nothing could enable it): null, as in status -J */
-	uc_json_str(j, "before", r->key_read ? uc_key_state_name(r->key_before) : NULL);
-	uc_json_str(j, "after", r->key_read ? uc_key_state_name(r->key_after) : NULL);
-	uc_json_close(j, '}');
-	uc_json_bool(j, "enables_fast_path", r->flips);
+	cli_json_str(j, "before", r->key_read ? uc_key_state_name(r->key_before) : NULL);
+	cli_json_str(j, "after", r->key_read ? uc_key_state_name(r->key_after) : NULL);
+	cli_json_close(j, '}');
+	cli_json_bool(j, "enables_fast_path", r->flips);
 	/* the record's number: 'uclampctl undo RUN' */
 	if (r->run_id)
-		uc_json_int(j, "run", r->run_id);
+		cli_json_int(j, "run", r->run_id);
 	else
-		uc_json_null(j, "run");
+		cli_json_null(j, "run");
 	if (r->outcome == UC_RUN_INTERRUPTED) {
-		uc_json_str(j, "interrupted", sig_name(r->stopped_by));
-		uc_json_int(j, "not_attempted", (long long)r->targets[UC_CH_SKIPPED]);
+		cli_json_str(j, "interrupted", sig_name(r->stopped_by));
+		cli_json_int(j, "not_attempted", (long long)r->targets[UC_CH_SKIPPED]);
 	}
 }
 
@@ -625,13 +626,13 @@ void cli_report_json(struct uc_json *j, const struct cli_ctl *ctl, const struct 
 static void report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r)
 {
 	FILE *f = out_of(ctl);
-	struct uc_json j;
+	struct cli_json j;
 
 	fflush(stdout);
-	uc_json_init(&j, f, 3);
-	uc_json_open(&j, NULL, '{', false);
+	cli_json_init(&j, f, 3);
+	cli_json_open(&j, NULL, '{', false);
 	cli_report_json(&j, ctl, r, NULL);
-	uc_json_close(&j, '}');
+	cli_json_close(&j, '}');
 	fputc('\n', f);
 	fflush(f);
 }

@@ -206,140 +206,140 @@ tail:
 /* ---- JSON ---- */
 
 /* "evidence": the files a verdict was read from */
-#define json_evidence(j, ev, n) uc_json_strs(j, "evidence", (ev)[0], n, sizeof((ev)[0]))
+#define json_evidence(j, ev, n) cli_json_strs(j, "evidence", (ev)[0], n, sizeof((ev)[0]))
 
-static void json_effect(struct uc_json *j, const struct uc_effect *e)
+static void json_effect(struct cli_json *j, const struct uc_effect *e)
 {
 	char buf[32];
 
-	uc_json_open(j, "effect", '{', false);
-	uc_json_open(j, "policies", '[', false);
+	cli_json_open(j, "effect", '{', false);
+	cli_json_open(j, "policies", '[', false);
 	for (size_t i = 0; i < e->n; i++) {
 		const struct uc_eff_policy *p = &e->p[i];
 
-		uc_json_open(j, NULL, '{', false);
+		cli_json_open(j, NULL, '{', false);
 		snprintf(buf, sizeof(buf), "policy%d", p->id);
-		uc_json_str(j, "policy", p->id < 0 ? NULL : buf);
-		uc_json_str(j, "cpus", p->cpus[0] ? p->cpus : NULL);
-		uc_json_str(j, "governor", p->gov[0] ? p->gov : NULL);
-		uc_json_str(j, "driver", p->driver[0] ? p->driver : NULL);
-		uc_json_str(j, "mode", p->mode[0] ? p->mode : NULL);
+		cli_json_str(j, "policy", p->id < 0 ? NULL : buf);
+		cli_json_str(j, "cpus", p->cpus[0] ? p->cpus : NULL);
+		cli_json_str(j, "governor", p->gov[0] ? p->gov : NULL);
+		cli_json_str(j, "driver", p->driver[0] ? p->driver : NULL);
+		cli_json_str(j, "mode", p->mode[0] ? p->mode : NULL);
 		for (int c = 0; c < UC_EFF_NCLAMPS; c++) {
-			uc_json_open(j, clamp[c], '{', true);
-			uc_json_str(j, "verdict", uc_eff_verdict_name(p->v[c]));
-			uc_json_str(j, "reason", p->reason[c]);
-			uc_json_close(j, '}');
+			cli_json_open(j, clamp[c], '{', true);
+			cli_json_str(j, "verdict", uc_eff_verdict_name(p->v[c]));
+			cli_json_str(j, "reason", p->reason[c]);
+			cli_json_close(j, '}');
 		}
-		uc_json_str(j, "fix", p->fix[0] ? p->fix : NULL);
+		cli_json_str(j, "fix", p->fix[0] ? p->fix : NULL);
 		json_evidence(j, p->evidence, p->nevidence);
-		uc_json_close(j, '}');
+		cli_json_close(j, '}');
 	}
-	uc_json_close(j, ']');
-	uc_json_open(j, "placement", '{', false);
-	uc_json_str(j, "verdict", uc_place_verdict_name(e->place));
-	uc_json_str(j, "reason", e->place_reason);
-	uc_json_tri(j, "asymmetric", e->asymmetric);
-	uc_json_tri(j, "eas", e->eas);
-	uc_json_tri(j, "sched_ext", e->scx);
-	uc_json_str(j, "scheduler", e->scx_ops[0] ? e->scx_ops : NULL);
+	cli_json_close(j, ']');
+	cli_json_open(j, "placement", '{', false);
+	cli_json_str(j, "verdict", uc_place_verdict_name(e->place));
+	cli_json_str(j, "reason", e->place_reason);
+	cli_json_tri(j, "asymmetric", e->asymmetric);
+	cli_json_tri(j, "eas", e->eas);
+	cli_json_tri(j, "sched_ext", e->scx);
+	cli_json_str(j, "scheduler", e->scx_ops[0] ? e->scx_ops : NULL);
 	json_evidence(j, e->place_evidence, e->nplace_evidence);
-	uc_json_close(j, '}');
-	uc_json_open(j, "invariance", '{', false);
-	uc_json_str(j, "state", uc_inv_name(e->inv));
-	uc_json_str(j, "reason", e->inv_reason);
+	cli_json_close(j, '}');
+	cli_json_open(j, "invariance", '{', false);
+	cli_json_str(j, "state", uc_inv_name(e->inv));
+	cli_json_str(j, "reason", e->inv_reason);
 	json_evidence(j, e->inv_evidence, e->ninv_evidence);
-	uc_json_close(j, '}');
-	uc_json_close(j, '}');
+	cli_json_close(j, '}');
+	cli_json_close(j, '}');
 }
 
 static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
-	struct uc_json j;
+	struct cli_json j;
 	char buf[64];
 
-	uc_json_init(&j, stdout, 3);
-	uc_json_open(&j, NULL, '{', false);
-	uc_json_open(&j, "kernel", '{', false);
-	uc_json_str(&j, "release", s->release[0] ? s->release : NULL);
-	uc_json_tri(&j, "uclamp_task", s->task);
-	uc_json_tri(&j, "uclamp_task_group", s->task_group);
-	uc_json_tri(&j, "static_key", fp->has_key);
-	uc_json_close(&j, '}');
+	cli_json_init(&j, stdout, 3);
+	cli_json_open(&j, NULL, '{', false);
+	cli_json_open(&j, "kernel", '{', false);
+	cli_json_str(&j, "release", s->release[0] ? s->release : NULL);
+	cli_json_tri(&j, "uclamp_task", s->task);
+	cli_json_tri(&j, "uclamp_task_group", s->task_group);
+	cli_json_tri(&j, "static_key", fp->has_key);
+	cli_json_close(&j, '}');
 
-	uc_json_open(&j, "fast_path", '{', false);
-	uc_json_str(&j, "state", uc_key_state_name(fp->state));
-	uc_json_str(&j, "source",
-		    fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
-	uc_json_str(&j, "how", fp->how);
+	cli_json_open(&j, "fast_path", '{', false);
+	cli_json_str(&j, "state", uc_key_state_name(fp->state));
+	cli_json_str(&j, "source",
+		     fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
+	cli_json_str(&j, "how", fp->how);
 	if (fp->value_read) {
-		uc_json_int(&j, "value", fp->value);
+		cli_json_int(&j, "value", fp->value);
 		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)fp->addr);
-		uc_json_str(&j, "address", buf);
+		cli_json_str(&j, "address", buf);
 	} else {
-		uc_json_null(&j, "value");
-		uc_json_null(&j, "address");
+		cli_json_null(&j, "value");
+		cli_json_null(&j, "address");
 	}
-	uc_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
-	uc_json_strs(&j, "unavailable", fp->unavailable[0], fp->nunavailable,
-		     sizeof(fp->unavailable[0]));
-	uc_json_close(&j, '}');
+	cli_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
+	cli_json_strs(&j, "unavailable", fp->unavailable[0], fp->nunavailable,
+		      sizeof(fp->unavailable[0]));
+	cli_json_close(&j, '}');
 
-	uc_json_open(&j, "system", '{', false);
+	cli_json_open(&j, "system", '{', false);
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
 		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
 		long v = fp->sysctls ? uc_sysctl_value(&sc->sys, k->attr) : UC_SYSCTL_ABSENT;
 
 		if (v == UC_SYSCTL_ABSENT)
-			uc_json_null(&j, k->knob);
+			cli_json_null(&j, k->knob);
 		else
-			uc_json_int(&j, k->knob, v);
+			cli_json_int(&j, k->knob, v);
 	}
-	uc_json_close(&j, '}');
+	cli_json_close(&j, '}');
 
-	uc_json_open(&j, "cgroup", '{', false);
+	cli_json_open(&j, "cgroup", '{', false);
 	if (s->cg_rc)
-		uc_json_null(&j, "version");
+		cli_json_null(&j, "version");
 	else
-		uc_json_int(&j, "version", s->cg.version);
-	uc_json_tri(&j, "hybrid", s->cg_rc ? -1 : s->cg.hybrid);
-	uc_json_open(&j, "mounts", '[', false);
+		cli_json_int(&j, "version", s->cg.version);
+	cli_json_tri(&j, "hybrid", s->cg_rc ? -1 : s->cg.hybrid);
+	cli_json_open(&j, "mounts", '[', false);
 	if (!s->cg_rc)
-		uc_json_str(&j, NULL, s->cg.mount);
+		cli_json_str(&j, NULL, s->cg.mount);
 	if (!s->cg_rc && s->cg.hybrid)
-		uc_json_str(&j, NULL, s->cg.unified);
-	uc_json_close(&j, ']');
-	uc_json_close(&j, '}');
+		cli_json_str(&j, NULL, s->cg.unified);
+	cli_json_close(&j, ']');
+	cli_json_close(&j, '}');
 
-	uc_json_open(&j, "clamped", '{', false);
-	uc_json_tri(&j, "scanned", sc->done && sc->complete);
-	uc_json_int(&j, "threads", (long long)sc->tasks);
-	uc_json_int(&j, "threads_nondefault", (long long)sc->tasks_nondefault);
-	uc_json_int(&j, "cgroups", (long long)sc->cgroups);
-	uc_json_int(&j, "cgroups_nondefault", (long long)sc->cgroups_nondefault);
-	uc_json_close(&j, '}');
+	cli_json_open(&j, "clamped", '{', false);
+	cli_json_tri(&j, "scanned", sc->done && sc->complete);
+	cli_json_int(&j, "threads", (long long)sc->tasks);
+	cli_json_int(&j, "threads_nondefault", (long long)sc->tasks_nondefault);
+	cli_json_int(&j, "cgroups", (long long)sc->cgroups);
+	cli_json_int(&j, "cgroups_nondefault", (long long)sc->cgroups_nondefault);
+	cli_json_close(&j, '}');
 
-	uc_json_open(&j, "governors", '{', false);
+	cli_json_open(&j, "governors", '{', false);
 	for (size_t i = 0; i < s->ngov; i++) {
 		snprintf(buf, sizeof(buf), "policy%d", s->gov[i].id);
-		uc_json_str(&j, buf, s->gov[i].gov);
+		cli_json_str(&j, buf, s->gov[i].gov);
 	}
-	uc_json_close(&j, '}');
+	cli_json_close(&j, '}');
 
-	uc_json_open(&j, "cpu_capacity", '{', false);
-	uc_json_tri(&j, "asymmetric", e->asymmetric);
-	uc_json_str(&j, "capacities", s->cap_rc >= 0 ? s->caps : NULL);
-	uc_json_close(&j, '}');
+	cli_json_open(&j, "cpu_capacity", '{', false);
+	cli_json_tri(&j, "asymmetric", e->asymmetric);
+	cli_json_str(&j, "capacities", s->cap_rc >= 0 ? s->caps : NULL);
+	cli_json_close(&j, '}');
 	json_effect(&j, e);
 
-	uc_json_open(&j, "sched_ext", '{', false);
-	uc_json_str(&j, "state", s->scx_rc ? NULL : s->scx);
-	uc_json_str(&j, "ops", s->scx_ops[0] ? s->scx_ops : NULL);
-	uc_json_close(&j, '}');
-	uc_json_str(&j, "lockdown", s->ld_rc ? NULL : s->lockdown);
-	uc_json_str(&j, "advice", s->advice);
-	uc_json_close(&j, '}');
+	cli_json_open(&j, "sched_ext", '{', false);
+	cli_json_str(&j, "state", s->scx_rc ? NULL : s->scx);
+	cli_json_str(&j, "ops", s->scx_ops[0] ? s->scx_ops : NULL);
+	cli_json_close(&j, '}');
+	cli_json_str(&j, "lockdown", s->ld_rc ? NULL : s->lockdown);
+	cli_json_str(&j, "advice", s->advice);
+	cli_json_close(&j, '}');
 	fputc('\n', stdout);
 }
 

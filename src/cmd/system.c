@@ -66,8 +66,8 @@ static void build_texts(void)
 	TEXT(NOTE, 0.3, 0, "why a knob is unavailable") \
 	TEXT(MEANING, 0.4, SCOLS_FL_WRAP, "what the knob does")
 
-enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
-static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
+enum { COLUMNS(CLI_COL_ID, CLI_COL_ID, CLI_COL_ID) NCOLS };
+static const struct cli_col cols[] = { COLUMNS(CLI_COL_NUMBER, CLI_COL_TEXT, CLI_COL_FLAG) };
 
 /* Read the knobs; print why not and return the exit code on failure. */
 static int read_sysctls(struct uc_sysctl_values *v)
@@ -103,7 +103,7 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 		.no_args = "'system show' takes no arguments",
 	};
 	struct uc_sysctl_values v;
-	struct uc_table t;
+	struct cli_table t;
 	bool absent = false;
 	int rc;
 
@@ -118,23 +118,23 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 			absent ? "KNOB,VALUE,PERCENT,SYSCTL,NOTE" : "KNOB,VALUE,PERCENT,SYSCTL");
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
 		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
-		struct libscols_line *ln = uc_table_line(&t, NULL);
+		struct libscols_line *ln = cli_table_line(&t, NULL);
 		long val = uc_sysctl_value(&v, k->attr);
 		char pb[32];
 
-		uc_table_set(&t, ln, COL_KNOB, k->knob);
-		uc_table_setf(&t, ln, COL_SYSCTL, "kernel.%s", k->file);
-		uc_table_set(&t, ln, COL_MEANING, k->meaning);
+		cli_table_set(&t, ln, COL_KNOB, k->knob);
+		cli_table_setf(&t, ln, COL_SYSCTL, "kernel.%s", k->file);
+		cli_table_set(&t, ln, COL_MEANING, k->meaning);
 		if (val == UC_SYSCTL_ABSENT) {
-			uc_table_setf(&t, ln, COL_NOTE, "unavailable: the kernel is older than %s",
-				      k->since);
+			cli_table_setf(&t, ln, COL_NOTE, "unavailable: the kernel is older than %s",
+				       k->since);
 			continue;
 		}
-		uc_table_setf(&t, ln, COL_VALUE, "%ld", val);
-		uc_table_set(&t, ln, COL_PERCENT, uc_util_format_pct((int)val, pb, sizeof(pb)));
+		cli_table_setf(&t, ln, COL_VALUE, "%ld", val);
+		cli_table_set(&t, ln, COL_PERCENT, uc_util_format_pct((int)val, pb, sizeof(pb)));
 	}
-	uc_table_print(&t, stdout);
-	uc_table_free(&t);
+	cli_table_print(&t, stdout);
+	cli_table_free(&t);
 	return CLI_EXIT_OK;
 }
 

@@ -303,12 +303,12 @@ int cli_task_support(const struct cli_ctl *ctl)
 	TEXT(CGROUP, 0.3, 0, "cgroup in the cpu hierarchy, relative to its root ('/': the root)") \
 	TEXT(USER, 0.1, 0, "owner of the process (real user: what --user selects)")
 
-enum { COLUMNS(UC_COL_ID, UC_COL_ID, UC_COL_ID) NCOLS };
-static const struct uc_col cols[] = { COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
+enum { COLUMNS(CLI_COL_ID, CLI_COL_ID, CLI_COL_ID) NCOLS };
+static const struct cli_col cols[] = { COLUMNS(CLI_COL_NUMBER, CLI_COL_TEXT, CLI_COL_FLAG) };
 #define DEFAULT_COLS "PID,TID,COMM,POLICY,UTIL_MIN,UTIL_MAX,EFF_MIN,EFF_MAX,RESET_ON_FORK"
 
 struct show_ctx {
-	struct uc_table t;
+	struct cli_table t;
 	bool eff_shown;		/* EFF_* shown */
 	struct uc_eff eff;	/* their source: the kernel's rule, or /proc/PID/task/TID/sched */
 	const struct uc_cg_info *cg;	/* CGROUP shown and a cpu hierarchy exists */
@@ -364,28 +364,28 @@ static void say_unreadable(const struct uc_walk_stats *st)
 static int show_one(const struct uc_task *tk, void *data)
 {
 	struct show_ctx *s = data;
-	struct uc_table *t = &s->t;
-	struct libscols_line *ln = uc_table_line(t, NULL);
+	struct cli_table *t = &s->t;
+	struct libscols_line *ln = cli_table_line(t, NULL);
 	struct uc_cg_clamps e;
 
 	if (!ln)
 		return -ENOMEM;
-	uc_table_set_int(t, ln, COL_PID, tk->pid);
-	uc_table_set_int(t, ln, COL_TID, tk->tid);
-	uc_table_set(t, ln, COL_COMM, tk->comm);
-	uc_table_set(t, ln, COL_POLICY, uc_policy_name((int)tk->sa.sched_policy));
-	uc_table_set_int(t, ln, COL_UTIL_MIN, tk->sa.sched_util_min);
-	uc_table_set_int(t, ln, COL_UTIL_MAX, tk->sa.sched_util_max);
+	cli_table_set_int(t, ln, COL_PID, tk->pid);
+	cli_table_set_int(t, ln, COL_TID, tk->tid);
+	cli_table_set(t, ln, COL_COMM, tk->comm);
+	cli_table_set(t, ln, COL_POLICY, uc_policy_name((int)tk->sa.sched_policy));
+	cli_table_set_int(t, ln, COL_UTIL_MIN, tk->sa.sched_util_min);
+	cli_table_set_int(t, ln, COL_UTIL_MAX, tk->sa.sched_util_max);
 	if (s->eff_shown && uc_eff_task(&s->eff, tk->pid, tk->tid, &tk->sa, &e) != UC_EFF_NONE) {
-		uc_table_set_int(t, ln, COL_EFF_MIN, e.min);
-		uc_table_set_int(t, ln, COL_EFF_MAX, e.max);
+		cli_table_set_int(t, ln, COL_EFF_MIN, e.min);
+		cli_table_set_int(t, ln, COL_EFF_MAX, e.max);
 	}
-	uc_table_set(t, ln, COL_RESET_ON_FORK,
-		     tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
+	cli_table_set(t, ln, COL_RESET_ON_FORK,
+		      tk->sa.sched_flags & UC_SCHED_FLAG_RESET_ON_FORK ? "yes" : "no");
 	if (s->cg)
-		uc_table_set(t, ln, COL_CGROUP, cgroup_of(s, tk->pid));
+		cli_table_set(t, ln, COL_CGROUP, cgroup_of(s, tk->pid));
 	if (t->map[COL_USER] >= 0)
-		uc_table_set(t, ln, COL_USER, user_of(s, tk->pid));
+		cli_table_set(t, ln, COL_USER, user_of(s, tk->pid));
 	s->rows++;
 	return 0;
 }
@@ -463,7 +463,7 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 	uc_rules_free(&rs);
 	if (rc == 0 || rc == -ESRCH) {
 		/* ESRCH: an explicit PID exited after the check; show the rest */
-		uc_table_print(&s.t, stdout);
+		cli_table_print(&s.t, stdout);
 	}
 	if (s.eff_shown)
 		verbose_eff_source(ctl, &s.eff);
@@ -479,7 +479,7 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 	}
 out:
 	uc_eff_free(&s.eff);
-	uc_table_free(&s.t);
+	cli_table_free(&s.t);
 	cli_sel_free(&a);
 	return rc;
 }

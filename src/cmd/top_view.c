@@ -135,7 +135,9 @@ static void text_policies(const struct top_frame *f, FILE *out, size_t width)
 #define CPU_COL(id, ...) CC_##id,
 #define TASK_COL(id, ...) TC_##id,
 enum { CPU_COLUMNS(CPU_COL, CPU_COL, CPU_COL) NCPUCOLS };
-static const struct uc_col cpu_cols[] = { CPU_COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
+static const struct cli_col cpu_cols[] = {
+	CPU_COLUMNS(CLI_COL_NUMBER, CLI_COL_TEXT, CLI_COL_FLAG)
+};
 
 #define TASK_COLUMNS(NUM, TEXT, FLAG) \
 	NUM(PID, 5, "process ID") \
@@ -153,18 +155,20 @@ static const struct uc_col cpu_cols[] = { CPU_COLUMNS(UC_COL_NUMBER, UC_COL_TEXT
 	NUM(PRED, 4, "the P-state schedutil picks while it runs, MHz")
 
 enum { TASK_COLUMNS(TASK_COL, TASK_COL, TASK_COL) NTASKCOLS };
-static const struct uc_col task_cols[] = { TASK_COLUMNS(UC_COL_NUMBER, UC_COL_TEXT, UC_COL_FLAG) };
+static const struct cli_col task_cols[] = {
+	TASK_COLUMNS(CLI_COL_NUMBER, CLI_COL_TEXT, CLI_COL_FLAG)
+};
 
-static void set_num(struct uc_table *tb, struct libscols_line *ln, int col, long v)
+static void set_num(struct cli_table *tb, struct libscols_line *ln, int col, long v)
 {
 	if (v >= 0)
-		uc_table_set_int(tb, ln, col, v);
+		cli_table_set_int(tb, ln, col, v);
 }
 
-static void set_pct(struct uc_table *tb, struct libscols_line *ln, int col, double v)
+static void set_pct(struct cli_table *tb, struct libscols_line *ln, int col, double v)
 {
 	if (v >= 0)
-		uc_table_setf(tb, ln, col, "%.1f", v > 100 ? 100.0 : v);
+		cli_table_setf(tb, ln, col, "%.1f", v > 100 ? 100.0 : v);
 }
 
 static double busy(const struct uc_top *t, long long ticks)
@@ -199,32 +203,32 @@ static void tis_text(const struct uc_top_freq *q, char *buf, size_t n)
 
 static void text_cpus(const struct top_frame *f, FILE *out, size_t width)
 {
-	const struct uc_out_opts o = { .columns = NULL };
+	const struct cli_out_opts o = { .columns = NULL };
 	const struct uc_top *t = f->t;
-	struct uc_table tb;
+	struct cli_table tb;
 	char tis[256];
 
 	/* no cpufreq: no frequency columns (a line said: frequency unaffected) */
-	if (uc_table_init(&tb, "cpus", cpu_cols, NCPUCOLS,
-			  t->nf ? "CPU,POL,CUR,MAX,AVG,CAP,BUSY,UTIL,HI_MIN,HI_MAX,PRED,"
-				  "TIME_IN_STATE"
-				: "CPU,CAP,BUSY,UTIL,HI_MIN,HI_MAX", &o, NULL))
+	if (cli_table_init(&tb, "cpus", cpu_cols, NCPUCOLS,
+			   t->nf ? "CPU,POL,CUR,MAX,AVG,CAP,BUSY,UTIL,HI_MIN,HI_MAX,PRED,"
+				   "TIME_IN_STATE"
+				 : "CPU,CAP,BUSY,UTIL,HI_MIN,HI_MAX", &o, NULL))
 		return;
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct uc_top_cpu *c = &t->cpu[i];
 		const struct uc_top_freq *q = c->policy >= 0 ? &t->f[c->policy] : NULL;
-		struct libscols_line *ln = uc_table_line(&tb, NULL);
+		struct libscols_line *ln = cli_table_line(&tb, NULL);
 
-		uc_table_set_int(&tb, ln, CC_CPU, c->cpu);
+		cli_table_set_int(&tb, ln, CC_CPU, c->cpu);
 		if (q) {
-			uc_table_set_int(&tb, ln, CC_POL, t->e->p[c->policy].id);
+			cli_table_set_int(&tb, ln, CC_POL, t->e->p[c->policy].id);
 			set_num(&tb, ln, CC_CUR, q->f.cur > 0 ? mhz(q->f.cur) : -1);
 			set_num(&tb, ln, CC_MAX, q->f.max > 0 ? mhz(q->f.max) : -1);
 			set_num(&tb, ln, CC_AVG, q->f.avg > 0 ? mhz(q->f.avg) : -1);
 			tis_text(q, tis, sizeof(tis));
-			uc_table_set(&tb, ln, CC_TIME_IN_STATE, tis);
+			cli_table_set(&tb, ln, CC_TIME_IN_STATE, tis);
 		}
-		uc_table_set_int(&tb, ln, CC_CAP, c->capacity);
+		cli_table_set_int(&tb, ln, CC_CAP, c->capacity);
 		set_pct(&tb, ln, CC_BUSY, busy(t, (long long)c->ran));
 		set_num(&tb, ln, CC_UTIL, c->util);
 		set_num(&tb, ln, CC_HI_MIN, c->hi_min);
@@ -232,28 +236,28 @@ static void text_cpus(const struct top_frame *f, FILE *out, size_t width)
 		if (!c->pred_rc)
 			set_num(&tb, ln, CC_PRED, mhz(c->pred.settle));
 	}
-	uc_table_print_width(&tb, out, width);
-	uc_table_free(&tb);
+	cli_table_print_width(&tb, out, width);
+	cli_table_free(&tb);
 }
 
 static void text_tasks(const struct top_frame *f, FILE *out, size_t width)
 {
-	const struct uc_out_opts o = { .columns = NULL };
+	const struct cli_out_opts o = { .columns = NULL };
 	const struct uc_top *t = f->t;
-	struct uc_table tb;
+	struct cli_table tb;
 
-	if (uc_table_init(&tb, "tasks", task_cols, NTASKCOLS,
-			  "PID,TID,COMM,CPU,BUSY,UTIL,EST,RMIN,RMAX,EMIN,EMAX,SUGOV,PRED", &o,
-			  NULL))
+	if (cli_table_init(&tb, "tasks", task_cols, NTASKCOLS,
+			   "PID,TID,COMM,CPU,BUSY,UTIL,EST,RMIN,RMAX,EMIN,EMAX,SUGOV,PRED", &o,
+			   NULL))
 		return;
 	for (size_t i = 0; i < f->nrow; i++) {
 		const struct uc_top_task *k = f->row[i];
-		struct libscols_line *ln = uc_table_line(&tb, NULL);
+		struct libscols_line *ln = cli_table_line(&tb, NULL);
 		struct uc_sugov_out p;
 
-		uc_table_set_int(&tb, ln, TC_PID, k->pid);
-		uc_table_set_int(&tb, ln, TC_TID, k->tid);
-		uc_table_set(&tb, ln, TC_COMM, k->comm);	/* libsmartcols escapes it */
+		cli_table_set_int(&tb, ln, TC_PID, k->pid);
+		cli_table_set_int(&tb, ln, TC_TID, k->tid);
+		cli_table_set(&tb, ln, TC_COMM, k->comm);	/* libsmartcols escapes it */
 		set_num(&tb, ln, TC_CPU, k->cpu);
 		set_pct(&tb, ln, TC_BUSY, busy(t, k->ran));
 		if (!k->sf_rc) {
@@ -261,18 +265,18 @@ static void text_tasks(const struct top_frame *f, FILE *out, size_t width)
 			set_num(&tb, ln, TC_EST, k->sf.util_est);
 		}
 		if (!k->attr_rc) {
-			uc_table_set_int(&tb, ln, TC_RMIN, (long)k->sa.sched_util_min);
-			uc_table_set_int(&tb, ln, TC_RMAX, (long)k->sa.sched_util_max);
+			cli_table_set_int(&tb, ln, TC_RMIN, (long)k->sa.sched_util_min);
+			cli_table_set_int(&tb, ln, TC_RMAX, (long)k->sa.sched_util_max);
 		}
 		set_num(&tb, ln, TC_EMIN, k->eff_min);
 		set_num(&tb, ln, TC_EMAX, k->eff_max);
 		if (!uc_top_project(t, k, &p)) {
-			uc_table_set_int(&tb, ln, TC_SUGOV, (long)p.util);
-			uc_table_set_int(&tb, ln, TC_PRED, mhz(p.settle));
+			cli_table_set_int(&tb, ln, TC_SUGOV, (long)p.util);
+			cli_table_set_int(&tb, ln, TC_PRED, mhz(p.settle));
 		}
 	}
-	uc_table_print_width(&tb, out, width);
-	uc_table_free(&tb);
+	cli_table_print_width(&tb, out, width);
+	cli_table_free(&tb);
 }
 
 void top_text(const struct top_frame *f, FILE *out, size_t width)
@@ -300,58 +304,58 @@ void top_text(const struct top_frame *f, FILE *out, size_t width)
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
-static void json_num(struct uc_json *j, const char *key, long long v)
+static void json_num(struct cli_json *j, const char *key, long long v)
 {
 	if (v < 0)
-		uc_json_null(j, key);
+		cli_json_null(j, key);
 	else
-		uc_json_int(j, key, v);
+		cli_json_int(j, key, v);
 }
 
-static void json_cpu(struct uc_json *j, const struct uc_top *t, const struct uc_top_cpu *c)
+static void json_cpu(struct cli_json *j, const struct uc_top *t, const struct uc_top_cpu *c)
 {
 	const struct uc_top_freq *q = c->policy >= 0 ? &t->f[c->policy] : NULL;
 
-	uc_json_open(j, NULL, '{', true);
-	uc_json_int(j, "cpu", c->cpu);
+	cli_json_open(j, NULL, '{', true);
+	cli_json_int(j, "cpu", c->cpu);
 	json_num(j, "policy", q ? t->e->p[c->policy].id : -1);
 	json_num(j, "cur_khz", q ? q->f.cur : -1);
 	json_num(j, "max_khz", q ? q->f.max : -1);
 	json_num(j, "avg_khz", q && q->f.avg > 0 ? q->f.avg : -1);
-	uc_json_int(j, "capacity", c->capacity);
-	uc_json_int(j, "ran_ms", (long long)(c->ran * 1000 / (unsigned long long)t->hz));
-	uc_json_int(j, "tasks", (long long)c->ntasks);
+	cli_json_int(j, "capacity", c->capacity);
+	cli_json_int(j, "ran_ms", (long long)(c->ran * 1000 / (unsigned long long)t->hz));
+	cli_json_int(j, "tasks", (long long)c->ntasks);
 	json_num(j, "util", c->util);
 	json_num(j, "highest_min", c->hi_min);
 	json_num(j, "highest_max", c->hi_max);
-	uc_json_int(j, "rq_min", c->rq_min);
-	uc_json_int(j, "rq_max", c->rq_max);
+	cli_json_int(j, "rq_min", c->rq_min);
+	cli_json_int(j, "rq_max", c->rq_max);
 	json_num(j, "predicted_util", c->pred_rc ? -1 : (long long)c->pred.util);
 	json_num(j, "predicted_khz", c->pred_rc ? -1 : c->pred.settle);
 	if (q && !q->delta_rc) {
-		uc_json_open(j, "time_in_state", '[', true);
+		cli_json_open(j, "time_in_state", '[', true);
 		for (size_t i = 0; i < q->f.n; i++) {
-			uc_json_open(j, NULL, '{', true);
-			uc_json_int(j, "khz", q->f.khz[i]);
-			uc_json_int(j, "ms", (long long)q->d[i] * 10);
-			uc_json_close(j, '}');
+			cli_json_open(j, NULL, '{', true);
+			cli_json_int(j, "khz", q->f.khz[i]);
+			cli_json_int(j, "ms", (long long)q->d[i] * 10);
+			cli_json_close(j, '}');
 		}
-		uc_json_close(j, ']');
+		cli_json_close(j, ']');
 	} else {
-		uc_json_null(j, "time_in_state");
+		cli_json_null(j, "time_in_state");
 	}
-	uc_json_close(j, '}');
+	cli_json_close(j, '}');
 }
 
-static void json_task(struct uc_json *j, const struct uc_top *t, const struct uc_top_task *k)
+static void json_task(struct cli_json *j, const struct uc_top *t, const struct uc_top_task *k)
 {
 	struct uc_sugov_out p;
 	int prc = uc_top_project(t, k, &p);
 
-	uc_json_open(j, NULL, '{', true);
-	uc_json_int(j, "pid", k->pid);
-	uc_json_int(j, "tid", k->tid);
-	uc_json_str(j, "comm", k->comm);
+	cli_json_open(j, NULL, '{', true);
+	cli_json_int(j, "pid", k->pid);
+	cli_json_int(j, "tid", k->tid);
+	cli_json_str(j, "comm", k->comm);
 	json_num(j, "cpu", k->cpu);
 	json_num(j, "ran_ms", k->ran < 0 ? -1 : k->ran * 1000 / t->hz);
 	json_num(j, "util_avg", k->sf_rc ? -1 : k->sf.util_avg);
@@ -362,54 +366,54 @@ static void json_task(struct uc_json *j, const struct uc_top *t, const struct uc
 	json_num(j, "eff_max", k->eff_max);
 	json_num(j, "sugov_util", prc ? -1 : (long long)p.util);
 	json_num(j, "predicted_khz", prc ? -1 : p.settle);
-	uc_json_close(j, '}');
+	cli_json_close(j, '}');
 }
 
-static void json_policies(struct uc_json *j, const struct uc_top *t)
+static void json_policies(struct cli_json *j, const struct uc_top *t)
 {
-	uc_json_open(j, "policies", '[', true);
+	cli_json_open(j, "policies", '[', true);
 	for (size_t i = 0; i < t->nf; i++) {
 		const struct uc_eff_policy *p = &t->e->p[i];
 
-		uc_json_open(j, NULL, '{', true);
-		uc_json_int(j, "policy", p->id);
-		uc_json_str(j, "cpus", p->cpus);
-		uc_json_str(j, "governor", p->gov);
-		uc_json_str(j, "driver", p->driver);
-		uc_json_str(j, "min", uc_eff_verdict_name(p->v[UC_EFF_MIN]));
-		uc_json_str(j, "max", uc_eff_verdict_name(p->v[UC_EFF_MAX]));
-		uc_json_close(j, '}');
+		cli_json_open(j, NULL, '{', true);
+		cli_json_int(j, "policy", p->id);
+		cli_json_str(j, "cpus", p->cpus);
+		cli_json_str(j, "governor", p->gov);
+		cli_json_str(j, "driver", p->driver);
+		cli_json_str(j, "min", uc_eff_verdict_name(p->v[UC_EFF_MIN]));
+		cli_json_str(j, "max", uc_eff_verdict_name(p->v[UC_EFF_MAX]));
+		cli_json_close(j, '}');
 	}
-	uc_json_close(j, ']');
+	cli_json_close(j, ']');
 }
 
 void top_json(const struct top_frame *f, FILE *out)
 {
 	const struct uc_top *t = f->t;
-	struct uc_json j;
+	struct cli_json j;
 
-	uc_json_init(&j, out, 0);
-	uc_json_open(&j, NULL, '{', true);
-	uc_json_int(&j, "sample", (long long)t->samples - 1);
-	uc_json_double(&j, "interval", t->interval);
-	uc_json_str(&j, "kernel", t->e->release);
-	uc_json_str(&j, "formula", formula_name(t));
-	uc_json_str(&j, "frequency", t->nf ? "cpufreq" : uc_eff_verdict_name(t->e->p[0].v[1]));
-	uc_json_str(&j, "invariant", uc_inv_name(t->e->inv));
-	uc_json_str(&j, "invariant_reason", t->e->inv_reason);
+	cli_json_init(&j, out, 0);
+	cli_json_open(&j, NULL, '{', true);
+	cli_json_int(&j, "sample", (long long)t->samples - 1);
+	cli_json_double(&j, "interval", t->interval);
+	cli_json_str(&j, "kernel", t->e->release);
+	cli_json_str(&j, "formula", formula_name(t));
+	cli_json_str(&j, "frequency", t->nf ? "cpufreq" : uc_eff_verdict_name(t->e->p[0].v[1]));
+	cli_json_str(&j, "invariant", uc_inv_name(t->e->inv));
+	cli_json_str(&j, "invariant_reason", t->e->inv_reason);
 	json_policies(&j, t);
-	uc_json_open(&j, "cpus", '[', true);
+	cli_json_open(&j, "cpus", '[', true);
 	for (size_t i = 0; i < t->ncpu; i++)
 		json_cpu(&j, t, &t->cpu[i]);
-	uc_json_close(&j, ']');
-	uc_json_open(&j, "tasks", '[', true);
+	cli_json_close(&j, ']');
+	cli_json_open(&j, "tasks", '[', true);
 	for (size_t i = 0; i < f->nrow; i++)
 		json_task(&j, t, f->row[i]);
-	uc_json_close(&j, ']');
-	uc_json_open(&j, "notes", '[', true);
+	cli_json_close(&j, ']');
+	cli_json_open(&j, "notes", '[', true);
 	for (size_t i = 0; i < f->nnote; i++)
-		uc_json_str(&j, NULL, f->note[i]);
-	uc_json_close(&j, ']');
-	uc_json_close(&j, '}');
+		cli_json_str(&j, NULL, f->note[i]);
+	cli_json_close(&j, ']');
+	cli_json_close(&j, '}');
 	fputc('\n', out);
 }

@@ -153,42 +153,42 @@ static const struct uc_hist_run *pick(const struct cli_ctl *ctl, const struct uc
 	return r;
 }
 
-static void json_skips(struct uc_json *j, const struct undo_ctx *u)
+static void json_skips(struct cli_json *j, const struct undo_ctx *u)
 {
 	char b[256];
 
-	uc_json_open(j, "left_alone", '[', false);
+	cli_json_open(j, "left_alone", '[', false);
 	for (size_t i = 0; i < u->nskips; i++) {
 		const struct uc_undo_skip *s = &u->skips[i];
 		struct uc_change c;
 
 		cli_hist_change(s->c, &c);
-		uc_json_open(j, NULL, '{', true);
-		uc_json_str(j, "target", uc_change_target(&c, b, sizeof(b)));
-		uc_json_str(j, "kind", uc_kind_name(c.kind));
-		uc_json_str(j, "attribute", uc_attr_name(c.kind, c.attr));
-		uc_json_str(j, "reason", why_word(s->why));
-		uc_json_str(j, "text", why_text(s, u->run->id, b, sizeof(b)));
-		uc_json_close(j, '}');
+		cli_json_open(j, NULL, '{', true);
+		cli_json_str(j, "target", uc_change_target(&c, b, sizeof(b)));
+		cli_json_str(j, "kind", uc_kind_name(c.kind));
+		cli_json_str(j, "attribute", uc_attr_name(c.kind, c.attr));
+		cli_json_str(j, "reason", why_word(s->why));
+		cli_json_str(j, "text", why_text(s, u->run->id, b, sizeof(b)));
+		cli_json_close(j, '}');
 	}
-	uc_json_close(j, ']');
+	cli_json_close(j, ']');
 }
 
 static void json_doc(const struct cli_ctl *ctl, const struct uc_report *r,
 		     const struct undo_ctx *u)
 {
-	struct uc_json j;
+	struct cli_json j;
 
 	fflush(stdout);
-	uc_json_init(&j, stdout, 3);
-	uc_json_open(&j, NULL, '{', false);
+	cli_json_init(&j, stdout, 3);
+	cli_json_open(&j, NULL, '{', false);
 	cli_report_json(&j, ctl, r, NULL);
-	uc_json_int(&j, "undoes", u->run->id);
+	cli_json_int(&j, "undoes", u->run->id);
 	json_skips(&j, u);
 	/* what undo cannot do, said in the data too */
-	uc_json_bool(&j, "run_enabled_fast_path", cli_hist_flipped(u->run));
-	uc_json_bool(&j, "fast_path_stays_on", true);
-	uc_json_close(&j, '}');
+	cli_json_bool(&j, "run_enabled_fast_path", cli_hist_flipped(u->run));
+	cli_json_bool(&j, "fast_path_stays_on", true);
+	cli_json_close(&j, '}');
 	fputc('\n', stdout);
 }
 

@@ -168,76 +168,76 @@ static void print_table(const struct uc_watch_stats *s)
 
 #define U(x) ((long long)(x))
 
-static void json_counters(struct uc_json *j, const struct uc_watch_stats *s, size_t from,
+static void json_counters(struct cli_json *j, const struct uc_watch_stats *s, size_t from,
 			  size_t to)
 {
 	for (size_t i = from; i < to; i++)
-		uc_json_int(j, counters[i].name, U(value(s, &counters[i])));
+		cli_json_int(j, counters[i].name, U(value(s, &counters[i])));
 }
 
 /* an array of counts as an object by name */
-static void json_by_name(struct uc_json *j, const char *key, const uint64_t *v, int n,
+static void json_by_name(struct cli_json *j, const char *key, const uint64_t *v, int n,
 			 const char *(*name)(int))
 {
-	uc_json_open(j, key, '{', true);
+	cli_json_open(j, key, '{', true);
 	for (int i = 0; i < n; i++)
-		uc_json_int(j, name(i), U(v[i]));
-	uc_json_close(j, '}');
+		cli_json_int(j, name(i), U(v[i]));
+	cli_json_close(j, '}');
 }
 
-static void json_latency(struct uc_json *j, const struct uc_watch_stats *s)
+static void json_latency(struct cli_json *j, const struct uc_watch_stats *s)
 {
-	uc_json_open(j, "exec_apply_latency", '{', true);
-	uc_json_int(j, "count", U(s->lat_count));
-	uc_json_double(j, "sum_seconds", (double)s->lat_sum_ns / 1e9);
-	uc_json_open(j, "buckets", '[', true);
+	cli_json_open(j, "exec_apply_latency", '{', true);
+	cli_json_int(j, "count", U(s->lat_count));
+	cli_json_double(j, "sum_seconds", (double)s->lat_sum_ns / 1e9);
+	cli_json_open(j, "buckets", '[', true);
 	for (int i = 0; i <= UC_WATCH_LAT_N; i++) {
-		uc_json_open(j, NULL, '{', true);
+		cli_json_open(j, NULL, '{', true);
 		if (i < UC_WATCH_LAT_N) {
-			uc_json_double(j, "le", uc_watch_lat_bounds[i]);
-			uc_json_int(j, "count", U(sum(s->lat_buckets, (size_t)i + 1)));
+			cli_json_double(j, "le", uc_watch_lat_bounds[i]);
+			cli_json_int(j, "count", U(sum(s->lat_buckets, (size_t)i + 1)));
 		} else {
-			uc_json_str(j, "le", "+Inf");
-			uc_json_int(j, "count", U(s->lat_count));
+			cli_json_str(j, "le", "+Inf");
+			cli_json_int(j, "count", U(s->lat_count));
 		}
-		uc_json_close(j, '}');
+		cli_json_close(j, '}');
 	}
-	uc_json_close(j, '[');
-	uc_json_close(j, '}');
+	cli_json_close(j, '[');
+	cli_json_close(j, '}');
 }
 
-/* The counters as JSON, through the one JSON writer (uc_json). */
+/* The counters as JSON, through the one JSON writer (cli_json). */
 static void print_json(const struct uc_watch_stats *s)
 {
-	struct uc_json j;
+	struct cli_json j;
 
-	uc_json_init(&j, stdout, 3);
-	uc_json_open(&j, NULL, '{', false);
-	uc_json_int(&j, "pid", U(s->pid));
-	uc_json_int(&j, "started", U(s->started));
-	uc_json_int(&j, "generation", U(s->generation));
-	uc_json_int(&j, "rules", U(s->rules));
-	uc_json_int(&j, "tracked", U(s->tracked));
-	uc_json_int(&j, "tracked_cap", U(s->tracked_cap));
-	uc_json_int(&j, "groups", U(s->groups));
-	uc_json_int(&j, "groups_waiting", U(s->groups_waiting));
+	cli_json_init(&j, stdout, 3);
+	cli_json_open(&j, NULL, '{', false);
+	cli_json_int(&j, "pid", U(s->pid));
+	cli_json_int(&j, "started", U(s->started));
+	cli_json_int(&j, "generation", U(s->generation));
+	cli_json_int(&j, "rules", U(s->rules));
+	cli_json_int(&j, "tracked", U(s->tracked));
+	cli_json_int(&j, "tracked_cap", U(s->tracked_cap));
+	cli_json_int(&j, "groups", U(s->groups));
+	cli_json_int(&j, "groups_waiting", U(s->groups_waiting));
 	json_by_name(&j, "events", s->events, UC_WEV_N, uc_watch_ev_name);
 	json_counters(&j, s, 0, LOST);
 	json_by_name(&j, "rescans", s->rescans, UC_RESCAN_NCAUSES, uc_watch_cause_name);
 	json_counters(&j, s, LOST, NCOUNTERS);
-	uc_json_int(&j, "errors_total", U(s->errors_total));
-	uc_json_open(&j, "errors", '{', true);
+	cli_json_int(&j, "errors_total", U(s->errors_total));
+	cli_json_open(&j, "errors", '{', true);
 	for (int i = 0; i < UC_WATCH_MAX_ERRNOS; i++)
 		if (s->errors[i].err)
-			uc_json_int(&j, errno_name(s->errors[i].err), U(s->errors[i].n));
-	uc_json_close(&j, '}');
-	uc_json_open(&j, "queue", '{', true);
-	uc_json_int(&j, "len", U(s->queue_len));
-	uc_json_int(&j, "high_water", U(s->queue_hiwater));
-	uc_json_int(&j, "cap", U(s->queue_cap));
-	uc_json_close(&j, '}');
+			cli_json_int(&j, errno_name(s->errors[i].err), U(s->errors[i].n));
+	cli_json_close(&j, '}');
+	cli_json_open(&j, "queue", '{', true);
+	cli_json_int(&j, "len", U(s->queue_len));
+	cli_json_int(&j, "high_water", U(s->queue_hiwater));
+	cli_json_int(&j, "cap", U(s->queue_cap));
+	cli_json_close(&j, '}');
 	json_latency(&j, s);
-	uc_json_close(&j, '}');
+	cli_json_close(&j, '}');
 	putchar('\n');
 }
 

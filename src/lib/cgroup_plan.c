@@ -2,7 +2,7 @@
  * Plans for cgroup clamps: the writes that bring a group to the wanted
  * values, only those that differ (any write to cpu.uclamp.* flips the key,
  * even of the same value), and the "+cpu" subtree_control writes that
- * create the files on v2. Reads go through cgroup.c; nothing is written here.
+ * create the files on v2. Reads go through cgroup_io.c; nothing is written here.
  *
  * Values: one in capacity units counts as equal when the current percentage
  * maps to the same unit, and is written as the two-decimal percentage that

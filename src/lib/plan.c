@@ -563,7 +563,8 @@ const char *uc_change_target(const struct uc_change *c, char *buf, size_t n)
 				 c->label ? ")" : "");
 		break;
 	case UC_KIND_SYSCTL:
-		snprintf(buf, n, "kernel.%s", uc_sysctl_name(c->attr) ? uc_sysctl_name(c->attr) : "?");
+		snprintf(buf, n, "kernel.%s",
+			 uc_sysctl_name(c->attr) ? uc_sysctl_name(c->attr) : "?");
 		break;
 	case UC_KIND_CGROUP:
 	case UC_KIND_SUBTREE:

@@ -121,7 +121,7 @@ static void groups_stop(struct loop *l)
 /*
  * What the rules need from the kernel. Exits only free table entries: with
  * the socket filter on they stay in the kernel (a fork storm of processes no
- * rule matches wakes us for nothing) and the table forgets lazily (watch.c).
+ * rule matches wakes us for nothing) and the table forgets lazily (watch_core.c).
  */
 static uint32_t want_mask(const struct loop *l)
 {

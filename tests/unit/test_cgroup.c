@@ -1,5 +1,5 @@
 /*
- * cgroup.c: discovery (libcgroup, statfs and the mount table scripted with
+ * cgroup_io.c: discovery (libcgroup, statfs and the mount table scripted with
  * -Wl,--wrap), path validation on a real directory tree (traversal, symlinks,
  * absolute paths), /proc/PID/cgroup parsing through a fake sysroot, the
  * effective-value computation on constructed hierarchies (against a separate
@@ -81,7 +81,7 @@ static void fake_cgroup_set_logger(cgroup_logger_callback cb, int level, void *u
 	(void)cb, (void)level, (void)userdata;
 }
 
-/* libcgroup's functions, as cgroup.c looks them up */
+/* libcgroup's functions, as cgroup_io.c looks them up */
 static void *fake_libcgroup(const char *name)
 {
 	static const struct {

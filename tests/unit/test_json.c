@@ -41,31 +41,31 @@ static const char *text(void)
 
 static void test_layout(void **state)
 {
-	struct uc_json j;
+	struct cli_json j;
 
 	(void)state;
-	uc_json_init(&j, f, 2);
-	uc_json_open(&j, NULL, '{', false);
-	uc_json_bool(&j, "changed", true);
-	uc_json_open(&j, "changes", '[', false);
-	uc_json_open(&j, NULL, '{', true);
-	uc_json_str(&j, "a", "x");
-	uc_json_int(&j, "n", -3);
-	uc_json_open(&j, "l", '[', false);	/* inside a one-line container: one line too */
-	uc_json_int(&j, NULL, 1);
-	uc_json_int(&j, NULL, 2);
-	uc_json_close(&j, ']');
-	uc_json_close(&j, '}');
-	uc_json_close(&j, ']');
-	uc_json_open(&j, "empty", '[', false);
-	uc_json_close(&j, ']');
-	uc_json_open(&j, "o", '{', true);
-	uc_json_null(&j, "z");
-	uc_json_tri(&j, "t", -1);
-	uc_json_tri(&j, "u", 0);
-	uc_json_str(&j, "s", NULL);
-	uc_json_close(&j, '}');
-	uc_json_close(&j, '}');
+	cli_json_init(&j, f, 2);
+	cli_json_open(&j, NULL, '{', false);
+	cli_json_bool(&j, "changed", true);
+	cli_json_open(&j, "changes", '[', false);
+	cli_json_open(&j, NULL, '{', true);
+	cli_json_str(&j, "a", "x");
+	cli_json_int(&j, "n", -3);
+	cli_json_open(&j, "l", '[', false);	/* inside a one-line container: one line too */
+	cli_json_int(&j, NULL, 1);
+	cli_json_int(&j, NULL, 2);
+	cli_json_close(&j, ']');
+	cli_json_close(&j, '}');
+	cli_json_close(&j, ']');
+	cli_json_open(&j, "empty", '[', false);
+	cli_json_close(&j, ']');
+	cli_json_open(&j, "o", '{', true);
+	cli_json_null(&j, "z");
+	cli_json_tri(&j, "t", -1);
+	cli_json_tri(&j, "u", 0);
+	cli_json_str(&j, "s", NULL);
+	cli_json_close(&j, '}');
+	cli_json_close(&j, '}');
 	assert_string_equal(text(),
 			    "{\n"
 			    "  \"changed\": true,\n"
@@ -79,15 +79,15 @@ static void test_layout(void **state)
 
 static void test_indent3(void **state)
 {
-	struct uc_json j;
+	struct cli_json j;
 
 	(void)state;
-	uc_json_init(&j, f, 3);
-	uc_json_open(&j, NULL, '{', false);
-	uc_json_open(&j, "k", '{', false);
-	uc_json_tri(&j, "a", 1);
-	uc_json_close(&j, '}');
-	uc_json_close(&j, '}');
+	cli_json_init(&j, f, 3);
+	cli_json_open(&j, NULL, '{', false);
+	cli_json_open(&j, "k", '{', false);
+	cli_json_tri(&j, "a", 1);
+	cli_json_close(&j, '}');
+	cli_json_close(&j, '}');
 	assert_string_equal(text(), "{\n   \"k\": {\n      \"a\": true\n   }\n}");
 }
 
@@ -95,8 +95,8 @@ static void test_escaping(void **state)
 {
 	(void)state;
 	/* quote, backslash, controls, DEL; valid 2/3/4-byte UTF-8 kept; bad bytes -> U+FFFD */
-	uc_json_string(f, "q\"b\\n\nt\tr\r\x01\x7f "
-		       "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xff\xc0\xaf\xe2\x82");
+	cli_json_string(f, "q\"b\\n\nt\tr\r\x01\x7f "
+			"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xff\xc0\xaf\xe2\x82");
 	assert_string_equal(text(),
 			    "\"q\\\"b\\\\n\\nt\\tr\\r\\u0001\\u007f "
 			    "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 "
@@ -108,8 +108,8 @@ static void test_escaping(void **state)
 static void test_ill_formed(void **state)
 {
 	(void)state;
-	uc_json_string(f, "a\xe0\x80\x80" "b\xed\xa0\x80" "c\xf4\x90\x80\x80" "d\xf0\x8f\xbf\xbf"
-		       "e\xed\x9f\xbf");
+	cli_json_string(f, "a\xe0\x80\x80" "b\xed\xa0\x80" "c\xf4\x90\x80\x80" "d\xf0\x8f\xbf\xbf"
+			"e\xed\x9f\xbf");
 	assert_string_equal(text(), "\"a\\ufffd\\ufffd\\ufffd" "b\\ufffd\\ufffd\\ufffd"
 				    "c\\ufffd\\ufffd\\ufffd\\ufffd" "d\\ufffd\\ufffd\\ufffd\\ufffd"
 				    "e\xed\x9f\xbf\"");

@@ -1,5 +1,5 @@
 /*
- * systemd.c and the systemd side of cgroup_plan.c / cgroup.c / exec.c: unit
+ * systemd.c and the systemd side of cgroup_plan.c / cgroup_io.c / exec.c: unit
  * names, who owns a subtree_control (PID 1, unit names, delegation marks),
  * the plan that asks systemd instead of writing subtree_control, unit names
  * resolved to groups, and the executor (the ask is never undone). The bus is
