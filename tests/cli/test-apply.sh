@@ -79,6 +79,12 @@ t "errors in a drop-in" 2 $U apply
 has "20-bad\.conf:2: invalid value '2000' for rt-default in \[system\]: out of range"
 has "20-bad\.conf:4: cgroup path 'system\.slice/\.\./\.\./etc' leaves the cgroup hierarchy"
 has "20-bad\.conf:6: \[tasks nobody\] has no selector"
+# uclampctl.conf(5)'s example of this error says what the binary says (its list
+# of selectors comes from the table: a selector added there changes both)
+want=$(printf '%s\n' "$OUT" | sed -n 's/^.*20-bad\.conf:6: \[tasks nobody\] has no selector: //p')
+man=$(sed -n 's/^.*\[tasks db\] has no selector: //p' "$TESTS_SRCDIR/../man/uclampctl.conf.5")
+if [ -n "$want" ] && [ "$man" = "$want" ]; then _pass "uclampctl.conf(5)'s example: $want"
+else _fail "uclampctl.conf(5)'s example says '$man', the binary '$want'"; fi
 has "20-bad\.conf:8: unknown section \[sytem\]"
 has "20-bad\.conf:9: expected 'key = value'"
 has '5 error\(s\) in the configuration: nothing changed'
