@@ -65,7 +65,7 @@ void uc_proc_set_thread(struct uc_proc *p, pid_t tid);
 /* Make sure the fields in 'want' are there (calls fill for the missing ones). */
 int uc_proc_need(struct uc_proc *p, unsigned want);
 
-/* A string list (comm, cgroup, exe, argv0, cmdline, parent): exact or glob. */
+/* A name selector's values (its row in selectors.c says which): exact or glob. */
 struct uc_strs {
 	const char *const *v;
 	size_t n;			/* 0: selector not given */
