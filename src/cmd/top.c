@@ -19,6 +19,7 @@
 #include "cmd/task.h"
 #include "cmd/top.h"
 #include "uclamp/effective.h"
+#include "uclamp/sysroot.h"
 
 enum { OPT_ONCE = 0x300 };
 
@@ -196,17 +197,14 @@ static void show(const struct top_frame *f, bool tty, bool json, unsigned long l
 	free(buf);
 }
 
-static void sleep_until(struct timespec *next, double delay)
+static void sleep_until(uint64_t *next_ns, double delay)
 {
-	long long ns = (long long)(delay * 1e9);
+	struct timespec ts;
 
-	next->tv_sec += ns / 1000000000LL;
-	next->tv_nsec += ns % 1000000000LL;
-	if (next->tv_nsec >= 1000000000L) {
-		next->tv_sec++;
-		next->tv_nsec -= 1000000000L;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
+	*next_ns += (uint64_t)(delay * 1e9);
+	ts.tv_sec = (time_t)(*next_ns / 1000000000ull);
+	ts.tv_nsec = (long)(*next_ns % 1000000000ull);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
 
@@ -218,10 +216,9 @@ static int loop(struct cli_ctl *ctl, struct uc_top *t, const struct top_args *a)
 	size_t n = a->ntasks ? (size_t)a->ntasks : a->sel.npids ? (size_t)-1 : DEFAULT_TASKS;
 	struct top_frame f = { .t = t, .delay = a->delay };
 	struct uc_top_task **rows = NULL;
-	struct timespec next;
+	uint64_t next = uc_clock_ns(CLOCK_MONOTONIC);
 	int rc = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long i = 0; !rc && (!a->count || i < a->count); i++) {
 		sleep_until(&next, a->delay);
 		rc = uc_top_sample(t);
