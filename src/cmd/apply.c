@@ -80,8 +80,7 @@ static void json_result(const struct cli_ctl *ctl, const struct uc_report *r, co
 {
 	struct cli_json j;
 
-	cli_json_init(&j, stdout, 3);
-	cli_json_open(&j, NULL, '{', false);
+	cli_json_begin(&j, stdout, 3);
 	cli_report_json(&j, ctl, r, mode);
 	/* the recorded consent, for monitoring ("on, but not allowed here") */
 	cli_json_bool(&j, "allow_enable", cfg && cfg->allow_enable.set && cfg->allow_enable.value);
@@ -103,8 +102,7 @@ static void json_result(const struct cli_ctl *ctl, const struct uc_report *r, co
 		cli_json_str(&j, NULL, error);
 	cli_json_close(&j, ']');
 	json_skips(&j, cfg);
-	cli_json_close(&j, '}');
-	fputc('\n', stdout);
+	cli_json_end(&j);
 	fflush(stdout);
 }
 

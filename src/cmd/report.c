@@ -612,10 +612,7 @@ void cli_report_json(struct cli_json *j, const struct cli_ctl *ctl, const struct
 	cli_json_close(j, '}');
 	cli_json_bool(j, "enables_fast_path", r->flips);
 	/* the record's number: 'uclampctl undo RUN' */
-	if (r->run_id)
-		cli_json_int(j, "run", r->run_id);
-	else
-		cli_json_null(j, "run");
+	cli_json_num(j, "run", r->run_id ? (long long)r->run_id : -1);
 	if (r->outcome == UC_RUN_INTERRUPTED) {
 		cli_json_str(j, "interrupted", sig_name(r->stopped_by));
 		cli_json_int(j, "not_attempted", (long long)r->targets[UC_CH_SKIPPED]);
@@ -629,11 +626,9 @@ static void report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r
 	struct cli_json j;
 
 	fflush(stdout);
-	cli_json_init(&j, f, 3);
-	cli_json_open(&j, NULL, '{', false);
+	cli_json_begin(&j, f, 3);
 	cli_report_json(&j, ctl, r, NULL);
-	cli_json_close(&j, '}');
-	fputc('\n', f);
+	cli_json_end(&j);
 	fflush(f);
 }
 

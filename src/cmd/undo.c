@@ -180,16 +180,14 @@ static void json_doc(const struct cli_ctl *ctl, const struct uc_report *r,
 	struct cli_json j;
 
 	fflush(stdout);
-	cli_json_init(&j, stdout, 3);
-	cli_json_open(&j, NULL, '{', false);
+	cli_json_begin(&j, stdout, 3);
 	cli_report_json(&j, ctl, r, NULL);
 	cli_json_int(&j, "undoes", u->run->id);
 	json_skips(&j, u);
 	/* what undo cannot do, said in the data too */
 	cli_json_bool(&j, "run_enabled_fast_path", cli_hist_flipped(u->run));
 	cli_json_bool(&j, "fast_path_stays_on", true);
-	cli_json_close(&j, '}');
-	fputc('\n', stdout);
+	cli_json_end(&j);
 }
 
 static bool has_tasks(const struct uc_hist_run *r)
