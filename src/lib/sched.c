@@ -207,14 +207,6 @@ int uc_sched_send(pid_t tid, struct uc_sched_attr *a)
 	return setattr_once(tid, &b);
 }
 
-int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, int reset_on_fork)
-{
-	struct uc_sched_attr a;
-	int rc = uc_sched_attr_for(cur, min, max, reset_on_fork, &a);
-
-	return rc ? (rc > 0 ? 0 : rc) : uc_sched_send(tid, &a);
-}
-
 enum uc_support uc_sched_probe(int *err)
 {
 	struct uc_sched_attr a;
