@@ -553,15 +553,6 @@ static void run_plan(struct uc_watch *w, struct uc_plan *p, const struct uc_exec
 	uc_plan_run(p, &ro, rep);
 }
 
-/* The rule that decides the task's first value, -1: none. */
-static int deciding_rule(const struct uc_rules_result *res)
-{
-	for (int a = 0; a < UC_RA_N; a++)
-		if (res->winner[a] >= 0)
-			return res->winner[a];
-	return -1;
-}
-
 /* ---- batches: the writers' lock, the stop flag ------------------------------ */
 
 void uc_watch_set_stop(struct uc_watch *w, volatile sig_atomic_t *stop)
@@ -712,12 +703,12 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		count_err(w, rc);
 		return false;
 	}
-	if (deciding_rule(&res) < 0) {
+	if (uc_task_rule(&res) < 0) {
 		if (res.skipped_rt)
 			w->st.skipped_rt++;
 		return res.threads;
 	}
-	rule = w->rs.ops->name ? w->rs.ops->name(w->rs.rules, deciding_rule(&res)) : NULL;
+	rule = w->rs.ops->name ? w->rs.ops->name(w->rs.rules, uc_task_rule(&res)) : NULL;
 	r->matched = true;
 	if (!*ep) {
 		forget_exited(w);
