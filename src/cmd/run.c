@@ -40,16 +40,11 @@ static void usage(void)
 	       uc_value_forms);
 }
 
-/* 0 if execve() could start @path: what it needs up to its point of no
- * return (uclamp/execcheck.h: the interpreters, the loader, noexec, ...) */
-static int exec_check(const char *path, struct uc_exec_why *why)
-{
-	return -uc_exec_check(path, why);
-}
-
 /* Find CMD as execvp() will, before any clamp is written: a path with '/', else
  * each $PATH entry (unset: /bin:/usr/bin; empty: "."), a later one still after
- * EACCES or ENOENT, EACCES winning at the end. 0 or execvp()'s errno, and why. */
+ * EACCES or ENOENT, EACCES winning at the end; each checked for what execve()
+ * needs up to its point of no return (uc_exec_check: the interpreters, the
+ * loader, noexec, ...). 0 or execvp()'s errno, and why. */
 static int exec_resolve(const char *cmd, struct uc_exec_why *why)
 {
 	const char *path = getenv("PATH");
@@ -62,7 +57,7 @@ static int exec_resolve(const char *cmd, struct uc_exec_why *why)
 	if (!*cmd)
 		return ENOENT;
 	if (strchr(cmd, '/'))
-		return exec_check(cmd, why);
+		return -uc_exec_check(cmd, why);
 	if (!path)
 		path = "/bin:/usr/bin";
 	for (const char *p = path;; p++) {
@@ -71,7 +66,7 @@ static int exec_resolve(const char *cmd, struct uc_exec_why *why)
 
 		if (snprintf(buf, sizeof(buf), "%.*s%s%s", len, p, len ? "/" : "", cmd) <
 		    (int)sizeof(buf)) {
-			r = exec_check(buf, &w);
+			r = -uc_exec_check(buf, &w);
 			if (!r)
 				return 0;
 			/* execvp goes on after these; any other error ends it */
