@@ -178,12 +178,6 @@ static bool first_sys_set(const struct uc_config *cfg)
 	return false;
 }
 
-static void oom(void)
-{
-	cli_errx("out of memory");
-	exit(CLI_EXIT_FAIL);
-}
-
 /* ---- the modes --------------------------------------------------------------- */
 
 static const char *const mode_names[] = { "apply", "check", "dry-run" };
@@ -208,7 +202,7 @@ static int config_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass,
 	(void)pass;
 	rc = uc_config_plan(cp->cfg, plan);
 	if (rc == -ENOMEM)
-		oom();
+		exit(cli_oom());
 	if (!rc && !cp->cfg->nerrors_total)
 		return 0;
 	rc = errors_exit(cp->cfg);
@@ -344,9 +338,9 @@ int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, 
 	if (nconfigs) {
 		for (size_t i = 0; i < nconfigs; i++)
 			if (uc_config_load_path(&cfg, configs[i]) == -ENOMEM)
-				oom();
+				exit(cli_oom());
 	} else if (uc_config_load_default(&cfg) == -ENOMEM) {
-		oom();
+		exit(cli_oom());
 	}
 	if (uc_config_validate(&cfg)) {
 		if (json)
@@ -401,7 +395,7 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 	ctl->consent_hint = "--yes or 'allow-enable = yes' in [fast-path]";
 
 	if (!a.configs)
-		oom();
+		exit(cli_oom());
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
 		free(a.configs);
 		return CLI_EXIT_OK;

@@ -271,10 +271,8 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 	size_t npids;
 	int rc;
 
-	if (!pids) {
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
-	}
+	if (!pids)
+		return cli_oom();
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &sa)) {
 		free(pids);
 		return CLI_EXIT_OK;

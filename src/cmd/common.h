@@ -82,6 +82,8 @@ noreturn void cli_lib_missing(const char *soname, const char *what, const char *
 /* The one wording for a kernel without uclamp, "...: WHY"; returns 4. */
 #define CLI_NO_UCLAMP "this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+)"
 int cli_no_uclamp(const char *why_fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "out of memory" on stderr; returns 1 (CLI_EXIT_FAIL). */
+int cli_oom(void);
 /* One line: prefix, the text escaped (uc_escape_name), newline. Every text
  * line that can carry a name from /proc or cgroupfs goes through here. */
 void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)

@@ -52,10 +52,9 @@ int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 	cli_table_or_err(ctl, &t, "keys", cols, NCOLS, "KEY,STATE,HOW,MEANING");
 	ks = malloc(sizeof(*ks));
 	if (!ks || uc_skeys_read(ks)) {
-		cli_errx("out of memory");
 		cli_table_free(&t);
 		free(ks);
-		return CLI_EXIT_FAIL;
+		return cli_oom();
 	}
 	for (size_t i = 0; i < ks->n; i++) {
 		const struct uc_skey *k = &ks->k[i];

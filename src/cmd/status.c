@@ -542,10 +542,8 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 	struct uc_effect *e;
 	int rc = CLI_EXIT_OK;
 
-	if (!a.configs) {
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
-	}
+	if (!a.configs)
+		return cli_oom();
 	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
 		free(a.configs);
 		return CLI_EXIT_OK;

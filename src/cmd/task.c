@@ -162,10 +162,8 @@ bool cli_sel_opt(const struct cli_ctl *ctl, struct cli_sel *a, int c, const char
 		return false;
 	rc = uc_sel_set(&a->rule, d, d->kind == UC_SEL_FLAG ? "yes" : arg, true, err,
 			sizeof(err));
-	if (rc == -ENOMEM) {
-		cli_errx("out of memory");
-		exit(CLI_EXIT_FAIL);
-	}
+	if (rc == -ENOMEM)
+		exit(cli_oom());
 	if (rc)
 		cli_usage_error(ctl, "--%s: %s", d->option, err);
 	cgroup_check(ctl, d, arg, &a->rule);
@@ -194,10 +192,8 @@ void cli_sel_pids(const struct cli_ctl *ctl, struct cli_sel *a, int argc, char *
 	if (!n)
 		return;
 	a->pids = calloc(n, sizeof(*a->pids));
-	if (!a->pids) {
-		cli_errx("out of memory");
-		exit(CLI_EXIT_FAIL);
-	}
+	if (!a->pids)
+		exit(cli_oom());
 	for (size_t i = 0; i < n; i++)
 		a->pids[i] = cli_pid_or_err(ctl, argv[optind + (int)i]);
 	a->npids = n;
@@ -448,8 +444,7 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 		goto out;
 	s.eff_shown = s.t.map[COL_EFF_MIN] >= 0 || s.t.map[COL_EFF_MAX] >= 0;
 	if (uc_eff_init(&s.eff)) {
-		cli_errx("out of memory");
-		rc = CLI_EXIT_FAIL;
+		rc = cli_oom();
 		goto out;
 	}
 	if (s.t.map[COL_CGROUP] >= 0)

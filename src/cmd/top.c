@@ -247,8 +247,7 @@ static int run(struct cli_ctl *ctl, struct top_args *a)
 
 	if (!e || uc_eff_init(&eff)) {
 		free(e);
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
+		return cli_oom();
 	}
 	uc_effect_read_flags(e, UC_EFFECT_NO_WRITE);	/* not even the symbol cache */
 	t.e = e;
@@ -263,7 +262,7 @@ static int run(struct cli_ctl *ctl, struct top_args *a)
 			rc = loop(ctl, &t, a);
 		uc_rules_free(&rs);
 	} else {
-		cli_errx("out of memory");
+		cli_oom();
 	}
 	uc_top_free(&t);
 	uc_eff_free(&eff);

@@ -122,10 +122,8 @@ static int undo_plan(struct cli_ctl *ctl, struct uc_plan *p, unsigned pass, void
 	u->nskips = 0;
 	u->say = !pass;
 	rc = uc_undo_plan(u->run, p, on_skip, u, &u->skipped);
-	if (rc == -ENOMEM) {
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
-	}
+	if (rc == -ENOMEM)
+		return cli_oom();
 	return 0;
 }
 
