@@ -208,7 +208,9 @@ struct cli_run {
 	/* the plan from what the host holds now: pass 0, and again under the lock
 	 * after a person answered; 0, or the exit code after saying why not */
 	int (*plan)(struct cli_ctl *ctl, struct uc_plan *p, unsigned pass, void *data);
-	void *data;			/* for plan() */
+	/* -J: the command's own members after the report's; NULL: none */
+	void (*json)(struct cli_json *j, void *data);
+	void *data;			/* for plan() and json() */
 };
 
 /* Plan and run with the prompt, the lock (not held while a person answers) and

@@ -620,7 +620,8 @@ void cli_report_json(struct cli_json *j, const struct cli_ctl *ctl, const struct
 }
 
 /* The report as one JSON document (-J of a write command), on stdout (run: stderr). */
-static void report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r)
+static void report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r,
+			    const struct cli_run *how)
 {
 	FILE *f = out_of(ctl);
 	struct cli_json j;
@@ -628,6 +629,8 @@ static void report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r
 	fflush(stdout);
 	cli_json_begin(&j, f, 3);
 	cli_report_json(&j, ctl, r, NULL);
+	if (how->json)
+		how->json(&j, how->data);
 	cli_json_end(&j);
 	fflush(f);
 }
@@ -680,7 +683,7 @@ int cli_run_plan(struct cli_ctl *ctl, const struct cli_run *how)
 	if (!rc) {
 		cli_report_guard(ctl, &r);
 		if (ctl->json)
-			report_json_doc(ctl, &r);
+			report_json_doc(ctl, &r, how);
 		else
 			cli_report_text(ctl, &r);
 		rc = cli_report_exit(&r);

@@ -172,20 +172,16 @@ static void json_skips(struct cli_json *j, const struct undo_ctx *u)
 	cli_json_close(j, ']');
 }
 
-static void json_doc(const struct cli_ctl *ctl, const struct uc_report *r,
-		     const struct undo_ctx *u)
+/* -J: after the report's members (cli_run's json()) */
+static void json_more(struct cli_json *j, void *data)
 {
-	struct cli_json j;
+	const struct undo_ctx *u = data;
 
-	fflush(stdout);
-	cli_json_begin(&j, stdout, 3);
-	cli_report_json(&j, ctl, r, NULL);
-	cli_json_int(&j, "undoes", u->run->id);
-	json_skips(&j, u);
+	cli_json_int(j, "undoes", u->run->id);
+	json_skips(j, u);
 	/* what undo cannot do, said in the data too */
-	cli_json_bool(&j, "run_enabled_fast_path", cli_hist_flipped(u->run));
-	cli_json_bool(&j, "fast_path_stays_on", true);
-	cli_json_end(&j);
+	cli_json_bool(j, "run_enabled_fast_path", cli_hist_flipped(u->run));
+	cli_json_bool(j, "fast_path_stays_on", true);
 }
 
 static bool has_tasks(const struct uc_hist_run *r)
@@ -200,8 +196,6 @@ static int undo(struct cli_ctl *ctl, unsigned id)
 {
 	struct undo_ctx u = { .ctl = ctl };
 	struct uc_hist h;
-	struct uc_report r;
-	struct uc_plan plan;
 	int rc = cli_hist_load(ctl, &h);
 
 	if (rc)
@@ -218,6 +212,7 @@ static int undo(struct cli_ctl *ctl, unsigned id)
 		.wide = u.run->flags & UC_HIST_WIDE,
 		.undoes = u.run->id,
 		.plan = undo_plan,
+		.json = json_more,
 		.data = &u,
 	};
 
@@ -230,22 +225,12 @@ static int undo(struct cli_ctl *ctl, unsigned id)
 	else
 		cli_warnx(ctl, "undo puts values back; the uclamp fast path, once on, stays on "
 			  "until reboot");
-	uc_plan_init(&plan);
-	rc = cli_run_unrendered(ctl, &plan, &how, &r);
-	if (!rc) {
-		cli_report_guard(ctl, &r);
-		if (ctl->json)
-			json_doc(ctl, &r, &u);
-		else
-			cli_report_text(ctl, &r);
-		rc = cli_report_exit(&r);
-		if (!rc && u.skipped && !ctl->dry_run) {
-			cli_errx("undo of run %u is not complete: %zu change(s) left alone "
-				 "(named above)", u.run->id, u.skipped);
-			rc = CLI_EXIT_FAIL;
-		}
+	rc = cli_run_plan(ctl, &how);
+	if (!rc && u.skipped && !ctl->dry_run) {
+		cli_errx("undo of run %u is not complete: %zu change(s) left alone "
+			 "(named above)", u.run->id, u.skipped);
+		rc = CLI_EXIT_FAIL;
 	}
-	uc_plan_free(&plan);
 	free(u.skips);
 	uc_hist_free(&h);
 	return rc;
