@@ -102,17 +102,12 @@ static int exec_error(const char *cmd, int err, const struct uc_exec_why *why)
 	return err == ENOENT ? CLI_EXIT_EXEC_ENOENT : CLI_EXIT_EXEC_FAIL;
 }
 
-static bool run_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
-{
-	return cli_want_opt(ctl, c, arg, data);
-}
-
 int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 {
 	const struct cli_opts opts = {
 		.longopts = CLI_LONGOPTS(CLI_WANT_LONGOPTS),
 		.stop_at_arg = true, .shared = CLI_OPTS_WRITE,
-		.own = run_opt, .usage = usage,
+		.own = cli_want_opt, .usage = usage,
 	};
 	/* ourselves, then CMD inherits: one rule that takes the PID it is given */
 	struct uc_rule want = {

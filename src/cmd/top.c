@@ -105,7 +105,7 @@ static bool top_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 		a->once = true;
 		return true;
 	}
-	return cli_sel_opt(ctl, &a->sel, c, arg);
+	return cli_sel_opt(ctl, c, arg, &a->sel);
 }
 
 /* ---- the rows -------------------------------------------------------------------- */
@@ -298,9 +298,7 @@ int cmd_top(struct cli_ctl *ctl, int argc, char **argv)
 		a.count = 1;
 	cli_sel_pids(ctl, &a.sel, argc, argv, true);
 	a.sel.rule.threads = true;	/* the scheduler's unit: every thread */
-	rc = cli_task_support(ctl);
-	if (!rc)
-		rc = cli_sel_pids_exist(&a.sel, false);
+	rc = cli_sel_ready(ctl, &a.sel, false);
 	if (!rc)
 		rc = run(ctl, &a);
 	cli_sel_free(&a.sel);
