@@ -396,10 +396,7 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 
 	if (!a.configs)
 		exit(cli_oom());
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
-		free(a.configs);
-		return CLI_EXIT_OK;
-	}
+	cli_parse_opts(ctl, argc, argv, &opts, &a);
 	if (a.check && ctl->dry_run)
 		cli_usage_error(ctl, "--check and --dry-run exclude each other: "
 				"--check already changes nothing");

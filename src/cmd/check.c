@@ -153,8 +153,7 @@ int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 	struct uc_findings fs;
 	int rc;
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &strict))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, &strict);
 	cli_lib_exit = CHECK_UNKNOWN;	/* 1 would say "on" */
 
 	uc_fastpath_detect(&fp);

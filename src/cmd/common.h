@@ -173,8 +173,8 @@ struct cli_opts {
 };
 
 /* Parse argv: the shared groups, then o->own(); a bad option is one line and
- * exit 2. False when -h or --list-columns answered (return CLI_EXIT_OK). */
-bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli_opts *o,
+ * exit 2; -h and --list-columns answer and exit 0. */
+void cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli_opts *o,
 		    void *data);
 /* The long name of option c ("min"), for messages. */
 const char *cli_opt_name(const struct option *longopts, int c);

@@ -217,8 +217,7 @@ int cmd_history(struct cli_ctl *ctl, int argc, char **argv)
 		.shared = CLI_OPTS_OUTPUT, .usage = usage, .cols = cols, .ncols = NCOLS,
 	};
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, NULL);
 	if (argc - optind > 1)
 		cli_usage_error(ctl, "one RUN at most: got '%s' and '%s'", argv[optind],
 				argv[optind + 1]);

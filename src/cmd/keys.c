@@ -45,8 +45,7 @@ int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 	struct uc_skeys *ks;
 	struct cli_table t;
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, NULL);
 
 	/* before reading anything: a bad -o is a usage error that changes nothing */
 	cli_table_or_err(ctl, &t, "keys", cols, NCOLS, "KEY,STATE,HOW,MEANING");

@@ -120,8 +120,7 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	struct uc_exec_why why;
 	int rc;
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &want))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, &want);
 	if (optind >= argc)
 		cli_usage_error(ctl, "no command to run: give CMD [ARGS...] after the options");
 	cli_want_check(ctl, &want, " before CMD");

@@ -544,10 +544,7 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 
 	if (!a.configs)
 		return cli_oom();
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
-		free(a.configs);
-		return CLI_EXIT_OK;
-	}
+	cli_parse_opts(ctl, argc, argv, &opts, &a);
 	fmt = (enum format)ctl->format;
 	if (ctl->out.json)
 		fmt = FMT_JSON;

@@ -429,10 +429,7 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 	int rc;
 
 	cli_sel_init(&a);
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
-		cli_sel_free(&a);
-		return CLI_EXIT_OK;
-	}
+	cli_parse_opts(ctl, argc, argv, &opts, &a);
 	cli_sel_pids(ctl, &a, argc, argv, true);
 	cli_table_or_err(ctl, &s.t, "tasks", cols, NCOLS, DEFAULT_COLS);
 
@@ -704,10 +701,7 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 	int rc;
 
 	cli_sel_init(a);
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &sa)) {
-		cli_sel_free(a);
-		return CLI_EXIT_OK;
-	}
+	cli_parse_opts(ctl, argc, argv, &opts, &sa);
 	if (reset)
 		want->min = want->max = UC_RESET;
 	cli_want_check(ctl, want, "");

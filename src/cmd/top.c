@@ -288,10 +288,7 @@ int cmd_top(struct cli_ctl *ctl, int argc, char **argv)
 	int rc;
 
 	cli_sel_init(&a.sel);
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
-		cli_sel_free(&a.sel);
-		return CLI_EXIT_OK;
-	}
+	cli_parse_opts(ctl, argc, argv, &opts, &a);
 	if (a.once && a.count > 1)
 		cli_usage_error(ctl, "--once and -n %ld exclude each other: give one", a.count);
 	if (a.once)

@@ -240,8 +240,7 @@ int cmd_undo(struct cli_ctl *ctl, int argc, char **argv)
 {
 	const struct cli_opts opts = { .shared = CLI_OPTS_WRITE, .usage = usage };
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, NULL);
 	if (argc - optind > 1)
 		cli_usage_error(ctl, "one RUN at most: got '%s' and '%s'", argv[optind],
 				argv[optind + 1]);

@@ -326,10 +326,7 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 		argv++;
 		argc--;
 	}
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &c)) {
-		free(paths);
-		return CLI_EXIT_OK;
-	}
+	cli_parse_opts(ctl, argc, argv, &opts, &c);
 	c.dry_run = ctl->dry_run;
 
 	if (status && (c.npaths || c.dry_run || ctl->yes || c.oneshot))
