@@ -265,8 +265,9 @@ struct uc_hist_change;
  * line saying why it is not used (another user could have written it,
  * damaged, too large). */
 int cli_hist_load(const struct cli_ctl *ctl, struct uc_hist *h);
-/* A run's number, or a usage error (exit 2). */
-unsigned cli_run_number_or_err(const struct cli_ctl *ctl, const char *s);
+/* The optional RUN after the options: its number, 0 when none given; more
+ * than one, or not a run's number, is a usage error (exit 2). */
+unsigned cli_run_arg_or_err(const struct cli_ctl *ctl, int argc, char **argv);
 /* The run turned the fast path on (off before it, on after). */
 bool cli_hist_flipped(const struct uc_hist_run *r);
 /* A recorded change as a plan's change (its strings stay the record's). */

@@ -241,8 +241,5 @@ int cmd_undo(struct cli_ctl *ctl, int argc, char **argv)
 	const struct cli_opts opts = { .shared = CLI_OPTS_WRITE, .usage = usage };
 
 	cli_parse_opts(ctl, argc, argv, &opts, NULL);
-	if (argc - optind > 1)
-		cli_usage_error(ctl, "one RUN at most: got '%s' and '%s'", argv[optind],
-				argv[optind + 1]);
-	return undo(ctl, optind < argc ? cli_run_number_or_err(ctl, argv[optind]) : 0);
+	return undo(ctl, cli_run_arg_or_err(ctl, argc, argv));
 }
