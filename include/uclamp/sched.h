@@ -40,7 +40,7 @@ struct uc_sched_syscalls {
 	int (*getattr)(pid_t tid, struct uc_sched_attr *a, unsigned int size, unsigned int flags);
 	int (*setattr)(pid_t tid, struct uc_sched_attr *a, unsigned int flags);
 };
-/* NULL restores the real syscalls. A test seam (tests/unit). */
+/* sc is used (not copied) until NULL restores the real syscalls. A test seam (tests/unit). */
 void uc_sched_set_syscalls(const struct uc_sched_syscalls *sc);
 
 /* sched_getattr(tid) with size 56. -EOPNOTSUPP when the kernel returned a
