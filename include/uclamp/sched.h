@@ -40,27 +40,26 @@ struct uc_sched_syscalls {
 	int (*getattr)(pid_t tid, struct uc_sched_attr *a, unsigned int size, unsigned int flags);
 	int (*setattr)(pid_t tid, struct uc_sched_attr *a, unsigned int flags);
 };
-/* NULL restores the real syscalls. A test seam (tests/unit). */
+/* sc is used (not copied) until NULL restores the real syscalls. A test seam (tests/unit). */
 void uc_sched_set_syscalls(const struct uc_sched_syscalls *sc);
 
 /* sched_getattr(tid) with size 56. -EOPNOTSUPP when the kernel returned a
  * struct shorter than 56 bytes (pre-5.3); other -errno as the kernel says. */
 int uc_sched_get(pid_t tid, struct uc_sched_attr *a);
 
-/* Set a task's requested clamps from its attributes cur (min, max: 0..1024,
- * UC_RESET or UC_KEEP; reset-on-fork 0/1 or UC_KEEP), nothing else rewritten
- * (sched.c says how): 0 or -errno (-ERANGE refused here, -ESRCH, -EPERM, ...). */
-int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, int reset_on_fork);
 /*
- * uc_sched_set in two steps, for many tasks with the same attributes and
- * values (a process's threads): the struct to send, built once (0; 1 when
- * there is nothing to send; -ERANGE/-EINVAL as uc_sched_set), then one
- * sched_setattr a task. uc_sched_send leaves *a as it was for the next task.
+ * Set a task's requested clamps from its attributes cur (min, max: 0..1024,
+ * UC_RESET or UC_KEEP; reset-on-fork 0/1 or UC_KEEP), nothing else rewritten
+ * (sched.c says how), in two steps for many tasks with the same attributes
+ * and values (a process's threads): the struct to send, built once (0; 1 when
+ * there is nothing to send; -ERANGE/-EINVAL refused here), then one
+ * sched_setattr a task: 0 or -errno (-ESRCH, -EPERM, ...). uc_sched_send
+ * leaves *a as it was for the next task.
  */
 int uc_sched_attr_for(const struct uc_sched_attr *cur, int min, int max, int reset_on_fork,
 		      struct uc_sched_attr *a);
 int uc_sched_send(pid_t tid, struct uc_sched_attr *a);
-/* Values uc_sched_set can take? 0, -ERANGE (a clamp), -EINVAL (the flag, or min > max). */
+/* Values uc_sched_attr_for can take? 0, -ERANGE (a clamp), -EINVAL (the flag, or min > max). */
 int uc_sched_check(int min, int max, int reset_on_fork);
 
 /* The value a UC_RESET would give this task's clamp (RT min -> rt_default). */

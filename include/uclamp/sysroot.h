@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define UC_SYSROOT_ENV "UCLAMPCTL_SYSROOT"
 
@@ -71,5 +73,19 @@ int uc_kernel_version(void);
 /* This boot's random id (/proc/sys/kernel/random/boot_id): what per-boot
  * files under /run carry, to tell another boot's. 0 or -errno. */
 int uc_boot_id(char *buf, size_t n);
+
+/* The one clock reader: clock id's time in ns, and CLOCK_MONOTONIC in ms. */
+static inline uint64_t uc_clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t uc_now_ms(void)
+{
+	return uc_clock_ns(CLOCK_MONOTONIC) / 1000000;
+}
 
 #endif

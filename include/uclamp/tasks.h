@@ -106,6 +106,9 @@ enum uc_walk_flag {
 int uc_tasks_walk(const struct uc_rules *rs, const pid_t *pids, size_t npids, unsigned flags,
 		  uc_task_fn fn, void *data, struct uc_walk_stats *st);
 
+/* The rule that decides a task's first value (min, max, reset-on-fork), -1: none. */
+int uc_task_rule(const struct uc_rules_result *res);
+
 typedef void (*uc_refusal_fn)(const struct uc_task_refusal *r, void *data);
 
 /*

@@ -17,6 +17,7 @@
 #include "uclamp/identity.h"
 #include "uclamp/rules.h"
 #include "uclamp/sched.h"
+#include "uclamp/sysroot.h"	/* uc_now_ms(): the now_ms the calls below take */
 
 /* What the daemon and the matcher know of a task: each read once. */
 struct uc_watch_seen {
@@ -211,8 +212,6 @@ void uc_watch_log_tick(struct uc_watch *w, uint64_t now_ms);
 /* Log through the callback (printf-style); used by the loop and the loader too. */
 void uc_watch_logf(const struct uc_watch *w, int prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-uint64_t uc_watch_now_ms(void);	/* CLOCK_MONOTONIC */
 
 /* For watch_groups.c: plan() one group (0, 1 skipped, -errno) under the lock
  * (-EBUSY: held, retry) and run it with the daemon's consent; what and reason

@@ -80,8 +80,7 @@ static void json_result(const struct cli_ctl *ctl, const struct uc_report *r, co
 {
 	struct cli_json j;
 
-	cli_json_init(&j, stdout, 3);
-	cli_json_open(&j, NULL, '{', false);
+	cli_json_begin(&j, stdout, 3);
 	cli_report_json(&j, ctl, r, mode);
 	/* the recorded consent, for monitoring ("on, but not allowed here") */
 	cli_json_bool(&j, "allow_enable", cfg && cfg->allow_enable.set && cfg->allow_enable.value);
@@ -103,8 +102,7 @@ static void json_result(const struct cli_ctl *ctl, const struct uc_report *r, co
 		cli_json_str(&j, NULL, error);
 	cli_json_close(&j, ']');
 	json_skips(&j, cfg);
-	cli_json_close(&j, '}');
-	fputc('\n', stdout);
+	cli_json_end(&j);
 	fflush(stdout);
 }
 
@@ -180,12 +178,6 @@ static bool first_sys_set(const struct uc_config *cfg)
 	return false;
 }
 
-static void oom(void)
-{
-	cli_errx("out of memory");
-	exit(CLI_EXIT_FAIL);
-}
-
 /* ---- the modes --------------------------------------------------------------- */
 
 static const char *const mode_names[] = { "apply", "check", "dry-run" };
@@ -210,7 +202,7 @@ static int config_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass,
 	(void)pass;
 	rc = uc_config_plan(cp->cfg, plan);
 	if (rc == -ENOMEM)
-		oom();
+		exit(cli_oom());
 	if (!rc && !cp->cfg->nerrors_total)
 		return 0;
 	rc = errors_exit(cp->cfg);
@@ -346,9 +338,9 @@ int cli_apply(struct cli_ctl *ctl, const char *const *configs, size_t nconfigs, 
 	if (nconfigs) {
 		for (size_t i = 0; i < nconfigs; i++)
 			if (uc_config_load_path(&cfg, configs[i]) == -ENOMEM)
-				oom();
+				exit(cli_oom());
 	} else if (uc_config_load_default(&cfg) == -ENOMEM) {
-		oom();
+		exit(cli_oom());
 	}
 	if (uc_config_validate(&cfg)) {
 		if (json)
@@ -403,11 +395,8 @@ int cmd_apply(struct cli_ctl *ctl, int argc, char **argv)
 	ctl->consent_hint = "--yes or 'allow-enable = yes' in [fast-path]";
 
 	if (!a.configs)
-		oom();
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
-		free(a.configs);
-		return CLI_EXIT_OK;
-	}
+		exit(cli_oom());
+	cli_parse_opts(ctl, argc, argv, &opts, &a);
 	if (a.check && ctl->dry_run)
 		cli_usage_error(ctl, "--check and --dry-run exclude each other: "
 				"--check already changes nothing");

@@ -271,14 +271,9 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 	size_t npids;
 	int rc;
 
-	if (!pids) {
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
-	}
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &sa)) {
-		free(pids);
-		return CLI_EXIT_OK;
-	}
+	if (!pids)
+		return cli_oom();
+	cli_parse_opts(ctl, argc, argv, &opts, &sa);
 	npids = sa.npids;
 
 	cli_table_or_err(ctl, &s.t, "cgroups", cols, NCOLS,
@@ -526,8 +521,7 @@ static int cgroup_set(struct cli_ctl *ctl, int argc, char **argv)
 	};
 	const struct uc_cg_info *info;
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &a))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, &a);
 	if (optind >= argc)
 		cli_usage_error(ctl, "missing PATH: which cgroup? (relative to the cpu hierarchy, "
 				"e.g. system.slice/foo.service)");

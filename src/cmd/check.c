@@ -78,8 +78,7 @@ static void print_json(const struct uc_fastpath *fp, const struct uc_findings *f
 {
 	struct cli_json j;
 
-	cli_json_init(&j, stdout, 3);
-	cli_json_open(&j, NULL, '{', false);
+	cli_json_begin(&j, stdout, 3);
 	cli_json_str(&j, "state", uc_key_state_name(fp->state));
 	cli_json_str(&j, "source",
 		     fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
@@ -95,8 +94,7 @@ static void print_json(const struct uc_fastpath *fp, const struct uc_findings *f
 		cli_json_close(&j, '}');
 	}
 	cli_json_close(&j, ']');
-	cli_json_close(&j, '}');
-	fputc('\n', stdout);
+	cli_json_end(&j);
 }
 
 static void print_text(const struct cli_ctl *ctl, const struct uc_fastpath *fp,
@@ -155,8 +153,7 @@ int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 	struct uc_findings fs;
 	int rc;
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &strict))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, &strict);
 	cli_lib_exit = CHECK_UNKNOWN;	/* 1 would say "on" */
 
 	uc_fastpath_detect(&fp);

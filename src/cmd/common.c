@@ -110,6 +110,12 @@ void cli_lib_missing(const char *soname, const char *what, const char *why)
 	exit(cli_lib_exit);
 }
 
+int cli_oom(void)
+{
+	cli_errx("out of memory");
+	return CLI_EXIT_FAIL;
+}
+
 int cli_no_uclamp(const char *why_fmt, ...)
 {
 	va_list ap;

@@ -82,6 +82,8 @@ noreturn void cli_lib_missing(const char *soname, const char *what, const char *
 /* The one wording for a kernel without uclamp, "...: WHY"; returns 4. */
 #define CLI_NO_UCLAMP "this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+)"
 int cli_no_uclamp(const char *why_fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "out of memory" on stderr; returns 1 (CLI_EXIT_FAIL). */
+int cli_oom(void);
 /* One line: prefix, the text escaped (uc_escape_name), newline. Every text
  * line that can carry a name from /proc or cgroupfs goes through here. */
 void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
@@ -171,8 +173,8 @@ struct cli_opts {
 };
 
 /* Parse argv: the shared groups, then o->own(); a bad option is one line and
- * exit 2. False when -h or --list-columns answered (return CLI_EXIT_OK). */
-bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli_opts *o,
+ * exit 2; -h and --list-columns answer and exit 0. */
+void cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli_opts *o,
 		    void *data);
 /* The long name of option c ("min"), for messages. */
 const char *cli_opt_name(const struct option *longopts, int c);
@@ -206,7 +208,9 @@ struct cli_run {
 	/* the plan from what the host holds now: pass 0, and again under the lock
 	 * after a person answered; 0, or the exit code after saying why not */
 	int (*plan)(struct cli_ctl *ctl, struct uc_plan *p, unsigned pass, void *data);
-	void *data;			/* for plan() */
+	/* -J: the command's own members after the report's; NULL: none */
+	void (*json)(struct cli_json *j, void *data);
+	void *data;			/* for plan() and json() */
 };
 
 /* Plan and run with the prompt, the lock (not held while a person answers) and
@@ -261,8 +265,9 @@ struct uc_hist_change;
  * line saying why it is not used (another user could have written it,
  * damaged, too large). */
 int cli_hist_load(const struct cli_ctl *ctl, struct uc_hist *h);
-/* A run's number, or a usage error (exit 2). */
-unsigned cli_run_number_or_err(const struct cli_ctl *ctl, const char *s);
+/* The optional RUN after the options: its number, 0 when none given; more
+ * than one, or not a run's number, is a usage error (exit 2). */
+unsigned cli_run_arg_or_err(const struct cli_ctl *ctl, int argc, char **argv);
 /* The run turned the fast path on (off before it, on after). */
 bool cli_hist_flipped(const struct uc_hist_run *r);
 /* A recorded change as a plan's change (its strings stay the record's). */

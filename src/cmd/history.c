@@ -47,11 +47,17 @@ int cli_hist_load(const struct cli_ctl *ctl, struct uc_hist *h)
 	return 0;
 }
 
-unsigned cli_run_number_or_err(const struct cli_ctl *ctl, const char *s)
+unsigned cli_run_arg_or_err(const struct cli_ctl *ctl, int argc, char **argv)
 {
+	const char *s = argv[optind];
 	char *end;
 	unsigned long v;
 
+	if (argc - optind > 1)
+		cli_usage_error(ctl, "one RUN at most: got '%s' and '%s'", argv[optind],
+				argv[optind + 1]);
+	if (optind >= argc)
+		return 0;
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (errno || end == s || *end || s[0] < '1' || s[0] > '9' || v > 0xffffffffUL)
@@ -172,12 +178,11 @@ static void usage(void)
 	       "Options:\n" CLI_OUTPUT_OPTS_HELP CLI_HELP_OPTS_HELP);
 }
 
-static int history(struct cli_ctl *ctl, const char *arg)
+static int history(struct cli_ctl *ctl, unsigned id)
 {
 	const struct uc_hist_run *one = NULL;
 	struct cli_table t;
 	struct uc_hist h;
-	unsigned id = arg ? cli_run_number_or_err(ctl, arg) : 0;
 	int rc;
 
 	cli_table_or_err(ctl, &t, id ? "changes" : "runs", cols, NCOLS,
@@ -217,10 +222,6 @@ int cmd_history(struct cli_ctl *ctl, int argc, char **argv)
 		.shared = CLI_OPTS_OUTPUT, .usage = usage, .cols = cols, .ncols = NCOLS,
 	};
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
-		return CLI_EXIT_OK;
-	if (argc - optind > 1)
-		cli_usage_error(ctl, "one RUN at most: got '%s' and '%s'", argv[optind],
-				argv[optind + 1]);
-	return history(ctl, optind < argc ? argv[optind] : NULL);
+	cli_parse_opts(ctl, argc, argv, &opts, NULL);
+	return history(ctl, cli_run_arg_or_err(ctl, argc, argv));
 }

@@ -4,11 +4,6 @@
 #include "cmd/json.h"
 #include "uclamp/escape.h"
 
-void cli_json_init(struct cli_json *j, FILE *f, int indent)
-{
-	*j = (struct cli_json){ .f = f, .indent = indent };
-}
-
 void cli_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -89,6 +84,18 @@ void cli_json_close(struct cli_json *j, char c)
 	j->first = false;
 }
 
+void cli_json_begin(struct cli_json *j, FILE *f, int indent)
+{
+	*j = (struct cli_json){ .f = f, .indent = indent };
+	cli_json_open(j, NULL, '{', !indent);
+}
+
+void cli_json_end(struct cli_json *j)
+{
+	cli_json_close(j, '}');
+	fputc('\n', j->f);
+}
+
 void cli_json_str(struct cli_json *j, const char *k, const char *val)
 {
 	key(j, k);
@@ -102,6 +109,14 @@ void cli_json_int(struct cli_json *j, const char *k, long long v)
 {
 	key(j, k);
 	fprintf(j->f, "%lld", v);
+}
+
+void cli_json_num(struct cli_json *j, const char *k, long long v)
+{
+	if (v < 0)
+		cli_json_null(j, k);
+	else
+		cli_json_int(j, k, v);
 }
 
 void cli_json_double(struct cli_json *j, const char *k, double v)

@@ -20,8 +20,10 @@ struct cli_json {
 	int inline_from;	/* depth from which containers are one line; 0 = none */
 };
 
-/* Start writing to f with 'indent' spaces per level. */
-void cli_json_init(struct cli_json *j, FILE *f, int indent);
+/* Start writing the top object to f with 'indent' spaces per level; 0: on one line. */
+void cli_json_begin(struct cli_json *j, FILE *f, int indent);
+/* Close the top object and end its line. */
+void cli_json_end(struct cli_json *j);
 
 /*
  * Open an object ('{') or array ('[') under key (NULL inside an array or at
@@ -33,6 +35,7 @@ void cli_json_close(struct cli_json *j, char c);
 
 void cli_json_str(struct cli_json *j, const char *key, const char *val);	/* NULL = null */
 void cli_json_int(struct cli_json *j, const char *key, long long v);
+void cli_json_num(struct cli_json *j, const char *key, long long v);	/* <0 = null */
 void cli_json_double(struct cli_json *j, const char *key, double v);	/* inf/nan = null */
 void cli_json_bool(struct cli_json *j, const char *key, bool v);
 void cli_json_tri(struct cli_json *j, const char *key, int v);	/* >0 true, 0 false, <0 null */

@@ -45,17 +45,15 @@ int cmd_keys(struct cli_ctl *ctl, int argc, char **argv)
 	struct uc_skeys *ks;
 	struct cli_table t;
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, NULL);
 
 	/* before reading anything: a bad -o is a usage error that changes nothing */
 	cli_table_or_err(ctl, &t, "keys", cols, NCOLS, "KEY,STATE,HOW,MEANING");
 	ks = malloc(sizeof(*ks));
 	if (!ks || uc_skeys_read(ks)) {
-		cli_errx("out of memory");
 		cli_table_free(&t);
 		free(ks);
-		return CLI_EXIT_FAIL;
+		return cli_oom();
 	}
 	for (size_t i = 0; i < ks->n; i++) {
 		const struct uc_skey *k = &ks->k[i];

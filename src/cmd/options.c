@@ -156,7 +156,7 @@ static bool shared_opt(struct cli_ctl *ctl, const struct cli_opts *o, int c, con
 	return false;
 }
 
-bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli_opts *o,
+void cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli_opts *o,
 		    void *data)
 {
 	struct option longopts[MAX_LONGOPTS];
@@ -187,12 +187,12 @@ bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli
 			continue;
 		if (c == 'h') {
 			o->usage();
-			return false;
+			exit(CLI_EXIT_OK);
 		}
 		if (c == CLI_OPT_LIST_COLUMNS && (o->shared & CLI_OPTS_OUTPUT)) {
 			for (size_t i = 0; i < o->ncols; i++)
 				printf(" %14s  %s\n", o->cols[i].name, o->cols[i].help);
-			return false;
+			exit(CLI_EXIT_OK);
 		}
 		if (c == ':')
 			needs_value(ctl, o, argv);
@@ -200,7 +200,6 @@ bool cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli
 	}
 	if (o->no_args && optind < argc)
 		cli_usage_error(ctl, "unexpected argument '%s': %s", argv[optind], o->no_args);
-	return true;
 }
 
 const char *cli_opt_name(const struct option *longopts, int c)

@@ -612,10 +612,7 @@ void cli_report_json(struct cli_json *j, const struct cli_ctl *ctl, const struct
 	cli_json_close(j, '}');
 	cli_json_bool(j, "enables_fast_path", r->flips);
 	/* the record's number: 'uclampctl undo RUN' */
-	if (r->run_id)
-		cli_json_int(j, "run", r->run_id);
-	else
-		cli_json_null(j, "run");
+	cli_json_num(j, "run", r->run_id ? (long long)r->run_id : -1);
 	if (r->outcome == UC_RUN_INTERRUPTED) {
 		cli_json_str(j, "interrupted", sig_name(r->stopped_by));
 		cli_json_int(j, "not_attempted", (long long)r->targets[UC_CH_SKIPPED]);
@@ -623,17 +620,18 @@ void cli_report_json(struct cli_json *j, const struct cli_ctl *ctl, const struct
 }
 
 /* The report as one JSON document (-J of a write command), on stdout (run: stderr). */
-static void report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r)
+static void report_json_doc(const struct cli_ctl *ctl, const struct uc_report *r,
+			    const struct cli_run *how)
 {
 	FILE *f = out_of(ctl);
 	struct cli_json j;
 
 	fflush(stdout);
-	cli_json_init(&j, f, 3);
-	cli_json_open(&j, NULL, '{', false);
+	cli_json_begin(&j, f, 3);
 	cli_report_json(&j, ctl, r, NULL);
-	cli_json_close(&j, '}');
-	fputc('\n', f);
+	if (how->json)
+		how->json(&j, how->data);
+	cli_json_end(&j);
 	fflush(f);
 }
 
@@ -685,7 +683,7 @@ int cli_run_plan(struct cli_ctl *ctl, const struct cli_run *how)
 	if (!rc) {
 		cli_report_guard(ctl, &r);
 		if (ctl->json)
-			report_json_doc(ctl, &r);
+			report_json_doc(ctl, &r, how);
 		else
 			cli_report_text(ctl, &r);
 		rc = cli_report_exit(&r);

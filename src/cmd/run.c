@@ -40,16 +40,11 @@ static void usage(void)
 	       uc_value_forms);
 }
 
-/* 0 if execve() could start @path: what it needs up to its point of no
- * return (uclamp/execcheck.h: the interpreters, the loader, noexec, ...) */
-static int exec_check(const char *path, struct uc_exec_why *why)
-{
-	return -uc_exec_check(path, why);
-}
-
 /* Find CMD as execvp() will, before any clamp is written: a path with '/', else
  * each $PATH entry (unset: /bin:/usr/bin; empty: "."), a later one still after
- * EACCES or ENOENT, EACCES winning at the end. 0 or execvp()'s errno, and why. */
+ * EACCES or ENOENT, EACCES winning at the end; each checked for what execve()
+ * needs up to its point of no return (uc_exec_check: the interpreters, the
+ * loader, noexec, ...). 0 or execvp()'s errno, and why. */
 static int exec_resolve(const char *cmd, struct uc_exec_why *why)
 {
 	const char *path = getenv("PATH");
@@ -62,7 +57,7 @@ static int exec_resolve(const char *cmd, struct uc_exec_why *why)
 	if (!*cmd)
 		return ENOENT;
 	if (strchr(cmd, '/'))
-		return exec_check(cmd, why);
+		return -uc_exec_check(cmd, why);
 	if (!path)
 		path = "/bin:/usr/bin";
 	for (const char *p = path;; p++) {
@@ -71,7 +66,7 @@ static int exec_resolve(const char *cmd, struct uc_exec_why *why)
 
 		if (snprintf(buf, sizeof(buf), "%.*s%s%s", len, p, len ? "/" : "", cmd) <
 		    (int)sizeof(buf)) {
-			r = exec_check(buf, &w);
+			r = -uc_exec_check(buf, &w);
 			if (!r)
 				return 0;
 			/* execvp goes on after these; any other error ends it */
@@ -107,17 +102,12 @@ static int exec_error(const char *cmd, int err, const struct uc_exec_why *why)
 	return err == ENOENT ? CLI_EXIT_EXEC_ENOENT : CLI_EXIT_EXEC_FAIL;
 }
 
-static bool run_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
-{
-	return cli_want_opt(ctl, c, arg, data);
-}
-
 int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 {
 	const struct cli_opts opts = {
 		.longopts = CLI_LONGOPTS(CLI_WANT_LONGOPTS),
 		.stop_at_arg = true, .shared = CLI_OPTS_WRITE,
-		.own = run_opt, .usage = usage,
+		.own = cli_want_opt, .usage = usage,
 	};
 	/* ourselves, then CMD inherits: one rule that takes the PID it is given */
 	struct uc_rule want = {
@@ -130,8 +120,7 @@ int cmd_run(struct cli_ctl *ctl, int argc, char **argv)
 	struct uc_exec_why why;
 	int rc;
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &want))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, &want);
 	if (optind >= argc)
 		cli_usage_error(ctl, "no command to run: give CMD [ARGS...] after the options");
 	cli_want_check(ctl, &want, " before CMD");

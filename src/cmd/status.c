@@ -259,8 +259,7 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 	struct cli_json j;
 	char buf[64];
 
-	cli_json_init(&j, stdout, 3);
-	cli_json_open(&j, NULL, '{', false);
+	cli_json_begin(&j, stdout, 3);
 	cli_json_open(&j, "kernel", '{', false);
 	cli_json_str(&j, "release", s->release[0] ? s->release : NULL);
 	cli_json_tri(&j, "uclamp_task", s->task);
@@ -299,10 +298,7 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 	cli_json_close(&j, '}');
 
 	cli_json_open(&j, "cgroup", '{', false);
-	if (s->cg_rc)
-		cli_json_null(&j, "version");
-	else
-		cli_json_int(&j, "version", s->cg.version);
+	cli_json_num(&j, "version", s->cg_rc ? -1 : (int)s->cg.version);
 	cli_json_tri(&j, "hybrid", s->cg_rc ? -1 : s->cg.hybrid);
 	cli_json_open(&j, "mounts", '[', false);
 	if (!s->cg_rc)
@@ -339,8 +335,7 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 	cli_json_close(&j, '}');
 	cli_json_str(&j, "lockdown", s->ld_rc ? NULL : s->lockdown);
 	cli_json_str(&j, "advice", s->advice);
-	cli_json_close(&j, '}');
-	fputc('\n', stdout);
+	cli_json_end(&j);
 }
 
 /* ---- Prometheus text format (node_exporter textfile collector) ---- */
@@ -547,14 +542,9 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 	struct uc_effect *e;
 	int rc = CLI_EXIT_OK;
 
-	if (!a.configs) {
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
-	}
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
-		free(a.configs);
-		return CLI_EXIT_OK;
-	}
+	if (!a.configs)
+		return cli_oom();
+	cli_parse_opts(ctl, argc, argv, &opts, &a);
 	fmt = (enum format)ctl->format;
 	if (ctl->out.json)
 		fmt = FMT_JSON;

@@ -107,8 +107,7 @@ static int system_show(struct cli_ctl *ctl, int argc, char **argv)
 	bool absent = false;
 	int rc;
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, NULL);
 	rc = read_sysctls(&v);
 	if (rc)
 		return rc;
@@ -259,8 +258,7 @@ static int system_set(struct cli_ctl *ctl, int argc, char **argv)
 		*uc_sysctl_field(&want, &uc_sysctl_knobs[i]) = UC_KEEP;
 	}
 	snprintf(no_args, sizeof(no_args), "give values with %s", knob_opts);
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &want))
-		return CLI_EXIT_OK;
+	cli_parse_opts(ctl, argc, argv, &opts, &want);
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
 		any |= *uc_sysctl_field(&want, &uc_sysctl_knobs[i]) != UC_KEEP;
 	if (!any)

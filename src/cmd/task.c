@@ -145,8 +145,9 @@ static void cgroup_check(const struct cli_ctl *ctl, const struct uc_sel_def *d, 
 }
 
 /* The selector options every subcommand shares; false when c is not one. */
-bool cli_sel_opt(const struct cli_ctl *ctl, struct cli_sel *a, int c, const char *arg)
+bool cli_sel_opt(struct cli_ctl *ctl, int c, const char *arg, void *sel)
 {
+	struct cli_sel *a = sel;
 	const struct uc_sel_def *d = NULL;
 	char err[PATH_MAX + 160];
 	int rc;
@@ -162,10 +163,8 @@ bool cli_sel_opt(const struct cli_ctl *ctl, struct cli_sel *a, int c, const char
 		return false;
 	rc = uc_sel_set(&a->rule, d, d->kind == UC_SEL_FLAG ? "yes" : arg, true, err,
 			sizeof(err));
-	if (rc == -ENOMEM) {
-		cli_errx("out of memory");
-		exit(CLI_EXIT_FAIL);
-	}
+	if (rc == -ENOMEM)
+		exit(cli_oom());
 	if (rc)
 		cli_usage_error(ctl, "--%s: %s", d->option, err);
 	cgroup_check(ctl, d, arg, &a->rule);
@@ -194,10 +193,8 @@ void cli_sel_pids(const struct cli_ctl *ctl, struct cli_sel *a, int argc, char *
 	if (!n)
 		return;
 	a->pids = calloc(n, sizeof(*a->pids));
-	if (!a->pids) {
-		cli_errx("out of memory");
-		exit(CLI_EXIT_FAIL);
-	}
+	if (!a->pids)
+		exit(cli_oom());
 	for (size_t i = 0; i < n; i++)
 		a->pids[i] = cli_pid_or_err(ctl, argv[optind + (int)i]);
 	a->npids = n;
@@ -206,11 +203,14 @@ void cli_sel_pids(const struct cli_ctl *ctl, struct cli_sel *a, int argc, char *
 
 /* Every explicit PID must exist: name all the missing ones (a writer: and
  * that it changed nothing). */
-int cli_sel_pids_exist(const struct cli_sel *a, bool writes)
+int cli_sel_ready(const struct cli_ctl *ctl, const struct cli_sel *a, bool writes)
 {
 	char buf[512];
 	size_t len = 0, missing = 0;
+	int rc = cli_task_support(ctl);
 
+	if (rc)
+		return rc;
 	buf[0] = '\0';
 	for (size_t i = 0; i < a->npids; i++) {
 		if (uc_task_exists(a->pids[i]) == 0)
@@ -415,17 +415,12 @@ static void usage_show(void)
 	printf(CLI_OUTPUT_OPTS_HELP CLI_HELP_OPTS_HELP);
 }
 
-static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
-{
-	return cli_sel_opt(ctl, data, c, arg);
-}
-
 static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 {
 	const struct cli_opts opts = {
 		.longopts = cli_sel_longopts(NULL),
 		.shortopts = "a", .shared = CLI_OPTS_OUTPUT,
-		.own = show_opt, .usage = usage_show, .cols = cols, .ncols = NCOLS,
+		.own = cli_sel_opt, .usage = usage_show, .cols = cols, .ncols = NCOLS,
 	};
 	struct cli_sel a;
 	struct uc_rules rs;
@@ -434,22 +429,16 @@ static int task_show(struct cli_ctl *ctl, int argc, char **argv)
 	int rc;
 
 	cli_sel_init(&a);
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
-		cli_sel_free(&a);
-		return CLI_EXIT_OK;
-	}
+	cli_parse_opts(ctl, argc, argv, &opts, &a);
 	cli_sel_pids(ctl, &a, argc, argv, true);
 	cli_table_or_err(ctl, &s.t, "tasks", cols, NCOLS, DEFAULT_COLS);
 
-	rc = cli_task_support(ctl);
-	if (!rc)
-		rc = cli_sel_pids_exist(&a, false);
+	rc = cli_sel_ready(ctl, &a, false);
 	if (rc)
 		goto out;
 	s.eff_shown = s.t.map[COL_EFF_MIN] >= 0 || s.t.map[COL_EFF_MAX] >= 0;
 	if (uc_eff_init(&s.eff)) {
-		cli_errx("out of memory");
-		rc = CLI_EXIT_FAIL;
+		rc = cli_oom();
 		goto out;
 	}
 	if (s.t.map[COL_CGROUP] >= 0)
@@ -486,8 +475,10 @@ out:
 
 /* ---- task set / reset: shared with run ------------------------------------------ */
 
-bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_rule *want)
+bool cli_want_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 {
+	struct uc_rule *want = data;
+
 	switch (c) {
 	case CLI_OPT_MIN:
 		want->min = cli_util_or_err(ctl, "--min", arg);
@@ -693,7 +684,7 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 			  c == CLI_OPT_NO_ROF))
 		cli_usage_error(ctl, "'task reset' resets both clamps and takes no --%s; "
 				"use 'task set'", cli_opt_name(want_longopts, c));
-	return cli_sel_opt(ctl, &sa->a, c, arg) || cli_want_opt(ctl, c, arg, &sa->a.rule);
+	return cli_sel_opt(ctl, c, arg, &sa->a) || cli_want_opt(ctl, c, arg, &sa->a.rule);
 }
 
 static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
@@ -710,18 +701,13 @@ static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 	int rc;
 
 	cli_sel_init(a);
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &sa)) {
-		cli_sel_free(a);
-		return CLI_EXIT_OK;
-	}
+	cli_parse_opts(ctl, argc, argv, &opts, &sa);
 	if (reset)
 		want->min = want->max = UC_RESET;
 	cli_want_check(ctl, want, "");
 	cli_sel_pids(ctl, a, argc, argv, false);
 
-	rc = cli_task_support(ctl);
-	if (!rc)
-		rc = cli_sel_pids_exist(a, true);
+	rc = cli_sel_ready(ctl, a, true);
 	if (rc)
 		goto out;
 	/* names in messages cost one read per task: only for few tasks or a dry run

@@ -11,8 +11,8 @@ enum { CLI_OPT_ROF = 0x210, CLI_OPT_NO_ROF };
 	CLI_CLAMP_LONGOPTS, \
 	{ "reset-on-fork", no_argument, NULL, CLI_OPT_ROF }, \
 	{ "no-reset-on-fork", no_argument, NULL, CLI_OPT_NO_ROF }
-/* One of them into want: false when c is none of them. */
-bool cli_want_opt(const struct cli_ctl *ctl, int c, const char *arg, struct uc_rule *want);
+/* One of them into want (a struct uc_rule; as cli_opts.own): false when c is none of them. */
+bool cli_want_opt(struct cli_ctl *ctl, int c, const char *arg, void *want);
 /* After parsing: something to set, and min <= max; else a usage error. */
 void cli_want_check(const struct cli_ctl *ctl, const struct uc_rule *want, const char *where);
 
@@ -33,14 +33,16 @@ void cli_sel_free(struct cli_sel *a);
 /* own (NULL-ended) first, then the selectors and --all; one static array */
 const struct option *cli_sel_longopts(const struct option *own);
 void cli_sel_help(void);	/* their --help lines */
-/* One of them into a (false when c is none of them); a bad value exits 2. */
-bool cli_sel_opt(const struct cli_ctl *ctl, struct cli_sel *a, int c, const char *arg);
+/* One of them into sel, a struct cli_sel (as cli_opts.own: false when c is none of
+ * them); a bad value exits 2. */
+bool cli_sel_opt(struct cli_ctl *ctl, int c, const char *arg, void *sel);
 /* PIDs from argv[optind..]: with neither PIDs nor --all, every process when
  * default_all, else a usage error. */
 void cli_sel_pids(const struct cli_ctl *ctl, struct cli_sel *a, int argc, char **argv,
 		  bool default_all);
-/* Every PID given exists: 0, or CLI_EXIT_FAIL after naming the missing ones. */
-int cli_sel_pids_exist(const struct cli_sel *a, bool writes);
+/* Per-task clamps can be read here (cli_task_support) and every PID given
+ * exists: 0, or the exit code after saying why not (naming the missing PIDs). */
+int cli_sel_ready(const struct cli_ctl *ctl, const struct cli_sel *a, bool writes);
 
 /* Per-task clamps need this PID namespace's /proc (cli_procns_check, exit 1)
  * and CONFIG_UCLAMP_TASK: 0 when both are there, else print why (sched_getattr

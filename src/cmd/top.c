@@ -19,6 +19,7 @@
 #include "cmd/task.h"
 #include "cmd/top.h"
 #include "uclamp/effective.h"
+#include "uclamp/sysroot.h"
 
 enum { OPT_ONCE = 0x300 };
 
@@ -104,7 +105,7 @@ static bool top_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 		a->once = true;
 		return true;
 	}
-	return cli_sel_opt(ctl, &a->sel, c, arg);
+	return cli_sel_opt(ctl, c, arg, &a->sel);
 }
 
 /* ---- the rows -------------------------------------------------------------------- */
@@ -196,17 +197,14 @@ static void show(const struct top_frame *f, bool tty, bool json, unsigned long l
 	free(buf);
 }
 
-static void sleep_until(struct timespec *next, double delay)
+static void sleep_until(uint64_t *next_ns, double delay)
 {
-	long long ns = (long long)(delay * 1e9);
+	struct timespec ts;
 
-	next->tv_sec += ns / 1000000000LL;
-	next->tv_nsec += ns % 1000000000LL;
-	if (next->tv_nsec >= 1000000000L) {
-		next->tv_sec++;
-		next->tv_nsec -= 1000000000L;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
+	*next_ns += (uint64_t)(delay * 1e9);
+	ts.tv_sec = (time_t)(*next_ns / 1000000000ull);
+	ts.tv_nsec = (long)(*next_ns % 1000000000ull);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
 
@@ -218,10 +216,9 @@ static int loop(struct cli_ctl *ctl, struct uc_top *t, const struct top_args *a)
 	size_t n = a->ntasks ? (size_t)a->ntasks : a->sel.npids ? (size_t)-1 : DEFAULT_TASKS;
 	struct top_frame f = { .t = t, .delay = a->delay };
 	struct uc_top_task **rows = NULL;
-	struct timespec next;
+	uint64_t next = uc_clock_ns(CLOCK_MONOTONIC);
 	int rc = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long i = 0; !rc && (!a->count || i < a->count); i++) {
 		sleep_until(&next, a->delay);
 		rc = uc_top_sample(t);
@@ -250,8 +247,7 @@ static int run(struct cli_ctl *ctl, struct top_args *a)
 
 	if (!e || uc_eff_init(&eff)) {
 		free(e);
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
+		return cli_oom();
 	}
 	uc_effect_read_flags(e, UC_EFFECT_NO_WRITE);	/* not even the symbol cache */
 	t.e = e;
@@ -266,7 +262,7 @@ static int run(struct cli_ctl *ctl, struct top_args *a)
 			rc = loop(ctl, &t, a);
 		uc_rules_free(&rs);
 	} else {
-		cli_errx("out of memory");
+		cli_oom();
 	}
 	uc_top_free(&t);
 	uc_eff_free(&eff);
@@ -292,19 +288,14 @@ int cmd_top(struct cli_ctl *ctl, int argc, char **argv)
 	int rc;
 
 	cli_sel_init(&a.sel);
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &a)) {
-		cli_sel_free(&a.sel);
-		return CLI_EXIT_OK;
-	}
+	cli_parse_opts(ctl, argc, argv, &opts, &a);
 	if (a.once && a.count > 1)
 		cli_usage_error(ctl, "--once and -n %ld exclude each other: give one", a.count);
 	if (a.once)
 		a.count = 1;
 	cli_sel_pids(ctl, &a.sel, argc, argv, true);
 	a.sel.rule.threads = true;	/* the scheduler's unit: every thread */
-	rc = cli_task_support(ctl);
-	if (!rc)
-		rc = cli_sel_pids_exist(&a.sel, false);
+	rc = cli_sel_ready(ctl, &a.sel, false);
 	if (!rc)
 		rc = run(ctl, &a);
 	cli_sel_free(&a.sel);

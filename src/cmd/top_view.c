@@ -304,34 +304,26 @@ void top_text(const struct top_frame *f, FILE *out, size_t width)
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
-static void json_num(struct cli_json *j, const char *key, long long v)
-{
-	if (v < 0)
-		cli_json_null(j, key);
-	else
-		cli_json_int(j, key, v);
-}
-
 static void json_cpu(struct cli_json *j, const struct uc_top *t, const struct uc_top_cpu *c)
 {
 	const struct uc_top_freq *q = c->policy >= 0 ? &t->f[c->policy] : NULL;
 
 	cli_json_open(j, NULL, '{', true);
 	cli_json_int(j, "cpu", c->cpu);
-	json_num(j, "policy", q ? t->e->p[c->policy].id : -1);
-	json_num(j, "cur_khz", q ? q->f.cur : -1);
-	json_num(j, "max_khz", q ? q->f.max : -1);
-	json_num(j, "avg_khz", q && q->f.avg > 0 ? q->f.avg : -1);
+	cli_json_num(j, "policy", q ? t->e->p[c->policy].id : -1);
+	cli_json_num(j, "cur_khz", q ? q->f.cur : -1);
+	cli_json_num(j, "max_khz", q ? q->f.max : -1);
+	cli_json_num(j, "avg_khz", q && q->f.avg > 0 ? q->f.avg : -1);
 	cli_json_int(j, "capacity", c->capacity);
 	cli_json_int(j, "ran_ms", (long long)(c->ran * 1000 / (unsigned long long)t->hz));
 	cli_json_int(j, "tasks", (long long)c->ntasks);
-	json_num(j, "util", c->util);
-	json_num(j, "highest_min", c->hi_min);
-	json_num(j, "highest_max", c->hi_max);
+	cli_json_num(j, "util", c->util);
+	cli_json_num(j, "highest_min", c->hi_min);
+	cli_json_num(j, "highest_max", c->hi_max);
 	cli_json_int(j, "rq_min", c->rq_min);
 	cli_json_int(j, "rq_max", c->rq_max);
-	json_num(j, "predicted_util", c->pred_rc ? -1 : (long long)c->pred.util);
-	json_num(j, "predicted_khz", c->pred_rc ? -1 : c->pred.settle);
+	cli_json_num(j, "predicted_util", c->pred_rc ? -1 : (long long)c->pred.util);
+	cli_json_num(j, "predicted_khz", c->pred_rc ? -1 : c->pred.settle);
 	if (q && !q->delta_rc) {
 		cli_json_open(j, "time_in_state", '[', true);
 		for (size_t i = 0; i < q->f.n; i++) {
@@ -356,16 +348,16 @@ static void json_task(struct cli_json *j, const struct uc_top *t, const struct u
 	cli_json_int(j, "pid", k->pid);
 	cli_json_int(j, "tid", k->tid);
 	cli_json_str(j, "comm", k->comm);
-	json_num(j, "cpu", k->cpu);
-	json_num(j, "ran_ms", k->ran < 0 ? -1 : k->ran * 1000 / t->hz);
-	json_num(j, "util_avg", k->sf_rc ? -1 : k->sf.util_avg);
-	json_num(j, "util_est", k->sf_rc ? -1 : k->sf.util_est);
-	json_num(j, "util_min", k->attr_rc ? -1 : (long long)k->sa.sched_util_min);
-	json_num(j, "util_max", k->attr_rc ? -1 : (long long)k->sa.sched_util_max);
-	json_num(j, "eff_min", k->eff_min);
-	json_num(j, "eff_max", k->eff_max);
-	json_num(j, "sugov_util", prc ? -1 : (long long)p.util);
-	json_num(j, "predicted_khz", prc ? -1 : p.settle);
+	cli_json_num(j, "cpu", k->cpu);
+	cli_json_num(j, "ran_ms", k->ran < 0 ? -1 : k->ran * 1000 / t->hz);
+	cli_json_num(j, "util_avg", k->sf_rc ? -1 : k->sf.util_avg);
+	cli_json_num(j, "util_est", k->sf_rc ? -1 : k->sf.util_est);
+	cli_json_num(j, "util_min", k->attr_rc ? -1 : (long long)k->sa.sched_util_min);
+	cli_json_num(j, "util_max", k->attr_rc ? -1 : (long long)k->sa.sched_util_max);
+	cli_json_num(j, "eff_min", k->eff_min);
+	cli_json_num(j, "eff_max", k->eff_max);
+	cli_json_num(j, "sugov_util", prc ? -1 : (long long)p.util);
+	cli_json_num(j, "predicted_khz", prc ? -1 : p.settle);
 	cli_json_close(j, '}');
 }
 
@@ -392,8 +384,7 @@ void top_json(const struct top_frame *f, FILE *out)
 	const struct uc_top *t = f->t;
 	struct cli_json j;
 
-	cli_json_init(&j, out, 0);
-	cli_json_open(&j, NULL, '{', true);
+	cli_json_begin(&j, out, 0);
 	cli_json_int(&j, "sample", (long long)t->samples - 1);
 	cli_json_double(&j, "interval", t->interval);
 	cli_json_str(&j, "kernel", t->e->release);
@@ -414,6 +405,5 @@ void top_json(const struct top_frame *f, FILE *out)
 	for (size_t i = 0; i < f->nnote; i++)
 		cli_json_str(&j, NULL, f->note[i]);
 	cli_json_close(&j, ']');
-	cli_json_close(&j, '}');
-	fputc('\n', out);
+	cli_json_end(&j);
 }

@@ -122,10 +122,8 @@ static int undo_plan(struct cli_ctl *ctl, struct uc_plan *p, unsigned pass, void
 	u->nskips = 0;
 	u->say = !pass;
 	rc = uc_undo_plan(u->run, p, on_skip, u, &u->skipped);
-	if (rc == -ENOMEM) {
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
-	}
+	if (rc == -ENOMEM)
+		return cli_oom();
 	return 0;
 }
 
@@ -174,22 +172,16 @@ static void json_skips(struct cli_json *j, const struct undo_ctx *u)
 	cli_json_close(j, ']');
 }
 
-static void json_doc(const struct cli_ctl *ctl, const struct uc_report *r,
-		     const struct undo_ctx *u)
+/* -J: after the report's members (cli_run's json()) */
+static void json_more(struct cli_json *j, void *data)
 {
-	struct cli_json j;
+	const struct undo_ctx *u = data;
 
-	fflush(stdout);
-	cli_json_init(&j, stdout, 3);
-	cli_json_open(&j, NULL, '{', false);
-	cli_report_json(&j, ctl, r, NULL);
-	cli_json_int(&j, "undoes", u->run->id);
-	json_skips(&j, u);
+	cli_json_int(j, "undoes", u->run->id);
+	json_skips(j, u);
 	/* what undo cannot do, said in the data too */
-	cli_json_bool(&j, "run_enabled_fast_path", cli_hist_flipped(u->run));
-	cli_json_bool(&j, "fast_path_stays_on", true);
-	cli_json_close(&j, '}');
-	fputc('\n', stdout);
+	cli_json_bool(j, "run_enabled_fast_path", cli_hist_flipped(u->run));
+	cli_json_bool(j, "fast_path_stays_on", true);
 }
 
 static bool has_tasks(const struct uc_hist_run *r)
@@ -204,8 +196,6 @@ static int undo(struct cli_ctl *ctl, unsigned id)
 {
 	struct undo_ctx u = { .ctl = ctl };
 	struct uc_hist h;
-	struct uc_report r;
-	struct uc_plan plan;
 	int rc = cli_hist_load(ctl, &h);
 
 	if (rc)
@@ -222,6 +212,7 @@ static int undo(struct cli_ctl *ctl, unsigned id)
 		.wide = u.run->flags & UC_HIST_WIDE,
 		.undoes = u.run->id,
 		.plan = undo_plan,
+		.json = json_more,
 		.data = &u,
 	};
 
@@ -234,22 +225,12 @@ static int undo(struct cli_ctl *ctl, unsigned id)
 	else
 		cli_warnx(ctl, "undo puts values back; the uclamp fast path, once on, stays on "
 			  "until reboot");
-	uc_plan_init(&plan);
-	rc = cli_run_unrendered(ctl, &plan, &how, &r);
-	if (!rc) {
-		cli_report_guard(ctl, &r);
-		if (ctl->json)
-			json_doc(ctl, &r, &u);
-		else
-			cli_report_text(ctl, &r);
-		rc = cli_report_exit(&r);
-		if (!rc && u.skipped && !ctl->dry_run) {
-			cli_errx("undo of run %u is not complete: %zu change(s) left alone "
-				 "(named above)", u.run->id, u.skipped);
-			rc = CLI_EXIT_FAIL;
-		}
+	rc = cli_run_plan(ctl, &how);
+	if (!rc && u.skipped && !ctl->dry_run) {
+		cli_errx("undo of run %u is not complete: %zu change(s) left alone "
+			 "(named above)", u.run->id, u.skipped);
+		rc = CLI_EXIT_FAIL;
 	}
-	uc_plan_free(&plan);
 	free(u.skips);
 	uc_hist_free(&h);
 	return rc;
@@ -259,10 +240,6 @@ int cmd_undo(struct cli_ctl *ctl, int argc, char **argv)
 {
 	const struct cli_opts opts = { .shared = CLI_OPTS_WRITE, .usage = usage };
 
-	if (!cli_parse_opts(ctl, argc, argv, &opts, NULL))
-		return CLI_EXIT_OK;
-	if (argc - optind > 1)
-		cli_usage_error(ctl, "one RUN at most: got '%s' and '%s'", argv[optind],
-				argv[optind + 1]);
-	return undo(ctl, optind < argc ? cli_run_number_or_err(ctl, argv[optind]) : 0);
+	cli_parse_opts(ctl, argc, argv, &opts, NULL);
+	return undo(ctl, cli_run_arg_or_err(ctl, argc, argv));
 }

@@ -225,10 +225,8 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 	if (cli_key_state_now(ctl) == UC_KEY_UNSUPPORTED)
 		return no_uclamp(ctl, c);
 	rc = load(c, &rs);
-	if (rc == -ENOMEM) {
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
-	}
+	if (rc == -ENOMEM)
+		return cli_oom();
 	if (rc) {
 		cli_errx("watch: errors in the configuration: not started");
 		return CLI_EXIT_USAGE;
@@ -262,8 +260,7 @@ static int do_watch(struct cli_ctl *ctl, struct wctx *c, const char *sock)
 	if (rc) {
 		if (rs.ops)
 			rs.ops->free(rs.rules);
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
+		return cli_oom();
 	}
 	uc_watch_set_rules(w, &rs);
 	rc = uc_watch_run(w, &lo);
@@ -322,19 +319,14 @@ int cmd_watch(struct cli_ctl *ctl, int argc, char **argv)
 	int rc;
 
 	ctl->consent_hint = "--yes or 'allow-enable = yes' in [fast-path]";
-	if (!paths) {
-		cli_errx("out of memory");
-		return CLI_EXIT_FAIL;
-	}
+	if (!paths)
+		return cli_oom();
 	if (argc > 1 && !strcmp(argv[1], "status")) {
 		status = true;
 		argv++;
 		argc--;
 	}
-	if (!cli_parse_opts(ctl, argc, argv, &opts, &c)) {
-		free(paths);
-		return CLI_EXIT_OK;
-	}
+	cli_parse_opts(ctl, argc, argv, &opts, &c);
 	c.dry_run = ctl->dry_run;
 
 	if (status && (c.npaths || c.dry_run || ctl->yes || c.oneshot))

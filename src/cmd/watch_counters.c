@@ -211,8 +211,7 @@ static void print_json(const struct uc_watch_stats *s)
 {
 	struct cli_json j;
 
-	cli_json_init(&j, stdout, 3);
-	cli_json_open(&j, NULL, '{', false);
+	cli_json_begin(&j, stdout, 3);
 	cli_json_int(&j, "pid", U(s->pid));
 	cli_json_int(&j, "started", U(s->started));
 	cli_json_int(&j, "generation", U(s->generation));
@@ -237,8 +236,7 @@ static void print_json(const struct uc_watch_stats *s)
 	cli_json_int(&j, "cap", U(s->queue_cap));
 	cli_json_close(&j, '}');
 	json_latency(&j, s);
-	cli_json_close(&j, '}');
-	putchar('\n');
+	cli_json_end(&j);
 }
 
 /* ---- Prometheus ------------------------------------------------------------ */

@@ -25,6 +25,7 @@
 #include "uclamp/findings.h"
 #include "uclamp/note.h"
 #include "uclamp/sysroot.h"
+#include "uclamp/tasks.h"
 
 const char *uc_find_level_name(enum uc_find_level l)
 {
@@ -222,15 +223,6 @@ int uc_find_battery(void)
 }
 
 /* the walk leaves comm to the caller: read it for the one thread named */
-static void comm_of(pid_t pid, pid_t tid, char *buf, size_t n)
-{
-	char p[64];
-
-	snprintf(p, sizeof(p), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	if (uc_read_str(p, buf, n) < 0)
-		buf[0] = '\0';
-}
-
 static int task_cb(const struct uc_fp_task_sample *t, void *data)
 {
 	struct uc_find_input *in = data;
@@ -242,7 +234,7 @@ static int task_cb(const struct uc_fp_task_sample *t, void *data)
 		if (t->comm)
 			uc_note_set(in->rt_user_comm, sizeof(in->rt_user_comm), "%s", t->comm);
 		else
-			comm_of(t->pid, t->tid, in->rt_user_comm, sizeof(in->rt_user_comm));
+			uc_task_comm(t->pid, t->tid, in->rt_user_comm, sizeof(in->rt_user_comm));
 	}
 	/* an RT thread's min of 0 or 1024 is a default (kept at rt_default above) */
 	in->tasks_clamped += t->max != 1024 || (!rt && t->min != 0);

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/filter.h>
@@ -22,6 +21,7 @@
 
 #include "uclamp/dlib.h"
 #include "uclamp/procevents.h"
+#include "uclamp/sysroot.h"
 
 UC_DLIB_FNS(dlu, UC_NL_FNS);
 #define dl dlu.f
@@ -298,14 +298,6 @@ int uc_procev_read(struct uc_procev *pe, uc_pev_fn fn, void *data, size_t max)
 	return count;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Send one request and wait for its ack: 0, -errno from the kernel, -ETIMEDOUT. */
 static int request(struct uc_procev *pe, bool listen, uint32_t mask, int timeout_ms)
 {
@@ -314,7 +306,7 @@ static int request(struct uc_procev *pe, bool listen, uint32_t mask, int timeout
 	 * only the ack (ours + 1) identifies our answer */
 	struct uc_pev_ack want = { .seq = 0, .ack = pe->next_seq++ }, got = { 0 };
 	size_t len = uc_pev_encode_op(req, sizeof(req), listen, mask, want.seq, want.ack);
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = (int64_t)uc_now_ms() + timeout_ms;
 	bool acked = false, stop = false;
 	int rc;
 
@@ -323,7 +315,7 @@ static int request(struct uc_procev *pe, bool listen, uint32_t mask, int timeout
 	if (rc < 0)
 		return sys_err(-EIO);
 	while (!acked) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - (int64_t)uc_now_ms();
 		struct pollfd pfd = { .fd = pe->fd, .events = POLLIN };
 		ssize_t n;
 

@@ -39,20 +39,17 @@ static const struct uc_sched_syscalls real_syscalls = {
 	.getattr = real_getattr,
 	.setattr = real_setattr,
 };
-static struct uc_sched_syscalls sys = {
-	.getattr = real_getattr,
-	.setattr = real_setattr,
-};
+static const struct uc_sched_syscalls *sys = &real_syscalls;
 
 void uc_sched_set_syscalls(const struct uc_sched_syscalls *sc)
 {
-	sys = sc ? *sc : real_syscalls;
+	sys = sc ? sc : &real_syscalls;
 }
 
 int uc_sched_get(pid_t tid, struct uc_sched_attr *a)
 {
 	*a = (struct uc_sched_attr){ 0 };
-	if (sys.getattr(tid, a, UC_SCHED_ATTR_SIZE_VER1, 0) < 0)
+	if (sys->getattr(tid, a, UC_SCHED_ATTR_SIZE_VER1, 0) < 0)
 		return -errno;
 	/* the kernel writes the size it copied: 48 before 5.3, no clamp fields */
 	if (a->size < UC_SCHED_ATTR_SIZE_VER1)
@@ -156,7 +153,7 @@ int uc_sched_attr_for(const struct uc_sched_attr *cur, int min, int max, int res
 
 static int setattr_once(pid_t tid, struct uc_sched_attr *a)
 {
-	if (sys.setattr(tid, a, 0) == 0)
+	if (sys->setattr(tid, a, 0) == 0)
 		return 0;
 	/* E2BIG: the kernel wrote its own struct size back; one without the
 	 * clamp fields (48, before 5.3) cannot take clamps at all. A kernel
@@ -207,14 +204,6 @@ int uc_sched_send(pid_t tid, struct uc_sched_attr *a)
 	return setattr_once(tid, &b);
 }
 
-int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, int reset_on_fork)
-{
-	struct uc_sched_attr a;
-	int rc = uc_sched_attr_for(cur, min, max, reset_on_fork, &a);
-
-	return rc ? (rc > 0 ? 0 : rc) : uc_sched_send(tid, &a);
-}
-
 enum uc_support uc_sched_probe(int *err)
 {
 	struct uc_sched_attr a;
@@ -230,7 +219,7 @@ enum uc_support uc_sched_probe(int *err)
 	a.size = UC_SCHED_ATTR_SIZE_VER1;
 	a.sched_flags = UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN;
 	a.sched_util_min = UC_CAPACITY_SCALE + 1;
-	rc = sys.setattr(0, &a, 0) < 0 ? -errno : 0;
+	rc = sys->setattr(0, &a, 0) < 0 ? -errno : 0;
 	if (err)
 		*err = rc;
 	switch (rc) {

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifdef HAVE_LIBSYSTEMD
@@ -182,13 +181,10 @@ static const char sd_manager[] = "org.freedesktop.systemd1.Manager";
  */
 static int bus_ready(sd_bus *bus)
 {
-	struct timespec ts;
 	uint64_t now, deadline;
 	int rc;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-	deadline = now + UC_SD_BUS_TIMEOUT_MS * 1000ull;
+	deadline = uc_clock_ns(CLOCK_MONOTONIC) / 1000 + UC_SD_BUS_TIMEOUT_MS * 1000ull;
 	for (;;) {
 		if ((rc = sd.sd_bus_is_ready(bus)) < 0)
 			return rc;
@@ -199,8 +195,7 @@ static int bus_ready(sd_bus *bus)
 			return rc;
 		if (rc > 0)
 			continue;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+		now = uc_clock_ns(CLOCK_MONOTONIC) / 1000;
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		if ((rc = sd.sd_bus_wait(bus, deadline - now)) < 0)

@@ -480,7 +480,7 @@ static int walk_fill(struct uc_proc *p, unsigned want, void *data)
 	return want ? uc_task_fill(p, want, NULL) : 0;
 }
 
-static int first_winner(const struct uc_rules_result *res)
+int uc_task_rule(const struct uc_rules_result *res)
 {
 	for (int a = 0; a < UC_RA_N; a++)
 		if (res->winner[a] >= 0)
@@ -523,7 +523,7 @@ static void walk_reset(struct walk *w, pid_t pid, pid_t tid)
 static int getattr_failed(struct walk *w, const struct uc_rules_result *res, int rc, pid_t tid)
 {
 	if (!w->st->failed && rc != -ESRCH)
-		w->st->first_err_rule = first_winner(res);
+		w->st->first_err_rule = uc_task_rule(res);
 	note_err(w->st, rc, tid);
 	return 0;
 }
@@ -916,8 +916,7 @@ static int plan_one(const struct uc_task *t, void *data)
 		c->last.n = c->p->n;
 		return rc;
 	}
-	if (m->excluded_by >= 0 && m->winner[UC_RA_MIN] < 0 && m->winner[UC_RA_MAX] < 0 &&
-	    m->winner[UC_RA_RESET_ON_FORK] < 0)
+	if (m->excluded_by >= 0 && uc_task_rule(m) < 0)
 		return 0;	/* left alone: not "unchanged", nothing was asked */
 	w = (struct want){
 		.min = m->value[UC_RA_MIN], .max = m->value[UC_RA_MAX],

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "uclamp/identity.h"
@@ -13,10 +12,7 @@
 
 static double now_s(clockid_t clk)
 {
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)uc_clock_ns(clk) / 1e9;
 }
 
 static bool denied(int rc)

@@ -95,19 +95,6 @@ struct uc_watch {
 
 /* ---- small things ----------------------------------------------------------- */
 
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t uc_watch_now_ms(void)
-{
-	return clock_ns(CLOCK_MONOTONIC) / 1000000;
-}
-
 static void vlog(const struct uc_watch *w, int prio, pid_t pid, const char *fmt, va_list ap)
 {
 	char msg[512];
@@ -163,7 +150,7 @@ static bool log_quota(struct uc_watch *w)
 {
 	if (!w->o.log)
 		return false;
-	uc_watch_log_tick(w, uc_watch_now_ms());
+	uc_watch_log_tick(w, uc_now_ms());
 	if (w->log_lines < LOG_BURST) {
 		w->log_lines++;
 		return true;
@@ -276,7 +263,7 @@ int uc_watch_new(const struct uc_watch_opts *o, struct uc_watch **out)
 	w->st.queue_cap = w->o.queue_cap;
 	w->st.pid = (uint64_t)w->self;
 	w->st.started = (uint64_t)time(NULL);
-	w->created_ms = uc_watch_now_ms();
+	w->created_ms = uc_now_ms();
 	*out = w;
 	return 0;
 }
@@ -413,7 +400,7 @@ static bool ident_still(struct uc_watch *w, const struct ident *id)
 /* A process that started after the event about it is not the one the event was about. */
 static bool started_after(const struct uc_watch *w, uint64_t start_ticks, uint64_t ts_ns)
 {
-	uint64_t boot_off = clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
+	uint64_t boot_off = uc_clock_ns(CLOCK_BOOTTIME) - uc_clock_ns(CLOCK_MONOTONIC);
 
 	return start_ticks * w->tick_ns > ts_ns + boot_off;
 }
@@ -465,7 +452,7 @@ struct round {
 
 static void note_latency(struct uc_watch *w, uint64_t ts_ns)
 {
-	uint64_t now = clock_ns(CLOCK_MONOTONIC), d = now > ts_ns ? now - ts_ns : 0;
+	uint64_t now = uc_clock_ns(CLOCK_MONOTONIC), d = now > ts_ns ? now - ts_ns : 0;
 	double s = (double)d / 1e9;
 	int i = 0;
 
@@ -519,7 +506,7 @@ static void log_change(struct uc_watch *w, const struct uc_plan *p, const char *
 /* Too many writes to one process in a minute: someone keeps undoing them. */
 static bool over_limit(struct uc_watch *w, struct uc_wproc *e, pid_t tgid)
 {
-	uint32_t now_s = (uint32_t)(uc_watch_now_ms() / 1000);
+	uint32_t now_s = (uint32_t)(uc_now_ms() / 1000);
 
 	if (!e)
 		return false;
@@ -566,15 +553,6 @@ static void run_plan(struct uc_watch *w, struct uc_plan *p, const struct uc_exec
 	uc_plan_run(p, &ro, rep);
 }
 
-/* The rule that decides the task's first value, -1: none. */
-static int deciding_rule(const struct uc_rules_result *res)
-{
-	for (int a = 0; a < UC_RA_N; a++)
-		if (res->winner[a] >= 0)
-			return res->winner[a];
-	return -1;
-}
-
 /* ---- batches: the writers' lock, the stop flag ------------------------------ */
 
 void uc_watch_set_stop(struct uc_watch *w, volatile sig_atomic_t *stop)
@@ -617,7 +595,7 @@ static void locked_out(struct uc_watch *w, pid_t holder, uint64_t now)
 
 static bool batch_begin(struct uc_watch *w)
 {
-	uint64_t now = uc_watch_now_ms();
+	uint64_t now = uc_now_ms();
 	pid_t holder;
 	int rc;
 
@@ -725,12 +703,12 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 		count_err(w, rc);
 		return false;
 	}
-	if (deciding_rule(&res) < 0) {
+	if (uc_task_rule(&res) < 0) {
 		if (res.skipped_rt)
 			w->st.skipped_rt++;
 		return res.threads;
 	}
-	rule = w->rs.ops->name ? w->rs.ops->name(w->rs.rules, deciding_rule(&res)) : NULL;
+	rule = w->rs.ops->name ? w->rs.ops->name(w->rs.rules, uc_task_rule(&res)) : NULL;
 	r->matched = true;
 	if (!*ep) {
 		forget_exited(w);
@@ -868,7 +846,7 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 		if (!strcmp(reason, "exec")) {
 			/* a new program: a new chance, even for one given up on */
 			fresh_chance(e);
-			e->window_start = (uint32_t)(uc_watch_now_ms() / 1000);
+			e->window_start = (uint32_t)(uc_now_ms() / 1000);
 		}
 		if (e->given_up)
 			goto out;

@@ -241,7 +241,7 @@ static void apply(struct uc_watch_groups *g, struct wgroup *x, const char *reaso
 		if (g->v[i].present && !strcmp(g->v[i].rel, x->rel))
 			g->v[i].pending = rc == -EBUSY;
 	if (rc == -EBUSY)
-		g->retry_at = uc_watch_now_ms() + RETRY_MS;
+		g->retry_at = uc_now_ms() + RETRY_MS;
 }
 
 /* Locate, watch, and apply when the group is there. */

@@ -232,7 +232,7 @@ static void on_inotify(struct loop *l)
 			struct inotify_event *ev = (struct inotify_event *)p;
 
 			if (relevant(l, ev) && !l->reload_at)
-				l->reload_at = uc_watch_now_ms() + RELOAD_DEBOUNCE_MS;
+				l->reload_at = uc_now_ms() + RELOAD_DEBOUNCE_MS;
 			p += sizeof(*ev) + ev->len;
 		}
 	}
@@ -250,7 +250,7 @@ static void reload(struct loop *l, const char *why)
 	l->reload_at = 0;
 	watch_config(l);
 	snprintf(buf, sizeof(buf), "RELOADING=1\nMONOTONIC_USEC=%llu",
-		 (unsigned long long)uc_watch_now_ms() * 1000ull);
+		 (unsigned long long)uc_now_ms() * 1000ull);
 	notify(l, buf);
 	rc = l->lo->load(l->lo->data, &rs);
 	s = uc_watch_stats(l->w);
@@ -321,9 +321,9 @@ static int push_cb(const struct uc_pev *ev, void *data)
 /* Drain the socket, handling events as they come: read a batch, handle it. */
 static void on_netlink(struct loop *l)
 {
-	uint64_t until = uc_watch_now_ms() + DRAIN_BUDGET_MS;
+	uint64_t until = uc_now_ms() + DRAIN_BUDGET_MS;
 
-	while (uc_watch_now_ms() < until) {
+	while (uc_now_ms() < until) {
 		int n = uc_procev_read(l->pe, push_cb, l->w, READ_BATCH);
 
 		if (n == -ENOBUFS) {
@@ -363,7 +363,7 @@ static long sooner(long a, long b)
  * for drift, a group retry, the summary of suppressed log lines, a pending reload. */
 static void arm_timer(struct loop *l)
 {
-	uint64_t now = uc_watch_now_ms();
+	uint64_t now = uc_now_ms();
 	long next = sooner(uc_watch_rescan_due(l->w, now), uc_watch_recheck_due(l->w, now));
 	struct itimerspec its = { 0 };
 
@@ -382,7 +382,7 @@ static void arm_timer(struct loop *l)
 
 static void on_timer(struct loop *l)
 {
-	uint64_t exp, now = uc_watch_now_ms();
+	uint64_t exp, now = uc_now_ms();
 
 	if (read(l->tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		return;
@@ -393,7 +393,7 @@ static void on_timer(struct loop *l)
 
 static void maybe_rescan(struct loop *l)
 {
-	uint64_t now = uc_watch_now_ms();
+	uint64_t now = uc_now_ms();
 
 	if (uc_watch_rescan_due(l->w, now) == 0) {
 		int rc = uc_watch_rescan(l->w, UC_RESCAN_START, now);
@@ -511,7 +511,7 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 	}
 	uc_watch_set_stop(w, &stop_sig);
 	work_begin(&l);
-	rc = uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	rc = uc_watch_rescan(w, UC_RESCAN_START, uc_now_ms());
 	work_end(&l);
 	if (rc) {
 		teardown(&l);

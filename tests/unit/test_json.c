@@ -44,8 +44,7 @@ static void test_layout(void **state)
 	struct cli_json j;
 
 	(void)state;
-	cli_json_init(&j, f, 2);
-	cli_json_open(&j, NULL, '{', false);
+	cli_json_begin(&j, f, 2);
 	cli_json_bool(&j, "changed", true);
 	cli_json_open(&j, "changes", '[', false);
 	cli_json_open(&j, NULL, '{', true);
@@ -82,8 +81,7 @@ static void test_indent3(void **state)
 	struct cli_json j;
 
 	(void)state;
-	cli_json_init(&j, f, 3);
-	cli_json_open(&j, NULL, '{', false);
+	cli_json_begin(&j, f, 3);
 	cli_json_open(&j, "k", '{', false);
 	cli_json_tri(&j, "a", 1);
 	cli_json_close(&j, '}');

@@ -121,12 +121,21 @@ static void expect_flags(int i, uint64_t want)
 			 (unsigned long long)k.sent[i].sched_flags, (unsigned long long)want);
 }
 
-/* uc_sched_set of the task as it is now to min/max/rof: it succeeds */
+/* The two steps, as the callers take them: build (1: nothing to send), then send. */
+static int sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, int rof)
+{
+	struct uc_sched_attr a;
+	int rc = uc_sched_attr_for(cur, min, max, rof, &a);
+
+	return rc ? (rc > 0 ? 0 : rc) : uc_sched_send(tid, &a);
+}
+
+/* sched_set of the task as it is now to min/max/rof: it succeeds */
 static void set_ok(pid_t pid, int min, int max, int rof)
 {
 	struct uc_sched_attr a = cur_task();
 
-	assert_int_equal(uc_sched_set(pid, &a, min, max, rof), 0);
+	assert_int_equal(sched_set(pid, &a, min, max, rof), 0);
 }
 
 static void test_get(void **state)
@@ -192,26 +201,26 @@ static void test_reset_on_fork(void **state)
 	k.task.sched_policy = 3;	/* batch */
 	a = cur_task();
 	/* set: the explicit policy, no KEEP_POLICY (it would make the kernel ignore the flag) */
-	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, UC_KEEP, 1), 0);
+	assert_int_equal(sched_set(42, &a, UC_KEEP, UC_KEEP, 1), 0);
 	assert_int_equal(k.nsetattr, 1);
 	assert_int_equal(k.sent[0].sched_policy, 3);
 	expect_flags(0, UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_RESET_ON_FORK);
 
 	/* clear, together with a max */
 	a.sched_flags = UC_SCHED_FLAG_RESET_ON_FORK;
-	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, 300, 0), 0);
+	assert_int_equal(sched_set(42, &a, UC_KEEP, 300, 0), 0);
 	assert_int_equal(k.sent[1].sched_policy, 3);
 	expect_flags(1, UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 	assert_int_equal(k.sent[1].sched_util_max, 300);
 
 	/* already set: KEEP_POLICY as usual, the flag is the task's own */
-	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, 1), 0);
+	assert_int_equal(sched_set(42, &a, 100, UC_KEEP, 1), 0);
 	expect_flags(2, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_RESET_ON_FORK |
 		     UC_SCHED_FLAG_UTIL_CLAMP_MIN);
 
 	/* nothing to change: no syscall at all */
-	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, UC_KEEP, 1), 0);
-	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, UC_KEEP, UC_KEEP), 0);
+	assert_int_equal(sched_set(42, &a, UC_KEEP, UC_KEEP, 1), 0);
+	assert_int_equal(sched_set(42, &a, UC_KEEP, UC_KEEP, UC_KEEP), 0);
 	assert_int_equal(k.nsetattr, 3);
 }
 
@@ -223,15 +232,15 @@ static void test_out_of_range_refused(void **state)
 	(void)state;
 	a = cur_task();
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(uc_sched_set(42, &a, bad[i], UC_KEEP, UC_KEEP), -ERANGE);
-		assert_int_equal(uc_sched_set(42, &a, UC_KEEP, bad[i], UC_KEEP), -ERANGE);
+		assert_int_equal(sched_set(42, &a, bad[i], UC_KEEP, UC_KEEP), -ERANGE);
+		assert_int_equal(sched_set(42, &a, UC_KEEP, bad[i], UC_KEEP), -ERANGE);
 	}
-	assert_int_equal(uc_sched_set(42, &a, 0, 0, 2), -EINVAL);
-	assert_int_equal(uc_sched_set(42, &a, 600, 300, UC_KEEP), -EINVAL);	/* min > max */
+	assert_int_equal(sched_set(42, &a, 0, 0, 2), -EINVAL);
+	assert_int_equal(sched_set(42, &a, 600, 300, UC_KEEP), -EINVAL);	/* min > max */
 	assert_int_equal(k.nsetattr, 0);	/* none reached the kernel */
 
-	assert_int_equal(uc_sched_set(42, &a, 0, 1024, UC_KEEP), 0);
-	assert_int_equal(uc_sched_set(42, &a, UC_RESET, UC_RESET, UC_KEEP), 0);
+	assert_int_equal(sched_set(42, &a, 0, 1024, UC_KEEP), 0);
+	assert_int_equal(sched_set(42, &a, UC_RESET, UC_RESET, UC_KEEP), 0);
 	assert_int_equal(k.nsetattr, 2);
 	assert_int_equal(k.sent[0].sched_util_min, 0);
 	assert_int_equal(k.sent[0].sched_util_max, 1024);
@@ -240,7 +249,7 @@ static void test_out_of_range_refused(void **state)
 
 	/* -2 is UC_KEEP in the API: it must never reach the kernel as a value
 	 * (5.11+ would store it as 2046); it only leaves that clamp alone */
-	assert_int_equal(uc_sched_set(42, &a, -2, 300, UC_KEEP), 0);
+	assert_int_equal(sched_set(42, &a, -2, 300, UC_KEEP), 0);
 	assert_int_equal(k.nsetattr, 3);
 	expect_flags(2, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MAX);
 	assert_int_equal(k.sent[2].sched_util_min, 0);	/* the value read, not 0xfffffffe */
@@ -256,7 +265,7 @@ static void test_errno(void **state)
 	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
 		k.nsetattr = 0;
 		k.setattr_errno[0] = errs[i];
-		assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, UC_KEEP), -errs[i]);
+		assert_int_equal(sched_set(42, &a, 100, UC_KEEP, UC_KEEP), -errs[i]);
 		assert_int_equal(k.nsetattr, 1);	/* no retry for explicit values */
 	}
 }
@@ -274,7 +283,7 @@ static void test_struct_size(void **state)
 	assert_int_equal(uc_sched_get(42, &a), 0);
 	assert_int_equal(a.sched_flags, 0x81);
 	/* ... and never sent back, nor as something else: our size, our flags */
-	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, UC_KEEP), 0);
+	assert_int_equal(sched_set(42, &a, 100, UC_KEEP, UC_KEEP), 0);
 	assert_int_equal(k.sent[0].size, 56);
 	expect_flags(0, UC_SCHED_FLAG_RESET_ON_FORK | UC_SCHED_FLAG_KEEP_POLICY |
 		     UC_SCHED_FLAG_KEEP_PARAMS | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
@@ -284,12 +293,12 @@ static void test_struct_size(void **state)
 	k.nsetattr = 0;
 	k.setattr_errno[0] = E2BIG;
 	k.setattr_size_back = 48;
-	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, UC_KEEP), -EOPNOTSUPP);
+	assert_int_equal(sched_set(42, &a, 100, UC_KEEP, UC_KEEP), -EOPNOTSUPP);
 	assert_int_equal(k.nsetattr, 1);
 	/* a size the kernel claims to know but still refuses: its answer as is */
 	k.nsetattr = 0;
 	k.setattr_size_back = 72;
-	assert_int_equal(uc_sched_set(42, &a, 100, UC_KEEP, UC_KEEP), -E2BIG);
+	assert_int_equal(sched_set(42, &a, 100, UC_KEEP, UC_KEEP), -E2BIG);
 }
 
 static void test_reset_pre_5_11(void **state)
@@ -299,7 +308,7 @@ static void test_reset_pre_5_11(void **state)
 	(void)state;
 	put("osrelease", "5.10.262");
 	a = cur_task();
-	assert_int_equal(uc_sched_set(42, &a, UC_RESET, UC_RESET, UC_KEEP), 0);
+	assert_int_equal(sched_set(42, &a, UC_RESET, UC_RESET, UC_KEEP), 0);
 	assert_int_equal(k.nsetattr, 1);
 	assert_int_equal(k.sent[0].sched_util_min, 0);
 	assert_int_equal(k.sent[0].sched_util_max, 1024);
@@ -310,12 +319,12 @@ static void test_reset_pre_5_11(void **state)
 	a.sched_policy = 2;
 	a.sched_priority = 10;
 	put("sched_util_clamp_min_rt_default", "512");
-	assert_int_equal(uc_sched_set(42, &a, UC_RESET, UC_KEEP, UC_KEEP), 0);
+	assert_int_equal(sched_set(42, &a, UC_RESET, UC_KEEP, UC_KEEP), 0);
 	assert_int_equal(k.sent[1].sched_util_min, 512);
 	expect_flags(1, UC_SCHED_FLAG_KEEP_ALL | UC_SCHED_FLAG_UTIL_CLAMP_MIN);
 	/* ... or 1024 before the sysctl existed (5.3-5.8) */
 	put("sched_util_clamp_min_rt_default", NULL);
-	assert_int_equal(uc_sched_set(42, &a, UC_RESET, UC_KEEP, UC_KEEP), 0);
+	assert_int_equal(sched_set(42, &a, UC_RESET, UC_KEEP, UC_KEEP), 0);
 	assert_int_equal(k.sent[2].sched_util_min, 1024);
 	assert_int_equal(uc_sched_default_value(&a, false), 1024);
 	assert_int_equal(uc_sched_default_value(&a, true), 1024);
@@ -332,7 +341,7 @@ static void test_reset_unknown_version_retry(void **state)
 	a = cur_task();
 	k.task.sched_nice = -3;	/* changed since it was read */
 	k.setattr_errno[0] = EINVAL;	/* a pre-5.11 kernel refuses -1 */
-	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, UC_RESET, UC_KEEP), 0);
+	assert_int_equal(sched_set(42, &a, UC_KEEP, UC_RESET, UC_KEEP), 0);
 	assert_int_equal(k.nsetattr, 2);
 	assert_int_equal(k.sent[0].sched_util_max, 0xffffffffu);
 	assert_int_equal(k.ngetattr, 2);	/* re-read before the retry */
@@ -347,7 +356,7 @@ static void test_reset_unknown_version_retry(void **state)
 	k.nsetattr = 0;
 	k.setattr_errno[0] = EINVAL;
 	k.setattr_errno[1] = 0;
-	assert_int_equal(uc_sched_set(42, &a, UC_KEEP, UC_RESET, UC_KEEP), -EINVAL);
+	assert_int_equal(sched_set(42, &a, UC_KEEP, UC_RESET, UC_KEEP), -EINVAL);
 	assert_int_equal(k.nsetattr, 1);
 }
 

@@ -394,21 +394,21 @@ static void test_lock_held(void **state)
 	assert_int_equal(nset, 0);				/* no write */
 	assert_int_equal(task(310)->sched_util_max, 1024);
 	/* not dropped: dirty, the rescan comes from the debounce timer, not at once */
-	now = uc_watch_now_ms();
+	now = uc_now_ms();
 	due = uc_watch_rescan_due(w, now);
 	assert_true(due > 0 && due <= 1000);
 	/* still held at the retry: no write, still dirty, nothing counted as done */
 	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, now + 1000), 0);
 	assert_int_equal(nset, 0);
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_LOCKED], 0);
-	assert_true(uc_watch_rescan_due(w, uc_watch_now_ms()) > 0);
+	assert_true(uc_watch_rescan_due(w, uc_now_ms()) > 0);
 	/* released: the next retry writes */
 	uc_lock_release(&other);
-	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms() + 1000), 0);
+	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, uc_now_ms() + 1000), 0);
 	assert_int_equal(nset, 1);
 	assert_int_equal(task(310)->sched_util_max, 300);
 	assert_int_equal(uc_watch_stats(w)->rescans[UC_RESCAN_LOCKED], 1);
-	assert_int_equal(uc_watch_rescan_due(w, uc_watch_now_ms()), -1);
+	assert_int_equal(uc_watch_rescan_due(w, uc_now_ms()), -1);
 	/* the batch let go of the lock */
 	assert_int_equal(uc_lock_try(&other, NULL), 0);
 	uc_lock_release(&other);
@@ -436,19 +436,19 @@ static void test_lock_only_to_write(void **state)
 	uc_watch_push(w, &f);
 	assert_int_equal(uc_watch_process(w, 10), 0);
 	assert_int_equal(nset, 0);
-	assert_int_equal(uc_watch_rescan_due(w, uc_watch_now_ms()), -1);	/* not locked out */
+	assert_int_equal(uc_watch_rescan_due(w, uc_now_ms()), -1);	/* not locked out */
 	/* a rule takes 330: its values are not read while the lock is held */
 	uc_watch_push(w, &e);
 	uc_watch_process(w, 10);
 	assert_int_equal(nset, 0);
 	assert_int_equal(uc_watch_stats(w)->unchanged, 0);
-	assert_true(uc_watch_rescan_due(w, uc_watch_now_ms()) > 0);
+	assert_true(uc_watch_rescan_due(w, uc_now_ms()) > 0);
 	/* released: the retry reads it and finds it in place */
 	uc_lock_release(&other);
-	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms() + 1000), 0);
+	assert_int_equal(uc_watch_rescan(w, UC_RESCAN_START, uc_now_ms() + 1000), 0);
 	assert_int_equal(nset, 0);
 	assert_int_equal(uc_watch_stats(w)->unchanged, 1);
-	assert_int_equal(uc_watch_rescan_due(w, uc_watch_now_ms()), -1);
+	assert_int_equal(uc_watch_rescan_due(w, uc_now_ms()), -1);
 	uc_watch_free(w);
 }
 
@@ -510,17 +510,17 @@ static void test_lock_held_warns(void **state)
 	assert_int_equal(nset, 0);
 	assert_string_equal(last_warning, "");
 	nanosleep(&pause, NULL);
-	uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	uc_watch_rescan(w, UC_RESCAN_START, uc_now_ms());
 	assert_int_equal(nset, 0);
 	snprintf(want, sizeof(want), "PID %d (fl\x1b[8mck) has held the writers' lock",
 		 (int)getpid());
 	assert_non_null(strstr(last_warning, want));
 	/* once per contention */
 	last_warning[0] = '\0';
-	uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	uc_watch_rescan(w, UC_RESCAN_START, uc_now_ms());
 	assert_string_equal(last_warning, "");
 	uc_lock_release(&other);
-	uc_watch_rescan(w, UC_RESCAN_START, uc_watch_now_ms());
+	uc_watch_rescan(w, UC_RESCAN_START, uc_now_ms());
 	assert_int_equal(nset, 1);
 	uc_watch_free(w);
 }
@@ -693,7 +693,7 @@ static void test_log_limited(void **state)
 	const pid_t t[] = { 100 };
 	struct uc_watch *w = mk(0);
 	struct uc_pev e;
-	uint64_t now = uc_watch_now_ms();
+	uint64_t now = uc_now_ms();
 
 	(void)state;
 	add_proc(100, t, 1, 1);
@@ -768,7 +768,7 @@ static void test_recheck_corrects_drift(void **state)
 	assert_int_equal(uc_watch_new(&o, &w), 0);
 	/* read after the daemon's start, which the first re-check counts from:
 	 * read before, a millisecond tick between the two (valgrind) made it due late */
-	now = uc_watch_now_ms();
+	now = uc_now_ms();
 	uc_watch_set_rules(w, &rs);
 	assert_int_equal(uc_watch_recheck_due(w, now), -1);	/* nothing tracked */
 	add_proc(650, t, 1, 1);
