@@ -91,9 +91,8 @@ struct uc_fastpath {
 };
 
 /* Detect the state (never flips the key). Returns 0; the state may be unknown.
- * Stops the evidence scan at the first item, and skips it when the key was read. */
-int uc_fastpath_detect(struct uc_fastpath *fp);
-
+ * Without UC_FP_FULL_SCAN, stops the evidence scan at the first item, and
+ * skips it when the key was read. */
 #define UC_FP_FULL_SCAN 0x1	/* always scan everything (counts for status) */
 int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags);
 

@@ -339,11 +339,6 @@ static void read_keys(int v[NK], unsigned int kmem_flags)
 		v[K_ASYM] = -1;
 }
 
-void uc_effect_read(struct uc_effect *e)
-{
-	uc_effect_read_flags(e, 0);
-}
-
 void uc_effect_read_flags(struct uc_effect *e, unsigned int flags)
 {
 	int k[NK];

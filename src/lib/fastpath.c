@@ -363,8 +363,3 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 		from_version(fp, &key, kver, rel);
 	return 0;
 }
-
-int uc_fastpath_detect(struct uc_fastpath *fp)
-{
-	return uc_fastpath_detect_flags(fp, 0);
-}

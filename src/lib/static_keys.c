@@ -490,7 +490,7 @@ int uc_skeys_read(struct uc_skeys *ks)
 	size_t altidx[NKEYS] = { 0 }, nmem = nk - 1;
 
 	memset(ks, 0, sizeof(*ks));
-	uc_fastpath_detect(&ks->fp);
+	uc_fastpath_detect_flags(&ks->fp, 0);
 	memset(mem, 0, sizeof(mem));
 	for (size_t i = 1; i < nk; i++) {
 		mem[i - 1].name = table[i].name;
