@@ -120,10 +120,8 @@ enum {
 };
 
 /* Resolve and read each key: 0; per-key rc/why and info's notes say what could
- * not be done. A kallsyms pass also caches the UC_KMEM_KEY_* not in k[]. */
-int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info);
-
-/* The same; UC_KMEM_NO_CACHE: the caller found the cache contradicted, so
+ * not be done. A kallsyms pass also caches the UC_KMEM_KEY_* not in k[].
+ * UC_KMEM_NO_CACHE: the caller found the cache contradicted, so
  * /proc/kallsyms is read and the cache rewritten. */
 #define UC_KMEM_NO_CACHE 0x1
 /* UC_KMEM_NO_CACHE_WRITE: use the cache where there is one, never write it

@@ -43,7 +43,7 @@ bool uc_exists(const char *abspath);
 int uc_access(const char *abspath);	/* 0 when it exists, or -errno (uc_err_absent) */
 
 /* Read a small file whole (NUL-terminated, trailing newline stripped).
- * Returns the length or -errno (-EFBIG when it does not fit). */
+ * Returns the length or -errno (-EFBIG when it does not fit), buf then "". */
 ssize_t uc_read_str(const char *abspath, char *buf, size_t n);
 
 /* Read one decimal integer (surrounding white space allowed). */
@@ -63,7 +63,7 @@ ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned
 int uc_file_write(const char *path, const char *s);
 
 /* Running kernel release (/proc/sys/kernel/osrelease) and its version as
- * UC_KVER(a,b,c); 0 when unreadable. */
+ * UC_KVER(a,b,c); "" and 0 when unreadable. */
 #define UC_KVER(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
 int uc_kernel_release(char *buf, size_t n);
 int uc_kernel_version(void);

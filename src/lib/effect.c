@@ -66,7 +66,6 @@ static void set(struct uc_eff_policy *p, int clamp, enum uc_eff_verdict v, const
 static void read_ev(struct uc_eff_policy *p, const char *abspath, char *buf, size_t n)
 {
 	if (uc_read_str(abspath, buf, n) < 0) {
-		buf[0] = '\0';
 		EV(p, "%s: unreadable", abspath);
 		return;
 	}
@@ -174,8 +173,7 @@ static void read_policy(const struct uc_effect *e, struct uc_eff_policy *p, cons
 	snprintf(path, sizeof(path), "%s/scaling_driver", dir);
 	read_ev(p, path, p->driver, sizeof(p->driver));
 	snprintf(path, sizeof(path), "%s/affected_cpus", dir);
-	if (uc_read_str(path, p->cpus, sizeof(p->cpus)) < 0)
-		p->cpus[0] = '\0';
+	uc_read_str(path, p->cpus, sizeof(p->cpus));
 	if (!strncmp(p->driver, "intel_", 6))
 		read_ev(p, "/sys/devices/system/cpu/intel_pstate/status", p->mode, sizeof(p->mode));
 	else if (!strncmp(p->driver, "amd-pstate", 10))
@@ -264,8 +262,6 @@ static void read_scx(struct uc_effect *e)
 				  sizeof(e->scx_ops)) > 0) {
 		PEV(e, "/sys/kernel/sched_ext/root/ops: %s", e->scx_ops);
 		e->scx_row = uc_scx_lookup(e->scx_ops);
-	} else {
-		e->scx_ops[0] = '\0';
 	}
 }
 
@@ -344,8 +340,7 @@ void uc_effect_read_flags(struct uc_effect *e, unsigned int flags)
 	int k[NK];
 
 	memset(e, 0, sizeof(*e));
-	if (uc_kernel_release(e->release, sizeof(e->release)) < 0)
-		e->release[0] = '\0';
+	uc_kernel_release(e->release, sizeof(e->release));
 	e->kver = uc_kernel_version();
 	uc_effect_policies(e);
 	read_keys(k, flags & UC_EFFECT_NO_WRITE ? UC_KMEM_NO_CACHE_WRITE : 0);

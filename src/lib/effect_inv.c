@@ -123,8 +123,7 @@ void uc_effect_invariance(struct uc_effect *e, int key_arch, int key_cpufreq)
 	const char *a = e->arch;
 
 	e->ninv_evidence = 0;
-	if (uc_read_str("/proc/sys/kernel/arch", e->arch, sizeof(e->arch)) < 0)
-		e->arch[0] = '\0';
+	uc_read_str("/proc/sys/kernel/arch", e->arch, sizeof(e->arch));
 	IEV(e, "/proc/sys/kernel/arch: %s", a[0] ? a : "unreadable (older than 6.1)");
 	if (!a[0] && cpuinfo_aperfmperf() >= 0)
 		x86(e, key_arch);	/* only x86 lists "flags" */

@@ -236,7 +236,7 @@ static bool from_kmem(struct uc_fastpath *fp, struct uc_kmem_key *key, enum uc_f
 {
 	struct uc_kmem_info info;
 
-	uc_kmem_read_keys(key, 1, &info);
+	uc_kmem_read_keys_flags(key, 1, &info, 0);
 	for (size_t i = 0; i < info.nnotes; i++)
 		unavailable(fp, "%s", info.notes[i]);
 	if (key->rc == 0 && key->value == 0 && !key->via_map && zero_contradicted(fp, full)) {
@@ -348,10 +348,8 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 		fp->has_key = 0;
 		return 0;
 	}
-	if (uc_kernel_release(rel, sizeof(rel)) < 0)
-		rel[0] = '\0';
-	if (uc_read_str("/proc/version_signature", sig, sizeof(sig)) < 0)
-		sig[0] = '\0';
+	uc_kernel_release(rel, sizeof(rel));
+	uc_read_str("/proc/version_signature", sig, sizeof(sig));
 	kver = uc_fp_version_rule(rel[0] ? rel : NULL, sig[0] ? sig : NULL);
 	if (from_kmem(fp, &key, kver, full))
 		return 0;

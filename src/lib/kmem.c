@@ -512,11 +512,6 @@ static void cache_store(const struct uc_kmem_key *k, size_t n, bool absent_ok)
 	close(dfd);
 }
 
-int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info)
-{
-	return uc_kmem_read_keys_flags(k, n, info, 0);
-}
-
 /* A cached set that did not hold up, for the note after the re-read. */
 struct doubt {
 	char text[2 * UC_KMEM_NOTE_LEN];	/* note() keeps what fits */

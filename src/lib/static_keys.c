@@ -499,7 +499,7 @@ int uc_skeys_read(struct uc_skeys *ks)
 			mem[nmem++].name = table[i].alt;
 		}
 	}
-	uc_kmem_read_keys(mem, nmem, &ks->info);
+	uc_kmem_read_keys_flags(mem, nmem, &ks->info, 0);
 
 	for (size_t i = 0; i < nk; i++) {
 		struct uc_skey *k = &ks->k[ks->n++];

@@ -171,8 +171,7 @@ void uc_sysinfo_advise(struct uc_sysinfo *s)
 void uc_sysinfo_read(struct uc_sysinfo *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (uc_kernel_release(s->release, sizeof(s->release)) < 0)
-		s->release[0] = '\0';
+	uc_kernel_release(s->release, sizeof(s->release));
 	uc_fastpath_detect_flags(&s->fp, UC_FP_FULL_SCAN);
 	s->cg_rc = uc_cg_init(&s->cg);
 	uc_sysinfo_governors(s);

@@ -116,9 +116,13 @@ ssize_t uc_file_read(const char *path, char *buf, size_t n)
 ssize_t uc_read_str(const char *abspath, char *buf, size_t n)
 {
 	char p[4096];
-	int rc = uc_path(p, sizeof(p), abspath);
+	ssize_t len = uc_path(p, sizeof(p), abspath);
 
-	return rc ? rc : uc_file_read(p, buf, n);
+	if (!len)
+		len = uc_file_read(p, buf, n);
+	if (len < 0 && n)
+		buf[0] = '\0';
+	return len;
 }
 
 int uc_read_long(const char *abspath, long *v)
