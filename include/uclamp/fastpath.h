@@ -59,9 +59,7 @@ struct uc_fp_scan {
 	bool complete;		/* over everything (not stopped at the first evidence) */
 	int sys_rc;		/* uc_sysctl_read_all */
 	struct uc_sysctl_values sys;
-	int tasks_rc;
 	size_t tasks, tasks_nondefault;
-	int cgroups_rc;		/* -ENOENT: no cpu hierarchy */
 	size_t cgroups;		/* non-root groups of the cpu hierarchy */
 	/* of which have the cpu controller's files (cpu.weight/cpu.shares) */
 	size_t cgroups_cpu;

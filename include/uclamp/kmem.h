@@ -100,7 +100,6 @@ struct uc_kmem_key {
 };
 
 struct uc_kmem_info {
-	int kallsyms_rc;	/* reading /proc/kallsyms: 0 or -errno */
 	bool data_symbols;	/* kallsyms lists data symbols (CONFIG_KALLSYMS_ALL) */
 	bool hidden;		/* kallsyms addresses are zeroed (kptr_restrict) */
 	/* System.map: 0 used, 1 not needed, -errno (-ESTALE: another build) */

@@ -168,18 +168,15 @@ static bool scan(struct uc_fastpath *fp, bool full)
 {
 	struct scan_ctx x = { .fp = fp, .full = full };
 	size_t before = fp->scan.evidence;
-	int rc;
 
 	fp->scan.done = true;
 	uc_fp_sysctl_evidence(&fp->scan.sys, fp);
 	if (!full && fp->scan.evidence > before)
 		return true;
-	rc = ops->cgroups(on_cgroup, &x);
-	fp->scan.cgroups_rc = rc < 0 ? rc : 0;
+	ops->cgroups(on_cgroup, &x);
 	if (!full && fp->scan.evidence > before)
 		return true;
-	rc = ops->tasks(on_task, &x);
-	fp->scan.tasks_rc = rc < 0 ? rc : 0;
+	ops->tasks(on_task, &x);
 	fp->scan.complete = full;
 	if (fp->scan.evidence > fp->nevidence && fp->nevidence < UC_FP_MAX_NOTES) {
 		size_t more = fp->scan.evidence - fp->nevidence;

@@ -577,7 +577,6 @@ static bool kallsyms_pass(struct uc_kmem_key *all, size_t n, size_t nall, struct
 	for (size_t i = 0; i < nall; i++)
 		live[NANCHORS + i].name = all[i].name;
 	rc = uc_ksym_lookup_many("/proc/kallsyms", live, NANCHORS + nall, &st);
-	info->kallsyms_rc = rc;
 	if (rc) {
 		note(info,
 		     rc == -ENOENT ? "no /proc/kallsyms (kernel built without CONFIG_KALLSYMS)"
