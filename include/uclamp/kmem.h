@@ -102,10 +102,7 @@ struct uc_kmem_key {
 struct uc_kmem_info {
 	bool data_symbols;	/* kallsyms lists data symbols (CONFIG_KALLSYMS_ALL) */
 	bool hidden;		/* kallsyms addresses are zeroed (kptr_restrict) */
-	/* System.map: 0 used, 1 not needed, -errno (-ESTALE: another build) */
-	int map_rc;
 	char map_path[96];	/* the System.map used or refused ("/boot/System.map-" + release) */
-	int kcore_rc;		/* opening /proc/kcore: 0, 1 not tried, -errno */
 	char notes[UC_KMEM_MAX_NOTES][UC_KMEM_NOTE_LEN];	/* why a method was unavailable */
 	size_t nnotes;
 	int cache;		/* UC_KMEM_CACHE_*: what the per-boot address cache did */

@@ -179,10 +179,8 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need,
 	char rel[64];
 	int rc = -ENOENT;
 
-	if (!map) {
-		info->map_rc = -ENOMEM;
+	if (!map)
 		return;
-	}
 	if (uc_kernel_release(rel, sizeof(rel)) < 0)
 		snprintf(rel, sizeof(rel), "?");
 	snprintf(info->map_path, sizeof(info->map_path), "%s%s%s", map_paths[0][0], rel,
@@ -190,7 +188,6 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need,
 
 	if (live[0].rc) {
 		/* no running _text, no KASLR offset */
-		info->map_rc = live[0].rc == -EPERM ? -EPERM : -ENODATA;
 		if (live[0].rc != -EPERM)
 			note(info,
 			     "System.map: no _text in /proc/kallsyms to compute the KASLR offset");
@@ -203,7 +200,6 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need,
 		if ((rc = try_map(path, map, NANCHORS + n, live, info)) != -ENOENT || !p)
 			snprintf(info->map_path, sizeof(info->map_path), "%s", path);
 	}
-	info->map_rc = rc;
 	if (rc == -ENOENT)
 		note(info, "no %s (nor under /usr/lib/modules/%s/) to look data symbols up in",
 		     info->map_path, rel);
@@ -237,7 +233,6 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 
 	/* opened even when nothing is resolved: its reason belongs in the notes */
 	if (fd < 0) {
-		info->kcore_rc = fd;
 		uc_kmem_kcore_reason(fd, reason, sizeof(reason));
 		note(info, "%s", reason);
 		for (size_t i = 0; i < n; i++)
@@ -245,7 +240,6 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 				set_why(&k[i], fd, "%s", reason);
 		return;
 	}
-	info->kcore_rc = 0;
 	for (size_t i = 0; any && i < n; i++) {
 		const char *why = NULL;
 		int32_t v = 0;
@@ -556,7 +550,6 @@ static bool try_cache(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 			 KSYM_CACHE, d->name, (int)d->value, (unsigned long long)d->addr);
 	info->cache = UC_KMEM_CACHE_DISCARDED;
 	info->data_symbols = false;
-	info->kcore_rc = 1;
 	keys_reset(k, n);
 	return false;
 }
@@ -642,8 +635,6 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	bool ok;
 
 	memset(info, 0, sizeof(*info));
-	info->map_rc = 1;
-	info->kcore_rc = 1;
 	if (!all || !live || !need) {
 		free(all);
 		free(live);
