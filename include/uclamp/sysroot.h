@@ -46,6 +46,9 @@ int uc_access(const char *abspath);	/* 0 when it exists, or -errno (uc_err_absen
  * Returns the length or -errno (-EFBIG when it does not fit), buf then "". */
 ssize_t uc_read_str(const char *abspath, char *buf, size_t n);
 
+/* Read the first n-1 bytes at most (UC_READ_HEAD below): a /proc file's head. */
+ssize_t uc_read_head(const char *abspath, char *buf, size_t n);
+
 /* Read one decimal integer (surrounding white space allowed). */
 int uc_read_long(const char *abspath, long *v);
 

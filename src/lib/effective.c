@@ -1,14 +1,12 @@
 /* Effective clamps as the kernel computes them, per group and per task (the
  * rule: effective.h), one cgroup read per group. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "uclamp/cgroup.h"
 #include "uclamp/effective.h"
@@ -82,17 +80,9 @@ struct uc_eff_group {
 static bool proc_shows_effective(void)
 {
 	char buf[16384];
-	ssize_t len = 0, r;
-	int fd = uc_open("/proc/self/sched", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return false;
-	while ((size_t)len < sizeof(buf) - 1 &&
-	       (r = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += r;
-	close(fd);
-	buf[len] = '\0';
-	return strstr(buf, "effective uclamp.max") != NULL;
+	return uc_read_head("/proc/self/sched", buf, sizeof(buf)) >= 0 &&
+	       strstr(buf, "effective uclamp.max") != NULL;
 }
 
 int uc_eff_init(struct uc_eff *e)

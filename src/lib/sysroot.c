@@ -125,6 +125,14 @@ ssize_t uc_read_str(const char *abspath, char *buf, size_t n)
 	return len;
 }
 
+ssize_t uc_read_head(const char *abspath, char *buf, size_t n)
+{
+	char p[4096];
+	int rc = uc_path(p, sizeof(p), abspath);
+
+	return rc ? rc : uc_file_read_at(AT_FDCWD, p, buf, n, UC_READ_HEAD);
+}
+
 int uc_read_long(const char *abspath, long *v)
 {
 	char buf[64], *end;
