@@ -150,13 +150,12 @@ const char *uc_pct100_format(int pct100, char *buf, size_t n)
 
 const char *uc_util_format_pct(int util, char *buf, size_t n)
 {
-	if (util < 0) {
+	int h = uc_util_to_pct100(util);	/* two decimals, rounded to nearest */
+
+	if (util < 0)
 		snprintf(buf, n, "default");
-		return buf;
-	}
-	/* two decimals, rounded to nearest: util * 100 / 1024 */
-	long h = ((long)util * 10000 + 512) / 1024;
-	snprintf(buf, n, "%ld.%02ld%%", h / 100, h % 100);
+	else
+		snprintf(buf, n, "%d.%02d%%", h / 100, h % 100);
 	return buf;
 }
 
