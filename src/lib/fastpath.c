@@ -4,7 +4,6 @@
  * chosen one says how it knows in fp->how.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
