@@ -57,10 +57,9 @@ int uc_read_long(const char *abspath, long *v);
 int uc_write_str(const char *abspath, const char *s);
 
 /* Reads and writes on a path used as is, without the sysroot prefix: the
- * cgroup mount (from the real mount table) or a unit test's directory tree. */
-ssize_t uc_file_read(const char *path, char *buf, size_t n);
-/* The reader under them all, path relative to dfd; UC_READ_HEAD: the first
- * n-1 bytes are enough (no -EFBIG), newlines kept. */
+ * cgroup mount (from the real mount table) or a unit test's directory tree.
+ * The reader is the one under them all, path relative to dfd (AT_FDCWD: as
+ * is); UC_READ_HEAD: the first n-1 bytes are enough (no -EFBIG), newlines kept. */
 #define UC_READ_HEAD 0x1
 ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned int flags);
 int uc_file_write(const char *path, const char *s);

@@ -1,6 +1,7 @@
 /* Effective clamps as the kernel computes them, per group and per task (the
  * rule: effective.h), one cgroup read per group. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdint.h>
@@ -182,7 +183,7 @@ static bool is_threaded(const struct uc_eff *e, const char *rel)
 	char p[PATH_MAX * 2], buf[32];
 
 	if (!*rel || !group_path(e, rel, "cgroup.type", p, sizeof(p)) ||
-	    uc_file_read(p, buf, sizeof(buf)) < 0)
+	    uc_file_read_at(AT_FDCWD, p, buf, sizeof(buf), 0) < 0)
 		return false;
 	return strcmp(buf, "domain") != 0;
 }
