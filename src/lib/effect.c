@@ -275,7 +275,6 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 	int sym;
 
 	e->nplace_evidence = 0;
-	e->caps[0] = '\0';
 	sym = uc_cpu_capacity_symmetric(e->caps, sizeof(e->caps));
 	if (sym >= 0)
 		PEV(e, "/sys/devices/system/cpu/cpu*/cpu_capacity: %s", e->caps);

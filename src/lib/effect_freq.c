@@ -97,7 +97,6 @@ static void read_capacity(struct uc_eff_freq *f)
 	long v;
 
 	f->capacity = 1024;	/* SCHED_CAPACITY_SCALE: no file, every CPU the same */
-	f->capacity_read = false;
 	if (f->cpu < 0)
 		return;
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", f->cpu);
