@@ -324,9 +324,8 @@ static void read_keys(int v[NK], unsigned int kmem_flags)
 				     [K_EAS] = { .name = UC_KMEM_KEY_ENERGY_PRESENT },
 				     [K_FREQ_ARCH] = { .name = UC_KMEM_KEY_FREQ_INVARIANT },
 				     [K_FREQ_CPUFREQ] = { .name = UC_KMEM_KEY_CPUFREQ_INVARIANT } };
-	struct uc_kmem_info info;
+	struct uc_kmem_info info;	/* zeroed by the reader */
 
-	memset(&info, 0, sizeof(info));
 	uc_kmem_read_keys_flags(k, NK, &info, kmem_flags);
 	for (int i = 0; i < NK; i++)
 		v[i] = k[i].rc == 0 ? k[i].value != 0 : k[i].absent ? UC_EFF_KEY_ABSENT : -1;
