@@ -227,8 +227,7 @@ static void comm_of(pid_t pid, pid_t tid, char *buf, size_t n)
 	char p[64];
 
 	snprintf(p, sizeof(p), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	if (uc_read_str(p, buf, n) < 0)
-		buf[0] = '\0';
+	uc_read_str(p, buf, n);	/* "" when unreadable */
 }
 
 static int task_cb(const struct uc_fp_task_sample *t, void *data)
