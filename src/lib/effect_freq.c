@@ -54,8 +54,7 @@ static void read_available(struct uc_eff_freq *f, const char *dir)
 	char path[160], buf[1024], *s, *end;
 
 	snprintf(path, sizeof(path), "%s/scaling_available_frequencies", dir);
-	if (uc_read_str(path, buf, sizeof(buf)) <= 0)
-		return;
+	uc_read_str(path, buf, sizeof(buf));	/* "" when unreadable: no frequencies */
 	for (s = buf;; s = end) {
 		long v = strtol(s, &end, 10);
 
