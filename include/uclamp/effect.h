@@ -13,13 +13,13 @@
  *   schedutil's projection: the util it is left with after the clamps and
  *   the frequency it picks, by this kernel's formula (before 6.8 and after).
  *
- * For a live view ('top'): uc_effect_read() once (verdicts, invariance,
+ * For a live view ('top'): uc_effect_read_flags() once (verdicts, invariance,
  * sched_ext), then per sample uc_eff_freq_read() for each policy and
  * uc_eff_freq_delta() between two samples (time in each P-state over the
  * interval); uc_sugov_project() predicts a CPU's next frequency from a
  * util and its rq's clamps (the highest effective clamps of its runnable
  * tasks). None of it writes anything or needs root, except the kernel
- * memory reads of uc_effect_read() (the placement and invariance keys),
+ * memory reads of uc_effect_read_flags() (the placement and invariance keys),
  * which fall back to files and say "unknown" where files cannot tell.
  * No printing; every path goes through sysroot.h. Facts checked against
  * the 6.1 and 7.3-rc7 sources: see each file's head comment.
@@ -174,14 +174,13 @@ struct uc_effect {
 
 /* Everything. Reads the sched_energy_present, sched_asym_cpucapacity,
  * arch_scale_freq_key and cpufreq_freq_invariance keys from kernel memory
- * when it can (root), else their sysfs views. */
-void uc_effect_read(struct uc_effect *e);
-/* The same; UC_EFFECT_NO_WRITE: the per-boot symbol cache is used where it
- * is, never written (a reader that writes nothing: 'top') */
+ * when it can (root), else their sysfs views. UC_EFFECT_NO_WRITE: the
+ * per-boot symbol cache is used where it is, never written (a reader that
+ * writes nothing: 'top') */
 #define UC_EFFECT_NO_WRITE 0x1
 void uc_effect_read_flags(struct uc_effect *e, unsigned int flags);
 
-/* The parts, in uc_effect_read()'s order, for tests and callers that need
+/* The parts, in uc_effect_read_flags()'s order, for tests and callers that need
  * one. Key values: 1 on, 0 off, -1 unread, UC_EFF_KEY_ABSENT not in this
  * kernel. */
 #define UC_EFF_KEY_ABSENT (-2)

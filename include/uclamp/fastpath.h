@@ -59,9 +59,7 @@ struct uc_fp_scan {
 	bool complete;		/* over everything (not stopped at the first evidence) */
 	int sys_rc;		/* uc_sysctl_read_all */
 	struct uc_sysctl_values sys;
-	int tasks_rc;
 	size_t tasks, tasks_nondefault;
-	int cgroups_rc;		/* -ENOENT: no cpu hierarchy */
 	size_t cgroups;		/* non-root groups of the cpu hierarchy */
 	/* of which have the cpu controller's files (cpu.weight/cpu.shares) */
 	size_t cgroups_cpu;
@@ -91,9 +89,8 @@ struct uc_fastpath {
 };
 
 /* Detect the state (never flips the key). Returns 0; the state may be unknown.
- * Stops the evidence scan at the first item, and skips it when the key was read. */
-int uc_fastpath_detect(struct uc_fastpath *fp);
-
+ * Without UC_FP_FULL_SCAN, stops the evidence scan at the first item, and
+ * skips it when the key was read. */
 #define UC_FP_FULL_SCAN 0x1	/* always scan everything (counts for status) */
 int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags);
 

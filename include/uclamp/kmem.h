@@ -100,13 +100,9 @@ struct uc_kmem_key {
 };
 
 struct uc_kmem_info {
-	int kallsyms_rc;	/* reading /proc/kallsyms: 0 or -errno */
 	bool data_symbols;	/* kallsyms lists data symbols (CONFIG_KALLSYMS_ALL) */
 	bool hidden;		/* kallsyms addresses are zeroed (kptr_restrict) */
-	/* System.map: 0 used, 1 not needed, -errno (-ESTALE: another build) */
-	int map_rc;
 	char map_path[96];	/* the System.map used or refused ("/boot/System.map-" + release) */
-	int kcore_rc;		/* opening /proc/kcore: 0, 1 not tried, -errno */
 	char notes[UC_KMEM_MAX_NOTES][UC_KMEM_NOTE_LEN];	/* why a method was unavailable */
 	size_t nnotes;
 	int cache;		/* UC_KMEM_CACHE_*: what the per-boot address cache did */
@@ -120,10 +116,8 @@ enum {
 };
 
 /* Resolve and read each key: 0; per-key rc/why and info's notes say what could
- * not be done. A kallsyms pass also caches the UC_KMEM_KEY_* not in k[]. */
-int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info);
-
-/* The same; UC_KMEM_NO_CACHE: the caller found the cache contradicted, so
+ * not be done. A kallsyms pass also caches the UC_KMEM_KEY_* not in k[].
+ * UC_KMEM_NO_CACHE: the caller found the cache contradicted, so
  * /proc/kallsyms is read and the cache rewritten. */
 #define UC_KMEM_NO_CACHE 0x1
 /* UC_KMEM_NO_CACHE_WRITE: use the cache where there is one, never write it

@@ -108,7 +108,7 @@ struct uc_run_opts {
 	 * terminal).
 	 */
 	bool (*ask)(const struct uc_plan *plan, enum uc_key_state key, void *data);
-	/* The key's state; NULL = uc_fastpath_detect(). */
+	/* The key's state; NULL = uc_fastpath_detect_flags(). */
 	enum uc_key_state (*key_state)(void *data);
 	void *data;		/* for ask() and key_state() */
 	const struct uc_exec_ops *ops;	/* NULL = the real kernel */

@@ -115,10 +115,8 @@ struct uc_rules {
 	 * are left out */
 	size_t *order;
 	size_t norder;
-	/*
-	 * UC_PF_* any rule can ask for (e.g. the daemon subscribes to the
-	 * events that change them)
-	 */
+	/* UC_PF_* any rule can ask for (e.g. the daemon subscribes to the
+	 * events that change them) */
 	unsigned need;
 	bool any_threads;		/* some rule has threads = yes */
 };

@@ -45,8 +45,11 @@ bool uc_exists(const char *abspath);
 int uc_access(const char *abspath);	/* 0 when it exists, or -errno (uc_err_absent) */
 
 /* Read a small file whole (NUL-terminated, trailing newline stripped).
- * Returns the length or -errno (-EFBIG when it does not fit). */
+ * Returns the length or -errno (-EFBIG when it does not fit), buf then "". */
 ssize_t uc_read_str(const char *abspath, char *buf, size_t n);
+
+/* Read the first n-1 bytes at most (UC_READ_HEAD below): a /proc file's head. */
+ssize_t uc_read_head(const char *abspath, char *buf, size_t n);
 
 /* Read one decimal integer (surrounding white space allowed). */
 int uc_read_long(const char *abspath, long *v);
@@ -56,16 +59,15 @@ int uc_read_long(const char *abspath, long *v);
 int uc_write_str(const char *abspath, const char *s);
 
 /* Reads and writes on a path used as is, without the sysroot prefix: the
- * cgroup mount (from the real mount table) or a unit test's directory tree. */
-ssize_t uc_file_read(const char *path, char *buf, size_t n);
-/* The reader under them all, path relative to dfd; UC_READ_HEAD: the first
- * n-1 bytes are enough (no -EFBIG), newlines kept. */
+ * cgroup mount (from the real mount table) or a unit test's directory tree.
+ * The reader is the one under them all, path relative to dfd (AT_FDCWD: as
+ * is); UC_READ_HEAD: the first n-1 bytes are enough (no -EFBIG), newlines kept. */
 #define UC_READ_HEAD 0x1
 ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned int flags);
 int uc_file_write(const char *path, const char *s);
 
 /* Running kernel release (/proc/sys/kernel/osrelease) and its version as
- * UC_KVER(a,b,c); 0 when unreadable. */
+ * UC_KVER(a,b,c); "" and 0 when unreadable. */
 #define UC_KVER(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
 int uc_kernel_release(char *buf, size_t n);
 int uc_kernel_version(void);

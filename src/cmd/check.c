@@ -132,7 +132,7 @@ static int findings(struct uc_findings *fs, const struct uc_fastpath *fp, bool w
 	e = malloc(sizeof(*e));
 	if (!e)
 		return -1;
-	uc_effect_read(e);
+	uc_effect_read_flags(e, 0);
 	uc_find_input_read(&in, e, fp->state);
 	uc_findings_eval(&in, fs);
 	free(e);
@@ -156,7 +156,7 @@ int cmd_check(struct cli_ctl *ctl, int argc, char **argv)
 	cli_parse_opts(ctl, argc, argv, &opts, &strict);
 	cli_lib_exit = CHECK_UNKNOWN;	/* 1 would say "on" */
 
-	uc_fastpath_detect(&fp);
+	uc_fastpath_detect_flags(&fp, 0);
 	if (findings(&fs, &fp, strict || !ctl->quiet)) {
 		/* not CLI_EXIT_FAIL: 1 is "on" here */
 		cli_errx("out of memory: the findings are not known");

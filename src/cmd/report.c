@@ -22,7 +22,7 @@ enum uc_key_state cli_key_state_now(const struct cli_ctl *ctl)
 {
 	struct uc_fastpath fp;
 
-	uc_fastpath_detect(&fp);
+	uc_fastpath_detect_flags(&fp, 0);
 	cli_verbose(ctl, "fast path (sched_uclamp_used): %s: %s", uc_key_state_name(fp.state),
 		    fp.how[0] ? fp.how : uc_fp_source_name(fp.source));
 	/* "may enable" should say why the state is not known */

@@ -564,7 +564,7 @@ int cmd_status(struct cli_ctl *ctl, int argc, char **argv)
 		return CLI_EXIT_FAIL;
 	}
 	uc_sysinfo_read(s);
-	uc_effect_read(e);
+	uc_effect_read_flags(e, 0);
 	pa = (struct prom_all){ s, e, { a.configs, a.nconfigs, a.socket } };
 	if (fmt == FMT_JSON)
 		print_json(s, e);

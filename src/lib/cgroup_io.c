@@ -55,7 +55,7 @@ static int v2_lacks_cpu(const char *mnt)
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt) >= sizeof(path))
 		return -ENAMETOOLONG;
-	n = uc_file_read(path, buf, sizeof(buf));
+	n = uc_file_read_at(AT_FDCWD, path, buf, sizeof(buf), 0);
 	if (n < 0)
 		return uc_err_absent((int)n) ? -EIO : (int)n;	/* every v2 root has it */
 	for (char *save = NULL, *w = strtok_r(buf, " \n", &save); w;
@@ -458,7 +458,7 @@ static int read_file(const char *rel, const char *name, char *buf, size_t n)
 
 	if (rc)
 		return rc;
-	len = uc_file_read(path, buf, n);
+	len = uc_file_read_at(AT_FDCWD, path, buf, n, 0);
 	return len < 0 ? (int)len : 0;
 }
 

@@ -66,7 +66,6 @@ static void set(struct uc_eff_policy *p, int clamp, enum uc_eff_verdict v, const
 static void read_ev(struct uc_eff_policy *p, const char *abspath, char *buf, size_t n)
 {
 	if (uc_read_str(abspath, buf, n) < 0) {
-		buf[0] = '\0';
 		EV(p, "%s: unreadable", abspath);
 		return;
 	}
@@ -174,8 +173,7 @@ static void read_policy(const struct uc_effect *e, struct uc_eff_policy *p, cons
 	snprintf(path, sizeof(path), "%s/scaling_driver", dir);
 	read_ev(p, path, p->driver, sizeof(p->driver));
 	snprintf(path, sizeof(path), "%s/affected_cpus", dir);
-	if (uc_read_str(path, p->cpus, sizeof(p->cpus)) < 0)
-		p->cpus[0] = '\0';
+	uc_read_str(path, p->cpus, sizeof(p->cpus));
 	if (!strncmp(p->driver, "intel_", 6))
 		read_ev(p, "/sys/devices/system/cpu/intel_pstate/status", p->mode, sizeof(p->mode));
 	else if (!strncmp(p->driver, "amd-pstate", 10))
@@ -264,8 +262,6 @@ static void read_scx(struct uc_effect *e)
 				  sizeof(e->scx_ops)) > 0) {
 		PEV(e, "/sys/kernel/sched_ext/root/ops: %s", e->scx_ops);
 		e->scx_row = uc_scx_lookup(e->scx_ops);
-	} else {
-		e->scx_ops[0] = '\0';
 	}
 }
 
@@ -279,7 +275,6 @@ void uc_effect_placement(struct uc_effect *e, int key_asym, int key_eas)
 	int sym;
 
 	e->nplace_evidence = 0;
-	e->caps[0] = '\0';
 	sym = uc_cpu_capacity_symmetric(e->caps, sizeof(e->caps));
 	if (sym >= 0)
 		PEV(e, "/sys/devices/system/cpu/cpu*/cpu_capacity: %s", e->caps);
@@ -329,9 +324,8 @@ static void read_keys(int v[NK], unsigned int kmem_flags)
 				     [K_EAS] = { .name = UC_KMEM_KEY_ENERGY_PRESENT },
 				     [K_FREQ_ARCH] = { .name = UC_KMEM_KEY_FREQ_INVARIANT },
 				     [K_FREQ_CPUFREQ] = { .name = UC_KMEM_KEY_CPUFREQ_INVARIANT } };
-	struct uc_kmem_info info;
+	struct uc_kmem_info info;	/* zeroed by the reader */
 
-	memset(&info, 0, sizeof(info));
 	uc_kmem_read_keys_flags(k, NK, &info, kmem_flags);
 	for (int i = 0; i < NK; i++)
 		v[i] = k[i].rc == 0 ? k[i].value != 0 : k[i].absent ? UC_EFF_KEY_ABSENT : -1;
@@ -339,18 +333,12 @@ static void read_keys(int v[NK], unsigned int kmem_flags)
 		v[K_ASYM] = -1;
 }
 
-void uc_effect_read(struct uc_effect *e)
-{
-	uc_effect_read_flags(e, 0);
-}
-
 void uc_effect_read_flags(struct uc_effect *e, unsigned int flags)
 {
 	int k[NK];
 
 	memset(e, 0, sizeof(*e));
-	if (uc_kernel_release(e->release, sizeof(e->release)) < 0)
-		e->release[0] = '\0';
+	uc_kernel_release(e->release, sizeof(e->release));
 	e->kver = uc_kernel_version();
 	uc_effect_policies(e);
 	read_keys(k, flags & UC_EFFECT_NO_WRITE ? UC_KMEM_NO_CACHE_WRITE : 0);

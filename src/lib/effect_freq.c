@@ -54,8 +54,7 @@ static void read_available(struct uc_eff_freq *f, const char *dir)
 	char path[160], buf[1024], *s, *end;
 
 	snprintf(path, sizeof(path), "%s/scaling_available_frequencies", dir);
-	if (uc_read_str(path, buf, sizeof(buf)) <= 0)
-		return;
+	uc_read_str(path, buf, sizeof(buf));	/* "" when unreadable: no frequencies */
 	for (s = buf;; s = end) {
 		long v = strtol(s, &end, 10);
 
@@ -97,7 +96,6 @@ static void read_capacity(struct uc_eff_freq *f)
 	long v;
 
 	f->capacity = 1024;	/* SCHED_CAPACITY_SCALE: no file, every CPU the same */
-	f->capacity_read = false;
 	if (f->cpu < 0)
 		return;
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", f->cpu);

@@ -10,11 +10,7 @@
  * as cpuinfo_avg_freq, 6.13+); before 5.10 always true there. The keys are in
  * kernel memory (root); else "unknown" where the files cannot decide.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "uclamp/effect.h"
 #include "uclamp/note.h"
@@ -37,16 +33,10 @@ static void set(struct uc_effect *e, enum uc_inv v, const char *why)
 static int cpuinfo_aperfmperf(void)
 {
 	char buf[16384], *flags, *eol;
-	int fd = uc_open("/proc/cpuinfo", O_RDONLY);
-	ssize_t len;
 
-	if (fd < 0)
+	/* the first CPU's block is ~2 KiB */
+	if (uc_read_head("/proc/cpuinfo", buf, sizeof(buf)) <= 0)
 		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);	/* the first CPU's block is ~2 KiB */
-	close(fd);
-	if (len <= 0)
-		return -1;
-	buf[len] = '\0';
 	flags = strstr(buf, "\nflags\t");
 	if (!flags || !(eol = strchr(flags + 1, '\n')))
 		return -1;
@@ -123,8 +113,7 @@ void uc_effect_invariance(struct uc_effect *e, int key_arch, int key_cpufreq)
 	const char *a = e->arch;
 
 	e->ninv_evidence = 0;
-	if (uc_read_str("/proc/sys/kernel/arch", e->arch, sizeof(e->arch)) < 0)
-		e->arch[0] = '\0';
+	uc_read_str("/proc/sys/kernel/arch", e->arch, sizeof(e->arch));
 	IEV(e, "/proc/sys/kernel/arch: %s", a[0] ? a : "unreadable (older than 6.1)");
 	if (!a[0] && cpuinfo_aperfmperf() >= 0)
 		x86(e, key_arch);	/* only x86 lists "flags" */

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "uclamp/cgroup.h"
 #include "uclamp/effective.h"
@@ -82,17 +81,9 @@ struct uc_eff_group {
 static bool proc_shows_effective(void)
 {
 	char buf[16384];
-	ssize_t len = 0, r;
-	int fd = uc_open("/proc/self/sched", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return false;
-	while ((size_t)len < sizeof(buf) - 1 &&
-	       (r = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += r;
-	close(fd);
-	buf[len] = '\0';
-	return strstr(buf, "effective uclamp.max") != NULL;
+	return uc_read_head("/proc/self/sched", buf, sizeof(buf)) >= 0 &&
+	       strstr(buf, "effective uclamp.max") != NULL;
 }
 
 int uc_eff_init(struct uc_eff *e)
@@ -192,7 +183,7 @@ static bool is_threaded(const struct uc_eff *e, const char *rel)
 	char p[PATH_MAX * 2], buf[32];
 
 	if (!*rel || !group_path(e, rel, "cgroup.type", p, sizeof(p)) ||
-	    uc_file_read(p, buf, sizeof(buf)) < 0)
+	    uc_file_read_at(AT_FDCWD, p, buf, sizeof(buf), 0) < 0)
 		return false;
 	return strcmp(buf, "domain") != 0;
 }

@@ -4,7 +4,6 @@
  * chosen one says how it knows in fp->how.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,18 +167,15 @@ static bool scan(struct uc_fastpath *fp, bool full)
 {
 	struct scan_ctx x = { .fp = fp, .full = full };
 	size_t before = fp->scan.evidence;
-	int rc;
 
 	fp->scan.done = true;
 	uc_fp_sysctl_evidence(&fp->scan.sys, fp);
 	if (!full && fp->scan.evidence > before)
 		return true;
-	rc = ops->cgroups(on_cgroup, &x);
-	fp->scan.cgroups_rc = rc < 0 ? rc : 0;
+	ops->cgroups(on_cgroup, &x);
 	if (!full && fp->scan.evidence > before)
 		return true;
-	rc = ops->tasks(on_task, &x);
-	fp->scan.tasks_rc = rc < 0 ? rc : 0;
+	ops->tasks(on_task, &x);
 	fp->scan.complete = full;
 	if (fp->scan.evidence > fp->nevidence && fp->nevidence < UC_FP_MAX_NOTES) {
 		size_t more = fp->scan.evidence - fp->nevidence;
@@ -236,7 +232,7 @@ static bool from_kmem(struct uc_fastpath *fp, struct uc_kmem_key *key, enum uc_f
 {
 	struct uc_kmem_info info;
 
-	uc_kmem_read_keys(key, 1, &info);
+	uc_kmem_read_keys_flags(key, 1, &info, 0);
 	for (size_t i = 0; i < info.nnotes; i++)
 		unavailable(fp, "%s", info.notes[i]);
 	if (key->rc == 0 && key->value == 0 && !key->via_map && zero_contradicted(fp, full)) {
@@ -348,10 +344,8 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 		fp->has_key = 0;
 		return 0;
 	}
-	if (uc_kernel_release(rel, sizeof(rel)) < 0)
-		rel[0] = '\0';
-	if (uc_read_str("/proc/version_signature", sig, sizeof(sig)) < 0)
-		sig[0] = '\0';
+	uc_kernel_release(rel, sizeof(rel));
+	uc_read_str("/proc/version_signature", sig, sizeof(sig));
 	kver = uc_fp_version_rule(rel[0] ? rel : NULL, sig[0] ? sig : NULL);
 	if (from_kmem(fp, &key, kver, full))
 		return 0;
@@ -362,9 +356,4 @@ int uc_fastpath_detect_flags(struct uc_fastpath *fp, unsigned int flags)
 	if (fp->state == UC_KEY_UNKNOWN)
 		from_version(fp, &key, kver, rel);
 	return 0;
-}
-
-int uc_fastpath_detect(struct uc_fastpath *fp)
-{
-	return uc_fastpath_detect_flags(fp, 0);
 }

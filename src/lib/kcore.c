@@ -6,7 +6,6 @@
  */
 #include <elf.h>
 #include <errno.h>
-#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>

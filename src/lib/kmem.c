@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,10 +178,8 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need,
 	char rel[64];
 	int rc = -ENOENT;
 
-	if (!map) {
-		info->map_rc = -ENOMEM;
+	if (!map)
 		return;
-	}
 	if (uc_kernel_release(rel, sizeof(rel)) < 0)
 		snprintf(rel, sizeof(rel), "?");
 	snprintf(info->map_path, sizeof(info->map_path), "%s%s%s", map_paths[0][0], rel,
@@ -190,7 +187,6 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need,
 
 	if (live[0].rc) {
 		/* no running _text, no KASLR offset */
-		info->map_rc = live[0].rc == -EPERM ? -EPERM : -ENODATA;
 		if (live[0].rc != -EPERM)
 			note(info,
 			     "System.map: no _text in /proc/kallsyms to compute the KASLR offset");
@@ -203,7 +199,6 @@ static void resolve_by_map(struct uc_kmem_key *k, size_t n, const bool *need,
 		if ((rc = try_map(path, map, NANCHORS + n, live, info)) != -ENOENT || !p)
 			snprintf(info->map_path, sizeof(info->map_path), "%s", path);
 	}
-	info->map_rc = rc;
 	if (rc == -ENOENT)
 		note(info, "no %s (nor under /usr/lib/modules/%s/) to look data symbols up in",
 		     info->map_path, rel);
@@ -237,7 +232,6 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 
 	/* opened even when nothing is resolved: its reason belongs in the notes */
 	if (fd < 0) {
-		info->kcore_rc = fd;
 		uc_kmem_kcore_reason(fd, reason, sizeof(reason));
 		note(info, "%s", reason);
 		for (size_t i = 0; i < n; i++)
@@ -245,7 +239,6 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 				set_why(&k[i], fd, "%s", reason);
 		return;
 	}
-	info->kcore_rc = 0;
 	for (size_t i = 0; any && i < n; i++) {
 		const char *why = NULL;
 		int32_t v = 0;
@@ -512,11 +505,6 @@ static void cache_store(const struct uc_kmem_key *k, size_t n, bool absent_ok)
 	close(dfd);
 }
 
-int uc_kmem_read_keys(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info)
-{
-	return uc_kmem_read_keys_flags(k, n, info, 0);
-}
-
 /* A cached set that did not hold up, for the note after the re-read. */
 struct doubt {
 	char text[2 * UC_KMEM_NOTE_LEN];	/* note() keeps what fits */
@@ -561,7 +549,6 @@ static bool try_cache(struct uc_kmem_key *k, size_t n, struct uc_kmem_info *info
 			 KSYM_CACHE, d->name, (int)d->value, (unsigned long long)d->addr);
 	info->cache = UC_KMEM_CACHE_DISCARDED;
 	info->data_symbols = false;
-	info->kcore_rc = 1;
 	keys_reset(k, n);
 	return false;
 }
@@ -582,7 +569,6 @@ static bool kallsyms_pass(struct uc_kmem_key *all, size_t n, size_t nall, struct
 	for (size_t i = 0; i < nall; i++)
 		live[NANCHORS + i].name = all[i].name;
 	rc = uc_ksym_lookup_many("/proc/kallsyms", live, NANCHORS + nall, &st);
-	info->kallsyms_rc = rc;
 	if (rc) {
 		note(info,
 		     rc == -ENOENT ? "no /proc/kallsyms (kernel built without CONFIG_KALLSYMS)"
@@ -648,8 +634,6 @@ int uc_kmem_read_keys_flags(struct uc_kmem_key *k, size_t n, struct uc_kmem_info
 	bool ok;
 
 	memset(info, 0, sizeof(*info));
-	info->map_rc = 1;
-	info->kcore_rc = 1;
 	if (!all || !live || !need) {
 		free(all);
 		free(live);

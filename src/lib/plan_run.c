@@ -39,7 +39,7 @@ static enum uc_key_state key_now(const struct uc_run_opts *o)
 
 	if (o->key_state)
 		return o->key_state(o->data);
-	uc_fastpath_detect(&fp);
+	uc_fastpath_detect_flags(&fp, 0);
 	return fp.state;
 }
 

@@ -18,12 +18,11 @@
  */
 static bool nspid_one(void)
 {
-	char p[4096], buf[2048], *l;
+	char buf[2048], *l;
 	unsigned fields = 0;
 
 	/* the line is near the top: the head is enough */
-	if (uc_path(p, sizeof(p), "/proc/self/status") ||
-	    uc_file_read_at(AT_FDCWD, p, buf, sizeof(buf), UC_READ_HEAD) < 0)
+	if (uc_read_head("/proc/self/status", buf, sizeof(buf)) < 0)
 		return true;
 	l = strstr(buf, "\nNSpid:");
 	if (!l)

@@ -1,7 +1,6 @@
 /* Task rules: compiled once (order, needed fields), matched per task without
  * allocating, cheapest field first (exe, cmdline, cgroup, parent read last). */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -14,7 +14,6 @@
  * the end of the header line is read, and a field counts only the first time.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,18 +101,14 @@ int uc_sched_file_parse(const char *text, struct uc_sched_file *sf)
 
 int uc_task_sched_file(pid_t pid, pid_t tid, struct uc_sched_file *sf)
 {
-	char abspath[96], p[4096], buf[16384];
+	char abspath[96], buf[16384];
 	ssize_t len;
-	int rc;
 
 	*sf = (struct uc_sched_file){ -1, -1, false, -1, -1 };
 	snprintf(abspath, sizeof(abspath), "/proc/%d/task/%d/sched", (int)pid,
 		 (int)(tid > 0 ? tid : pid));
-	rc = uc_path(p, sizeof(p), abspath);
-	if (rc)
-		return rc;
 	/* read only: a write to this file resets the task's statistics */
-	len = uc_file_read_at(AT_FDCWD, p, buf, sizeof(buf), UC_READ_HEAD);
+	len = uc_read_head(abspath, buf, sizeof(buf));
 	if (len < 0)
 		return (int)len;
 	return uc_sched_file_parse(buf, sf);

@@ -9,12 +9,9 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "uclamp/keys.h"
 #include "uclamp/note.h"
@@ -352,8 +349,7 @@ static const char *cmdline_arg(const char *name, char *buf, size_t n)
 	static char line[4096];
 	size_t len = strlen(name);
 
-	if (uc_read_str("/proc/cmdline", line, sizeof(line)) < 0)
-		return NULL;
+	uc_read_str("/proc/cmdline", line, sizeof(line));	/* "" when unreadable: no word */
 	for (char *w = line; *w;) {
 		size_t wl = strcspn(w, " \t");
 
@@ -490,7 +486,7 @@ int uc_skeys_read(struct uc_skeys *ks)
 	size_t altidx[NKEYS] = { 0 }, nmem = nk - 1;
 
 	memset(ks, 0, sizeof(*ks));
-	uc_fastpath_detect(&ks->fp);
+	uc_fastpath_detect_flags(&ks->fp, 0);
 	memset(mem, 0, sizeof(mem));
 	for (size_t i = 1; i < nk; i++) {
 		mem[i - 1].name = table[i].name;
@@ -499,7 +495,7 @@ int uc_skeys_read(struct uc_skeys *ks)
 			mem[nmem++].name = table[i].alt;
 		}
 	}
-	uc_kmem_read_keys(mem, nmem, &ks->info);
+	uc_kmem_read_keys_flags(mem, nmem, &ks->info, 0);
 
 	for (size_t i = 0; i < nk; i++) {
 		struct uc_skey *k = &ks->k[ks->n++];

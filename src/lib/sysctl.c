@@ -3,8 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "uclamp/note.h"
@@ -133,26 +131,17 @@ int uc_sysctl_writable(enum uc_attr attr)
 	return faccessat(AT_FDCWD, full, W_OK, AT_EACCESS) ? -errno : 0;
 }
 
-static int read_or_absent(enum uc_attr attr, long *v)
-{
-	int rc = uc_sysctl_read(attr, v);
-
-	if (uc_err_absent(rc)) {
-		*v = UC_SYSCTL_ABSENT;
-		return 0;
-	}
-	return rc;
-}
-
 int uc_sysctl_read_all(struct uc_sysctl_values *v)
 {
 	int rc = 0;
 
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
 		*uc_sysctl_field(v, &uc_sysctl_knobs[i]) = UC_SYSCTL_ABSENT;
-	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && !rc; i++)
-		rc = read_or_absent(uc_sysctl_knobs[i].attr,
-				    uc_sysctl_field(v, &uc_sysctl_knobs[i]));
+	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && !rc; i++) {
+		rc = uc_sysctl_read(uc_sysctl_knobs[i].attr, uc_sysctl_field(v, &uc_sysctl_knobs[i]));
+		if (uc_err_absent(rc))
+			rc = 0;	/* not there: the field stays UC_SYSCTL_ABSENT */
+	}
 	if (rc)
 		return rc;
 	/* the later knobs may be missing on an older kernel; these two make uclamp */

@@ -129,50 +129,42 @@ void uc_sysinfo_support(struct uc_sysinfo *s)
 		s->task_group = uc_kernel_config(s->release, "CONFIG_UCLAMP_TASK_GROUP");
 }
 
+#define advise(s, ...) snprintf((s)->advice, sizeof((s)->advice), __VA_ARGS__)
+
 void uc_sysinfo_advise(struct uc_sysinfo *s)
 {
 	const struct uc_fastpath *fp = &s->fp;
 	bool clamped = fp->scan.tasks_nondefault || fp->scan.cgroups_nondefault;
 
 	if (fp->state == UC_KEY_UNSUPPORTED)
-		snprintf(s->advice, sizeof(s->advice),
-			 "this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+): "
-			 "clamps cannot be used here");
+		advise(s, "this kernel has no uclamp (CONFIG_UCLAMP_TASK, Linux 5.3+): "
+		       "clamps cannot be used here");
 	else if (s->scx_rc == 0 && !strcmp(s->scx, "enabled"))
-		snprintf(s->advice, sizeof(s->advice),
-			 "a sched_ext scheduler is loaded: what clamps do now depends on it");
+		advise(s, "a sched_ext scheduler is loaded: what clamps do now depends on it");
 	else if (s->ngov && !s->nschedutil)
-		snprintf(s->advice, sizeof(s->advice),
-			 "no CPU uses the schedutil governor: clamps will "
-			 "not change CPU frequency%s",
-			 s->cap_rc == 0 ? " (only task placement)" : "");
+		advise(s, "no CPU uses the schedutil governor: clamps will not change CPU "
+		       "frequency%s", s->cap_rc == 0 ? " (only task placement)" : "");
 	else if (!s->ngov)
-		snprintf(s->advice, sizeof(s->advice),
-			 "no cpufreq policies: clamps cannot change CPU frequency here%s",
-			 s->cap_rc == 0 ? " (only task placement)" : "");
+		advise(s, "no cpufreq policies: clamps cannot change CPU frequency here%s",
+		       s->cap_rc == 0 ? " (only task placement)" : "");
 	else if (fp->state == UC_KEY_OFF)
-		snprintf(s->advice, sizeof(s->advice),
-			 "the fast path is off: the first clamp write turns it on until "
-			 "reboot (uclampctl asks first); %s", UC_FASTPATH_COST);
+		advise(s, "the fast path is off: the first clamp write turns it on until "
+		       "reboot (uclampctl asks first); %s", UC_FASTPATH_COST);
 	else if (fp->state == UC_KEY_ON && !clamped)
-		snprintf(s->advice, sizeof(s->advice),
-			 "the fast path is on but nothing is clamped now: "
-			 "its cost stays until reboot");
+		advise(s, "the fast path is on but nothing is clamped now: "
+		       "its cost stays until reboot");
 	else if (fp->state == UC_KEY_ON || fp->state == UC_KEY_ALWAYS_ON)
-		snprintf(s->advice, sizeof(s->advice),
-			 "the fast path is already %s: more clamps add no static-key cost",
-			 uc_key_state_name(fp->state));
+		advise(s, "the fast path is already %s: more clamps add no static-key cost",
+		       uc_key_state_name(fp->state));
 	else
-		snprintf(s->advice, sizeof(s->advice),
-			 "the fast path's state is unknown: run as root to read it (see "
-			 "-v); writes will ask first");
+		advise(s, "the fast path's state is unknown: run as root to read it (see "
+		       "-v); writes will ask first");
 }
 
 void uc_sysinfo_read(struct uc_sysinfo *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (uc_kernel_release(s->release, sizeof(s->release)) < 0)
-		s->release[0] = '\0';
+	uc_kernel_release(s->release, sizeof(s->release));
 	uc_fastpath_detect_flags(&s->fp, UC_FP_FULL_SCAN);
 	s->cg_rc = uc_cg_init(&s->cg);
 	uc_sysinfo_governors(s);

@@ -108,17 +108,24 @@ ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned
 	return len;
 }
 
-ssize_t uc_file_read(const char *path, char *buf, size_t n)
+ssize_t uc_read_str(const char *abspath, char *buf, size_t n)
 {
-	return uc_file_read_at(AT_FDCWD, path, buf, n, 0);
+	char p[4096];
+	ssize_t len = uc_path(p, sizeof(p), abspath);
+
+	if (!len)
+		len = uc_file_read_at(AT_FDCWD, p, buf, n, 0);
+	if (len < 0 && n)
+		buf[0] = '\0';
+	return len;
 }
 
-ssize_t uc_read_str(const char *abspath, char *buf, size_t n)
+ssize_t uc_read_head(const char *abspath, char *buf, size_t n)
 {
 	char p[4096];
 	int rc = uc_path(p, sizeof(p), abspath);
 
-	return rc ? rc : uc_file_read(p, buf, n);
+	return rc ? rc : uc_file_read_at(AT_FDCWD, p, buf, n, UC_READ_HEAD);
 }
 
 int uc_read_long(const char *abspath, long *v)

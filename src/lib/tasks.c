@@ -32,18 +32,14 @@ static int gone_errno(int err)
  * file, no need for the rest. */
 static ssize_t read_head(pid_t pid, pid_t tid, const char *name, char *buf, size_t n)
 {
-	char abspath[96], p[4096];
+	char abspath[96];
 	ssize_t len;
-	int rc;
 
 	if (tid <= 0 || tid == pid)
 		snprintf(abspath, sizeof(abspath), "/proc/%d/%s", (int)pid, name);
 	else
 		snprintf(abspath, sizeof(abspath), "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
-	rc = uc_path(p, sizeof(p), abspath);
-	if (rc)
-		return rc;
-	len = uc_file_read_at(AT_FDCWD, p, buf, n, UC_READ_HEAD);
+	len = uc_read_head(abspath, buf, n);
 	return len < 0 ? gone_errno((int)len) : len;
 }
 

@@ -498,7 +498,7 @@ int uc_top_init(struct uc_top *t)
 	if (!t->proc || (t->nf && !t->f))
 		return -ENOMEM;
 	for (size_t i = 0; i < t->nf; i++) {
-		t->f[i].f = t->e->p[i].f;	/* the baseline: what uc_effect_read() read */
+		t->f[i].f = t->e->p[i].f;	/* the baseline: from uc_effect_read_flags() */
 		t->f[i].delta_rc = -ENODATA;
 	}
 	if (cpus_init(t))

@@ -17,55 +17,59 @@ const char uc_value_forms[] =
 	"0..1024, N% or N.NN% (0-100), max, or default (-1)";
 
 /*
- * Digits only: no sign, no '+', no white space. Long numbers saturate at
- * UC_DIGITS_MAX (far above any valid value) so they are out of range, not
- * "not a number", and cannot overflow.
+ * Digits only: no sign, no '+', no white space (strtol skips leading white
+ * space and takes a sign, which none of these may have). Long numbers
+ * saturate at cap, so they are out of range, not "not a number", and cannot
+ * overflow.
  */
-#define UC_DIGITS_MAX 1000000
-static int parse_digits(const char *s, size_t len, int *out)
+static int digits(const char *s, size_t len, unsigned long long cap, unsigned long long *out)
 {
-	int v = 0;
+	unsigned long long v = 0;
 
 	if (len == 0)
 		return -EINVAL;
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return -EINVAL;
-		v = v * 10 + (s[i] - '0');
-		if (v > UC_DIGITS_MAX)
-			v = UC_DIGITS_MAX;
+		v = v * 10 + (unsigned)(s[i] - '0');
+		if (v > cap)
+			v = cap;
 	}
 	*out = v;
 	return 0;
 }
 
+/* for clamp values: far above any valid one */
+#define UC_DIGITS_MAX 1000000
+
 /* "NN", "NN.N", "NN.NN" -> hundredths. Three or more decimals are refused. */
 static int parse_pct100(const char *s, size_t len, int *pct100)
 {
 	const char *dot = memchr(s, '.', len);
-	int whole, frac = 0;
+	unsigned long long whole, frac = 0;
 	size_t wl = dot ? (size_t)(dot - s) : len;
 
-	if (parse_digits(s, wl, &whole))
+	if (digits(s, wl, UC_DIGITS_MAX, &whole))
 		return -EINVAL;
 	if (dot) {
 		size_t fl = len - wl - 1;
 
-		if (fl == 0 || fl > 2 || parse_digits(dot + 1, fl, &frac))
+		if (fl == 0 || fl > 2 || digits(dot + 1, fl, UC_DIGITS_MAX, &frac))
 			return -EINVAL;
 		if (fl == 1)
 			frac *= 10;
 	}
 	if (whole > 100 || (whole == 100 && frac > 0))
 		return -ERANGE;
-	*pct100 = whole * 100 + frac;
+	*pct100 = (int)(whole * 100 + frac);
 	return 0;
 }
 
 int uc_value_parse(const char *s, struct uc_value *v)
 {
+	unsigned long long n;
 	size_t len;
-	int n, rc;
+	int rc;
 
 	if (!s)
 		return -EINVAL;
@@ -96,15 +100,15 @@ int uc_value_parse(const char *s, struct uc_value *v)
 	}
 	if (s[0] == '-') {
 		/* a negative number is a range error, anything else not a value */
-		if (len > 1 && !parse_digits(s + 1, len - 1, &n))
+		if (len > 1 && !digits(s + 1, len - 1, UC_DIGITS_MAX, &n))
 			return -ERANGE;
 		return -EINVAL;
 	}
-	if (parse_digits(s, len, &n))
+	if (digits(s, len, UC_DIGITS_MAX, &n))
 		return -EINVAL;
 	if (n > UC_CAPACITY_SCALE)
 		return -ERANGE;
-	*v = (struct uc_value){ .util = n, .pct100 = uc_util_to_pct100(n) };
+	*v = (struct uc_value){ .util = (int)n, .pct100 = uc_util_to_pct100((int)n) };
 	return 0;
 }
 
@@ -146,13 +150,12 @@ const char *uc_pct100_format(int pct100, char *buf, size_t n)
 
 const char *uc_util_format_pct(int util, char *buf, size_t n)
 {
-	if (util < 0) {
+	int h = uc_util_to_pct100(util);	/* two decimals, rounded to nearest */
+
+	if (util < 0)
 		snprintf(buf, n, "default");
-		return buf;
-	}
-	/* two decimals, rounded to nearest: util * 100 / 1024 */
-	long h = ((long)util * 10000 + 512) / 1024;
-	snprintf(buf, n, "%ld.%02ld%%", h / 100, h % 100);
+	else
+		snprintf(buf, n, "%d.%02d%%", h / 100, h % 100);
 	return buf;
 }
 
@@ -174,21 +177,14 @@ int uc_bool_parse(const char *s, bool *b)
 	return -EINVAL;
 }
 
-/* ---- IDs. Digits by hand: strtol skips leading white space (" 12") and
- * takes a sign, which an ID must not have. ---- */
+/* ---- IDs ---- */
 
 int uc_pid_parse(const char *s, pid_t *pid)
 {
-	long long v = 0;
+	unsigned long long v;
 
-	if (!s || !*s)
+	if (!s || digits(s, strlen(s), (unsigned long long)INT_MAX + 1, &v))
 		return -EINVAL;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		if (v <= INT_MAX)
-			v = v * 10 + (*s - '0');	/* stops growing once past INT_MAX */
-	}
 	if (v == 0 || v > INT_MAX)
 		return -ERANGE;
 	*pid = (pid_t)v;
@@ -198,17 +194,10 @@ int uc_pid_parse(const char *s, pid_t *pid)
 /* Digits only, below (unsigned)-1: strtoul would take "+5", " 5" and "-1". */
 static int numeric_id(const char *s, unsigned *id)
 {
-	unsigned long long v = 0;
+	unsigned long long v;
 
-	if (!*s)
+	if (digits(s, strlen(s), (unsigned)-1, &v) || v >= (unsigned)-1)
 		return -EINVAL;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		v = v * 10 + (unsigned)(*p - '0');
-		if (v >= (unsigned)-1)
-			return -EINVAL;
-	}
 	*id = (unsigned)v;
 	return 0;
 }

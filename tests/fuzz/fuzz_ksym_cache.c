@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "%s/run/uclampctl/ksyms", fuzz_root());
 	if (chmod(path, 0600))
 		abort();
-	uc_kmem_read_keys(&k, 1, &info);
+	uc_kmem_read_keys_flags(&k, 1, &info, 0);
 	/* no kcore: never a value, never "on", and a reason for it */
 	if (k.rc == 0 || k.value != 0 || !k.why[0])
 		abort();

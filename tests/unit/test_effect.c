@@ -537,7 +537,7 @@ static void full_read(void **state)
 	put("/proc/sys/kernel/osrelease", "7.3.0-rc7-uclamp\n");
 	policy(0, "schedutil\n", "intel_cpufreq\n");
 	put(SYS "/cpufreq/policy0/base_frequency", "2400000\n");
-	uc_effect_read(e);
+	uc_effect_read_flags(e, 0);
 	assert_int_equal(e->kver, UC_KVER(7, 3, 0));
 	assert_string_equal(e->release, "7.3.0-rc7-uclamp");
 	expect(&e->p[0], UC_EFF_STEERS, UC_EFF_STEERS);

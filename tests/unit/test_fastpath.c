@@ -596,13 +596,13 @@ static uint64_t cache_addr(void)
 	return a;
 }
 
-/* uc_kmem_read_keys for sched_uclamp_used alone, as fastpath.c asks */
+/* uc_kmem_read_keys_flags for sched_uclamp_used alone, as fastpath.c asks */
 static int read_key(struct uc_kmem_key *k, struct uc_kmem_info *info)
 {
 	memset(k, 0, sizeof(*k));
 	k->name = "sched_uclamp_used";
 	k->boolean = true;
-	uc_kmem_read_keys(k, 1, info);
+	uc_kmem_read_keys_flags(k, 1, info, 0);
 	return info->cache;
 }
 
@@ -727,7 +727,7 @@ static void read_placement(struct uc_kmem_key k[2], struct uc_kmem_info *info)
 	memset(k, 0, 2 * sizeof(*k));
 	k[0].name = UC_KMEM_KEY_ASYM_CPUCAPACITY;
 	k[1].name = UC_KMEM_KEY_ENERGY_PRESENT;
-	uc_kmem_read_keys(k, 2, info);
+	uc_kmem_read_keys_flags(k, 2, info, 0);
 }
 
 /* 'check' asks for the fast path's key, then effect.c's two: with a cold
