@@ -154,7 +154,7 @@ int uc_sched_attr_for(const struct uc_sched_attr *cur, int min, int max, int res
 	return 0;
 }
 
-static int setattr_once(pid_t tid, struct uc_sched_attr *a)
+static inline int setattr_once(pid_t tid, struct uc_sched_attr *a)
 {
 	if (sys.setattr(tid, a, 0) == 0)
 		return 0;
@@ -179,14 +179,12 @@ static bool sends_reset(const struct uc_sched_attr *a, uint64_t flag, uint32_t v
 	return (a->sched_flags & flag) && v == (uint32_t)UC_RESET;
 }
 
-int uc_sched_send(pid_t tid, struct uc_sched_attr *a)
+/* setattr_once said EINVAL (rc): the retry below, out of uc_sched_send's frame */
+static __attribute__((noinline)) int send_retry(pid_t tid, struct uc_sched_attr *a, int rc)
 {
 	bool rmin, rmax;
 	struct uc_sched_attr fresh, b;
-	int rc = setattr_once(tid, a);
 
-	if (rc != -EINVAL)
-		return rc;
 	/* Unknown kernel version and -1 refused: a pre-5.11 kernel. Retry with
 	 * explicit defaults, from freshly read attributes: before 5.15 the
 	 * kernel applies the params we send, so they must be current. */
@@ -205,6 +203,13 @@ int uc_sched_send(pid_t tid, struct uc_sched_attr *a)
 	b.sched_util_max = rmax ? (uint32_t)uc_sched_default_value(&fresh, true)
 				: a->sched_util_max;
 	return setattr_once(tid, &b);
+}
+
+int uc_sched_send(pid_t tid, struct uc_sched_attr *a)
+{
+	int rc = setattr_once(tid, a);
+
+	return rc != -EINVAL ? rc : send_retry(tid, a, rc);
 }
 
 int uc_sched_set(pid_t tid, const struct uc_sched_attr *cur, int min, int max, int reset_on_fork)
