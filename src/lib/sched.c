@@ -51,8 +51,15 @@ void uc_sched_set_syscalls(const struct uc_sched_syscalls *sc)
 
 int uc_sched_get(pid_t tid, struct uc_sched_attr *a)
 {
+	int rc;
+
 	*a = (struct uc_sched_attr){ 0 };
-	if (sys.getattr(tid, a, UC_SCHED_ATTR_SIZE_VER1, 0) < 0)
+	/* the real call without the pointer's detour: once per thread */
+	if (sys.getattr == real_getattr)
+		rc = real_getattr(tid, a, UC_SCHED_ATTR_SIZE_VER1, 0);
+	else
+		rc = sys.getattr(tid, a, UC_SCHED_ATTR_SIZE_VER1, 0);
+	if (rc < 0)
 		return -errno;
 	/* the kernel writes the size it copied: 48 before 5.3, no clamp fields */
 	if (a->size < UC_SCHED_ATTR_SIZE_VER1)
@@ -156,7 +163,7 @@ int uc_sched_attr_for(const struct uc_sched_attr *cur, int min, int max, int res
 
 static inline int setattr_once(pid_t tid, struct uc_sched_attr *a)
 {
-	if (sys.setattr(tid, a, 0) == 0)
+	if ((sys.setattr == real_setattr ? real_setattr(tid, a, 0) : sys.setattr(tid, a, 0)) == 0)
 		return 0;
 	/* E2BIG: the kernel wrote its own struct size back; one without the
 	 * clamp fields (48, before 5.3) cannot take clamps at all. A kernel
