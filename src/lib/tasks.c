@@ -674,7 +674,11 @@ static int visit_tid(pid_t tid, int taskfd, void *data)
 	struct walk *w = data;
 
 	w->taskfd = taskfd;
-	w->visit_rc = visit_task(w, tid);
+	/* visit_task's first test, here: a --threads walk's threads go straight on */
+	if (w->next_same == w->proc.pid && tid != w->proc.pid)
+		w->visit_rc = visit_same(w, tid);
+	else
+		w->visit_rc = visit_task(w, tid);
 	return w->visit_rc;
 }
 
