@@ -616,7 +616,8 @@ static int visit_task(struct walk *w, pid_t tid)
 	return w->fn(t, w->data);
 }
 
-int uc_tasks_each_tid(pid_t pid, uc_tid_fn fn, void *data)
+/* uc_tasks_each_tid, inline where the walk calls it: its fn called directly */
+static inline int each_tid(pid_t pid, uc_tid_fn fn, void *data)
 {
 	/* the entries as getdents64 leaves them, without readdir's copy and
 	 * checks: once per thread, 10,000 times for a big process */
@@ -647,6 +648,11 @@ int uc_tasks_each_tid(pid_t pid, uc_tid_fn fn, void *data)
 	}
 	close(fd);
 	return rc;
+}
+
+int uc_tasks_each_tid(pid_t pid, uc_tid_fn fn, void *data)
+{
+	return each_tid(pid, fn, data);
 }
 
 int uc_tasks_each_pid(uc_pid_fn fn, void *data)
@@ -692,7 +698,7 @@ static int visit_process(pid_t pid, void *data)
 	if (!w->all_threads)
 		return visit_task(w, pid);
 	w->visit_rc = 0;
-	rc = uc_tasks_each_tid(pid, visit_tid, w);
+	rc = each_tid(pid, visit_tid, w);
 	w->taskfd = -1;
 	if (rc && !w->visit_rc) {
 		note_err(w->st, rc, pid);	/* the task directory: gone, or unreadable */
@@ -914,23 +920,14 @@ static bool as_last(const struct plan_ctx *c, const struct uc_task *t)
 	       !memcmp(&t->sa, &l->sa, sizeof(t->sa));
 }
 
-static int plan_one(const struct uc_task *t, void *data)
+/* plan_one for a task not as the last one: worked out (kept out of plan_one's frame) */
+static __attribute__((noinline)) int plan_new(struct plan_ctx *c, const struct uc_task *t)
 {
-	struct plan_ctx *c = data;
 	const struct uc_rules_result *m = t->match;
 	size_t n0 = c->p->n, u0 = c->p->unchanged;
 	struct want w;
 	int rc;
 
-	if (as_last(c, t)) {	/* a --threads run's 10,000 threads, after the first two */
-		if (!c->last.added) {
-			c->p->unchanged++;
-			return 0;
-		}
-		rc = uc_plan_add_same(c->p, t->tid);
-		c->last.n = c->p->n;
-		return rc;
-	}
 	if (m->excluded_by >= 0 && m->winner[UC_RA_MIN] < 0 && m->winner[UC_RA_MAX] < 0 &&
 	    m->winner[UC_RA_RESET_ON_FORK] < 0)
 		return 0;	/* left alone: not "unchanged", nothing was asked */
@@ -946,6 +943,23 @@ static int plan_one(const struct uc_task *t, void *data)
 			.pid = t->pid, .start = t->start, .match = t->match, .sa = t->sa,
 			.n = c->p->n, .added = c->p->n > n0,
 		};
+	return rc;
+}
+
+static int plan_one(const struct uc_task *t, void *data)
+{
+	struct plan_ctx *c = data;
+	int rc;
+
+	if (!as_last(c, t))
+		return plan_new(c, t);
+	/* a --threads run's 10,000 threads, after the first two */
+	if (!c->last.added) {
+		c->p->unchanged++;
+		return 0;
+	}
+	rc = uc_plan_add_same(c->p, t->tid);
+	c->last.n = c->p->n;
 	return rc;
 }
 
