@@ -313,7 +313,7 @@ static void skip_from(struct uc_plan *p, size_t i, size_t t, struct uc_exec_repo
  * A run's threads from t on (t > 0), while its process's start time stands
  * checked (seen): per thread write_task's member check and write, and no
  * more. Returns the first thread not done: nth, or one it attempted that
- * failed (*rc, below 0), or one it left for the full path (*rc 1: a stop
+ * failed (*rc: why), or one it left for the full path (*rc 0: a stop
  * request, the main thread).
  */
 static size_t write_run(const struct uc_exec_ops *ops, struct uc_change *c, size_t t,
@@ -334,7 +334,7 @@ static size_t write_run(const struct uc_exec_ops *ops, struct uc_change *c, size
 			return t;
 		run->st[t - 1] = (struct uc_tidstate){ .state = UC_CH_DONE };
 	}
-	*rc = 1;
+	*rc = 0;
 	return t;
 }
 
@@ -356,7 +356,7 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 		/* write_task's checks that hold for every thread of the run */
 		run = nth > 1 && !w.arc && c->start && ops->task_start && ops->task_member;
 		for (size_t t = 0; t < nth; t++) {
-			int rc = 1;
+			int rc = 0;	/* not 0 here: thread t written by write_run, and failed */
 
 			if (run && t && seen.pid == c->pid && seen.start == c->start) {
 				size_t t0 = t;
@@ -366,14 +366,14 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 				if (t == nth)
 					break;
 			}
-			if (rc > 0 && stop && *stop) {
+			if (!rc && stop && *stop) {
 				r->stopped_by = *stop;
 				if (mode == UC_EXEC_ATOMIC)
 					roll_back(p, i, t, ops, r);
 				skip_from(p, i, t, r);
 				return r->first_err;
 			}
-			if (rc > 0)
+			if (!rc)
 				rc = c->kind == UC_KIND_TASK ? write_task(ops, c, t, &w, &seen) :
 				     write_file(ops, c, false);
 			if (rc == 0) {
