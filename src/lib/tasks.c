@@ -617,7 +617,8 @@ static int visit_task(struct walk *w, pid_t tid)
 }
 
 /* uc_tasks_each_tid, inline where the walk calls it: its fn called directly */
-static inline int each_tid(pid_t pid, uc_tid_fn fn, void *data)
+static inline __attribute__((always_inline)) int each_tid(pid_t pid, uc_tid_fn fn,
+							  void *data)
 {
 	/* the entries as getdents64 leaves them, without readdir's copy and
 	 * checks: once per thread, 10,000 times for a big process */
