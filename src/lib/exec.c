@@ -309,6 +309,35 @@ static void skip_from(struct uc_plan *p, size_t i, size_t t, struct uc_exec_repo
 	}
 }
 
+/*
+ * A run's threads from t on (t > 0), while its process's start time stands
+ * checked (seen): per thread write_task's member check and write, and no
+ * more. Returns the first thread not done: nth, or one it attempted that
+ * failed (*rc: why), or one it left for the full path (*rc 0: a stop
+ * request, the main thread).
+ */
+static size_t write_run(const struct uc_exec_ops *ops, struct uc_change *c, size_t t,
+			size_t nth, struct group_write *w, volatile sig_atomic_t *stop, int *rc)
+{
+	struct uc_tidrun *run = c->run;
+	pid_t pid = c->pid;
+
+	for (; t < nth && !(stop && *stop); t++) {
+		pid_t tid = run->tid[t - 1];
+
+		if (tid == pid)
+			break;
+		*rc = ops->task_member(pid, tid);
+		if (!*rc)
+			*rc = ops->task_setattr(tid, &w->a);
+		if (*rc)
+			return t;
+		run->st[t - 1] = (struct uc_tidstate){ .state = UC_CH_DONE };
+	}
+	*rc = 0;
+	return t;
+}
+
 int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_exec_ops *ops,
 		    volatile sig_atomic_t *stop, struct uc_exec_report *r)
 {
@@ -321,20 +350,32 @@ int uc_plan_execute(struct uc_plan *p, enum uc_exec_mode mode, const struct uc_e
 		struct uc_change *c = &p->rec[i];
 		size_t n = uc_plan_group_len(p, i), nth = group_threads(c);
 		struct group_write w;
+		bool run;
 
 		w.arc = task_attr(c, n, false, &w.a);	/* once for all of a run's threads */
+		/* write_task's checks that hold for every thread of the run */
+		run = nth > 1 && !w.arc && c->start && ops->task_start && ops->task_member;
 		for (size_t t = 0; t < nth; t++) {
-			int rc;
+			int rc = 0;	/* not 0 here: thread t written by write_run, and failed */
 
-			if (stop && *stop) {
+			if (run && t && seen.pid == c->pid && seen.start == c->start) {
+				size_t t0 = t;
+
+				t = write_run(ops, c, t, nth, &w, stop, &rc);
+				r->done += (t - t0) * n;
+				if (t == nth)
+					break;
+			}
+			if (!rc && stop && *stop) {
 				r->stopped_by = *stop;
 				if (mode == UC_EXEC_ATOMIC)
 					roll_back(p, i, t, ops, r);
 				skip_from(p, i, t, r);
 				return r->first_err;
 			}
-			rc = c->kind == UC_KIND_TASK ? write_task(ops, c, t, &w, &seen) :
-			     write_file(ops, c, false);
+			if (!rc)
+				rc = c->kind == UC_KIND_TASK ? write_task(ops, c, t, &w, &seen) :
+				     write_file(ops, c, false);
 			if (rc == 0) {
 				set_state(c, n, t, UC_CH_DONE, 0);
 				r->done += n;

@@ -280,10 +280,18 @@ int uc_plan_add_thread(struct uc_plan *p, pid_t pid, pid_t tid, unsigned long lo
 int uc_plan_add_same(struct uc_plan *p, pid_t tid)
 {
 	struct uc_change *last = p->nrec ? &p->rec[p->nrec - 1] : NULL;
+	struct uc_tidrun *r;
 	size_t first;
 
 	if (!last || last->kind != UC_KIND_TASK || last->label)
 		return -EINVAL;
+	r = last->run;
+	if (r && r->n < r->cap) {	/* a run's next thread, with room for it: as run_append */
+		r->tid[r->n] = tid;
+		r->st[r->n++] = (struct uc_tidstate){ .state = UC_CH_PLANNED };
+		p->n += r->k;
+		return 0;
+	}
 	first = uc_plan_group_start(p, p->nrec - 1);
 	return run_append(p, &p->rec[first], p->nrec - first, tid);
 }

@@ -48,8 +48,15 @@ void uc_sched_set_syscalls(const struct uc_sched_syscalls *sc)
 
 int uc_sched_get(pid_t tid, struct uc_sched_attr *a)
 {
+	int rc;
+
 	*a = (struct uc_sched_attr){ 0 };
-	if (sys->getattr(tid, a, UC_SCHED_ATTR_SIZE_VER1, 0) < 0)
+	/* the real call without the pointer's detour: once per thread */
+	if (sys->getattr == real_getattr)
+		rc = real_getattr(tid, a, UC_SCHED_ATTR_SIZE_VER1, 0);
+	else
+		rc = sys->getattr(tid, a, UC_SCHED_ATTR_SIZE_VER1, 0);
+	if (rc < 0)
 		return -errno;
 	/* the kernel writes the size it copied: 48 before 5.3, no clamp fields */
 	if (a->size < UC_SCHED_ATTR_SIZE_VER1)
@@ -151,9 +158,9 @@ int uc_sched_attr_for(const struct uc_sched_attr *cur, int min, int max, int res
 	return 0;
 }
 
-static int setattr_once(pid_t tid, struct uc_sched_attr *a)
+static inline int setattr_once(pid_t tid, struct uc_sched_attr *a)
 {
-	if (sys->setattr(tid, a, 0) == 0)
+	if ((sys->setattr == real_setattr ? real_setattr(tid, a, 0) : sys->setattr(tid, a, 0)) == 0)
 		return 0;
 	/* E2BIG: the kernel wrote its own struct size back; one without the
 	 * clamp fields (48, before 5.3) cannot take clamps at all. A kernel
@@ -176,14 +183,12 @@ static bool sends_reset(const struct uc_sched_attr *a, uint64_t flag, uint32_t v
 	return (a->sched_flags & flag) && v == (uint32_t)UC_RESET;
 }
 
-int uc_sched_send(pid_t tid, struct uc_sched_attr *a)
+/* setattr_once said EINVAL (rc): the retry below, out of uc_sched_send's frame */
+static __attribute__((noinline)) int send_retry(pid_t tid, struct uc_sched_attr *a, int rc)
 {
 	bool rmin, rmax;
 	struct uc_sched_attr fresh, b;
-	int rc = setattr_once(tid, a);
 
-	if (rc != -EINVAL)
-		return rc;
 	/* Unknown kernel version and -1 refused: a pre-5.11 kernel. Retry with
 	 * explicit defaults, from freshly read attributes: before 5.15 the
 	 * kernel applies the params we send, so they must be current. */
@@ -202,6 +207,13 @@ int uc_sched_send(pid_t tid, struct uc_sched_attr *a)
 	b.sched_util_max = rmax ? (uint32_t)uc_sched_default_value(&fresh, true)
 				: a->sched_util_max;
 	return setattr_once(tid, &b);
+}
+
+int uc_sched_send(pid_t tid, struct uc_sched_attr *a)
+{
+	int rc = setattr_once(tid, a);
+
+	return rc != -EINVAL ? rc : send_retry(tid, a, rc);
 }
 
 enum uc_support uc_sched_probe(int *err)

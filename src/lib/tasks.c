@@ -612,26 +612,44 @@ static int visit_task(struct walk *w, pid_t tid)
 	return w->fn(t, w->data);
 }
 
-int uc_tasks_each_tid(pid_t pid, uc_tid_fn fn, void *data)
+/* uc_tasks_each_tid, inline where the walk calls it: its fn called directly */
+static inline __attribute__((always_inline)) int each_tid(pid_t pid, uc_tid_fn fn,
+							  void *data)
 {
-	struct dirent *de;
-	DIR *dir;
-	char abspath[64];
+	/* the entries as getdents64 leaves them, without readdir's copy and
+	 * checks: once per thread, 10,000 times for a big process */
+	union {
+		struct dirent64 de;
+		char b[32768];
+	} buf;
+	char abspath[64], p[4096];
+	ssize_t len;
 	int fd, rc = 0;
 
 	snprintf(abspath, sizeof(abspath), "/proc/%d/task", (int)pid);
-	dir = uc_opendir(abspath);
-	if (!dir)
+	if (uc_path(p, sizeof(p), abspath))
+		return -ENAMETOOLONG;
+	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return gone_errno(-errno);
-	fd = dirfd(dir);
-	while (!rc && (de = readdir(dir))) {
-		pid_t tid = parse_id(de->d_name);
+	/* an error reading it ends the list, as readdir's NULL would */
+	while (!rc && (len = getdents64(fd, buf.b, sizeof(buf.b))) > 0) {
+		for (ssize_t off = 0; !rc && off < len;) {
+			const struct dirent64 *de = (const struct dirent64 *)(buf.b + off);
+			pid_t tid = parse_id(de->d_name);
 
-		if (tid > 0)
-			rc = fn(tid, fd, data);
+			off += de->d_reclen;
+			if (tid > 0)
+				rc = fn(tid, fd, data);
+		}
 	}
-	closedir(dir);
+	close(fd);
 	return rc;
+}
+
+int uc_tasks_each_tid(pid_t pid, uc_tid_fn fn, void *data)
+{
+	return each_tid(pid, fn, data);
 }
 
 int uc_tasks_each_pid(uc_pid_fn fn, void *data)
@@ -659,7 +677,11 @@ static int visit_tid(pid_t tid, int taskfd, void *data)
 	struct walk *w = data;
 
 	w->taskfd = taskfd;
-	w->visit_rc = visit_task(w, tid);
+	/* visit_task's first test, here: a --threads walk's threads go straight on */
+	if (w->next_same == w->proc.pid && tid != w->proc.pid)
+		w->visit_rc = visit_same(w, tid);
+	else
+		w->visit_rc = visit_task(w, tid);
 	return w->visit_rc;
 }
 
@@ -673,7 +695,7 @@ static int visit_process(pid_t pid, void *data)
 	if (!w->all_threads)
 		return visit_task(w, pid);
 	w->visit_rc = 0;
-	rc = uc_tasks_each_tid(pid, visit_tid, w);
+	rc = each_tid(pid, visit_tid, w);
 	w->taskfd = -1;
 	if (rc && !w->visit_rc) {
 		note_err(w->st, rc, pid);	/* the task directory: gone, or unreadable */
@@ -895,23 +917,14 @@ static bool as_last(const struct plan_ctx *c, const struct uc_task *t)
 	       !memcmp(&t->sa, &l->sa, sizeof(t->sa));
 }
 
-static int plan_one(const struct uc_task *t, void *data)
+/* plan_one for a task not as the last one: worked out (kept out of plan_one's frame) */
+static __attribute__((noinline)) int plan_new(struct plan_ctx *c, const struct uc_task *t)
 {
-	struct plan_ctx *c = data;
 	const struct uc_rules_result *m = t->match;
 	size_t n0 = c->p->n, u0 = c->p->unchanged;
 	struct want w;
 	int rc;
 
-	if (as_last(c, t)) {	/* a --threads run's 10,000 threads, after the first two */
-		if (!c->last.added) {
-			c->p->unchanged++;
-			return 0;
-		}
-		rc = uc_plan_add_same(c->p, t->tid);
-		c->last.n = c->p->n;
-		return rc;
-	}
 	if (m->excluded_by >= 0 && uc_task_rule(m) < 0)
 		return 0;	/* left alone: not "unchanged", nothing was asked */
 	w = (struct want){
@@ -926,6 +939,23 @@ static int plan_one(const struct uc_task *t, void *data)
 			.pid = t->pid, .start = t->start, .match = t->match, .sa = t->sa,
 			.n = c->p->n, .added = c->p->n > n0,
 		};
+	return rc;
+}
+
+static int plan_one(const struct uc_task *t, void *data)
+{
+	struct plan_ctx *c = data;
+	int rc;
+
+	if (!as_last(c, t))
+		return plan_new(c, t);
+	/* a --threads run's 10,000 threads, after the first two */
+	if (!c->last.added) {
+		c->p->unchanged++;
+		return 0;
+	}
+	rc = uc_plan_add_same(c->p, t->tid);
+	c->last.n = c->p->n;
 	return rc;
 }
 
