@@ -16,9 +16,10 @@ for _ in $(seq 300); do [ "$(tclamp $P)" = "0 300" ] && break; sleep 0.1; done
 check "clamped at start (the first scan)" test "$(tclamp $P)" = "0 300"
 expect_key 1 "after the daemon's first clamp (consented)"
 
-# set back once by another writer: set again within one re-check
-uclampset -M 1024 -p $P
-check "set back by another writer" test "$(tclamp $P)" = "0 1024"
+# set back once by another writer: set again within one re-check. Whether it
+# was set back is uclampset's answer: a read after it races the re-check
+# (under load the daemon may already have set it again)
+check "set back by another writer" uclampset -M 1024 -p $P
 for _ in $(seq 60); do [ "$(tclamp $P)" = "0 300" ] && break; sleep 0.1; done
 check "corrected by the next re-check (at most 2 s later)" test "$(tclamp $P)" = "0 300"
 check "drift_corrected counted" test "$(watch_metric "$T/s.sock" drift_corrected_total)" -ge 1
