@@ -935,8 +935,6 @@ void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev)
 
 size_t uc_watch_process(struct uc_watch *w, size_t max)
 {
-	if (!w->qlen || stopping(w))
-		return w->qlen;
 	/* a lock-out empties the queue: the rescan covers what was in it */
 	while (w->qlen && max-- && !stopping(w)) {
 		struct uc_pev ev = w->q[w->qhead];
