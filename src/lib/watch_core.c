@@ -34,7 +34,6 @@
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
-#include "uclamp/value.h"
 #include "uclamp/watch.h"
 #include "watch_table.h"
 
