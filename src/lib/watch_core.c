@@ -370,10 +370,8 @@ static int ident_open(struct uc_watch *w, pid_t tgid, struct ident *id)
 	if (id->pidfd < 0)
 		id->pidfd = -1;
 	rc = uc_task_stat(tgid, tgid, &id->st);
-	if (rc && id->pidfd >= 0) {
-		close(id->pidfd);
-		id->pidfd = -1;
-	}
+	if (rc && id->pidfd >= 0)
+		close(id->pidfd);	/* a failed open leaves nothing to close */
 	return rc;
 }
 
