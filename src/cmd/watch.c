@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <time.h>
 
 #include "cmd/common.h"
 #include "cmd/watch_log.h"

@@ -6,7 +6,6 @@
  * one datagram to $NOTIFY_SOCKET ('@': the abstract namespace). So watch
  * loads no library for them, under systemd or not.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,7 +13,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <syslog.h>
 #include <unistd.h>
 
 #include "cmd/watch_log.h"

@@ -113,7 +113,7 @@ size_t uc_pev_encode_op(void *buf, size_t n, bool listen, uint32_t mask, uint32_
 {
 	unsigned char *p = buf;
 	uint32_t op = listen ? PROC_CN_MCAST_LISTEN : PROC_CN_MCAST_IGNORE, v;
-	uint16_t dlen = mask ? 8 : 4, flags = 0;
+	uint16_t dlen = mask ? 8 : 4;
 
 	if (n < (size_t)CN_MSG_HDR + dlen)
 		return 0;
@@ -124,8 +124,7 @@ size_t uc_pev_encode_op(void *buf, size_t n, bool listen, uint32_t mask, uint32_
 	memcpy(p + 4, &v, 4);
 	memcpy(p + 8, &seq, 4);
 	memcpy(p + 12, &ack, 4);
-	memcpy(p + 16, &dlen, 2);
-	memcpy(p + 18, &flags, 2);
+	memcpy(p + 16, &dlen, 2);	/* flags (p + 18): 0 */
 	/* struct proc_input { mcast_op; event_type; } (6.6+) or the bare op */
 	memcpy(p + CN_MSG_HDR, &op, 4);
 	if (mask)
@@ -298,22 +297,28 @@ int uc_procev_read(struct uc_procev *pe, uc_pev_fn fn, void *data, size_t max)
 	return count;
 }
 
+/* Send one request (our seq is 0): 0 or -errno. */
+static int send_op(struct uc_procev *pe, bool listen, uint32_t mask, uint32_t ack)
+{
+	unsigned char req[CN_MSG_HDR + 8];
+	size_t len = uc_pev_encode_op(req, sizeof(req), listen, mask, 0, ack);
+
+	errno = 0;
+	return dl.nl_send_simple(pe->sk, NLMSG_DONE, 0, req, len) < 0 ? sys_err(-EIO) : 0;
+}
+
 /* Send one request and wait for its ack: 0, -errno from the kernel, -ETIMEDOUT. */
 static int request(struct uc_procev *pe, bool listen, uint32_t mask, int timeout_ms)
 {
-	unsigned char req[CN_MSG_HDR + 8];
 	/* the kernel's send_msg() overwrites the seq with its per-CPU counter:
 	 * only the ack (ours + 1) identifies our answer */
 	struct uc_pev_ack want = { .seq = 0, .ack = pe->next_seq++ }, got = { 0 };
-	size_t len = uc_pev_encode_op(req, sizeof(req), listen, mask, want.seq, want.ack);
 	int64_t deadline = (int64_t)uc_now_ms() + timeout_ms;
 	bool acked = false, stop = false;
-	int rc;
+	int rc = send_op(pe, listen, mask, want.ack);
 
-	errno = 0;
-	rc = dl.nl_send_simple(pe->sk, NLMSG_DONE, 0, req, len);
-	if (rc < 0)
-		return sys_err(-EIO);
+	if (rc)
+		return rc;
 	while (!acked) {
 		int64_t left = deadline - (int64_t)uc_now_ms();
 		struct pollfd pfd = { .fd = pe->fd, .events = POLLIN };
@@ -340,8 +345,6 @@ static int request(struct uc_procev *pe, bool listen, uint32_t mask, int timeout
 
 int uc_procev_subscribe(struct uc_procev *pe, bool listen, uint32_t mask, int timeout_ms)
 {
-	unsigned char req[CN_MSG_HDR + 8];
-	size_t len;
 	int rc;
 
 	if (!listen)	/* no answer when we were the last listener: -ETIMEDOUT is normal */
@@ -354,11 +357,8 @@ int uc_procev_subscribe(struct uc_procev *pe, bool listen, uint32_t mask, int ti
 		return rc;
 	/* then narrow it (6.6+): the kernel's filter drops PROC_EVENT_NONE for a
 	 * filtered listener, so this one is never answered; it changes the
-	 * socket's filter without counting a second listener */
-	len = uc_pev_encode_op(req, sizeof(req), true, mask, 0, pe->next_seq++);
-	errno = 0;
-	if (dl.nl_send_simple(pe->sk, NLMSG_DONE, 0, req, len) < 0)
-		return 0;	/* still subscribed to everything */
-	pe->filtered = true;
+	 * socket's filter without counting a second listener; not sent: still
+	 * subscribed to everything */
+	pe->filtered = !send_op(pe, true, mask, pe->next_seq++);
 	return 0;
 }

@@ -34,7 +34,6 @@
 #include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
-#include "uclamp/value.h"
 #include "uclamp/watch.h"
 #include "watch_table.h"
 
@@ -279,8 +278,7 @@ void uc_watch_free(struct uc_watch *w)
 {
 	if (!w)
 		return;
-	if (w->have_rules)
-		free_rules(&w->rs);
+	free_rules(&w->rs);
 	uc_lock_release(&w->lock);
 	uc_wtable_free(&w->table);
 	free(w->q);
@@ -299,8 +297,7 @@ static void fresh_chance(struct uc_wproc *e)
 
 void uc_watch_set_rules(struct uc_watch *w, struct uc_watch_ruleset *rs)
 {
-	if (w->have_rules)
-		free_rules(&w->rs);
+	free_rules(&w->rs);
 	w->rs = *rs;
 	memset(rs, 0, sizeof(*rs));
 	w->have_rules = true;
@@ -373,18 +370,9 @@ static int ident_open(struct uc_watch *w, pid_t tgid, struct ident *id)
 	if (id->pidfd < 0)
 		id->pidfd = -1;
 	rc = uc_task_stat(tgid, tgid, &id->st);
-	if (rc && id->pidfd >= 0) {
-		close(id->pidfd);
-		id->pidfd = -1;
-	}
+	if (rc && id->pidfd >= 0)
+		close(id->pidfd);	/* a failed open leaves nothing to close */
 	return rc;
-}
-
-static void ident_close(struct ident *id)
-{
-	if (id->pidfd >= 0)
-		close(id->pidfd);
-	id->pidfd = -1;
 }
 
 /* Is it still the process we read? */
@@ -551,6 +539,10 @@ static void run_plan(struct uc_watch *w, struct uc_plan *p, const struct uc_exec
 	};
 
 	uc_plan_run(p, &ro, rep);
+	if (rep->outcome == UC_RUN_REFUSED)
+		w->st.refused++;
+	else if (rep->targets[UC_CH_DONE] && rep->flips)
+		w->key = UC_KEY_ON;
 }
 
 /* ---- batches: the writers' lock, the stop flag ------------------------------ */
@@ -652,7 +644,6 @@ static void write_plan(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	/* the main thread's live pidfd: ident_still() has just checked it (apply_task) */
 	run_plan(w, p, tid == id->tgid && id->pidfd >= 0 ? &w->pidfd_ops : NULL, &rep);
 	if (rep.outcome == UC_RUN_REFUSED) {
-		w->st.refused++;
 		if (!r->refused)
 			plog(w, LOG_ERR, id->tgid,
 			     "pid %d tid %d: rule '%s' would enable the uclamp fast path and there "
@@ -662,8 +653,6 @@ static void write_plan(struct uc_watch *w, const struct ident *id, pid_t tid, st
 			     "");
 		r->refused = true;
 	} else if (rep.targets[UC_CH_DONE]) {
-		if (rep.flips)
-			w->key = UC_KEY_ON;
 		w->st.applied++;
 		if (r->recheck)
 			w->st.drift_corrected++;
@@ -728,8 +717,7 @@ static bool apply_task(struct uc_watch *w, const struct ident *id, pid_t tid, st
 	if (seen.have_sa && held)
 		t.sa = seen.sa;
 	else
-		seen.have_sa = false;
-	rc = seen.have_sa ? 0 : uc_sched_get(tid, &t.sa);
+		rc = uc_sched_get(tid, &t.sa);
 	if (rc) {
 		count_fail(w, rc);
 		return res.threads;
@@ -869,7 +857,8 @@ static void apply_process(struct uc_watch *w, pid_t tgid, pid_t only_tid, uint64
 	if (ts_ns && (r.wrote || (w->o.dry_run && r.matched)))
 		note_latency(w, ts_ns);
 out:
-	ident_close(&id);
+	if (id.pidfd >= 0)
+		close(id.pidfd);
 }
 
 /* ---- events --------------------------------------------------------------- */
@@ -941,27 +930,19 @@ void uc_watch_push(struct uc_watch *w, const struct uc_pev *ev)
 		w->st.queue_hiwater = w->qlen;
 }
 
-/* A queued event (exec, comm, fork, uid, gid: uc_watch_push), its name the
- * reason; a rename is about one thread, exec and fork are timed. */
-static void handle(struct uc_watch *w, const struct uc_pev *ev)
-{
-	enum uc_watch_ev t = ev_type(ev->what);
-
-	apply_process(w, ev->tgid, t == UC_WEV_COMM ? ev->pid : 0,
-		      t == UC_WEV_EXEC || t == UC_WEV_FORK ? ev->ts_ns : 0, uc_watch_ev_name(t));
-}
-
 size_t uc_watch_process(struct uc_watch *w, size_t max)
 {
-	if (!w->qlen || stopping(w))
-		return w->qlen;
 	/* a lock-out empties the queue: the rescan covers what was in it */
 	while (w->qlen && max-- && !stopping(w)) {
 		struct uc_pev ev = w->q[w->qhead];
+		enum uc_watch_ev t = ev_type(ev.what);
 
 		w->qhead = (w->qhead + 1) % w->o.queue_cap;
 		w->qlen--;
-		handle(w, &ev);
+		/* its name the reason; a rename is about one thread, exec and fork are timed */
+		apply_process(w, ev.tgid, t == UC_WEV_COMM ? ev.pid : 0,
+			      t == UC_WEV_EXEC || t == UC_WEV_FORK ? ev.ts_ns : 0,
+			      uc_watch_ev_name(t));
 	}
 	batch_end(w);
 	return w->qlen;
@@ -1114,15 +1095,12 @@ static void group_report(struct uc_watch *w, const struct uc_plan *p, const stru
 			 const char *what, const char *reason)
 {
 	if (rep->outcome == UC_RUN_REFUSED) {
-		w->st.refused++;
 		uc_watch_logf(w, LOG_ERR, "%s would enable the uclamp fast path and there is no "
 			      "consent%s: not applied", what, w->consent_withdrawn ?
 			      " (withdrawn by a reload that did not take)" : "");
 		return;
 	}
 	if (rep->targets[UC_CH_DONE]) {
-		if (rep->flips)
-			w->key = UC_KEY_ON;
 		w->st.groups_applied++;
 		log_group(w, p, what, reason, false);
 	}

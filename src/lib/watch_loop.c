@@ -11,7 +11,6 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
@@ -133,7 +132,7 @@ static uint32_t want_mask(const struct loop *l)
 /* (Re)build the socket filter from the rules; off when the kernel refuses it. */
 static void set_filter(struct loop *l)
 {
-	l->bpf = true;
+	l->bpf = true;	/* first: want_mask() leaves exits out for the filter */
 	if (uc_procev_set_filter(l->pe, want_mask(l)))
 		l->bpf = false;	/* no filter at all: every event comes */
 	uc_watch_set_lazy_exits(l->w, l->bpf);
@@ -411,6 +410,7 @@ static void maybe_rescan(struct loop *l)
 
 static int setup(struct loop *l)
 {
+	struct sigaction sa = { .sa_handler = on_stop_signal };
 	sigset_t set;
 	int rc;
 
@@ -421,16 +421,11 @@ static int setup(struct loop *l)
 	sigaddset(&set, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &set, &l->old_mask) < 0)
 		return -errno;
-	{
-		struct sigaction sa = { .sa_handler = on_stop_signal };
-
-		sigemptyset(&sa.sa_mask);
-		stop_sig = 0;
-		if (sigaction(SIGTERM, &sa, &l->old_term) < 0 ||
-		    sigaction(SIGINT, &sa, &l->old_int) < 0)
-			return -errno;
-		l->handlers = true;
-	}
+	sigemptyset(&sa.sa_mask);
+	stop_sig = 0;
+	if (sigaction(SIGTERM, &sa, &l->old_term) < 0 || sigaction(SIGINT, &sa, &l->old_int) < 0)
+		return -errno;
+	l->handlers = true;
 	l->sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	l->ep = epoll_create1(EPOLL_CLOEXEC);
 	l->ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -505,18 +500,14 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 	const struct uc_watch_stats *s;
 	int rc = setup(&l);
 
-	if (rc) {
-		teardown(&l);
-		return rc;
-	}
+	if (rc)
+		goto out;
 	uc_watch_set_stop(w, &stop_sig);
 	work_begin(&l);
 	rc = uc_watch_rescan(w, UC_RESCAN_START, uc_now_ms());
 	work_end(&l);
-	if (rc) {
-		teardown(&l);
-		return rc;
-	}
+	if (rc)
+		goto out;
 	/*
 	 * events that came during the scan are handled by the loop: the scan
 	 * saw their processes too
@@ -579,6 +570,7 @@ int uc_watch_run(struct uc_watch *w, const struct uc_watch_loop_opts *lo)
 		work_end(&l);
 	}
 	notify(&l, "STOPPING=1");
+out:
 	teardown(&l);
 	return rc;
 }
