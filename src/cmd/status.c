@@ -13,8 +13,6 @@
 #include "uclamp/effect.h"
 #include "uclamp/escape.h"
 #include "uclamp/fastpath.h"
-#include "cmd/json.h"
-#include "uclamp/keys.h"
 #include "uclamp/note.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysinfo.h"
@@ -353,11 +351,6 @@ static void prom_label(const char *s)
 		free(v);
 }
 
-static void prom_head(const char *name, const char *help)
-{
-	printf("# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
-}
-
 static int state_value(enum uc_key_state st)
 {
 	static const int values[] = { -1, 0, 1, 2, -2 };	/* by enum uc_key_state */
@@ -367,10 +360,10 @@ static int state_value(enum uc_key_state st)
 
 static void prom_effect(const struct uc_effect *e)
 {
-	prom_head("uclamp_clamps_effective",
-		  "Whether a clamp changes the CPU frequency, per cpufreq policy (policy=\"none\": "
-		  "no cpufreq): 2 steers (bounds it), 1 request only (the hardware may run "
-		  "faster), 0 no effect, -1 unknown.");
+	cli_prom_head("uclamp_clamps_effective",
+		      "Whether a clamp changes the CPU frequency, per cpufreq policy "
+		      "(policy=\"none\": no cpufreq): 2 steers (bounds it), 1 request only "
+		      "(the hardware may run faster), 0 no effect, -1 unknown.", "gauge");
 	for (size_t i = 0; i < e->n; i++)
 		for (int c = 0; c < UC_EFF_NCLAMPS; c++) {
 			if (e->p[i].id < 0)
@@ -381,16 +374,16 @@ static void prom_effect(const struct uc_effect *e)
 			       uc_eff_verdict_name(e->p[i].v[c]),
 			       uc_eff_verdict_value(e->p[i].v[c]));
 		}
-	prom_head("uclamp_clamps_placement",
-		  "Whether clamps steer task placement: 1 yes (asymmetric capacities), "
-		  "0 no (symmetric, or a sched_ext scheduler places tasks), -1 unknown.");
+	cli_prom_head("uclamp_clamps_placement",
+		      "Whether clamps steer task placement: 1 yes (asymmetric capacities), 0 no "
+		      "(symmetric, or a sched_ext scheduler places tasks), -1 unknown.", "gauge");
 	printf("uclamp_clamps_placement{verdict=\"%s\"} %d\n", uc_place_verdict_name(e->place),
 	       e->place == UC_PLACE_STEERS ? 1 : e->place == UC_PLACE_UNKNOWN ? -1 : 0);
-	prom_head("uclamp_frequency_invariant",
-		  "Whether the kernel is frequency-invariant here: 1 yes, 0 no (schedutil scales "
-		  "the current frequency: uclamp_min <= 819 cannot raise it), -1 unknown.");
-	printf("uclamp_frequency_invariant %d\n",
-	       e->inv == UC_INV_YES ? 1 : e->inv == UC_INV_NO ? 0 : -1);
+	cli_prom_gauge("uclamp_frequency_invariant",
+		       "Whether the kernel is frequency-invariant here: 1 yes, 0 no (schedutil "
+		       "scales the current frequency: uclamp_min <= 819 cannot raise it), "
+		       "-1 unknown.",
+		       e->inv == UC_INV_YES ? 1 : e->inv == UC_INV_NO ? 0 : -1);
 }
 
 static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect *e)
@@ -398,21 +391,22 @@ static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect 
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
 
-	prom_head("uclamp_fast_path_state",
-		  "The uclamp fast path (static key sched_uclamp_used): 0 off, 1 on, 2 always-on, "
-		  "-1 unknown, -2 no uclamp.");
+	cli_prom_head("uclamp_fast_path_state",
+		      "The uclamp fast path (static key sched_uclamp_used): 0 off, 1 on, "
+		      "2 always-on, -1 unknown, -2 no uclamp.", "gauge");
 	printf("uclamp_fast_path_state{state=\"%s\",source=\"%s\"} %d\n",
 	       uc_key_state_name(fp->state),
 	       fp->source == UC_FP_SRC_NONE ? "none" : uc_fp_source_name(fp->source),
 	       state_value(fp->state));
-	prom_head("uclamp_supported", "Whether the kernel has uclamp: 1 yes, 0 no, -1 unknown.");
+	cli_prom_head("uclamp_supported", "Whether the kernel has uclamp: 1 yes, 0 no, -1 unknown.",
+		      "gauge");
 	printf("uclamp_supported{part=\"task\"} %d\n", s->task);
 	printf("uclamp_supported{part=\"task_group\"} %d\n", s->task_group);
 	printf("uclamp_supported{part=\"static_key\"} %d\n", fp->has_key);
 	if (fp->sysctls) {
-		prom_head("uclamp_system_clamp",
-			  "System-wide clamps (kernel.sched_util_clamp_*), "
-			  "capacity units 0..1024.");
+		cli_prom_head("uclamp_system_clamp",
+			      "System-wide clamps (kernel.sched_util_clamp_*), "
+			      "capacity units 0..1024.", "gauge");
 		for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
 			const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
 			long val = uc_sysctl_value(&sc->sys, k->attr);
@@ -422,19 +416,18 @@ static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect 
 		}
 	}
 	if (sc->done) {
-		prom_head("uclamp_threads", "Threads scanned.");
-		printf("uclamp_threads %zu\n", sc->tasks);
-		prom_head("uclamp_threads_nondefault",
-			  "Threads requesting clamps other than the defaults.");
-		printf("uclamp_threads_nondefault %zu\n", sc->tasks_nondefault);
-		prom_head("uclamp_cgroups", "Non-root cgroups of the cpu hierarchy.");
-		printf("uclamp_cgroups %zu\n", sc->cgroups);
-		prom_head("uclamp_cgroups_nondefault",
-			  "Cgroups with cpu.uclamp.min/max other than 0.00/max.");
-		printf("uclamp_cgroups_nondefault %zu\n", sc->cgroups_nondefault);
+		cli_prom_gauge("uclamp_threads", "Threads scanned.", (long long)sc->tasks);
+		cli_prom_gauge("uclamp_threads_nondefault",
+			       "Threads requesting clamps other than the defaults.",
+			       (long long)sc->tasks_nondefault);
+		cli_prom_gauge("uclamp_cgroups", "Non-root cgroups of the cpu hierarchy.",
+			       (long long)sc->cgroups);
+		cli_prom_gauge("uclamp_cgroups_nondefault",
+			       "Cgroups with cpu.uclamp.min/max other than 0.00/max.",
+			       (long long)sc->cgroups_nondefault);
 	}
-	prom_head("uclamp_cpufreq_policies",
-		  "cpufreq policies by governor (clamps act on frequency only under schedutil).");
+	cli_prom_head("uclamp_cpufreq_policies", "cpufreq policies by governor "
+		      "(clamps act on frequency only under schedutil).", "gauge");
 	for (size_t i = 0; i < s->ngov; i++) {
 		size_t n = 0;
 		bool seen = false;
@@ -450,10 +443,9 @@ static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect 
 		printf("\"} %zu\n", n);
 	}
 	if (e->asymmetric >= 0) {
-		prom_head("uclamp_cpu_capacity_asymmetric",
-			  "1 when CPUs have different capacities (cpu_capacity or "
-			  "sched_asym_cpucapacity).");
-		printf("uclamp_cpu_capacity_asymmetric %d\n", e->asymmetric);
+		cli_prom_gauge("uclamp_cpu_capacity_asymmetric",
+			       "1 when CPUs have different capacities (cpu_capacity or "
+			       "sched_asym_cpucapacity).", e->asymmetric);
 	}
 	prom_effect(e);
 }
