@@ -39,7 +39,6 @@ void cli_json_num(struct cli_json *j, const char *key, long long v);	/* <0 = nul
 void cli_json_double(struct cli_json *j, const char *key, double v);	/* inf/nan = null */
 void cli_json_bool(struct cli_json *j, const char *key, bool v);
 void cli_json_tri(struct cli_json *j, const char *key, int v);	/* >0 true, 0 false, <0 null */
-void cli_json_null(struct cli_json *j, const char *key);
 /* An array of n strings size bytes apart (char v[n][size]) under key. */
 void cli_json_strs(struct cli_json *j, const char *key, const char *v, size_t n, size_t size);
 
