@@ -275,8 +275,8 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)fp->addr);
 		cli_json_str(&j, "address", buf);
 	} else {
-		cli_json_null(&j, "value");
-		cli_json_null(&j, "address");
+		cli_json_str(&j, "value", NULL);
+		cli_json_str(&j, "address", NULL);
 	}
 	cli_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
 	cli_json_strs(&j, "unavailable", fp->unavailable[0], fp->nunavailable,
@@ -289,7 +289,7 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 		long v = fp->sysctls ? uc_sysctl_value(&sc->sys, k->attr) : UC_SYSCTL_ABSENT;
 
 		if (v == UC_SYSCTL_ABSENT)
-			cli_json_null(&j, k->knob);
+			cli_json_str(&j, k->knob, NULL);
 		else
 			cli_json_int(&j, k->knob, v);
 	}
@@ -337,19 +337,6 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 }
 
 /* ---- Prometheus text format (node_exporter textfile collector) ---- */
-
-/* a label value as the exposition format wants it (uc_prom_label) */
-static void prom_label(const char *s)
-{
-	char buf[256], *v = buf;
-	size_t n = uc_prom_label(s, buf, sizeof(buf));
-
-	if (n >= sizeof(buf) && (v = malloc(n + 1)))
-		uc_prom_label(s, v, n + 1);
-	fputs(v ? v : buf, stdout);
-	if (v != buf)
-		free(v);
-}
 
 static int state_value(enum uc_key_state st)
 {
@@ -429,6 +416,7 @@ static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect 
 	cli_prom_head("uclamp_cpufreq_policies", "cpufreq policies by governor "
 		      "(clamps act on frequency only under schedutil).", "gauge");
 	for (size_t i = 0; i < s->ngov; i++) {
+		char label[sizeof(s->gov[i].gov) * 3];	/* at most 3 bytes each, escaped */
 		size_t n = 0;
 		bool seen = false;
 
@@ -438,15 +426,13 @@ static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect 
 			continue;
 		for (size_t k = i; k < s->ngov; k++)
 			n += !strcmp(s->gov[k].gov, s->gov[i].gov);
-		fputs("uclamp_cpufreq_policies{governor=\"", stdout);
-		prom_label(s->gov[i].gov);
-		printf("\"} %zu\n", n);
+		uc_prom_label(s->gov[i].gov, label, sizeof(label));
+		printf("uclamp_cpufreq_policies{governor=\"%s\"} %zu\n", label, n);
 	}
-	if (e->asymmetric >= 0) {
+	if (e->asymmetric >= 0)
 		cli_prom_gauge("uclamp_cpu_capacity_asymmetric",
 			       "1 when CPUs have different capacities (cpu_capacity or "
 			       "sched_asym_cpucapacity).", e->asymmetric);
-	}
 	prom_effect(e);
 }
 
