@@ -10,7 +10,6 @@
 #include "uclamp/effect.h"
 #include "uclamp/fastpath.h"
 #include "uclamp/findings.h"
-#include "cmd/json.h"
 
 enum {
 	CHECK_OFF = 0,
