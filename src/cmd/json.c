@@ -141,7 +141,7 @@ void cli_json_tri(struct cli_json *j, const char *k, int v)
 	fputs(v > 0 ? "true" : v == 0 ? "false" : "null", j->f);
 }
 
-void cli_json_strs(struct cli_json *j, const char *key, const char *v, size_t n, size_t size)
+void cli_json_strv(struct cli_json *j, const char *key, const char *v, size_t n, size_t size)
 {
 	cli_json_open(j, key, '[', false);
 	for (size_t i = 0; i < n; i++)

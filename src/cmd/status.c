@@ -203,9 +203,6 @@ tail:
 
 /* ---- JSON ---- */
 
-/* "evidence": the files a verdict was read from */
-#define json_evidence(j, ev, n) cli_json_strs(j, "evidence", (ev)[0], n, sizeof((ev)[0]))
-
 static void json_effect(struct cli_json *j, const struct uc_effect *e)
 {
 	char buf[32];
@@ -229,7 +226,7 @@ static void json_effect(struct cli_json *j, const struct uc_effect *e)
 			cli_json_close(j, '}');
 		}
 		cli_json_str(j, "fix", p->fix[0] ? p->fix : NULL);
-		json_evidence(j, p->evidence, p->nevidence);
+		cli_json_strs(j, "evidence", p->evidence, p->nevidence);
 		cli_json_close(j, '}');
 	}
 	cli_json_close(j, ']');
@@ -240,12 +237,12 @@ static void json_effect(struct cli_json *j, const struct uc_effect *e)
 	cli_json_tri(j, "eas", e->eas);
 	cli_json_tri(j, "sched_ext", e->scx);
 	cli_json_str(j, "scheduler", e->scx_ops[0] ? e->scx_ops : NULL);
-	json_evidence(j, e->place_evidence, e->nplace_evidence);
+	cli_json_strs(j, "evidence", e->place_evidence, e->nplace_evidence);
 	cli_json_close(j, '}');
 	cli_json_open(j, "invariance", '{', false);
 	cli_json_str(j, "state", uc_inv_name(e->inv));
 	cli_json_str(j, "reason", e->inv_reason);
-	json_evidence(j, e->inv_evidence, e->ninv_evidence);
+	cli_json_strs(j, "evidence", e->inv_evidence, e->ninv_evidence);
 	cli_json_close(j, '}');
 	cli_json_close(j, '}');
 }
@@ -278,9 +275,8 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 		cli_json_str(&j, "value", NULL);
 		cli_json_str(&j, "address", NULL);
 	}
-	cli_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
-	cli_json_strs(&j, "unavailable", fp->unavailable[0], fp->nunavailable,
-		      sizeof(fp->unavailable[0]));
+	cli_json_strs(&j, "evidence", fp->evidence, fp->nevidence);
+	cli_json_strs(&j, "unavailable", fp->unavailable, fp->nunavailable);
 	cli_json_close(&j, '}');
 
 	cli_json_open(&j, "system", '{', false);
