@@ -10,7 +10,6 @@
 #include "uclamp/effect.h"
 #include "uclamp/fastpath.h"
 #include "uclamp/findings.h"
-#include "cmd/json.h"
 
 enum {
 	CHECK_OFF = 0,
@@ -83,7 +82,7 @@ static void print_json(const struct uc_fastpath *fp, const struct uc_findings *f
 	cli_json_str(&j, "source",
 		     fp->source == UC_FP_SRC_NONE ? NULL : uc_fp_source_name(fp->source));
 	cli_json_str(&j, "how", fp->how);
-	cli_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
+	cli_json_strs(&j, "evidence", fp->evidence, fp->nevidence);
 	cli_json_open(&j, "findings", '[', false);
 	for (size_t i = 0; i < fs->n; i++) {
 		cli_json_open(&j, NULL, '{', false);

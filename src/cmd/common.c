@@ -64,17 +64,12 @@ void cli_vline_width(FILE *f, const char *prefix, int width, const char *fmt, va
 		free(line);
 }
 
-void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
-{
-	cli_vline_width(f, prefix, 0, fmt, ap);
-}
-
 void cli_line(FILE *f, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	cli_vline(f, "", fmt, ap);
+	cli_vline_width(f, "", 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -97,7 +92,7 @@ void cli_msg(const struct cli_ctl *ctl, enum cli_msg_kind kind, const char *fmt,
 		f = stdout;
 	fflush(stdout);
 	va_start(ap, fmt);
-	cli_vline(f, prefix[kind], fmt, ap);
+	cli_vline_width(f, prefix[kind], 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -135,7 +130,7 @@ noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 
 	fflush(stdout);
 	va_start(ap, fmt);
-	cli_vline(stderr, "uclampctl: ", fmt, ap);
+	cli_vline_width(stderr, "uclampctl: ", 0, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try 'uclampctl %s%s--help' for more information.\n",
 		ctl->cmd ? ctl->cmd : "", ctl->cmd ? " " : "");

@@ -84,15 +84,13 @@ noreturn void cli_lib_missing(const char *soname, const char *what, const char *
 int cli_no_uclamp(const char *why_fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "out of memory" on stderr; returns 1 (CLI_EXIT_FAIL). */
 int cli_oom(void);
-/* One line: prefix, the text escaped (uc_escape_name), newline. Every text
- * line that can carry a name from /proc or cgroupfs goes through here. */
-void cli_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
-void cli_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The same, wrapped at spaces to width columns, the lines after the first
- * indented as far as the prefix (width 0: one line). */
+/* One line: prefix, the text escaped (uc_escape_name), newline, wrapped at
+ * spaces to width columns, the lines after the first indented as far as the
+ * prefix (width 0: one line). Every text line that can carry a name from
+ * /proc or cgroupfs goes through here. */
 void cli_vline_width(FILE *f, const char *prefix, int width, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
+void cli_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* f's terminal width in columns; 0 when f is not a terminal. */
 int cli_term_width(FILE *f);
 /* Print "uclampctl: MSG" and "Try 'uclampctl CMD --help' for more information." and exit 2. */

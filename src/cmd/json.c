@@ -114,7 +114,7 @@ void cli_json_int(struct cli_json *j, const char *k, long long v)
 void cli_json_num(struct cli_json *j, const char *k, long long v)
 {
 	if (v < 0)
-		cli_json_null(j, k);
+		cli_json_str(j, k, NULL);
 	else
 		cli_json_int(j, k, v);
 }
@@ -141,13 +141,7 @@ void cli_json_tri(struct cli_json *j, const char *k, int v)
 	fputs(v > 0 ? "true" : v == 0 ? "false" : "null", j->f);
 }
 
-void cli_json_null(struct cli_json *j, const char *k)
-{
-	key(j, k);
-	fputs("null", j->f);
-}
-
-void cli_json_strs(struct cli_json *j, const char *key, const char *v, size_t n, size_t size)
+void cli_json_strv(struct cli_json *j, const char *key, const char *v, size_t n, size_t size)
 {
 	cli_json_open(j, key, '[', false);
 	for (size_t i = 0; i < n; i++)

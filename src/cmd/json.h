@@ -39,9 +39,9 @@ void cli_json_num(struct cli_json *j, const char *key, long long v);	/* <0 = nul
 void cli_json_double(struct cli_json *j, const char *key, double v);	/* inf/nan = null */
 void cli_json_bool(struct cli_json *j, const char *key, bool v);
 void cli_json_tri(struct cli_json *j, const char *key, int v);	/* >0 true, 0 false, <0 null */
-void cli_json_null(struct cli_json *j, const char *key);
-/* An array of n strings size bytes apart (char v[n][size]) under key. */
-void cli_json_strs(struct cli_json *j, const char *key, const char *v, size_t n, size_t size);
+/* An array of the first n strings of char v[][size] under key. */
+#define cli_json_strs(j, key, v, n) cli_json_strv(j, key, (v)[0], n, sizeof((v)[0]))
+void cli_json_strv(struct cli_json *j, const char *key, const char *v, size_t n, size_t size);
 
 /* A JSON string literal (quotes included) on f. */
 void cli_json_string(FILE *f, const char *s);

@@ -531,7 +531,7 @@ static void json_value(struct cli_json *j, const char *key, const struct uc_chan
 	if (c->attr == UC_ATTR_RESET_ON_FORK || c->attr == UC_ATTR_CPU_CONTROLLER)
 		cli_json_bool(j, key, v);
 	else if (c->kind == UC_KIND_SYSTEMD && v < 0)
-		cli_json_null(j, key);
+		cli_json_str(j, key, NULL);
 	else if (c->kind == UC_KIND_CGROUP)
 		cli_json_double(j, key, (double)v / 100);
 	else

@@ -13,8 +13,6 @@
 #include "uclamp/effect.h"
 #include "uclamp/escape.h"
 #include "uclamp/fastpath.h"
-#include "cmd/json.h"
-#include "uclamp/keys.h"
 #include "uclamp/note.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/sysinfo.h"
@@ -205,9 +203,6 @@ tail:
 
 /* ---- JSON ---- */
 
-/* "evidence": the files a verdict was read from */
-#define json_evidence(j, ev, n) cli_json_strs(j, "evidence", (ev)[0], n, sizeof((ev)[0]))
-
 static void json_effect(struct cli_json *j, const struct uc_effect *e)
 {
 	char buf[32];
@@ -231,7 +226,7 @@ static void json_effect(struct cli_json *j, const struct uc_effect *e)
 			cli_json_close(j, '}');
 		}
 		cli_json_str(j, "fix", p->fix[0] ? p->fix : NULL);
-		json_evidence(j, p->evidence, p->nevidence);
+		cli_json_strs(j, "evidence", p->evidence, p->nevidence);
 		cli_json_close(j, '}');
 	}
 	cli_json_close(j, ']');
@@ -242,12 +237,12 @@ static void json_effect(struct cli_json *j, const struct uc_effect *e)
 	cli_json_tri(j, "eas", e->eas);
 	cli_json_tri(j, "sched_ext", e->scx);
 	cli_json_str(j, "scheduler", e->scx_ops[0] ? e->scx_ops : NULL);
-	json_evidence(j, e->place_evidence, e->nplace_evidence);
+	cli_json_strs(j, "evidence", e->place_evidence, e->nplace_evidence);
 	cli_json_close(j, '}');
 	cli_json_open(j, "invariance", '{', false);
 	cli_json_str(j, "state", uc_inv_name(e->inv));
 	cli_json_str(j, "reason", e->inv_reason);
-	json_evidence(j, e->inv_evidence, e->ninv_evidence);
+	cli_json_strs(j, "evidence", e->inv_evidence, e->ninv_evidence);
 	cli_json_close(j, '}');
 	cli_json_close(j, '}');
 }
@@ -277,12 +272,11 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)fp->addr);
 		cli_json_str(&j, "address", buf);
 	} else {
-		cli_json_null(&j, "value");
-		cli_json_null(&j, "address");
+		cli_json_str(&j, "value", NULL);
+		cli_json_str(&j, "address", NULL);
 	}
-	cli_json_strs(&j, "evidence", fp->evidence[0], fp->nevidence, sizeof(fp->evidence[0]));
-	cli_json_strs(&j, "unavailable", fp->unavailable[0], fp->nunavailable,
-		      sizeof(fp->unavailable[0]));
+	cli_json_strs(&j, "evidence", fp->evidence, fp->nevidence);
+	cli_json_strs(&j, "unavailable", fp->unavailable, fp->nunavailable);
 	cli_json_close(&j, '}');
 
 	cli_json_open(&j, "system", '{', false);
@@ -291,7 +285,7 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 		long v = fp->sysctls ? uc_sysctl_value(&sc->sys, k->attr) : UC_SYSCTL_ABSENT;
 
 		if (v == UC_SYSCTL_ABSENT)
-			cli_json_null(&j, k->knob);
+			cli_json_str(&j, k->knob, NULL);
 		else
 			cli_json_int(&j, k->knob, v);
 	}
@@ -340,24 +334,6 @@ static void print_json(const struct uc_sysinfo *s, const struct uc_effect *e)
 
 /* ---- Prometheus text format (node_exporter textfile collector) ---- */
 
-/* a label value as the exposition format wants it (uc_prom_label) */
-static void prom_label(const char *s)
-{
-	char buf[256], *v = buf;
-	size_t n = uc_prom_label(s, buf, sizeof(buf));
-
-	if (n >= sizeof(buf) && (v = malloc(n + 1)))
-		uc_prom_label(s, v, n + 1);
-	fputs(v ? v : buf, stdout);
-	if (v != buf)
-		free(v);
-}
-
-static void prom_head(const char *name, const char *help)
-{
-	printf("# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
-}
-
 static int state_value(enum uc_key_state st)
 {
 	static const int values[] = { -1, 0, 1, 2, -2 };	/* by enum uc_key_state */
@@ -367,10 +343,10 @@ static int state_value(enum uc_key_state st)
 
 static void prom_effect(const struct uc_effect *e)
 {
-	prom_head("uclamp_clamps_effective",
-		  "Whether a clamp changes the CPU frequency, per cpufreq policy (policy=\"none\": "
-		  "no cpufreq): 2 steers (bounds it), 1 request only (the hardware may run "
-		  "faster), 0 no effect, -1 unknown.");
+	cli_prom_head("uclamp_clamps_effective",
+		      "Whether a clamp changes the CPU frequency, per cpufreq policy "
+		      "(policy=\"none\": no cpufreq): 2 steers (bounds it), 1 request only "
+		      "(the hardware may run faster), 0 no effect, -1 unknown.", "gauge");
 	for (size_t i = 0; i < e->n; i++)
 		for (int c = 0; c < UC_EFF_NCLAMPS; c++) {
 			if (e->p[i].id < 0)
@@ -381,16 +357,16 @@ static void prom_effect(const struct uc_effect *e)
 			       uc_eff_verdict_name(e->p[i].v[c]),
 			       uc_eff_verdict_value(e->p[i].v[c]));
 		}
-	prom_head("uclamp_clamps_placement",
-		  "Whether clamps steer task placement: 1 yes (asymmetric capacities), "
-		  "0 no (symmetric, or a sched_ext scheduler places tasks), -1 unknown.");
+	cli_prom_head("uclamp_clamps_placement",
+		      "Whether clamps steer task placement: 1 yes (asymmetric capacities), 0 no "
+		      "(symmetric, or a sched_ext scheduler places tasks), -1 unknown.", "gauge");
 	printf("uclamp_clamps_placement{verdict=\"%s\"} %d\n", uc_place_verdict_name(e->place),
 	       e->place == UC_PLACE_STEERS ? 1 : e->place == UC_PLACE_UNKNOWN ? -1 : 0);
-	prom_head("uclamp_frequency_invariant",
-		  "Whether the kernel is frequency-invariant here: 1 yes, 0 no (schedutil scales "
-		  "the current frequency: uclamp_min <= 819 cannot raise it), -1 unknown.");
-	printf("uclamp_frequency_invariant %d\n",
-	       e->inv == UC_INV_YES ? 1 : e->inv == UC_INV_NO ? 0 : -1);
+	cli_prom_gauge("uclamp_frequency_invariant",
+		       "Whether the kernel is frequency-invariant here: 1 yes, 0 no (schedutil "
+		       "scales the current frequency: uclamp_min <= 819 cannot raise it), "
+		       "-1 unknown.",
+		       e->inv == UC_INV_YES ? 1 : e->inv == UC_INV_NO ? 0 : -1);
 }
 
 static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect *e)
@@ -398,21 +374,22 @@ static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect 
 	const struct uc_fastpath *fp = &s->fp;
 	const struct uc_fp_scan *sc = &fp->scan;
 
-	prom_head("uclamp_fast_path_state",
-		  "The uclamp fast path (static key sched_uclamp_used): 0 off, 1 on, 2 always-on, "
-		  "-1 unknown, -2 no uclamp.");
+	cli_prom_head("uclamp_fast_path_state",
+		      "The uclamp fast path (static key sched_uclamp_used): 0 off, 1 on, "
+		      "2 always-on, -1 unknown, -2 no uclamp.", "gauge");
 	printf("uclamp_fast_path_state{state=\"%s\",source=\"%s\"} %d\n",
 	       uc_key_state_name(fp->state),
 	       fp->source == UC_FP_SRC_NONE ? "none" : uc_fp_source_name(fp->source),
 	       state_value(fp->state));
-	prom_head("uclamp_supported", "Whether the kernel has uclamp: 1 yes, 0 no, -1 unknown.");
+	cli_prom_head("uclamp_supported", "Whether the kernel has uclamp: 1 yes, 0 no, -1 unknown.",
+		      "gauge");
 	printf("uclamp_supported{part=\"task\"} %d\n", s->task);
 	printf("uclamp_supported{part=\"task_group\"} %d\n", s->task_group);
 	printf("uclamp_supported{part=\"static_key\"} %d\n", fp->has_key);
 	if (fp->sysctls) {
-		prom_head("uclamp_system_clamp",
-			  "System-wide clamps (kernel.sched_util_clamp_*), "
-			  "capacity units 0..1024.");
+		cli_prom_head("uclamp_system_clamp",
+			      "System-wide clamps (kernel.sched_util_clamp_*), "
+			      "capacity units 0..1024.", "gauge");
 		for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++) {
 			const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
 			long val = uc_sysctl_value(&sc->sys, k->attr);
@@ -422,20 +399,20 @@ static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect 
 		}
 	}
 	if (sc->done) {
-		prom_head("uclamp_threads", "Threads scanned.");
-		printf("uclamp_threads %zu\n", sc->tasks);
-		prom_head("uclamp_threads_nondefault",
-			  "Threads requesting clamps other than the defaults.");
-		printf("uclamp_threads_nondefault %zu\n", sc->tasks_nondefault);
-		prom_head("uclamp_cgroups", "Non-root cgroups of the cpu hierarchy.");
-		printf("uclamp_cgroups %zu\n", sc->cgroups);
-		prom_head("uclamp_cgroups_nondefault",
-			  "Cgroups with cpu.uclamp.min/max other than 0.00/max.");
-		printf("uclamp_cgroups_nondefault %zu\n", sc->cgroups_nondefault);
+		cli_prom_gauge("uclamp_threads", "Threads scanned.", (long long)sc->tasks);
+		cli_prom_gauge("uclamp_threads_nondefault",
+			       "Threads requesting clamps other than the defaults.",
+			       (long long)sc->tasks_nondefault);
+		cli_prom_gauge("uclamp_cgroups", "Non-root cgroups of the cpu hierarchy.",
+			       (long long)sc->cgroups);
+		cli_prom_gauge("uclamp_cgroups_nondefault",
+			       "Cgroups with cpu.uclamp.min/max other than 0.00/max.",
+			       (long long)sc->cgroups_nondefault);
 	}
-	prom_head("uclamp_cpufreq_policies",
-		  "cpufreq policies by governor (clamps act on frequency only under schedutil).");
+	cli_prom_head("uclamp_cpufreq_policies", "cpufreq policies by governor "
+		      "(clamps act on frequency only under schedutil).", "gauge");
 	for (size_t i = 0; i < s->ngov; i++) {
+		char label[sizeof(s->gov[i].gov) * 3];	/* at most 3 bytes each, escaped */
 		size_t n = 0;
 		bool seen = false;
 
@@ -445,16 +422,13 @@ static void print_prometheus(const struct uc_sysinfo *s, const struct uc_effect 
 			continue;
 		for (size_t k = i; k < s->ngov; k++)
 			n += !strcmp(s->gov[k].gov, s->gov[i].gov);
-		fputs("uclamp_cpufreq_policies{governor=\"", stdout);
-		prom_label(s->gov[i].gov);
-		printf("\"} %zu\n", n);
+		uc_prom_label(s->gov[i].gov, label, sizeof(label));
+		printf("uclamp_cpufreq_policies{governor=\"%s\"} %zu\n", label, n);
 	}
-	if (e->asymmetric >= 0) {
-		prom_head("uclamp_cpu_capacity_asymmetric",
-			  "1 when CPUs have different capacities (cpu_capacity or "
-			  "sched_asym_cpucapacity).");
-		printf("uclamp_cpu_capacity_asymmetric %d\n", e->asymmetric);
-	}
+	if (e->asymmetric >= 0)
+		cli_prom_gauge("uclamp_cpu_capacity_asymmetric",
+			       "1 when CPUs have different capacities (cpu_capacity or "
+			       "sched_asym_cpucapacity).", e->asymmetric);
 	prom_effect(e);
 }
 

@@ -19,6 +19,17 @@
 #include "uclamp/sysroot.h"
 #include "uclamp/watch.h"
 
+void cli_prom_head(const char *name, const char *help, const char *type)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+void cli_prom_gauge(const char *name, const char *help, long long v)
+{
+	cli_prom_head(name, help, "gauge");
+	printf("%s %lld\n", name, v);
+}
+
 /* As 'apply --check' would answer: 0 the host matches, 1 it differs, -1 the
  * configuration cannot be applied; the targets it would skip (not drift: not
  * there yet, or they cannot take the values); whether it consents to the fast
@@ -59,15 +70,13 @@ void cli_status_prom_more(const struct cli_status_prom *o)
 	int drift;
 
 	config_drift(o, &drift, &skipped, &allow);
-	printf("# HELP uclamp_config_drift Whether the host differs from uclampctl.conf: 0 no, "
-	       "1 yes, -1 the configuration cannot be applied.\n"
-	       "# TYPE uclamp_config_drift gauge\nuclamp_config_drift %d\n", drift);
-	printf("# HELP uclamp_config_skipped Targets of uclampctl.conf that apply would skip "
-	       "(not there yet, or they cannot take the values): not drift.\n"
-	       "# TYPE uclamp_config_skipped gauge\nuclamp_config_skipped %zu\n", skipped);
-	printf("# HELP uclamp_config_allow_enable Whether uclampctl.conf consents to enabling the "
-	       "uclamp fast path ([fast-path] allow-enable).\n"
-	       "# TYPE uclamp_config_allow_enable gauge\nuclamp_config_allow_enable %d\n", allow);
+	cli_prom_gauge("uclamp_config_drift", "Whether the host differs from uclampctl.conf: 0 no, "
+		       "1 yes, -1 the configuration cannot be applied.", drift);
+	cli_prom_gauge("uclamp_config_skipped", "Targets of uclampctl.conf that apply would skip "
+		       "(not there yet, or they cannot take the values): not drift.",
+		       (long long)skipped);
+	cli_prom_gauge("uclamp_config_allow_enable", "Whether uclampctl.conf consents to enabling "
+		       "the uclamp fast path ([fast-path] allow-enable).", allow);
 	/* the daemon's counters only when it answers: not running is no error here
 	 * (the default socket in /run, as the lock: a fake root's in the tests) */
 	if (!o->socket && uc_path(sock, sizeof(sock), UC_WATCH_SOCKET))

@@ -334,7 +334,7 @@ static void json_cpu(struct cli_json *j, const struct uc_top *t, const struct uc
 		}
 		cli_json_close(j, ']');
 	} else {
-		cli_json_null(j, "time_in_state");
+		cli_json_str(j, "time_in_state", NULL);
 	}
 	cli_json_close(j, '}');
 }

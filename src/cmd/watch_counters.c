@@ -10,7 +10,7 @@
 
 #include "cmd/common.h"
 #include "cmd/watch_counters.h"
-#include "cmd/json.h"
+#include "cmd/status_prom.h"
 #include "uclamp/watch.h"
 
 /* A plain counter: JSON "name", Prometheus uclampctl_watch_<name>_total,
@@ -243,15 +243,10 @@ static void print_json(const struct uc_watch_stats *s)
 
 #define P "uclampctl_watch_"
 
-static void prom_head(const char *name, const char *help, const char *type)
-{
-	printf("# HELP " P "%s %s\n# TYPE " P "%s %s\n", name, help, name, type);
-}
-
 static void prom_gauge(const char *name, const char *help, uint64_t v)
 {
-	prom_head(name, help, "gauge");
-	printf(P "%s %llu\n", name, (unsigned long long)v);
+	cli_prom_head(name, help, "gauge");
+	printf("%s %llu\n", name, (unsigned long long)v);
 }
 
 static void prom_counters(const struct uc_watch_stats *s, size_t from, size_t to)
@@ -259,9 +254,9 @@ static void prom_counters(const struct uc_watch_stats *s, size_t from, size_t to
 	char name[64];
 
 	for (size_t i = from; i < to; i++) {
-		snprintf(name, sizeof(name), "%s_total", counters[i].name);
-		prom_head(name, counters[i].help, "counter");
-		printf(P "%s %llu\n", name, (unsigned long long)value(s, &counters[i]));
+		snprintf(name, sizeof(name), P "%s_total", counters[i].name);
+		cli_prom_head(name, counters[i].help, "counter");
+		printf("%s %llu\n", name, (unsigned long long)value(s, &counters[i]));
 	}
 }
 
@@ -269,15 +264,15 @@ static void prom_counters(const struct uc_watch_stats *s, size_t from, size_t to
 static void prom_by_name(const char *name, const char *help, const char *label,
 			 const uint64_t *v, int n, const char *(*vname)(int))
 {
-	prom_head(name, help, "counter");
+	cli_prom_head(name, help, "counter");
 	for (int i = 0; i < n; i++)
-		printf(P "%s{%s=\"%s\"} %llu\n", name, label, vname(i), (unsigned long long)v[i]);
+		printf("%s{%s=\"%s\"} %llu\n", name, label, vname(i), (unsigned long long)v[i]);
 }
 
 static void prom_latency(const struct uc_watch_stats *s)
 {
-	prom_head("exec_apply_latency_seconds",
-		  "From the kernel's exec event to the clamp written.", "histogram");
+	cli_prom_head(P "exec_apply_latency_seconds",
+		      "From the kernel's exec event to the clamp written.", "histogram");
 	for (int i = 0; i < UC_WATCH_LAT_N; i++)
 		printf(P "exec_apply_latency_seconds_bucket{le=\"%g\"} %llu\n",
 		       uc_watch_lat_bounds[i],
@@ -290,26 +285,26 @@ static void prom_latency(const struct uc_watch_stats *s)
 
 void cli_watch_print_prom(const struct uc_watch_stats *s)
 {
-	prom_gauge("rules_generation", "Rules generation (1 at start, +1 per reload).",
+	prom_gauge(P "rules_generation", "Rules generation (1 at start, +1 per reload).",
 		   s->generation);
-	prom_gauge("rules", "Rules loaded.", s->rules);
-	prom_gauge("tracked_processes", "Processes in the table.", s->tracked);
-	prom_gauge("cgroup_sections", "[cgroup] sections of the configuration.", s->groups);
-	prom_gauge("cgroup_sections_waiting", "[cgroup] sections whose group is not there now.",
+	prom_gauge(P "rules", "Rules loaded.", s->rules);
+	prom_gauge(P "tracked_processes", "Processes in the table.", s->tracked);
+	prom_gauge(P "cgroup_sections", "[cgroup] sections of the configuration.", s->groups);
+	prom_gauge(P "cgroup_sections_waiting", "[cgroup] sections whose group is not there now.",
 		   s->groups_waiting);
-	prom_by_name("events_total", "Proc connector events received, by type.", "type",
+	prom_by_name(P "events_total", "Proc connector events received, by type.", "type",
 		     s->events, UC_WEV_N, uc_watch_ev_name);
 	prom_counters(s, 0, LOST);
-	prom_by_name("rescans_total", "Full /proc rescans, by cause.", "cause", s->rescans,
+	prom_by_name(P "rescans_total", "Full /proc rescans, by cause.", "cause", s->rescans,
 		     UC_RESCAN_NCAUSES, uc_watch_cause_name);
 	prom_counters(s, LOST, NCOUNTERS);
-	prom_head("errors_total", "Failed reads and writes, by errno.", "counter");
+	cli_prom_head(P "errors_total", "Failed reads and writes, by errno.", "counter");
 	for (int i = 0; i < UC_WATCH_MAX_ERRNOS; i++)
 		if (s->errors[i].err)
 			printf(P "errors_total{errno=\"%s\"} %llu\n", errno_name(s->errors[i].err),
 			       (unsigned long long)s->errors[i].n);
-	prom_gauge("queue_length", "Events queued now.", s->queue_len);
-	prom_gauge("queue_high_water", "Most events queued at once.", s->queue_hiwater);
+	prom_gauge(P "queue_length", "Events queued now.", s->queue_len);
+	prom_gauge(P "queue_high_water", "Most events queued at once.", s->queue_hiwater);
 	prom_latency(s);
 }
 

@@ -36,14 +36,12 @@ int cli_lock(const struct cli_ctl *ctl)
 			return CLI_EXIT_FAIL;
 		}
 		if (!ctl->quiet)
-			cli_errx("waiting for the uclampctl lock held by "
-				 "%s (up to %d s; see --wait)",
-				 who, ctl->wait_s);
+			cli_errx("waiting for the uclampctl lock held by %s (up to %d s; see "
+				 "--wait)", who, ctl->wait_s);
 		rc = uc_lock_wait(&lock, ctl->wait_s * 1000);
 		if (rc == -ETIMEDOUT) {
 			cli_errx("gave up after %d s: %s still holds the uclampctl lock; "
-				 "nothing changed",
-				 ctl->wait_s, who);
+				 "nothing changed", ctl->wait_s, who);
 			return CLI_EXIT_FAIL;
 		}
 	}
@@ -54,13 +52,11 @@ int cli_lock(const struct cli_ctl *ctl)
 			 UC_LOCK_DIR);
 		return CLI_EXIT_FAIL;
 	}
-	if (rc) {
-		/* no /run/uclampctl for us (not root, a read-only /run): the kernel
-		 * will refuse such a user's writes to anything but its own tasks */
+	/* no /run/uclampctl for us (not root, a read-only /run): the kernel
+	 * will refuse such a user's writes to anything but its own tasks */
+	if (rc)
 		cli_verbose(ctl, "no uclampctl lock (%s: %s): going on without it", UC_LOCK_PATH,
 			    strerror(-rc));
-		return 0;
-	}
 	return 0;
 }
 

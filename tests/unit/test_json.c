@@ -59,7 +59,7 @@ static void test_layout(void **state)
 	cli_json_open(&j, "empty", '[', false);
 	cli_json_close(&j, ']');
 	cli_json_open(&j, "o", '{', true);
-	cli_json_null(&j, "z");
+	cli_json_str(&j, "z", NULL);
 	cli_json_tri(&j, "t", -1);
 	cli_json_tri(&j, "u", 0);
 	cli_json_str(&j, "s", NULL);
