@@ -640,6 +640,15 @@ int uc_cg_first_proc(const char *rel, pid_t *pid)
 	return 0;
 }
 
+bool uc_cg_threaded(const char *rel)
+{
+	char buf[32];
+
+	/* "domain" keeps a process's threads together */
+	return *rel && !read_file(rel, "cgroup.type", buf, sizeof(buf), 0) &&
+	       strcmp(buf, "domain") != 0;
+}
+
 static int not_dots(const struct dirent *d)
 {
 	return strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
