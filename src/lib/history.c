@@ -562,20 +562,18 @@ static int get_group(struct cursor *cur, struct uc_hist_run *r, size_t n, bool *
 	return 0;
 }
 
-static void run_free(struct uc_hist_run *r)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		free(r->v[i].target);
-		free(r->v[i].label);
-	}
-	free(r->v);
-	free(r->cmdline);
-}
-
 void uc_hist_free(struct uc_hist *h)
 {
-	for (size_t i = 0; i < h->n; i++)
-		run_free(&h->runs[i]);
+	for (size_t i = 0; i < h->n; i++) {
+		struct uc_hist_run *r = &h->runs[i];
+
+		for (size_t j = 0; j < r->n; j++) {
+			free(r->v[j].target);
+			free(r->v[j].label);
+		}
+		free(r->v);
+		free(r->cmdline);
+	}
 	free(h->runs);
 	memset(h, 0, sizeof(*h));
 }
@@ -718,12 +716,11 @@ static int parse_frames(struct parse *ps, const uint8_t *buf, size_t n, const ch
 		if (first != (type == HIST_HEAD))
 			return bad(ps, at, first ? "is not the header" : "is a second header");
 		if (type == HIST_HEAD) {
-			bool oom = false;
-			char *id = get_str(&cur, 64, &oom);
+			char *id = get_str(&cur, 64, &ps->oom);
 
-			if (cur.bad || cur.left || oom) {
+			if (cur.bad || cur.left || ps->oom) {
 				free(id);
-				return oom ? -ENOMEM : bad(ps, at, "(the header) is malformed");
+				return ps->oom ? -ENOMEM : bad(ps, at, "(the header) is malformed");
 			}
 			ps->h->other_boot = boot_id && (!id || strcmp(id, boot_id));
 			free(id);

@@ -296,16 +296,15 @@ static int writer_open(struct hfile *f, struct wstate *ws, size_t need, char *wh
 
 	memset(ws, 0, sizeof(*ws));
 	uc_boot_id(ws->boot, sizeof(ws->boot));
-	if (!rc && st.st_dev == ours.dev && st.st_ino == ours.ino && st.st_size == ours.size &&
-	    (size_t)st.st_size + need <= UC_HIST_MAX) {
-		/* as we left it (the trust checks still hold: one fstat) */
-		rc = check_file(f, why, n);
-		ws->w.good = f->size;
-		ws->w.last_id = ours.last_id;
-		return rc;
-	}
 	if (!rc)
 		rc = check_file(f, why, n);
+	if (!rc && st.st_dev == ours.dev && st.st_ino == ours.ino && st.st_size == ours.size &&
+	    (size_t)st.st_size + need <= UC_HIST_MAX) {
+		/* as we left it: no look at its frames */
+		ws->w.good = f->size;
+		ws->w.last_id = ours.last_id;
+		return 0;
+	}
 	if (!rc)
 		rc = map_file(f, why, n);
 	if (rc)
