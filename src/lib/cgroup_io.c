@@ -41,10 +41,6 @@ static int layout_state;	/* 0: not looked for, 1: have one, -errno: none */
 /* libcgroup's default logger prints errors to stdout; a library must not */
 static void quiet_logger(void *userdata, int level, const char *fmt, va_list ap)
 {
-	(void)userdata;
-	(void)level;
-	(void)fmt;
-	(void)ap;
 }
 
 /* Is w one of the words of s, separated by any of sep? (s is cut up.) */
