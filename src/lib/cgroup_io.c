@@ -27,7 +27,6 @@
 
 #include "uclamp/cgroup.h"
 #include "uclamp/dlib.h"
-#include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 
 UC_DLIB_FNS(dlu, UC_CGROUP_FNS);

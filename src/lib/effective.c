@@ -1,7 +1,6 @@
 /* Effective clamps as the kernel computes them, per group and per task (the
  * rule: effective.h), one cgroup read per group. */
 #include <errno.h>
-#include <stdio.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>

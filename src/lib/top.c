@@ -1,5 +1,4 @@
 /* The live view's samples (see top.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
