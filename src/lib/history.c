@@ -760,19 +760,15 @@ int uc_hist_parse(const void *buf, size_t n, const char *boot_id, struct uc_hist
 	return 0;
 }
 
+static int by_id(const void *key, const void *run)
+{
+	unsigned id = *(const unsigned *)key, r = ((const struct uc_hist_run *)run)->id;
+
+	return id < r ? -1 : id > r;
+}
+
 const struct uc_hist_run *uc_hist_find(const struct uc_hist *h, unsigned id)
 {
-	size_t lo = 0, hi = h->n;	/* ids rise strictly (the parser checks) */
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h->runs[mid].id == id)
-			return &h->runs[mid];
-		if (h->runs[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	/* ids rise strictly (the parser checks) */
+	return h->n ? bsearch(&id, h->runs, h->n, sizeof(*h->runs), by_id) : NULL;
 }
