@@ -287,11 +287,9 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 
 /* Read the cache file whole, if it is what cache_store writes: a regular
  * file (not a link: O_NOFOLLOW; checked on the open fd), owned by root,
- * mode 0600, one link, not empty and not larger than KSYM_CACHE_MAX; and
- * this boot's (its first line id), the next lines left to strtok_r(save). */
-static bool cache_read(char *buf, size_t n, const char *id, char **save)
+ * mode 0600, one link, not empty and not larger than KSYM_CACHE_MAX. */
+static bool cache_read(char *buf, size_t n)
 {
-	char *line;
 	struct stat sb;
 	ssize_t len = 0, r;
 	bool ok;
@@ -318,19 +316,7 @@ static bool cache_read(char *buf, size_t n, const char *id, char **save)
 	if (!ok || len != sb.st_size || memchr(buf, '\0', (size_t)len))
 		return false;
 	buf[len] = '\0';
-	line = strtok_r(buf, "\n", save);
-	return line && !strcmp(line, id);	/* another boot: other addresses */
-}
-
-/* One line of the cache: "name -" for addr 0 (not in this kernel), else
- * "name addr", " 1" added when on; appended to buf[size] at len. */
-static size_t cache_put(char *buf, size_t len, size_t size, const char *name, uint64_t addr,
-			bool on)
-{
-	if (!addr)
-		return len + (size_t)snprintf(buf + len, size - len, "%s -\n", name);
-	return len + (size_t)snprintf(buf + len, size - len, "%s %llx%s\n", name,
-				      (unsigned long long)addr, on ? " 1" : "");
+	return true;
 }
 
 /* One "name addr" or "name addr 1" line: a symbol name, a nonzero 4-byte
@@ -397,9 +383,11 @@ static bool cache_load(struct uc_kmem_key *k, size_t n)
 	uint64_t seen[KSYM_CACHE_LINES];
 	size_t found = 0, nseen = 0;
 
-	if (geteuid() != 0 || uc_boot_id(id, sizeof(id)) ||
-	    !cache_read(buf, sizeof(buf), id, &save))
+	if (geteuid() != 0 || uc_boot_id(id, sizeof(id)) || !cache_read(buf, sizeof(buf)))
 		return false;
+	line = strtok_r(buf, "\n", &save);
+	if (!line || strcmp(line, id))
+		return false;	/* another boot: other addresses */
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		const char *name;
 		uint64_t addr;
@@ -460,7 +448,8 @@ static size_t cache_keep(const struct uc_kmem_key *k, size_t n, const char *id, 
 {
 	char old[KSYM_CACHE_MAX], *line, *save = NULL;
 
-	if (!cache_read(old, sizeof(old), id, &save))
+	if (!cache_read(old, sizeof(old)) || !(line = strtok_r(old, "\n", &save)) ||
+	    strcmp(line, id))
 		return len;
 	while ((line = strtok_r(NULL, "\n", &save)) && len < size) {
 		const char *name;
@@ -469,8 +458,13 @@ static size_t cache_keep(const struct uc_kmem_key *k, size_t n, const char *id, 
 
 		if (!cache_line(line, &name, &addr, &on))
 			return len;	/* a bad file: only ours */
-		if (!stored(k, n, name, addr))
-			len = cache_put(buf, len, size, name, addr, on);
+		if (stored(k, n, name, addr))
+			continue;
+		if (!addr)
+			len += (size_t)snprintf(buf + len, size - len, "%s -\n", name);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s %llx%s\n", name,
+						(unsigned long long)addr, on ? " 1" : "");
 	}
 	return len;
 }
@@ -488,10 +482,12 @@ static void cache_store(const struct uc_kmem_key *k, size_t n, bool absent_ok)
 	len = (size_t)snprintf(buf, sizeof(buf), "%s\n", id);
 	for (size_t i = 0; i < n && len < sizeof(buf); i++)
 		if (k[i].absent && absent_ok)
-			len = cache_put(buf, len, sizeof(buf), k[i].name, 0, false);
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s -\n", k[i].name);
 		else if (k[i].addr && !k[i].via_map)
-			len = cache_put(buf, len, sizeof(buf), k[i].name, k[i].addr,
-					k[i].boolean && !k[i].rc && k[i].value == 1);
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %llx%s\n",
+						k[i].name, (unsigned long long)k[i].addr,
+						k[i].boolean && !k[i].rc && k[i].value == 1 ?
+						" 1" : "");
 	if (len < sizeof(buf))
 		len = cache_keep(k, n, id, buf, len, sizeof(buf));
 	if (len >= sizeof(buf))
