@@ -82,8 +82,7 @@ int uc_conf_cg_pct(const struct uc_conf_value *v, bool is_max)
 }
 
 /* A section's group: "cgroup PATH" for skips, and where it was written. 1 (skipped). */
-static int skip_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+__attribute__((format(printf, 3, 4)))
 static int skip_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *fmt, ...)
 {
 	char sec[PATH_MAX + 8], why[PATH_MAX + 320];
