@@ -92,6 +92,9 @@ int uc_cg_ident(const char *rel, unsigned long long *ident);
 /* The first process of rel's own (cgroup.procs), 0 when none. */
 int uc_cg_first_proc(const char *rel, pid_t *pid);
 
+/* v2: is rel threaded (cgroup.type not "domain"; the root, or no file: not)? */
+bool uc_cg_threaded(const char *rel);
+
 /* The child groups of rel (names, sorted). Free with uc_cg_free_names. */
 int uc_cg_children(const char *rel, char ***names, size_t *n);
 void uc_cg_free_names(char **names, size_t n);

@@ -27,7 +27,6 @@
 
 #include "uclamp/cgroup.h"
 #include "uclamp/dlib.h"
-#include "uclamp/sched.h"
 #include "uclamp/sysroot.h"
 
 UC_DLIB_FNS(dlu, UC_CGROUP_FNS);
@@ -41,10 +40,15 @@ static int layout_state;	/* 0: not looked for, 1: have one, -errno: none */
 /* libcgroup's default logger prints errors to stdout; a library must not */
 static void quiet_logger(void *userdata, int level, const char *fmt, va_list ap)
 {
-	(void)userdata;
-	(void)level;
-	(void)fmt;
-	(void)ap;
+}
+
+/* Is w one of the words of s, separated by any of sep? (s is cut up.) */
+static bool has_word(char *s, const char *sep, const char *w)
+{
+	for (char *save = NULL, *t = strtok_r(s, sep, &save); t; t = strtok_r(NULL, sep, &save))
+		if (!strcmp(t, w))
+			return true;
+	return false;
 }
 
 /* A v2 mount's root lists the controllers it has: -ENOENT without cpu. */
@@ -58,11 +62,7 @@ static int v2_lacks_cpu(const char *mnt)
 	n = uc_file_read_at(AT_FDCWD, path, buf, sizeof(buf), 0);
 	if (n < 0)
 		return uc_err_absent((int)n) ? -EIO : (int)n;	/* every v2 root has it */
-	for (char *save = NULL, *w = strtok_r(buf, " \n", &save); w;
-	     w = strtok_r(NULL, " \n", &save))
-		if (!strcmp(w, "cpu"))
-			return -EIO;
-	return -ENOENT;
+	return has_word(buf, " \n", "cpu") ? -EIO : -ENOENT;
 }
 
 /* libcgroup said "not mounted" or "no such controller", which 2.0.2 also says
@@ -370,23 +370,6 @@ static int cg_path_to_rel(const char *path, char *rel, size_t n)
 	return set_rel(norm + 1, rel, n);
 }
 
-/* Does a comma-separated controller list contain exactly name? */
-static bool list_has(const char *list, size_t len, const char *name)
-{
-	size_t nl = strlen(name), i = 0;
-
-	while (i < len) {
-		size_t cl = 0;
-
-		while (i + cl < len && list[i + cl] != ',')
-			cl++;
-		if (cl == nl && !memcmp(list + i, name, nl))
-			return true;
-		i += cl + 1;
-	}
-	return false;
-}
-
 int uc_cg_of_pid(const struct uc_cg_info *info, pid_t pid, char *rel, size_t n)
 {
 	char path[64], buf[16384], *line, *save = NULL;
@@ -403,10 +386,11 @@ int uc_cg_of_pid(const struct uc_cg_info *info, pid_t pid, char *rel, size_t n)
 
 		if (!c2)
 			continue;
+		*c2 = '\0';	/* the comma-separated controllers end here */
 		if (info->version == UC_CG_V2) {
 			if (c1 - line == 1 && line[0] == '0' && c2 == c1 + 1)
 				return cg_path_to_rel(c2 + 1, rel, n);
-		} else if (list_has(c1 + 1, (size_t)(c2 - c1 - 1), "cpu")) {
+		} else if (has_word(c1 + 1, ",", "cpu")) {
 			return cg_path_to_rel(c2 + 1, rel, n);
 		}
 	}
@@ -450,7 +434,7 @@ bool uc_cg_parent(const char *rel, char *parent, size_t n)
 
 /* ---- file access ---------------------------------------------------------- */
 
-static int read_file(const char *rel, const char *name, char *buf, size_t n)
+static int read_file(const char *rel, const char *name, char *buf, size_t n, unsigned flags)
 {
 	char path[PATH_MAX];
 	int rc = cg_path(rel, name, path, sizeof(path));
@@ -458,7 +442,7 @@ static int read_file(const char *rel, const char *name, char *buf, size_t n)
 
 	if (rc)
 		return rc;
-	len = uc_file_read_at(AT_FDCWD, path, buf, n, 0);
+	len = uc_file_read_at(AT_FDCWD, path, buf, n, flags);
 	return len < 0 ? (int)len : 0;
 }
 
@@ -495,7 +479,7 @@ int uc_cg_read(const char *rel, enum uc_attr attr, int *pct100)
 
 	if (!clamp_file(attr))
 		return -EINVAL;
-	rc = read_file(rel, clamp_file(attr), buf, sizeof(buf));
+	rc = read_file(rel, clamp_file(attr), buf, sizeof(buf), 0);
 	if (rc)
 		return rc;
 	return uc_pct_parse_kernel(buf, pct100);
@@ -529,15 +513,11 @@ int uc_cg_subtree_cpu(const char *rel, bool *enabled)
 	int rc = need_v2();
 
 	if (!rc)
-		rc = read_file(rel, "cgroup.subtree_control", buf, sizeof(buf));
+		rc = read_file(rel, "cgroup.subtree_control", buf, sizeof(buf), 0);
 	if (rc)
 		return rc;
 	buf[strcspn(buf, "\n")] = '\0';
-	*enabled = false;
-	for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
-	     tok = strtok_r(NULL, " ", &save))
-		if (!strcmp(tok, "cpu"))
-			*enabled = true;
+	*enabled = has_word(buf, " ", "cpu");
 	return 0;
 }
 
@@ -576,33 +556,33 @@ int uc_cg_delegated(const char *rel, bool *delegated)
 	return 0;
 }
 
-static int exists(const char *rel, const char *name)
+static int cg_stat(const char *rel, const char *name, struct stat *st)
 {
 	char path[PATH_MAX];
-	struct stat st;
 	int rc = cg_path(rel, name, path, sizeof(path));
 
 	if (rc)
 		return rc;
-	return stat(path, &st) < 0 ? -errno : 0;
+	return stat(path, st) < 0 ? -errno : 0;
 }
 
 int uc_cg_state(const char *rel, enum uc_cg_state *st)
 {
 	char parent[PATH_MAX];
+	struct stat sb;
 	bool cpu = true;
 	int rc;
 	const struct uc_cg_info *info = get_layout(&rc);
 
 	if (!info)
 		return rc;
-	if ((rc = exists(rel, NULL)))
+	if ((rc = cg_stat(rel, NULL, &sb)))
 		return rc;
 	if (!*rel) {
 		*st = UC_CG_IS_ROOT;
 		return 0;
 	}
-	rc = exists(rel, "cpu.uclamp.min");
+	rc = cg_stat(rel, "cpu.uclamp.min", &sb);
 	if (rc == 0) {
 		*st = UC_CG_HAS_CLAMPS;
 		return 0;
@@ -632,14 +612,11 @@ const char *uc_cg_state_reason(enum uc_cg_state st)
 
 int uc_cg_ident(const char *rel, unsigned long long *ident)
 {
-	char path[PATH_MAX];
 	struct stat st;
-	int rc = cg_path(rel, NULL, path, sizeof(path));
+	int rc = cg_stat(rel, NULL, &st);
 
 	if (rc)
 		return rc;
-	if (stat(path, &st) < 0)
-		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
 	*ident = (unsigned long long)st.st_ino;
@@ -648,19 +625,23 @@ int uc_cg_ident(const char *rel, unsigned long long *ident)
 
 int uc_cg_first_proc(const char *rel, pid_t *pid)
 {
-	char path[PATH_MAX], buf[32];
-	ssize_t len;
-	int rc = cg_path(rel, "cgroup.procs", path, sizeof(path));
+	char buf[32];
+	int rc = read_file(rel, "cgroup.procs", buf, sizeof(buf), UC_READ_HEAD);
 
 	*pid = 0;
 	if (rc)
 		return rc;
-	len = uc_file_read_at(AT_FDCWD, path, buf, sizeof(buf), UC_READ_HEAD);
-	if (len < 0)
-		return (int)len;
-	buf[len] = '\0';
 	*pid = (pid_t)strtol(buf, NULL, 10);
 	return 0;
+}
+
+bool uc_cg_threaded(const char *rel)
+{
+	char buf[32];
+
+	/* "domain" keeps a process's threads together */
+	return *rel && !read_file(rel, "cgroup.type", buf, sizeof(buf), 0) &&
+	       strcmp(buf, "domain") != 0;
 }
 
 static int not_dots(const struct dirent *d)

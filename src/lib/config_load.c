@@ -183,17 +183,14 @@ static int load_dir(struct uc_config *c, const char *dir, bool missing_ok)
 int uc_config_load_path(struct uc_config *c, const char *path)
 {
 	size_t len = strlen(path);
+	/* "DIR/" names a directory that may be missing, like the default
+	 * uclampctl.d: callers (the Ansible role) need not look first */
+	bool dir_slash = len > 1 && path[len - 1] == '/';
 	struct stat st;
 	int rc;
 
-	/* "DIR/" names a directory that may be missing, like the default
-	 * uclampctl.d: callers (the Ansible role) need not look first */
-	if (len > 1 && path[len - 1] == '/') {
-		rc = load_dir(c, path, true);
-		return rc < 0 ? rc : 0;
-	}
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		rc = load_dir(c, path, false);
+	if (dir_slash || (!stat(path, &st) && S_ISDIR(st.st_mode))) {
+		rc = load_dir(c, path, dir_slash);
 		return rc < 0 ? rc : 0;
 	}
 	return load_file(c, path);

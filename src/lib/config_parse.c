@@ -61,11 +61,13 @@ struct parse {
 	int err;		/* -ENOMEM */
 };
 
-#define ERR(px, ...) do { \
+/* Record an error at the current line: -1 (for check_header's returns). */
+#define ERR(px, ...) ({ \
 	struct uc_conf_loc l_ = { (px)->file, (px)->line }; \
 	if (uc_config_error((px)->c, &l_, -EINVAL, __VA_ARGS__)) \
 		(px)->err = -ENOMEM; \
-} while (0)
+	-1; \
+})
 
 /* ---- reading lines --------------------------------------------------------------- */
 
@@ -184,15 +186,11 @@ static int check_header(struct parse *px, char *s, char **argp)
 	char *end = strchr(s, ']'), *name, *arg, *rest;
 	int type = -1;
 
-	if (!end) {
-		ERR(px, "section header without ']'");
-		return -1;
-	}
+	if (!end)
+		return ERR(px, "section header without ']'");
 	rest = trim(end + 1);
-	if (*rest && *rest != '#' && *rest != ';') {
-		ERR(px, "unexpected text '%s' after the section header", rest);
-		return -1;
-	}
+	if (*rest && *rest != '#' && *rest != ';')
+		return ERR(px, "unexpected text '%s' after the section header", rest);
 	*end = '\0';
 	name = trim(s + 1);
 	arg = name + strcspn(name, " \t");
@@ -202,32 +200,23 @@ static int check_header(struct parse *px, char *s, char **argp)
 	for (int t = 0; t < SEC_N; t++)
 		if (!strcmp(name, sections[t].name))
 			type = t;
-	if (type < 0) {
-		ERR(px, "unknown section [%s%s%s]; use [fast-path], [system], [cgroup PATH] "
-		    "or [tasks NAME]", name, *arg ? " " : "", arg);
-		return -1;
-	}
-	if (!sections[type].has_arg && *arg) {
-		ERR(px, "[%s] takes no name (found '%s')", name, arg);
-		return -1;
-	}
-	if (sections[type].has_arg && !*arg) {
-		ERR(px, "[%s] needs a %s, e.g. [%s]", name, type == SEC_CGROUP ? "path" : "name",
-		    type == SEC_CGROUP ? "cgroup system.slice/backup.service" : "tasks build-jobs");
-		return -1;
-	}
+	if (type < 0)
+		return ERR(px, "unknown section [%s%s%s]; use [fast-path], [system], "
+			   "[cgroup PATH] or [tasks NAME]", name, *arg ? " " : "", arg);
+	if (!sections[type].has_arg && *arg)
+		return ERR(px, "[%s] takes no name (found '%s')", name, arg);
+	if (sections[type].has_arg && !*arg)
+		return ERR(px, "[%s] needs a %s, e.g. [%s]", name,
+			   type == SEC_CGROUP ? "path" : "name", type == SEC_CGROUP ?
+			   "cgroup system.slice/backup.service" : "tasks build-jobs");
 	if (type == SEC_CGROUP) {
 		normalize_path(arg);
-		if (uc_cg_path_escapes(arg)) {
-			ERR(px, "cgroup path '%s' leaves the cgroup hierarchy: '..' is not allowed",
-			    arg);
-			return -1;
-		}
-		if (!strcmp(arg, "/") || !strcmp(arg, ".")) {
-			ERR(px, "the root cgroup has no cpu.uclamp files; "
-			    "use [system] for system-wide clamps");
-			return -1;
-		}
+		if (uc_cg_path_escapes(arg))
+			return ERR(px, "cgroup path '%s' leaves the cgroup hierarchy: '..' is "
+				   "not allowed", arg);
+		if (!strcmp(arg, "/") || !strcmp(arg, "."))
+			return ERR(px, "the root cgroup has no cpu.uclamp files; "
+				   "use [system] for system-wide clamps");
 	}
 	*argp = arg;
 	return type;

@@ -81,10 +81,9 @@ int uc_conf_cg_pct(const struct uc_conf_value *v, bool is_max)
 	return v->v.pct100;
 }
 
-/* A section's group: "cgroup PATH" for skips, and where it was written. */
-static void skip_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void skip_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *fmt, ...)
+/* A section's group: "cgroup PATH" for skips, and where it was written. 1 (skipped). */
+__attribute__((format(printf, 3, 4)))
+static int skip_group(struct uc_config *c, const struct uc_conf_cgroup *g, const char *fmt, ...)
 {
 	char sec[PATH_MAX + 8], why[PATH_MAX + 320];
 	va_list ap;
@@ -94,6 +93,7 @@ static void skip_group(struct uc_config *c, const struct uc_conf_cgroup *g, cons
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	uc_config_skip(c, &g->loc, sec, g->path, 0, 0, "%s", why);
+	return 1;
 }
 
 /*
@@ -110,14 +110,13 @@ static int resolve_group(struct uc_config *c, const struct uc_cg_info *info,
 	case 0:
 		return 0;
 	case ENOMEDIUM:
-		skip_group(c, g, "unit '%s' is not running: its cgroup appears when it starts",
-			   g->path);
-		return 1;
+		return skip_group(c, g, "unit '%s' is not running: its cgroup appears when it "
+				  "starts", g->path);
 	case EHOSTDOWN:
 	case ENOPKG:
-		skip_group(c, g, "no cgroup '%s' under %s, and no %s to resolve it as a unit name",
-			   g->path, info->mount, rc == -ENOPKG ? "libsystemd" : "systemd");
-		return 1;
+		return skip_group(c, g, "no cgroup '%s' under %s, and no %s to resolve it as a "
+				  "unit name", g->path, info->mount,
+				  rc == -ENOPKG ? "libsystemd" : "systemd");
 	case ENOENT:
 		/* systemd loads a unit that is not running only when asked */
 		if (!uc_sd_unit_future_cgroup(g->path, rel, n))
@@ -188,10 +187,8 @@ static int plan_group(struct uc_config *c, struct uc_plan *p, const struct cg_wa
 		return rc;
 	if (!rc)
 		rc = uc_cg_plan(p, w->rel, w->min, w->max);
-	if (rc == -ENOENT) {
-		skip_group(c, w->g, "cgroup '%s' was removed while planning", w->g->path);
-		return 1;
-	}
+	if (rc == -ENOENT)
+		return skip_group(c, w->g, "cgroup '%s' was removed while planning", w->g->path);
 	if (rc && rc != -ENOMEM)
 		uc_config_error(c, &w->g->loc, rc, "cannot read the clamps of cgroup '%s': %s",
 				w->g->path, strerror(-rc));

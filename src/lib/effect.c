@@ -50,8 +50,7 @@ const char *uc_place_verdict_name(enum uc_place_verdict v)
 #define EV(p, ...) UC_NOTE_ADD((p)->evidence, (p)->nevidence, __VA_ARGS__)
 #define PEV(e, ...) UC_NOTE_ADD((e)->place_evidence, (e)->nplace_evidence, __VA_ARGS__)
 
-static void set(struct uc_eff_policy *p, int clamp, enum uc_eff_verdict v, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+__attribute__((format(printf, 4, 5)))
 static void set(struct uc_eff_policy *p, int clamp, enum uc_eff_verdict v, const char *fmt, ...)
 {
 	va_list ap;

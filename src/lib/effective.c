@@ -1,13 +1,10 @@
 /* Effective clamps as the kernel computes them, per group and per task (the
  * rule: effective.h), one cgroup read per group. */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "uclamp/cgroup.h"
 #include "uclamp/effective.h"
@@ -169,38 +166,12 @@ static int grow(struct uc_eff *e)
 	return 0;
 }
 
-/* mount/rel/name (the mount path has any sysroot in it already) */
-static bool group_path(const struct uc_eff *e, const char *rel, const char *name, char *p, size_t n)
-{
-	int len = snprintf(p, n, "%s/%s%s%s", e->cg->mount, rel, *rel && *name ? "/" : "", name);
-
-	return len > 0 && (size_t)len < n;
-}
-
-/* v2: "domain" (or no file: the root) keeps a process's threads together */
-static bool is_threaded(const struct uc_eff *e, const char *rel)
-{
-	char p[PATH_MAX * 2], buf[32];
-
-	if (!*rel || !group_path(e, rel, "cgroup.type", p, sizeof(p)) ||
-	    uc_file_read_at(AT_FDCWD, p, buf, sizeof(buf), 0) < 0)
-		return false;
-	return strcmp(buf, "domain") != 0;
-}
-
-static bool group_exists(const struct uc_eff *e, const char *rel)
-{
-	char p[PATH_MAX * 2];
-	struct stat st;
-
-	return group_path(e, rel, "", p, sizeof(p)) && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* Group rel and its effective clamps, from its parent's (memoized); NULL: no memory. */
 static struct uc_eff_group *group(struct uc_eff *e, const char *rel)
 {
 	struct uc_eff_group **s = slot(e, rel), *g, *parent = NULL;
 	char up[PATH_MAX];
+	unsigned long long ino;
 	int mn, mx, rc;
 
 	if (*s)
@@ -232,12 +203,13 @@ static struct uc_eff_group *group(struct uc_eff *e, const char *rel)
 			uc_cg_eff_child(&parent->eff, uc_pct100_to_util(mn), uc_pct100_to_util(mx),
 					&g->eff);
 			g->in_root = false;
-		} else if (rc != -ENOENT || !group_exists(e, rel)) {
-			/* no files is the parent's group; anything else unknown */
+		} else if (rc != -ENOENT || uc_cg_ident(rel, &ino)) {
+			/* no files (in a group that is there) is the parent's group;
+			 * anything else unknown */
 			g->known = false;
 		}
 	}
-	g->threaded = e->cg && e->cg->version == UC_CG_V2 && is_threaded(e, rel);
+	g->threaded = e->cg && e->cg->version == UC_CG_V2 && uc_cg_threaded(rel);
 	*slot(e, rel) = g;
 	e->ngroups++;
 	return g;

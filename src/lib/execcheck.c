@@ -142,7 +142,6 @@ static bool elf_native(unsigned char cls, unsigned machine)
 #endif
 	return false;
 #else
-	(void)cls, (void)machine;
 	return true;
 #endif
 }

@@ -12,7 +12,6 @@
 #include "uclamp/note.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
-#include "uclamp/value.h"
 
 const char *uc_key_state_name(enum uc_key_state s)
 {

@@ -562,20 +562,18 @@ static int get_group(struct cursor *cur, struct uc_hist_run *r, size_t n, bool *
 	return 0;
 }
 
-static void run_free(struct uc_hist_run *r)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		free(r->v[i].target);
-		free(r->v[i].label);
-	}
-	free(r->v);
-	free(r->cmdline);
-}
-
 void uc_hist_free(struct uc_hist *h)
 {
-	for (size_t i = 0; i < h->n; i++)
-		run_free(&h->runs[i]);
+	for (size_t i = 0; i < h->n; i++) {
+		struct uc_hist_run *r = &h->runs[i];
+
+		for (size_t j = 0; j < r->n; j++) {
+			free(r->v[j].target);
+			free(r->v[j].label);
+		}
+		free(r->v);
+		free(r->cmdline);
+	}
 	free(h->runs);
 	memset(h, 0, sizeof(*h));
 }
@@ -718,12 +716,11 @@ static int parse_frames(struct parse *ps, const uint8_t *buf, size_t n, const ch
 		if (first != (type == HIST_HEAD))
 			return bad(ps, at, first ? "is not the header" : "is a second header");
 		if (type == HIST_HEAD) {
-			bool oom = false;
-			char *id = get_str(&cur, 64, &oom);
+			char *id = get_str(&cur, 64, &ps->oom);
 
-			if (cur.bad || cur.left || oom) {
+			if (cur.bad || cur.left || ps->oom) {
 				free(id);
-				return oom ? -ENOMEM : bad(ps, at, "(the header) is malformed");
+				return ps->oom ? -ENOMEM : bad(ps, at, "(the header) is malformed");
 			}
 			ps->h->other_boot = boot_id && (!id || strcmp(id, boot_id));
 			free(id);
@@ -763,19 +760,15 @@ int uc_hist_parse(const void *buf, size_t n, const char *boot_id, struct uc_hist
 	return 0;
 }
 
+static int by_id(const void *key, const void *run)
+{
+	unsigned id = *(const unsigned *)key, r = ((const struct uc_hist_run *)run)->id;
+
+	return id < r ? -1 : id > r;
+}
+
 const struct uc_hist_run *uc_hist_find(const struct uc_hist *h, unsigned id)
 {
-	size_t lo = 0, hi = h->n;	/* ids rise strictly (the parser checks) */
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h->runs[mid].id == id)
-			return &h->runs[mid];
-		if (h->runs[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	/* ids rise strictly (the parser checks) */
+	return h->n ? bsearch(&id, h->runs, h->n, sizeof(*h->runs), by_id) : NULL;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,20 @@
 
 #include "history_fmt.h"
 #include "uclamp/lock.h"
+#include "uclamp/note.h"
 #include "uclamp/sysroot.h"
+
+/* why says what went wrong (printf): returns err. */
+__attribute__((format(printf, 4, 5)))
+static int say(char *why, size_t n, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	uc_note_vset(why, n, fmt, ap);
+	va_end(ap);
+	return err;
+}
 
 int uc_hist_dir(char *buf, size_t n)
 {
@@ -40,41 +54,31 @@ int uc_hist_dir(char *buf, size_t n)
 static int check_owner(const struct stat *st, const char *what, uid_t owner, char *why,
 		       size_t n)
 {
-	if (st->st_uid != owner) {
-		snprintf(why, n, "%s is owned by uid %u, not uid %u", what, (unsigned)st->st_uid,
-			 (unsigned)owner);
-		return -EPERM;
-	}
-	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(why, n, "%s is writable by group or others (mode 0%03o)", what,
-			 (unsigned)(st->st_mode & 07777));
-		return -EPERM;
-	}
+	if (st->st_uid != owner)
+		return say(why, n, -EPERM, "%s is owned by uid %u, not uid %u", what,
+			   (unsigned)st->st_uid, (unsigned)owner);
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return say(why, n, -EPERM, "%s is writable by group or others (mode 0%03o)", what,
+			   (unsigned)(st->st_mode & 07777));
 	return 0;
 }
 
 int uc_hist_trusted(const struct stat *dir, const struct stat *file, uid_t owner, char *why,
 		    size_t n)
 {
-	if (!S_ISDIR(dir->st_mode)) {
-		snprintf(why, n, "its directory is not a directory");
-		return -EPERM;
-	}
+	if (!S_ISDIR(dir->st_mode))
+		return say(why, n, -EPERM, "its directory is not a directory");
 	if (check_owner(dir, "its directory", owner, why, n))
 		return -EPERM;
 	if (!file)
 		return 0;
-	if (!S_ISREG(file->st_mode)) {
-		snprintf(why, n, "it is not a regular file");
-		return -EPERM;
-	}
+	if (!S_ISREG(file->st_mode))
+		return say(why, n, -EPERM, "it is not a regular file");
 	if (check_owner(file, "it", owner, why, n))
 		return -EPERM;
-	if (file->st_nlink != 1) {
-		snprintf(why, n, "it has %lu links (a record has one)",
-			 (unsigned long)file->st_nlink);
-		return -EPERM;
-	}
+	if (file->st_nlink != 1)
+		return say(why, n, -EPERM, "it has %lu links (a record has one)",
+			   (unsigned long)file->st_nlink);
 	return 0;
 }
 
@@ -83,10 +87,7 @@ int uc_hist_trusted(const struct stat *dir, const struct stat *file, uid_t owner
 /* A failed call's -errno, why naming what failed and the error. */
 static int sys_err(const char *what, char *why, size_t n)
 {
-	int rc = -errno;
-
-	snprintf(why, n, "%s: %s", what, strerror(-rc));
-	return rc;
+	return say(why, n, -errno, "%s: %s", what, strerror(errno));
 }
 
 /* The record's file could not be opened: a symbolic link is not to be trusted. */
@@ -94,8 +95,7 @@ static int open_err(const char *path, char *why, size_t n)
 {
 	if (errno != ELOOP)
 		return sys_err(path, why, n);
-	snprintf(why, n, "%s: it is a symbolic link", path);
-	return -EPERM;
+	return say(why, n, -EPERM, "%s: it is a symbolic link", path);
 }
 
 struct hfile {
@@ -127,25 +127,19 @@ static int open_dir(struct hfile *f, bool create, char *why, size_t n)
 	f->fd = f->dfd = -1;
 	f->buf = NULL;
 	f->path[0] = '\0';
-	if (rc == -ENOENT) {
-		snprintf(why, n, "no place for a user's record: XDG_RUNTIME_DIR is not set "
-			 "(root's runs are recorded in %s)", UC_LOCK_DIR);
-		return -ENOENT;
-	}
+	if (rc == -ENOENT)
+		return say(why, n, -ENOENT, "no place for a user's record: XDG_RUNTIME_DIR is "
+			   "not set (root's runs are recorded in %s)", UC_LOCK_DIR);
 	snprintf(f->path, sizeof(f->path), "%s/%s", rel, UC_HIST_NAME);
-	if (rc || (rc = uc_path(abs, sizeof(abs), rel))) {
-		snprintf(why, n, "%s: %s", rel, strerror(-rc));
-		return rc;
-	}
+	if (rc || (rc = uc_path(abs, sizeof(abs), rel)))
+		return say(why, n, rc, "%s: %s", rel, strerror(-rc));
 	if (create && mkdir(abs, geteuid() == 0 ? 0755 : 0700) && errno != EEXIST)
 		return sys_err(rel, why, n);
 	f->dfd = open(abs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (f->dfd < 0 || fstat(f->dfd, &f->dir))
 		return sys_err(rel, why, n);
-	if (uc_hist_trusted(&f->dir, NULL, geteuid(), w, sizeof(w))) {
-		snprintf(why, n, "%s: %s", f->path, w);
-		return -EPERM;
-	}
+	if (uc_hist_trusted(&f->dir, NULL, geteuid(), w, sizeof(w)))
+		return say(why, n, -EPERM, "%s: %s", f->path, w);
 	return 0;
 }
 
@@ -155,19 +149,13 @@ static int check_file(struct hfile *f, char *why, size_t n)
 	struct stat st;
 	char w[160];
 
-	if (fstat(f->fd, &st)) {
-		snprintf(why, n, "%s: %s", f->path, strerror(errno));
-		return -EIO;
-	}
-	if (uc_hist_trusted(&f->dir, &st, geteuid(), w, sizeof(w))) {
-		snprintf(why, n, "%s: %s", f->path, w);
-		return -EPERM;
-	}
-	if (st.st_size > (off_t)UC_HIST_MAX) {
-		snprintf(why, n, "%s: %lld bytes, more than a record may hold (%u)", f->path,
-			 (long long)st.st_size, UC_HIST_MAX);
-		return -EFBIG;
-	}
+	if (fstat(f->fd, &st))
+		return say(why, n, -EIO, "%s: %s", f->path, strerror(errno));
+	if (uc_hist_trusted(&f->dir, &st, geteuid(), w, sizeof(w)))
+		return say(why, n, -EPERM, "%s: %s", f->path, w);
+	if (st.st_size > (off_t)UC_HIST_MAX)
+		return say(why, n, -EFBIG, "%s: %lld bytes, more than a record may hold (%u)",
+			   f->path, (long long)st.st_size, UC_HIST_MAX);
 	f->size = (size_t)st.st_size;
 	return 0;
 }
@@ -184,8 +172,7 @@ static int map_file(struct hfile *f, char *why, size_t n)
 	f->buf = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
 	if (f->buf == MAP_FAILED) {
 		f->buf = NULL;
-		snprintf(why, n, "%s: %s", f->path, strerror(errno));
-		return -EIO;
+		return say(why, n, -EIO, "%s: %s", f->path, strerror(errno));
 	}
 	return 0;
 }
@@ -281,10 +268,9 @@ static int writer_lock(struct hfile *f, struct stat *st, char *why, size_t n)
 		close(f->fd);
 		f->fd = -1;
 	}
-	if (!rc) {
-		snprintf(why, n, "%s: replaced again and again while waiting for it", f->path);
-		rc = -EAGAIN;
-	}
+	if (!rc)
+		rc = say(why, n, -EAGAIN, "%s: replaced again and again while waiting for it",
+			 f->path);
 	return rc;
 }
 
@@ -296,26 +282,23 @@ static int writer_open(struct hfile *f, struct wstate *ws, size_t need, char *wh
 
 	memset(ws, 0, sizeof(*ws));
 	uc_boot_id(ws->boot, sizeof(ws->boot));
-	if (!rc && st.st_dev == ours.dev && st.st_ino == ours.ino && st.st_size == ours.size &&
-	    (size_t)st.st_size + need <= UC_HIST_MAX) {
-		/* as we left it (the trust checks still hold: one fstat) */
-		rc = check_file(f, why, n);
-		ws->w.good = f->size;
-		ws->w.last_id = ours.last_id;
-		return rc;
-	}
 	if (!rc)
 		rc = check_file(f, why, n);
+	if (!rc && st.st_dev == ours.dev && st.st_ino == ours.ino && st.st_size == ours.size &&
+	    (size_t)st.st_size + need <= UC_HIST_MAX) {
+		/* as we left it: no look at its frames */
+		ws->w.good = f->size;
+		ws->w.last_id = ours.last_id;
+		return 0;
+	}
 	if (!rc)
 		rc = map_file(f, why, n);
 	if (rc)
 		return rc;
 	hist_walk(f->buf, f->size, false, &ws->w);
-	if (ws->w.damaged) {
-		snprintf(why, n, "%s: damaged: a bad record at byte %zu", f->path,
-			 ws->w.damaged_at);
-		return -EBADMSG;
-	}
+	if (ws->w.damaged)
+		return say(why, n, -EBADMSG, "%s: damaged: a bad record at byte %zu", f->path,
+			   ws->w.damaged_at);
 	ws->fresh = !ws->w.boot_id || ws->w.boot_len != strlen(ws->boot) ||
 		    memcmp(ws->w.boot_id, ws->boot, ws->w.boot_len);
 	return 0;

@@ -199,7 +199,6 @@ static int quota_cb(int dfd, const char *rel, void *data)
 	char buf[64];
 	ssize_t len;
 
-	(void)rel;
 	q->groups++;
 	/* v2 cpu.max "max 100000" / "50000 100000"; v1 cpu.cfs_quota_us -1 / N */
 	len = uc_file_read_at(dfd, "cpu.max", buf, sizeof(buf), UC_READ_HEAD);
@@ -263,7 +262,6 @@ static void view_cfs_bw(struct uc_skey *k, const struct uc_kmem_key *m, bool mem
 	struct quota_ctx q = { 0, 0 };
 	int rc = uc_fp_walk_cgroups(quota_cb, &q);
 
-	(void)m;
 	if (rc >= 0)
 		setf(k->view, "%zu of %zu cpu cgroups have a quota", q.with_quota, q.groups);
 	if (mem || rc < 0)
@@ -277,7 +275,6 @@ static void view_asym(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 	char view[UC_SKEY_TEXT];
 	int rc = uc_cpu_capacity_symmetric(view, sizeof(view));
 
-	(void)m;
 	if (rc >= 0)
 		setf(k->view, "cpu_capacity: %s", view);
 	if (mem || rc < 0)
@@ -290,7 +287,6 @@ static void view_energy(struct uc_skey *k, const struct uc_kmem_key *m, bool mem
 	char buf[32];
 	ssize_t len = uc_read_str("/proc/sys/kernel/sched_energy_aware", buf, sizeof(buf));
 
-	(void)m;
 	if (len >= 0)
 		setf(k->view, "kernel.sched_energy_aware = %s",
 		     len ? buf : "(empty: EAS not possible)");
@@ -330,7 +326,6 @@ static void view_shared(struct uc_skey *k, const struct uc_kmem_key *m, bool mem
 	const char *s;
 	int v;
 
-	(void)m;
 	/* lparcfg is a few KB; a larger one (-EFBIG) is not what we know */
 	if (len < 0 || !(s = strstr(buf, "shared_processor_mode=")) ||
 	    sscanf(s + 22, "%d", &v) != 1)
@@ -414,7 +409,6 @@ static void view_cache(struct uc_skey *k, const struct uc_kmem_key *m, bool mem)
 {
 	long v;
 
-	(void)m;
 	if (uc_read_long("/sys/kernel/debug/sched/llc_balancing/enabled", &v))
 		return;
 	setf(k->view, "debugfs sched/llc_balancing/enabled = %ld (asked for)", v);

@@ -107,8 +107,6 @@ int uc_sd_owns_subtree(const char *rel, bool *owned)
 	*owned = false;
 	if (!uc_sd_booted())
 		return 0;
-	while (*s == '/')
-		s++;
 	/* every component a unit, none delegated; the root is systemd's */
 	while ((rc = uc_cg_path_next(&s, prefix, sizeof(prefix), &len)) == 1) {
 		const char *base = strrchr(prefix, '/');

@@ -1,5 +1,4 @@
 /* The live view's samples (see top.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,22 +90,17 @@ static int cpus_init(struct uc_top *t)
 	return 0;
 }
 
-/* The CPU row of cpu number n, or NULL. */
+static int by_cpu(const void *key, const void *row)
+{
+	int n = *(const int *)key, c = ((const struct uc_top_cpu *)row)->cpu;
+
+	return (n > c) - (n < c);
+}
+
+/* The CPU row of cpu number n (the rows are in CPU order), or NULL. */
 static struct uc_top_cpu *cpu_of(const struct uc_top *t, int n)
 {
-	size_t lo = 0, hi = t->ncpu;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (t->cpu[mid].cpu == n)
-			return &t->cpu[mid];
-		if (t->cpu[mid].cpu < n)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return t->ncpu ? bsearch(&n, t->cpu, t->ncpu, sizeof(*t->cpu), by_cpu) : NULL;
 }
 
 /* ---- the last sample's table -------------------------------------------------- */
