@@ -45,6 +45,17 @@ static void wrapped(FILE *f, const char *prefix, const char *text, int width)
 	fprintf(f, "%s\n", text);
 }
 
+void cli_prom_head(const char *name, const char *help, const char *type)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+void cli_prom_gauge(const char *name, const char *help, long long v)
+{
+	cli_prom_head(name, help, "gauge");
+	printf("%s %lld\n", name, v);
+}
+
 void cli_vline_width(FILE *f, const char *prefix, int width, const char *fmt, va_list ap)
 {
 	char buf[1024], *line = buf, *esc;

@@ -93,6 +93,10 @@ void cli_vline_width(FILE *f, const char *prefix, int width, const char *fmt, va
 void cli_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* f's terminal width in columns; 0 when f is not a terminal. */
 int cli_term_width(FILE *f);
+/* A Prometheus metric's "# HELP" and "# TYPE" lines (type: "gauge", "counter", ...)
+ * on stdout; a gauge's with its one sample, "NAME V". */
+void cli_prom_head(const char *name, const char *help, const char *type);
+void cli_prom_gauge(const char *name, const char *help, long long v);
 /* Print "uclampctl: MSG" and "Try 'uclampctl CMD --help' for more information." and exit 2. */
 noreturn void cli_usage_error(const struct cli_ctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -19,17 +19,6 @@
 #include "uclamp/sysroot.h"
 #include "uclamp/watch.h"
 
-void cli_prom_head(const char *name, const char *help, const char *type)
-{
-	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-void cli_prom_gauge(const char *name, const char *help, long long v)
-{
-	cli_prom_head(name, help, "gauge");
-	printf("%s %lld\n", name, v);
-}
-
 /* As 'apply --check' would answer: 0 the host matches, 1 it differs, -1 the
  * configuration cannot be applied; the targets it would skip (not drift: not
  * there yet, or they cannot take the values); whether it consents to the fast

@@ -10,11 +10,6 @@ struct cli_status_prom {
 	const char *socket;		/* --socket: the watch daemon's; NULL: the default */
 };
 
-/* A metric's "# HELP" and "# TYPE" lines (type: "gauge", "counter", ...), on
- * stdout; a gauge's with its one sample, "NAME V". */
-void cli_prom_head(const char *name, const char *help, const char *type);
-void cli_prom_gauge(const char *name, const char *help, long long v);
-
 /* uclamp_config_drift, uclamp_config_allow_enable, and uclampctl_watch_* when
  * the daemon answers, on stdout. */
 void cli_status_prom_more(const struct cli_status_prom *o);

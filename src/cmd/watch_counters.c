@@ -10,7 +10,6 @@
 
 #include "cmd/common.h"
 #include "cmd/watch_counters.h"
-#include "cmd/status_prom.h"
 #include "uclamp/watch.h"
 
 /* A plain counter: JSON "name", Prometheus uclampctl_watch_<name>_total,
