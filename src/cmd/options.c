@@ -57,12 +57,9 @@ static const struct option help_longopts[] = {
 /* --wait SECONDS: 0 (do not wait) to a day */
 static int wait_or_err(const struct cli_ctl *ctl, const char *s)
 {
-	char *end;
-	long v;
+	unsigned long long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > 86400 || s[0] == '+' || s[0] == ' ')
+	if (uc_num_parse(s, 0, 86400, &v))
 		cli_usage_error(ctl, "invalid value '%s' for --wait: use whole seconds, 0 to 86400 "
 				"(0: do not wait for the uclampctl lock)", s);
 	return (int)v;

@@ -177,18 +177,29 @@ int uc_bool_parse(const char *s, bool *b)
 	return -EINVAL;
 }
 
+int uc_num_parse(const char *s, unsigned long long lo, unsigned long long hi,
+		 unsigned long long *v)
+{
+	unsigned long long n;
+
+	if (digits(s, strlen(s), hi + 1, &n))
+		return -EINVAL;
+	if (n < lo || n > hi)
+		return -ERANGE;
+	*v = n;
+	return 0;
+}
+
 /* ---- IDs ---- */
 
 int uc_pid_parse(const char *s, pid_t *pid)
 {
 	unsigned long long v;
+	int rc = s ? uc_num_parse(s, 1, INT_MAX, &v) : -EINVAL;
 
-	if (!s || digits(s, strlen(s), (unsigned long long)INT_MAX + 1, &v))
-		return -EINVAL;
-	if (v == 0 || v > INT_MAX)
-		return -ERANGE;
-	*pid = (pid_t)v;
-	return 0;
+	if (!rc)
+		*pid = (pid_t)v;
+	return rc;
 }
 
 /* Digits only, below (unsigned)-1: strtoul would take "+5", " 5" and "-1". */
@@ -196,7 +207,7 @@ static int numeric_id(const char *s, unsigned *id)
 {
 	unsigned long long v;
 
-	if (digits(s, strlen(s), (unsigned)-1, &v) || v >= (unsigned)-1)
+	if (uc_num_parse(s, 0, (unsigned)-1 - 1, &v))
 		return -EINVAL;
 	*id = (unsigned)v;
 	return 0;
