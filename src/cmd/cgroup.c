@@ -469,6 +469,11 @@ static int set_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, vo
 
 	switch (st) {
 	case UC_CG_HAS_CLAMPS:
+		if ((rc = uc_cg_read(rel, UC_ATTR_MIN, &cur_min)) ||
+		    (rc = uc_cg_read(rel, UC_ATTR_MAX, &cur_max))) {
+			cli_errx("cannot read the clamps of '%s': %s", rel, strerror(-rc));
+			return CLI_EXIT_FAIL;
+		}
 		break;
 	case UC_CG_CPU_OFF:
 		rc = uc_cg_plan_cpu(plan, rel, a->enable_cpu, unit, sizeof(unit));
@@ -485,13 +490,6 @@ static int set_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, vo
 		break;	/* refused before planning */
 	}
 
-	if (st == UC_CG_HAS_CLAMPS) {
-		if ((rc = uc_cg_read(rel, UC_ATTR_MIN, &cur_min)) ||
-		    (rc = uc_cg_read(rel, UC_ATTR_MAX, &cur_max))) {
-			cli_errx("cannot read the clamps of '%s': %s", rel, strerror(-rc));
-			return CLI_EXIT_FAIL;
-		}
-	}
 	if (a->has_min || a->has_max) {
 		rc = uc_cg_plan_values(plan, rel, a->has_min ? &a->vmin : NULL,
 				       a->has_max ? &a->vmax : NULL);
