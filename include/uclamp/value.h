@@ -57,8 +57,7 @@ int uc_num_parse(const char *s, unsigned long long lo, unsigned long long hi,
 
 /* ---- IDs as typed: the command line and the configuration take the same ---- */
 
-/* Digits only (no sign, no white space, no hex) in 1..INT_MAX: 0 and *pid,
- * -EINVAL or -ERANGE. */
+/* As uc_num_parse, in 1..INT_MAX: 0 and *pid, -EINVAL or -ERANGE. */
 int uc_pid_parse(const char *s, pid_t *pid);
 /* A name the system knows, else digits only below (uid_t)-1: 0 or -EINVAL. */
 int uc_uid_parse(const char *s, uid_t *uid);
