@@ -169,12 +169,12 @@ void cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli
 		     report_longopts : NULL);
 	add_longopts(longopts, &n, o->shared & CLI_OPTS_FORMAT ? format_longopts : NULL);
 	add_longopts(longopts, &n, help_longopts);
-	/* ':' first: a missing value comes back as ':' (needs_value) */
+	/* ':' first: a missing value comes back as ':' (needs_value); -J: report or format */
 	snprintf(shortopts, sizeof(shortopts), "%s:%s%s%s%sh" CLI_GLOBAL_SHORTOPTS,
 		 o->stop_at_arg ? "+" : "",
 		 o->shortopts ? o->shortopts : "", o->shared & CLI_OPTS_OUTPUT ? "o:Jrn" : "",
 		 o->shared & CLI_OPTS_WRITE ? "yn" : "",
-		 o->shared & (CLI_OPTS_WRITE | CLI_OPTS_FORMAT) ? "J" : "");	/* -J: report or format */
+		 o->shared & (CLI_OPTS_WRITE | CLI_OPTS_FORMAT) ? "J" : "");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (shared_opt(ctl, o, c, optarg) || cli_global_opt(ctl, c, optarg))
