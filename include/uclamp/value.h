@@ -49,10 +49,15 @@ const char *uc_util_format_pct(int util, char *buf, size_t n);
 /* "yes", "true", "on", "1" or their opposites, any case: 0 or -EINVAL. */
 int uc_bool_parse(const char *s, bool *b);
 
+/* A whole number as typed, lo..hi (hi below ULLONG_MAX / 10): digits only (no
+ * sign, no white space, no hex). 0 and *v, -EINVAL (not digits) or -ERANGE
+ * (outside; long numbers saturate, they never overflow). */
+int uc_num_parse(const char *s, unsigned long long lo, unsigned long long hi,
+		 unsigned long long *v);
+
 /* ---- IDs as typed: the command line and the configuration take the same ---- */
 
-/* Digits only (no sign, no white space, no hex) in 1..INT_MAX: 0 and *pid,
- * -EINVAL or -ERANGE. */
+/* As uc_num_parse, in 1..INT_MAX: 0 and *pid, -EINVAL or -ERANGE. */
 int uc_pid_parse(const char *s, pid_t *pid);
 /* A name the system knows, else digits only below (uid_t)-1: 0 or -EINVAL. */
 int uc_uid_parse(const char *s, uid_t *uid);

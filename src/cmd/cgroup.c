@@ -144,6 +144,8 @@ struct show {
 	struct cli_table t;
 	long smin, smax;
 	bool recursive;
+	pid_t *pids;	/* --pid, every one given */
+	size_t npids;
 	int failed;
 };
 
@@ -237,21 +239,14 @@ static void usage_show(void)
 	       "\n%s", about);
 }
 
-/* What show's own options parse into. */
-struct show_args {
-	struct show *s;
-	pid_t *pids;	/* --pid, every one given */
-	size_t npids;
-};
-
 static bool show_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 {
-	struct show_args *sa = data;
+	struct show *s = data;
 
 	if (c == 'R')
-		sa->s->recursive = true;
+		s->recursive = true;
 	else if (c == 'p')
-		sa->pids[sa->npids++] = cli_pid_or_err(ctl, arg);
+		s->pids[s->npids++] = cli_pid_or_err(ctl, arg);
 	return c == 'R' || c == 'p';
 }
 
@@ -265,16 +260,12 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 	};
 	const struct uc_cg_info *info;
 	struct uc_sysctl_values sys;
-	struct show s = { .recursive = false };
-	struct show_args sa = { .s = &s, .pids = calloc((size_t)argc + 1, sizeof(pid_t)) };
-	pid_t *pids = sa.pids;
-	size_t npids;
+	struct show s = { .pids = calloc((size_t)argc + 1, sizeof(pid_t)) };
 	int rc;
 
-	if (!pids)
+	if (!s.pids)
 		return cli_oom();
-	cli_parse_opts(ctl, argc, argv, &opts, &sa);
-	npids = sa.npids;
+	cli_parse_opts(ctl, argc, argv, &opts, &s);
 
 	cli_table_or_err(ctl, &s.t, "cgroups", cols, NCOLS,
 			"CGROUP,MIN,MAX,MIN_UTIL,MAX_UTIL,EFF_MIN,EFF_MAX,NOTE");
@@ -284,7 +275,7 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 		cli_errx("cannot read the system clamps: %s", strerror(-rc));
 	if (rc) {
 		cli_table_free(&s.t);
-		free(pids);
+		free(s.pids);
 		return uc_err_absent(rc) ? cli_no_uclamp("/proc/sys/kernel/sched_util_clamp_min "
 							 "and _max are missing") : CLI_EXIT_FAIL;
 	}
@@ -292,20 +283,20 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 	s.smax = sys.max;
 	info = layout_or_exit(ctl);
 
-	if (optind == argc && npids == 0) {
+	if (optind == argc && s.npids == 0) {
 		struct uc_cg_clamps none = { 0, 0 };
 
 		s.recursive = true;
 		show_group(&s, NULL, "", "/", &none);
 	}
-	for (int k = optind; k < argc + (int)npids; k++) {
+	for (int k = optind; k < argc + (int)s.npids; k++) {
 		char rel[PATH_MAX], parent[PATH_MAX];
 		struct uc_cg_clamps peff;
 
 		if (k < argc)
 			resolve_or_exit(ctl, info, argv[k], rel, sizeof(rel));
 		else
-			pid_cgroup_or_exit(ctl, info, pids[k - argc], rel, sizeof(rel));
+			pid_cgroup_or_exit(ctl, info, s.pids[k - argc], rel, sizeof(rel));
 		uc_cg_parent(rel, parent, sizeof(parent));
 		rc = uc_cg_effective(parent, s.smin, s.smax, &peff);
 		if (rc) {
@@ -318,7 +309,7 @@ static int cgroup_show(struct cli_ctl *ctl, int argc, char **argv)
 	}
 	cli_table_print(&s.t, stdout);
 	cli_table_free(&s.t);
-	free(pids);
+	free(s.pids);
 	return s.failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
@@ -469,6 +460,11 @@ static int set_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, vo
 
 	switch (st) {
 	case UC_CG_HAS_CLAMPS:
+		if ((rc = uc_cg_read(rel, UC_ATTR_MIN, &cur_min)) ||
+		    (rc = uc_cg_read(rel, UC_ATTR_MAX, &cur_max))) {
+			cli_errx("cannot read the clamps of '%s': %s", rel, strerror(-rc));
+			return CLI_EXIT_FAIL;
+		}
 		break;
 	case UC_CG_CPU_OFF:
 		rc = uc_cg_plan_cpu(plan, rel, a->enable_cpu, unit, sizeof(unit));
@@ -485,13 +481,6 @@ static int set_plan(struct cli_ctl *ctl, struct uc_plan *plan, unsigned pass, vo
 		break;	/* refused before planning */
 	}
 
-	if (st == UC_CG_HAS_CLAMPS) {
-		if ((rc = uc_cg_read(rel, UC_ATTR_MIN, &cur_min)) ||
-		    (rc = uc_cg_read(rel, UC_ATTR_MAX, &cur_max))) {
-			cli_errx("cannot read the clamps of '%s': %s", rel, strerror(-rc));
-			return CLI_EXIT_FAIL;
-		}
-	}
 	if (a->has_min || a->has_max) {
 		rc = uc_cg_plan_values(plan, rel, a->has_min ? &a->vmin : NULL,
 				       a->has_max ? &a->vmax : NULL);

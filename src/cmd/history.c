@@ -50,17 +50,14 @@ int cli_hist_load(const struct cli_ctl *ctl, struct uc_hist *h)
 unsigned cli_run_arg_or_err(const struct cli_ctl *ctl, int argc, char **argv)
 {
 	const char *s = argv[optind];
-	char *end;
-	unsigned long v;
+	unsigned long long v;
 
 	if (argc - optind > 1)
 		cli_usage_error(ctl, "one RUN at most: got '%s' and '%s'", argv[optind],
 				argv[optind + 1]);
 	if (optind >= argc)
 		return 0;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] < '1' || s[0] > '9' || v > 0xffffffffUL)
+	if (uc_num_parse(s, 1, 0xffffffffUL, &v) || s[0] == '0')
 		cli_usage_error(ctl, "invalid run '%s': give a run's number (see 'uclampctl "
 				"history')", s);
 	return (unsigned)v;

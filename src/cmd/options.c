@@ -57,12 +57,9 @@ static const struct option help_longopts[] = {
 /* --wait SECONDS: 0 (do not wait) to a day */
 static int wait_or_err(const struct cli_ctl *ctl, const char *s)
 {
-	char *end;
-	long v;
+	unsigned long long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > 86400 || s[0] == '+' || s[0] == ' ')
+	if (uc_num_parse(s, 0, 86400, &v))
 		cli_usage_error(ctl, "invalid value '%s' for --wait: use whole seconds, 0 to 86400 "
 				"(0: do not wait for the uclampctl lock)", s);
 	return (int)v;
@@ -172,13 +169,12 @@ void cli_parse_opts(struct cli_ctl *ctl, int argc, char **argv, const struct cli
 		     report_longopts : NULL);
 	add_longopts(longopts, &n, o->shared & CLI_OPTS_FORMAT ? format_longopts : NULL);
 	add_longopts(longopts, &n, help_longopts);
-	/* ':' first: a missing value comes back as ':' (needs_value) */
-	snprintf(shortopts, sizeof(shortopts), "%s:%s%s%s%s%sh" CLI_GLOBAL_SHORTOPTS,
+	/* ':' first: a missing value comes back as ':' (needs_value); -J: report or format */
+	snprintf(shortopts, sizeof(shortopts), "%s:%s%s%s%sh" CLI_GLOBAL_SHORTOPTS,
 		 o->stop_at_arg ? "+" : "",
 		 o->shortopts ? o->shortopts : "", o->shared & CLI_OPTS_OUTPUT ? "o:Jrn" : "",
 		 o->shared & CLI_OPTS_WRITE ? "yn" : "",
-		 (o->shared & (CLI_OPTS_WRITE | CLI_OPTS_FORMAT)) == CLI_OPTS_WRITE ? "J" : "",
-		 o->shared & CLI_OPTS_FORMAT ? "J" : "");
+		 o->shared & (CLI_OPTS_WRITE | CLI_OPTS_FORMAT) ? "J" : "");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (shared_opt(ctl, o, c, optarg) || cli_global_opt(ctl, c, optarg))

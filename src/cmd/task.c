@@ -57,38 +57,22 @@ static const char set_synopsis[] =
 	"[--min V] [--max V] ... --all " SYNOPSIS_FILTERS;
 static const char reset_synopsis[] = "[options] PID...\n[options] --all " SYNOPSIS_FILTERS;
 
-/* One option's help: its name in a 24-column field, the text wrapped at 80. */
-static void help_line(const char *opt, const char *text)
+/* One option's help: its name in a 24-column field (pad), the text wrapped at 80. */
+static __attribute__((format(printf, 2, 3))) void help_line(const char *pad, const char *fmt, ...)
 {
-	int col = printf("%s", opt);
+	va_list ap;
 
-	while (*text) {
-		size_t len = strlen(text), cut = len;
-
-		if (col >= 24) {
-			printf("\n");
-			col = 0;
-		}
-		printf("%*s", 24 - col, "");
-		if (len > 56) {
-			cut = 56;
-			while (cut > 0 && text[cut] != ' ')
-				cut--;
-			if (!cut)
-				cut = 56;
-		}
-		printf("%.*s\n", (int)cut, text);
-		col = 0;
-		text += cut + (text[cut] == ' ');
-	}
+	va_start(ap, fmt);
+	cli_vline_width(stdout, pad, 80, fmt, ap);
+	va_end(ap);
 }
 
 void cli_sel_help(void)
 {
-	help_line("     --all", "every user-space process (instead of PIDs)");
+	printf("     --all              every user-space process (instead of PIDs)\n");
 	for (size_t i = 0; i < uc_sel_ndefs; i++) {
 		const struct uc_sel_def *d = &uc_sel_defs[i];
-		char opt[64];
+		char opt[64], pad[64];
 
 		if (!d->option)
 			continue;
@@ -98,7 +82,8 @@ void cli_sel_help(void)
 			snprintf(opt, sizeof(opt), "     --%s", d->option);
 		else
 			snprintf(opt, sizeof(opt), "     --%s <%s>", d->option, d->arg);
-		help_line(opt, d->help);
+		snprintf(pad, sizeof(pad), "%-24s", opt);
+		help_line(pad, "%s", d->help);
 	}
 	printf("                        (a task must match every selector given; a list:\n"
 	       "                        repeat the option or separate values with commas)\n");
@@ -687,8 +672,10 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 	return cli_sel_opt(ctl, c, arg, &sa->a) || cli_want_opt(ctl, c, arg, &sa->a.rule);
 }
 
-static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
+/* 'task set' and 'task reset': argv[0] is the subcommand's name (cli_dispatch) */
+static int task_set(struct cli_ctl *ctl, int argc, char **argv)
 {
+	bool reset = !strcmp(argv[0], "reset");
 	const struct cli_opts opts = {
 		.shortopts = "a", .longopts = cli_sel_longopts(want_longopts),
 		.shared = CLI_OPTS_WRITE,
@@ -724,22 +711,12 @@ out:
 	return rc;
 }
 
-static int task_set(struct cli_ctl *ctl, int argc, char **argv)
-{
-	return set_or_reset(ctl, argc, argv, false);
-}
-
-static int task_reset(struct cli_ctl *ctl, int argc, char **argv)
-{
-	return set_or_reset(ctl, argc, argv, true);
-}
-
 int cmd_task(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct cli_command cmds[] = {
 		{ "show", task_show, "show the clamps of tasks", show_synopsis },
 		{ "set", task_set, "set the clamps of tasks", set_synopsis },
-		{ "reset", task_reset, "reset the clamps of tasks to the kernel default",
+		{ "reset", task_set, "reset the clamps of tasks to the kernel default",
 		  reset_synopsis },
 		{ NULL, NULL, NULL, NULL },
 	};

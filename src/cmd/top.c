@@ -76,15 +76,12 @@ static double delay_or_err(const struct cli_ctl *ctl, const char *s)
 
 static long count_or_err(const struct cli_ctl *ctl, const char *opt, const char *s, long max)
 {
-	char *end;
-	long v;
+	unsigned long long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > max || s[0] == '+' || s[0] == ' ')
+	if (uc_num_parse(s, 1, (unsigned long long)max, &v))
 		cli_usage_error(ctl, "invalid value '%s' for %s: use a whole number, 1 to %ld", s,
 				opt, max);
-	return v;
+	return (long)v;
 }
 
 static bool top_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)

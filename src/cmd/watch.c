@@ -272,8 +272,7 @@ enum { OPT_FG = 0x100, OPT_ONESHOT, OPT_SOCKET, OPT_RECHECK, OPT_IDLE };
 static bool watch_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 {
 	struct wctx *w = data;
-	char *end;
-	long v;
+	unsigned long long v;
 
 	switch (c) {
 	case 'c': w->paths[w->npaths++] = arg; return true;
@@ -282,9 +281,7 @@ static bool watch_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 	case OPT_SOCKET: w->sock = arg; return true;
 	case OPT_IDLE: w->idle = true; return true;
 	case OPT_RECHECK:
-		errno = 0;
-		v = strtol(arg, &end, 10);
-		if (!*arg || *end || errno || v < 0 || v > RECHECK_MAX_S)
+		if (uc_num_parse(arg, 0, RECHECK_MAX_S, &v))
 			cli_usage_error(ctl, "invalid value '%s' for --recheck: use whole seconds "
 					"from 0 (never) to %d", arg, RECHECK_MAX_S);
 		w->recheck_s = (int)v;

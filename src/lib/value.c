@@ -39,6 +39,19 @@ static int digits(const char *s, size_t len, unsigned long long cap, unsigned lo
 	return 0;
 }
 
+int uc_num_parse(const char *s, unsigned long long lo, unsigned long long hi,
+		 unsigned long long *v)
+{
+	unsigned long long n;
+
+	if (digits(s, strlen(s), hi + 1, &n))
+		return -EINVAL;
+	if (n < lo || n > hi)
+		return -ERANGE;
+	*v = n;
+	return 0;
+}
+
 /* for clamp values: far above any valid one */
 #define UC_DIGITS_MAX 1000000
 
@@ -98,16 +111,12 @@ int uc_value_parse(const char *s, struct uc_value *v)
 					.percent = true };
 		return 0;
 	}
-	if (s[0] == '-') {
-		/* a negative number is a range error, anything else not a value */
-		if (len > 1 && !digits(s + 1, len - 1, UC_DIGITS_MAX, &n))
-			return -ERANGE;
-		return -EINVAL;
-	}
-	if (digits(s, len, UC_DIGITS_MAX, &n))
-		return -EINVAL;
-	if (n > UC_CAPACITY_SCALE)
-		return -ERANGE;
+	/* a negative number is a range error, anything else not a value */
+	if (s[0] == '-')
+		return uc_num_parse(s + 1, 0, 0, &n) == -EINVAL ? -EINVAL : -ERANGE;
+	rc = uc_num_parse(s, 0, UC_CAPACITY_SCALE, &n);
+	if (rc)
+		return rc;
 	*v = (struct uc_value){ .util = (int)n, .pct100 = uc_util_to_pct100((int)n) };
 	return 0;
 }
@@ -182,13 +191,11 @@ int uc_bool_parse(const char *s, bool *b)
 int uc_pid_parse(const char *s, pid_t *pid)
 {
 	unsigned long long v;
+	int rc = s ? uc_num_parse(s, 1, INT_MAX, &v) : -EINVAL;
 
-	if (!s || digits(s, strlen(s), (unsigned long long)INT_MAX + 1, &v))
-		return -EINVAL;
-	if (v == 0 || v > INT_MAX)
-		return -ERANGE;
-	*pid = (pid_t)v;
-	return 0;
+	if (!rc)
+		*pid = (pid_t)v;
+	return rc;
 }
 
 /* Digits only, below (unsigned)-1: strtoul would take "+5", " 5" and "-1". */
@@ -196,7 +203,7 @@ static int numeric_id(const char *s, unsigned *id)
 {
 	unsigned long long v;
 
-	if (digits(s, strlen(s), (unsigned)-1, &v) || v >= (unsigned)-1)
+	if (uc_num_parse(s, 0, (unsigned)-1 - 1, &v))
 		return -EINVAL;
 	*id = (unsigned)v;
 	return 0;

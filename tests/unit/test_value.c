@@ -328,6 +328,49 @@ static void test_forms_text(void **state)
 			fail_msg("uc_value_forms '%s' lacks '%s'", uc_value_forms, forms[i]);
 }
 
+/* The one whole-number reader (PIDs, IDs, the commands' counts and seconds) */
+static void test_num_parse(void **state)
+{
+	static const struct {
+		const char *in;
+		unsigned long long lo, hi;
+		int rc;
+		unsigned long long v;	/* when rc == 0 */
+	} cases[] = {
+		{ "0", 0, 10, 0, 0 },
+		{ "10", 0, 10, 0, 10 },
+		{ "11", 0, 10, -ERANGE, 0 },
+		{ "0", 1, 10, -ERANGE, 0 },
+		{ "1", 1, 10, 0, 1 },
+		{ "007", 1, 10, 0, 7 },
+		{ "86400", 0, 86400, 0, 86400 },
+		{ "86401", 0, 86400, -ERANGE, 0 },
+		{ "4294967295", 1, 4294967295ULL, 0, 4294967295ULL },
+		{ "4294967296", 1, 4294967295ULL, -ERANGE, 0 },
+		/* saturates: out of range, not "not a number", and no overflow */
+		{ "123456789012345678901234567890", 0, 4294967295ULL, -ERANGE, 0 },
+		{ "", 0, 10, -EINVAL, 0 },
+		{ "+1", 0, 10, -EINVAL, 0 },
+		{ " 1", 0, 10, -EINVAL, 0 },
+		{ "1 ", 0, 10, -EINVAL, 0 },
+		{ "-1", 0, 10, -EINVAL, 0 },
+		{ "-0", 0, 10, -EINVAL, 0 },
+		{ "0x1", 0, 10, -EINVAL, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned long long v = 12345;
+		int rc = uc_num_parse(cases[i].in, cases[i].lo, cases[i].hi, &v);
+
+		if (rc != cases[i].rc)
+			fail_msg("'%s' in %llu..%llu: rc %d, want %d", cases[i].in, cases[i].lo,
+				 cases[i].hi, rc, cases[i].rc);
+		/* on an error *v is left alone */
+		assert_int_equal(v, rc ? 12345 : cases[i].v);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_pct100_format),
 		cmocka_unit_test(test_util_format_pct),
 		cmocka_unit_test(test_forms_text),
+		cmocka_unit_test(test_num_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
