@@ -287,13 +287,11 @@ static void read_values(struct uc_kmem_key *k, size_t n, bool any, struct uc_kme
 
 /* Read the cache file whole, if it is what cache_store writes: a regular
  * file (not a link: O_NOFOLLOW; checked on the open fd), owned by root,
- * mode 0600, one link, not empty and not larger than KSYM_CACHE_MAX; and
- * this boot's (first line id; *save then at the "name addr" lines). */
-static bool cache_read(char *buf, size_t n, const char *id, char **save)
+ * mode 0600, one link, not empty and not larger than KSYM_CACHE_MAX. */
+static bool cache_read(char *buf, size_t n)
 {
 	struct stat sb;
 	ssize_t len = 0, r;
-	char *line;
 	bool ok;
 	int dfd, fd;
 
@@ -318,8 +316,7 @@ static bool cache_read(char *buf, size_t n, const char *id, char **save)
 	if (!ok || len != sb.st_size || memchr(buf, '\0', (size_t)len))
 		return false;
 	buf[len] = '\0';
-	line = strtok_r(buf, "\n", save);
-	return line && !strcmp(line, id);	/* another boot: other addresses */
+	return true;
 }
 
 /* One "name addr" or "name addr 1" line: a symbol name, a nonzero 4-byte
@@ -386,9 +383,11 @@ static bool cache_load(struct uc_kmem_key *k, size_t n)
 	uint64_t seen[KSYM_CACHE_LINES];
 	size_t found = 0, nseen = 0;
 
-	if (geteuid() != 0 || uc_boot_id(id, sizeof(id)) ||
-	    !cache_read(buf, sizeof(buf), id, &save))
+	if (geteuid() != 0 || uc_boot_id(id, sizeof(id)) || !cache_read(buf, sizeof(buf)))
 		return false;
+	line = strtok_r(buf, "\n", &save);
+	if (!line || strcmp(line, id))
+		return false;	/* another boot: other addresses */
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		const char *name;
 		uint64_t addr;
@@ -449,7 +448,8 @@ static size_t cache_keep(const struct uc_kmem_key *k, size_t n, const char *id, 
 {
 	char old[KSYM_CACHE_MAX], *line, *save = NULL;
 
-	if (!cache_read(old, sizeof(old), id, &save))
+	if (!cache_read(old, sizeof(old)) || !(line = strtok_r(old, "\n", &save)) ||
+	    strcmp(line, id))
 		return len;
 	while ((line = strtok_r(NULL, "\n", &save)) && len < size) {
 		const char *name;
