@@ -171,7 +171,6 @@ void uc_conf_tasks_validate(struct uc_config *c, struct uc_conf_tasks *t);
 /* Plans (config_plan.c): only values that differ; a target left alone goes to
  * c->skips, a problem of the file or host to c->errors and its -errno is
  * returned (then the plan must not run). */
-/* [system] against a given current state. */
 int uc_config_plan_system(struct uc_config *c, const struct uc_sysctl_values *cur,
 			  struct uc_plan *p);
 /* The sections as rules pointing into c (v[i] is c->tasks[i]); free() them.

@@ -22,6 +22,9 @@ struct uc_consent {
 	bool wide;
 };
 
+/* The key's cost is still to pay: the writes would turn it on (flips). */
+bool uc_guard_cost(bool flips, enum uc_key_state key);
+
 /* The verdict for writes that would (flips: uc_plan_flips of a plan) or would
  * not flip the key; also when there is no plan yet: the daemon's rules, before
  * any process they will match has started. */

@@ -136,8 +136,7 @@ int uc_lockdown_state(char *buf, size_t n);
 void uc_kmem_hidden_reason(char *buf, size_t n);
 void uc_kmem_kcore_reason(int err, char *buf, size_t n);
 
-/* Does this process have capability cap (CAP_SYS_RAWIO, CAP_SYSLOG) in its
- * effective set? */
+/* cap (CAP_SYS_RAWIO, CAP_SYSLOG) in this process's effective set */
 bool uc_have_cap(int cap);
 
 #endif

@@ -3,8 +3,7 @@
  * system set, cgroup set, apply, the daemon). One call takes the plan, the
  * consent and how to ask, checks the guard, executes (rollback included) and
  * fills a report. Nothing here prints: the CLI renders the report as text or
- * JSON, the daemon as log lines. The executor (exec.c) applies a plan in
- * order and, on failure, undoes what it did; plan_run.c wraps it.
+ * JSON, the daemon as log lines.
  */
 #ifndef UCLAMP_PLAN_RUN_H
 #define UCLAMP_PLAN_RUN_H

@@ -72,7 +72,6 @@ void uc_sel_rule_init(struct uc_rule *r);
  * characters; a cgroup pattern selects the group and every group below it. */
 bool uc_rule_str_match(const char *pat, const char *s);
 bool uc_rule_cgroup_match(const char *pat, const char *rel);
-/* Does s hold a glob character? */
 bool uc_rule_is_glob(const char *s);
 
 #endif

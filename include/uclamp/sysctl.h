@@ -51,7 +51,6 @@ long uc_sysctl_value(const struct uc_sysctl_values *v, enum uc_attr attr);
 const char *uc_sysctl_options(char *buf, size_t n, const char *prefix);
 /* The knobs' names, "util_min, util_max or util_min_rt_default". */
 const char *uc_sysctl_knob_names(char *buf, size_t n);
-/* The field of v for a knob of the table. */
 long *uc_sysctl_field(struct uc_sysctl_values *v, const struct uc_sysctl_knob *k);
 
 /* The changes from cur to want (0..1024, UC_RESET, UC_KEEP) in an order that

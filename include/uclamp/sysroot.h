@@ -43,6 +43,8 @@ int uc_open(const char *abspath, int flags);	/* O_CLOEXEC added; fd or -errno */
 DIR *uc_opendir(const char *abspath);	/* NULL + errno */
 bool uc_exists(const char *abspath);
 int uc_access(const char *abspath);	/* 0 when it exists, or -errno (uc_err_absent) */
+/* scandir(3)'s order by strcmp: the same in every locale, unlike alphasort */
+int uc_dirent_by_name(const struct dirent **a, const struct dirent **b);
 
 /* Read a small file whole (NUL-terminated, trailing newline stripped).
  * Returns the length or -errno (-EFBIG when it does not fit), buf then "". */

@@ -142,12 +142,6 @@ static void wide_words(const char *what, const struct uc_plan *plan)
 		"%zu user(s)\n", what, tasks, users);
 }
 
-/* The key's cost is still to pay (the plan would turn it on). */
-static bool key_cost(bool flips, enum uc_key_state key)
-{
-	return flips && key != UC_KEY_ON && key != UC_KEY_ALWAYS_ON && key != UC_KEY_UNSUPPORTED;
-}
-
 /* The guard's words: the library's fixed two lines, printed as they are
  * (cli_msg escapes every byte that is not printable, the line break too). */
 static void guard_words(const char *what, enum uc_key_state key)
@@ -174,7 +168,7 @@ static bool ask_yes(const struct uc_plan *plan, enum uc_key_state key, void *dat
 	plan_head(plan);
 	if (fc->how->wide)
 		wide_words("warning", plan);
-	if (key_cost(uc_plan_flips(plan), key))
+	if (uc_guard_cost(uc_plan_flips(plan), key))
 		guard_words("warning", key);
 	fputs("Continue? [y/N] ", stderr);
 	fflush(stderr);
@@ -293,7 +287,7 @@ void cli_report_guard(const struct cli_ctl *ctl, const struct uc_report *r)
 	case UC_RUN_REFUSED:
 		if (r->wide)
 			wide_words("refused", r->plan);
-		if (key_cost(r->flips, r->key_before))
+		if (uc_guard_cost(r->flips, r->key_before))
 			guard_words("refused", r->key_before);
 		cli_errx("nothing changed; consent with %s, or see the plan with --dry-run",
 			 ctl->consent_hint ? ctl->consent_hint : "--yes");

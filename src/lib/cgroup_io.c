@@ -649,11 +649,6 @@ static int not_dots(const struct dirent *d)
 	return strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 int uc_cg_children(const char *rel, char ***names, size_t *n)
 {
 	char path[PATH_MAX];
@@ -666,7 +661,7 @@ int uc_cg_children(const char *rel, char ***names, size_t *n)
 	*n = 0;
 	if (rc)
 		return rc;
-	nde = scandir(path, &de, not_dots, by_name);
+	nde = scandir(path, &de, not_dots, uc_dirent_by_name);
 	if (nde < 0)
 		return -errno;
 	if (nde && !(v = calloc((size_t)nde, sizeof(*v))))

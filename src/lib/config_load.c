@@ -130,12 +130,6 @@ static int conf_name(const struct dirent *de)
 	return de->d_name[0] != '.' && len > 5 && !strcmp(de->d_name + len - 5, ".conf");
 }
 
-/* strcmp: the same order in every locale */
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 /* *.conf in name order. Returns how many were read, or -errno. */
 static int load_dir(struct uc_config *c, const char *dir, bool missing_ok)
 {
@@ -160,7 +154,7 @@ static int load_dir(struct uc_config *c, const char *dir, bool missing_ok)
 		close(fd);
 		return untrusted(c, dir, &st);
 	}
-	n = scandirat(fd, ".", &de, conf_name, by_name);
+	n = scandirat(fd, ".", &de, conf_name, uc_dirent_by_name);
 	for (int i = 0; i < n; i++) {
 		char *path = NULL;
 

@@ -20,12 +20,11 @@
 #include "uclamp/cgroup.h"
 #include "uclamp/fastpath.h"
 #include "uclamp/note.h"
+#include "uclamp/sched.h"
 #include "uclamp/sysctl.h"
 #include "uclamp/tasks.h"
 #include "uclamp/value.h"
 
-#define POLICY_FIFO 1
-#define POLICY_RR 2
 #define POLICY_DEADLINE 6
 
 /* keep the last slot for fastpath.c's "and N more" */
@@ -77,7 +76,7 @@ bool uc_fp_cgroup_evidence(const struct uc_fp_cg_sample *c, struct uc_fastpath *
 
 bool uc_fp_task_evidence(const struct uc_fp_task_sample *t, long rt_default, struct uc_fastpath *fp)
 {
-	bool rt = t->policy == POLICY_FIFO || t->policy == POLICY_RR;
+	bool rt = uc_policy_is_rt(t->policy);
 	bool dl = t->policy == POLICY_DEADLINE;
 	long rtd = rt_default >= 0 ? rt_default : UC_CAPACITY_SCALE;
 	bool min, max = t->max != UC_CAPACITY_SCALE;

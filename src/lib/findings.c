@@ -17,7 +17,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +25,7 @@
 #include "uclamp/note.h"
 #include "uclamp/sysroot.h"
 #include "uclamp/tasks.h"
+#include "uclamp/value.h"
 
 const char *uc_find_level_name(enum uc_find_level l)
 {
@@ -197,7 +197,7 @@ void uc_findings_eval(const struct uc_find_input *in, struct uc_findings *fs)
 
 bool uc_find_rt_user_min(int policy, unsigned int util_min, long rt_default)
 {
-	if (policy != SCHED_FIFO && policy != SCHED_RR)
+	if (!uc_policy_is_rt(policy))
 		return false;
 	return util_min != (unsigned long)(rt_default == UC_SYSCTL_ABSENT ? 1024 : rt_default);
 }
@@ -226,7 +226,7 @@ int uc_find_battery(void)
 static int task_cb(const struct uc_fp_task_sample *t, void *data)
 {
 	struct uc_find_input *in = data;
-	bool rt = t->policy == SCHED_FIFO || t->policy == SCHED_RR;
+	bool rt = uc_policy_is_rt(t->policy);
 
 	if (uc_find_rt_user_min(t->policy, t->min, in->sys.rt_default) && !in->rt_user_min++) {
 		in->rt_user_pid = t->tid;
@@ -252,8 +252,7 @@ static int cg_cb(const struct uc_fp_cg_sample *c, void *data)
 	in->cgroups_clamped += c->has_files && (c->min_pct100 != 0 || c->max_pct100 != 10000);
 	if (c->has_files && c->min_pct100 > 0) {
 		in->min_clamped++;
-		/* the kernel's capacity for it: DIV_ROUND_CLOSEST(pct100 * 1024, 10000) */
-		in->min_low += (c->min_pct100 * 1024 + 5000) / 10000 <= UC_SUGOV_MIN_TIP;
+		in->min_low += uc_pct100_to_util(c->min_pct100) <= UC_SUGOV_MIN_TIP;
 	}
 	return 0;
 }

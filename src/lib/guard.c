@@ -1,12 +1,16 @@
 /* The consent check (see guard.h and HACKING.md, "every change is a plan first"). */
 #include "uclamp/guard.h"
 
+bool uc_guard_cost(bool flips, enum uc_key_state key)
+{
+	/* the cost is already paid (or there is nothing to enable): no question */
+	return flips && key != UC_KEY_ON && key != UC_KEY_ALWAYS_ON && key != UC_KEY_UNSUPPORTED;
+}
+
 enum uc_guard_verdict uc_guard_decide(bool flips, enum uc_key_state key,
 				      const struct uc_consent *c)
 {
-	/* the cost is already paid (or there is nothing to enable): no question */
-	bool cost = flips && key != UC_KEY_ON && key != UC_KEY_ALWAYS_ON &&
-		    key != UC_KEY_UNSUPPORTED;
+	bool cost = uc_guard_cost(flips, key);
 
 	if (!cost && !c->wide)
 		return UC_GUARD_GO;

@@ -53,11 +53,6 @@ static bool attempted(const struct uc_plan *p)
 	return false;
 }
 
-static bool key_paid(enum uc_key_state k)
-{
-	return k == UC_KEY_ON || k == UC_KEY_ALWAYS_ON || k == UC_KEY_UNSUPPORTED;
-}
-
 /*
  * Every file of an atomic plan must be writable before anything is written:
  * otherwise a first write could enable the key and a later one fail. The
@@ -222,7 +217,7 @@ static int write_plan(struct uc_plan *plan, const struct uc_run_opts *o, struct 
 	} else {
 		r->outcome = o->mode == UC_EXEC_ATOMIC && er.failed ? UC_RUN_FAILED : UC_RUN_OK;
 	}
-	if (r->flips && !key_paid(r->key_before) && attempted(plan))
+	if (uc_guard_cost(r->flips, r->key_before) && attempted(plan))
 		r->key_after = key_now(o);
 	if (r->run_id)
 		r->record_err = uc_hist_end(r->run_id, plan, r->key_after, r->outcome,

@@ -142,9 +142,6 @@ static int comm_sel(const struct uc_rule *r, struct uc_proc *p)
 	return str_sel(p, &r->comm, UC_PF_TCOMM, p->tcomm, uc_rule_str_match);
 }
 
-_Static_assert(sizeof(uid_t) == sizeof(unsigned) && sizeof(gid_t) == sizeof(unsigned),
-	       "uid_t and gid_t are unsigned int");
-
 /* An ID list (uids, gids, policies): empty matches anything. */
 static bool in_ids(const void *v, size_t n, unsigned x)
 {

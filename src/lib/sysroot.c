@@ -64,6 +64,11 @@ bool uc_exists(const char *abspath)
 	return uc_access(abspath) == 0;
 }
 
+int uc_dirent_by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
 ssize_t uc_file_read_at(int dfd, const char *path, char *buf, size_t n, unsigned int flags)
 {
 	ssize_t len = 0, r;
