@@ -138,7 +138,9 @@ int uc_sysctl_read_all(struct uc_sysctl_values *v)
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS; i++)
 		*uc_sysctl_field(v, &uc_sysctl_knobs[i]) = UC_SYSCTL_ABSENT;
 	for (size_t i = 0; i < UC_SYSCTL_NKNOBS && !rc; i++) {
-		rc = uc_sysctl_read(uc_sysctl_knobs[i].attr, uc_sysctl_field(v, &uc_sysctl_knobs[i]));
+		const struct uc_sysctl_knob *k = &uc_sysctl_knobs[i];
+
+		rc = uc_sysctl_read(k->attr, uc_sysctl_field(v, k));
 		if (uc_err_absent(rc))
 			rc = 0;	/* not there: the field stays UC_SYSCTL_ABSENT */
 	}
