@@ -672,10 +672,10 @@ static bool set_opt(struct cli_ctl *ctl, int c, const char *arg, void *data)
 	return cli_sel_opt(ctl, c, arg, &sa->a) || cli_want_opt(ctl, c, arg, &sa->a.rule);
 }
 
-/* 'task set' and 'task reset': argv[0] is the subcommand's name (cli_dispatch) */
-static int task_set(struct cli_ctl *ctl, int argc, char **argv)
+/* 'task set' and 'task reset' (which one is said, not read from argv[0]: a writer's
+ * mode must not hang on how the command was spelled) */
+static int set_or_reset(struct cli_ctl *ctl, int argc, char **argv, bool reset)
 {
-	bool reset = !strcmp(argv[0], "reset");
 	const struct cli_opts opts = {
 		.shortopts = "a", .longopts = cli_sel_longopts(want_longopts),
 		.shared = CLI_OPTS_WRITE,
@@ -711,12 +711,22 @@ out:
 	return rc;
 }
 
+static int task_set(struct cli_ctl *ctl, int argc, char **argv)
+{
+	return set_or_reset(ctl, argc, argv, false);
+}
+
+static int task_reset(struct cli_ctl *ctl, int argc, char **argv)
+{
+	return set_or_reset(ctl, argc, argv, true);
+}
+
 int cmd_task(struct cli_ctl *ctl, int argc, char **argv)
 {
 	static const struct cli_command cmds[] = {
 		{ "show", task_show, "show the clamps of tasks", show_synopsis },
 		{ "set", task_set, "set the clamps of tasks", set_synopsis },
-		{ "reset", task_set, "reset the clamps of tasks to the kernel default",
+		{ "reset", task_reset, "reset the clamps of tasks to the kernel default",
 		  reset_synopsis },
 		{ NULL, NULL, NULL, NULL },
 	};
