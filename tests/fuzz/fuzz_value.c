@@ -1,5 +1,6 @@
 /*
- * libFuzzer: the clamp value parsers (value.c) and the PID parser (value.c too).
+ * libFuzzer: the clamp value parsers, the whole-number reader behind the PID,
+ * --wait and --recheck options, and the PID parser (all value.c).
  * Beyond "no crash", what a parser accepts must round-trip: the formatted
  * value parses back to the same capacity units, everything accepted is in
  * range, and an accepted PID is digits only.
@@ -16,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_str(data, size), buf[32];
 	struct uc_value v, back;
+	unsigned long long num;
 	int pct;
 	pid_t pid;
 
@@ -38,6 +40,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (uc_pct_parse_kernel(buf, &again) || again != pct)
 				abort();
 		}
+	}
+	/* in range, digits only, and a different answer only where the range says so */
+	if (uc_num_parse(s, 10, 86400, &num) == 0) {
+		if (num < 10 || num > 86400 || strspn(s, "0123456789") != strlen(s) ||
+		    uc_num_parse(s, 0, 100000, &num) || num != strtoull(s, NULL, 10))
+			abort();
 	}
 	if (uc_pid_parse(s, &pid) == 0) {
 		if (pid <= 0 || strspn(s, "0123456789") != strlen(s))
